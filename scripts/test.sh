@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# Set up everything the test suite needs on a fresh Debian machine, then run all of it:
+# ruff, mypy, and pytest (rules, records, GTP against GNU Go, bot, server on SQLite and PostgreSQL,
+# browser tests in Debian's chromium). Safe to re-run: each step skips what is already there.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+PY=${PYTHON:-python3}
+SUDO=""
+[ "$(id -u)" = 0 ] || SUDO="sudo"
+
+need_apt=()
+command -v gnugo >/dev/null 2>&1 || need_apt+=(gnugo)
+command -v chromium >/dev/null 2>&1 || need_apt+=(chromium)
+command -v pg_ctlcluster >/dev/null 2>&1 || [ -x /usr/lib/postgresql/15/bin/initdb ] || need_apt+=(postgresql)
+if [ ${#need_apt[@]} -gt 0 ]; then
+  echo "== apt-get install ${need_apt[*]}"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${need_apt[@]}" >/dev/null
+fi
+
+echo "== pip install -e .[test]"
+$PY -m pip install -q --disable-pip-version-check -e ".[test]"
+
+if [ -f web/package.json ]; then
+  echo "== npm build of the browser UI"
+  (cd web && { [ -d node_modules ] || npm ci --no-audit --no-fund --loglevel=error; } && npm run build --silent)
+fi
+
+# A throw-away PostgreSQL cluster on loopback for the server tests (skipped when one is given).
+if [ -z "${KEIMA_TEST_PG_URL:-}" ]; then
+  PGBIN=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1 || true)
+  if [ -n "$PGBIN" ]; then
+    PGDIR=$(mktemp -d /tmp/keima-pg.XXXXXX)
+    chown -R nobody "$PGDIR" 2>/dev/null || true
+    PGUSER_RUN="nobody"
+    [ "$(id -u)" = 0 ] || PGUSER_RUN="$(id -un)"
+    run_pg() { if [ "$(id -u)" = 0 ]; then su -s /bin/sh "$PGUSER_RUN" -c "$*"; else sh -c "$*"; fi; }
+    PGPORT=${KEIMA_PG_PORT:-55432}
+    run_pg "$PGBIN/initdb -D $PGDIR/data -U keima --auth=trust -E UTF8 >/dev/null"
+    run_pg "$PGBIN/pg_ctl -D $PGDIR/data -o '-p $PGPORT -k $PGDIR -c listen_addresses=127.0.0.1' -l $PGDIR/log -w start >/dev/null"
+    trap 'run_pg "$PGBIN/pg_ctl -D $PGDIR/data -m immediate stop" >/dev/null 2>&1 || true' EXIT
+    run_pg "$PGBIN/createdb -h 127.0.0.1 -p $PGPORT -U keima keima_test"
+    export KEIMA_TEST_PG_URL="postgresql+psycopg://keima@127.0.0.1:$PGPORT/keima_test"
+    echo "== PostgreSQL on 127.0.0.1:$PGPORT"
+  fi
+fi
+
+echo "== ruff"
+$PY -m ruff check src tests bench
+echo "== mypy"
+$PY -m mypy
+echo "== pytest"
+$PY -m pytest -q -p no:cacheprovider "$@"

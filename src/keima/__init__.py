@@ -1,0 +1,1 @@
+"""keima: Go under the French Go Federation rules."""

@@ -1,0 +1,5 @@
+import sys
+
+from keima.cli import main
+
+sys.exit(main())
