@@ -1,0 +1,19 @@
+"""keima's computer opponent.
+
+Public API (stable): ``make_player(level)`` returns a ``Player`` whose ``genmove(game, color, seconds)`` answers a
+board point, ``None`` (pass) or ``"resign"``; ``estimate_dead(game)`` returns the dead stones of the current
+position; ``LEVELS`` names the strength levels (also accepted as 1..3).
+"""
+
+from __future__ import annotations
+
+from keima.ai.player import LEVELS, Player, estimate_dead, level_name
+
+__all__ = ["LEVELS", "Player", "estimate_dead", "level_name", "make_player"]
+
+
+def make_player(level: str | int = "strong", seed: int | None = None) -> Player:
+    """Return a computer player at ``level`` (``"beginner"``, ``"intermediate"``, ``"strong"`` or 1..3).
+
+    Raises ``ValueError`` for an unknown level."""
+    return Player(level, seed=seed)
