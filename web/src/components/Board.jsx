@@ -1,0 +1,160 @@
+// The goban: Shudan draws it; this wrapper makes every point a labelled,
+// focusable control ("D4, black stone") with a roving tab stop, so the board
+// can be played from the keyboard and read by screen readers.
+import { BoundedGoban } from "@sabaki/shudan";
+import { useLayoutEffect, useMemo, useRef } from "preact/hooks";
+import { LETTERS, vertexToGtp } from "../coords.js";
+import { t } from "../i18n.js";
+
+const SIGN = { 0: 0, 1: 1, 2: -1 };
+
+/**
+ * Props: size, board (flat array, 0 empty, 1 black, 2 white), lastMove ([x, y] or null),
+ * dead (Set of points), territory ({B: Set, W: Set} or null), onActivate(vertex),
+ * interactive (bool), maxWidth, maxHeight, id.
+ */
+export function Board(props) {
+  const { size, board, lastMove, dead, territory, onActivate, interactive, maxWidth, maxHeight } = props;
+  const container = useRef(null);
+  const focus = useRef(null); // [x, y] of the roving tab stop
+
+  const maps = useMemo(() => {
+    const signMap = [];
+    const markerMap = [];
+    const paintMap = [];
+    for (let y = 0; y < size; y++) {
+      const signs = [];
+      const markers = [];
+      const paints = [];
+      for (let x = 0; x < size; x++) {
+        const p = y * size + x;
+        signs.push(SIGN[board[p]] ?? 0);
+        let marker = null;
+        if (dead?.has(p)) marker = { type: "cross" };
+        else if (lastMove && lastMove[0] === x && lastMove[1] === y) marker = { type: "circle" };
+        markers.push(marker);
+        let paint = 0;
+        if (territory?.B?.has(p)) paint = 1;
+        else if (territory?.W?.has(p)) paint = -1;
+        paints.push(paint);
+      }
+      signMap.push(signs);
+      markerMap.push(markers);
+      paintMap.push(paints);
+    }
+    return { signMap, markerMap, paintMap };
+  }, [size, board, lastMove, dead, territory]);
+
+  const dimmed = useMemo(() => {
+    if (!dead) return [];
+    return [...dead].map((p) => [p % size, Math.floor(p / size)]);
+  }, [dead, size]);
+
+  function describe(x, y) {
+    const p = y * size + x;
+    const parts = [];
+    const c = board[p];
+    parts.push(c === 1 ? t("blackStone") : c === 2 ? t("whiteStone") : t("empty"));
+    if (dead?.has(p)) parts.push(t("deadMark"));
+    if (lastMove && lastMove[0] === x && lastMove[1] === y) parts.push(t("lastMove"));
+    if (c === 0 && territory?.B?.has(p)) parts.push(t("territoryOf", t("black")));
+    if (c === 0 && territory?.W?.has(p)) parts.push(t("territoryOf", t("white")));
+    return t("pointLabel", vertexToGtp([x, y], size), parts.join(", "));
+  }
+
+  // Shudan renders plain divs; label them after every render (Preact keeps
+  // attributes it does not manage, and the vertices are keyed so they persist).
+  useLayoutEffect(() => {
+    const root = container.current;
+    if (!root) return;
+    if (!focus.current || focus.current[0] >= size || focus.current[1] >= size) {
+      const mid = Math.floor(size / 2);
+      focus.current = lastMove || [mid, mid];
+    }
+    for (const el of root.querySelectorAll(".shudan-vertex")) {
+      const x = Number(el.dataset.x);
+      const y = Number(el.dataset.y);
+      el.setAttribute("role", "button");
+      el.setAttribute("aria-label", describe(x, y));
+      el.setAttribute("aria-disabled", interactive ? "false" : "true");
+      el.setAttribute("data-vertex", vertexToGtp([x, y], size));
+      const isStop = focus.current[0] === x && focus.current[1] === y;
+      el.setAttribute("tabindex", isStop ? "0" : "-1");
+    }
+  });
+
+  function moveFocus(x, y) {
+    const nx = Math.max(0, Math.min(size - 1, x));
+    const ny = Math.max(0, Math.min(size - 1, y));
+    focus.current = [nx, ny];
+    const root = container.current;
+    for (const el of root.querySelectorAll('.shudan-vertex[tabindex="0"]')) el.setAttribute("tabindex", "-1");
+    const target = root.querySelector(`.shudan-vertex[data-x="${nx}"][data-y="${ny}"]`);
+    if (target) {
+      target.setAttribute("tabindex", "0");
+      target.focus();
+    }
+  }
+
+  function onKeyDown(evt) {
+    const el = evt.target.closest?.(".shudan-vertex");
+    if (!el) return;
+    const x = Number(el.dataset.x);
+    const y = Number(el.dataset.y);
+    const moves = {
+      ArrowLeft: [x - 1, y],
+      ArrowRight: [x + 1, y],
+      ArrowUp: [x, y - 1],
+      ArrowDown: [x, y + 1],
+      Home: [0, y],
+      End: [size - 1, y],
+      PageUp: [x, 0],
+      PageDown: [x, size - 1],
+    };
+    if (evt.key in moves) {
+      evt.preventDefault();
+      moveFocus(...moves[evt.key]);
+    } else if (evt.key === "Enter" || evt.key === " ") {
+      evt.preventDefault();
+      focus.current = [x, y];
+      if (interactive) onActivate?.([x, y]);
+    } else if ((evt.key === "p" || evt.key === "P") && props.onPass) {
+      evt.preventDefault();
+      props.onPass();
+    }
+  }
+
+  function onClick(_evt, vertex) {
+    focus.current = vertex;
+    if (interactive) onActivate?.(vertex);
+  }
+
+  return (
+    <div
+      class={`board-wrap${interactive ? " interactive" : ""}`}
+      ref={container}
+      role="group"
+      aria-label={t("board", size)}
+      aria-describedby="board-help"
+      onKeyDown={onKeyDown}
+      data-testid="board"
+    >
+      <p id="board-help" class="visually-hidden">
+        {t("boardHelp")}
+      </p>
+      <BoundedGoban
+        maxWidth={maxWidth}
+        maxHeight={maxHeight}
+        maxVertexSize={48}
+        showCoordinates={true}
+        coordX={(i) => LETTERS[i]}
+        coordY={(i) => String(size - i)}
+        signMap={maps.signMap}
+        markerMap={maps.markerMap}
+        paintMap={maps.paintMap}
+        dimmedVertices={dimmed}
+        onVertexClick={onClick}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,451 @@
+// One game: the board, whose turn, captures and passes, clocks, the actions
+// (pass, resign, undo request and answer), refused moves explained with their
+// rule, the dead-stone phase, the final count, SGF download and the move list.
+// Everything shown comes from the server's GameState; nothing is decided here.
+import { useEffect, useMemo, useRef, useState } from "preact/hooks";
+import { api, GameSocket, ROOT } from "../api.js";
+import { anyToVertex, vertexToGtp } from "../coords.js";
+import { t, tn } from "../i18n.js";
+import { useViewport } from "../hooks.js";
+import { positionAfter } from "../review.js";
+import { Board } from "./Board.jsx";
+import { Clock } from "./Clock.jsx";
+import { ErrorNote } from "./ErrorNote.jsx";
+import { ScoreTable } from "./ScoreTable.jsx";
+
+const colorName = (c) => (c === "B" ? t("black") : t("white"));
+
+function describeMove(move, size) {
+  if (move.point === null || move.point === undefined) return t("announcePass", colorName(move.color));
+  const v = move.vertex || vertexToGtp(anyToVertex(move.point, size), size);
+  let text = t("announceMove", colorName(move.color), v);
+  if (move.captures) text += t("announceCaptures", move.captures);
+  return text;
+}
+
+/** The sentence announced to screen readers for the change from prev to next (or null). */
+function announcement(prev, next) {
+  if (!prev) return null;
+  const parts = [];
+  if (next.moves.length > prev.moves.length) {
+    parts.push(describeMove(next.moves[next.moves.length - 1], next.size));
+  }
+  if (prev.phase !== "scoring" && next.phase === "scoring") parts.push(t("announceScoring"));
+  if (prev.phase === "scoring" && next.phase === "play") parts.push(t("announceResume"));
+  if (!prev.result && next.result) parts.push(t("resultText", next.result));
+  return parts.length ? parts.join(". ") : null;
+}
+
+export function GameView({ gameId, inviteCode }) {
+  const [game, setGame] = useState(null);
+  const [receivedAt, setReceivedAt] = useState(Date.now());
+  const [status, setStatus] = useState("connecting");
+  const [error, setError] = useState(null);
+  const [notice, setNotice] = useState(null);
+  const [refusal, setRefusal] = useState(null);
+  const [reviewAt, setReviewAt] = useState(null);
+  const [announce, setAnnounce] = useState("");
+  const [confirmResign, setConfirmResign] = useState(false);
+  const [copied, setCopied] = useState(false);
+  const gameRef = useRef(null);
+  const socketRef = useRef(null);
+  const [vw, vh] = useViewport();
+
+  function onState(next) {
+    const prev = gameRef.current;
+    if (prev && next.version < prev.version) return; // an older state arriving late
+    gameRef.current = next;
+    setGame(next);
+    setReceivedAt(Date.now());
+    const said = announcement(prev, next);
+    if (said) setAnnounce(said);
+    if (prev && next.moves.length !== prev.moves.length) setRefusal(null);
+    if (
+      prev?.undo_request &&
+      !next.undo_request &&
+      (prev.you || []).includes(prev.undo_request.by) &&
+      next.moves.length >= prev.moves.length
+    ) {
+      setNotice(t("undoDeclined"));
+    }
+  }
+
+  useEffect(() => {
+    let cancelled = false;
+    async function start() {
+      if (inviteCode) {
+        try {
+          const joined = await api.join(gameId, inviteCode);
+          if (!cancelled && joined?.game) onState(joined.game);
+        } catch (exc) {
+          if (exc.code !== "bad-invitation") setError(exc);
+          else setNotice(exc.message);
+        }
+        // The code is spent: keep it out of the address bar (and of reloads).
+        history.replaceState(null, "", `${ROOT}g/${encodeURIComponent(gameId)}`);
+      }
+      try {
+        const state = await api.get(gameId);
+        if (!cancelled) onState(state);
+      } catch (exc) {
+        if (!cancelled) setError(exc);
+        return;
+      }
+      if (cancelled) return;
+      socketRef.current = new GameSocket(gameId, {
+        onState,
+        onStatus: (s) => setStatus(s),
+      });
+      // Exposed for the end-to-end tests, which drop the socket to check reconnection.
+      window.keimaSocket = socketRef.current;
+    }
+    start();
+    return () => {
+      cancelled = true;
+      socketRef.current?.close();
+    };
+  }, [gameId, inviteCode]);
+
+  const view = useMemo(() => {
+    if (!game) return null;
+    const size = game.size;
+    const moves = game.moves || [];
+    const reviewing = reviewAt !== null && reviewAt < moves.length;
+    const n = reviewing ? reviewAt : moves.length;
+    const board = reviewing ? positionAfter(size, game.handicap_stones, moves, n) : game.board;
+    const last = n > 0 ? moves[n - 1] : null;
+    const lastMove = last ? anyToVertex(last.point, size) : null;
+    const showScore = !reviewing && (game.phase === "scoring" || game.phase === "finished") && game.score;
+    const dead = showScore || game.phase === "scoring" ? new Set(game.dead || []) : null;
+    const territory = showScore && game.score.territory
+      ? { B: new Set(game.score.territory.B || []), W: new Set(game.score.territory.W || []) }
+      : null;
+    return { size, moves, reviewing, n, board, lastMove, dead, territory };
+  }, [game, reviewAt]);
+
+  if (error && !game) {
+    return (
+      <div class="card">
+        <ErrorNote error={error} />
+        <a href={ROOT}>{t("home")}</a>
+      </div>
+    );
+  }
+  if (!game) return <p class="card">…</p>;
+
+  const you = game.you || [];
+  const local = you.length === 2;
+  const mine = (c) => you.includes(c);
+  const live = !view.reviewing;
+  const canPlay = live && (game.phase === "play" || game.phase === "handicap") && mine(game.to_move);
+  const canMark = live && game.phase === "scoring" && you.length > 0;
+  const botColor = ["B", "W"].find((c) => game.players?.[c]?.kind === "bot");
+  const botThinking = botColor && game.phase === "play" && game.to_move === botColor && !game.result;
+
+  async function send(action, vertex) {
+    setNotice(null);
+    try {
+      await socketRef.current.send(action);
+      if (action.type === "play") setRefusal(null);
+    } catch (exc) {
+      if (exc.code === "illegal-move") {
+        setRefusal({ reason: exc.reason, vertex, message: exc.message });
+      } else if (exc.code === "network") {
+        // The socket dropped with the action in flight; the next state says whether it applied.
+      } else {
+        setNotice(exc.message);
+      }
+    }
+  }
+
+  function onActivate(vertex) {
+    const name = vertexToGtp(vertex, game.size);
+    if (game.phase === "scoring") {
+      if (canMark) send({ type: "toggle_dead", point: vertex[1] * game.size + vertex[0] }, name);
+      return;
+    }
+    if (canPlay) send({ type: "play", move: name }, name);
+  }
+
+  const refusalText = refusal
+    ? (tn("reasons", refusal.reason, refusal.vertex, refusal.message) ??
+      tn("reasons", "unknown", refusal.vertex, refusal.message))
+    : null;
+
+  const boardWidth = vw > 900 ? Math.min(vw - 440, 760) : vw - 24;
+  const boardHeight = vw > 900 ? vh - 110 : Math.min(vh, vw);
+
+  const storedInvite = (() => {
+    try {
+      return localStorage.getItem(`keima.invite.${game.id}`);
+    } catch {
+      return null;
+    }
+  })();
+  const inviteUrl = storedInvite ? `${location.origin}${ROOT}${storedInvite.replace(/^\//, "")}` : null;
+
+  let turnText;
+  if (game.result) turnText = t("resultText", game.result);
+  else if (game.phase === "scoring") turnText = t("phaseScoring");
+  else if (game.phase === "handicap") turnText = t("handicapPhase", game.handicap);
+  else if (local) turnText = t("toMove", colorName(game.to_move));
+  else if (mine(game.to_move)) turnText = `${t("yourTurn")} (${colorName(game.to_move)})`;
+  else if (you.length && !game.players?.[game.to_move]?.seated) turnText = t("waitingJoin");
+  else turnText = t("toMove", colorName(game.to_move));
+
+  return (
+    <div class="game" data-phase={game.phase}>
+      <div class="board-column">
+        <Board
+          size={view.size}
+          board={view.board}
+          lastMove={view.lastMove}
+          dead={view.dead}
+          territory={view.territory}
+          interactive={canPlay || canMark}
+          onActivate={onActivate}
+          onPass={canPlay && game.phase === "play" ? () => send({ type: "pass" }) : null}
+          maxWidth={boardWidth}
+          maxHeight={boardHeight}
+        />
+        {view.reviewing && (
+          <p class="reviewing" data-testid="reviewing">
+            {t("reviewing", view.n, view.moves.length)}
+          </p>
+        )}
+      </div>
+
+      <aside class="panel">
+        <p class="turn" data-testid="turn">
+          {turnText}
+        </p>
+        {botThinking && <p class="thinking">{t("thinking")}</p>}
+        <p class={`status ${status}`} data-testid="connection">
+          {t("connection")}: {status === "open" ? t("connected") : t("reconnecting")}
+        </p>
+        <p class="you" data-testid="you">
+          {local ? t("bothSides") : you.length ? t("youAre", colorName(you[0])) : t("spectator")}
+        </p>
+
+        <table class="players">
+          <thead>
+            <tr>
+              <th scope="col"></th>
+              <th scope="col">{t("captures")}</th>
+              <th scope="col">{t("passStones")}</th>
+              {game.clock && <th scope="col">{t("clock")}</th>}
+            </tr>
+          </thead>
+          <tbody>
+            {["B", "W"].map((c) => (
+              <tr key={c} class={game.to_move === c && !game.result ? "to-move" : ""}>
+                <th scope="row">
+                  <span class={`stone-icon ${c}`} aria-hidden="true"></span>
+                  {colorName(c)}
+                  {game.players?.[c]?.kind === "bot" && ` (${t("bot")})`}
+                  {mine(c) && !local && ` (${t("you")})`}
+                </th>
+                <td data-testid={`captures-${c}`}>{game.prisoners?.[c] ?? 0}</td>
+                <td data-testid={`passes-${c}`}>{game.pass_count?.[c] ?? 0}</td>
+                {game.clock && (
+                  <td>
+                    <Clock clock={game.clock} color={c} receivedAt={receivedAt} />
+                  </td>
+                )}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+
+        {inviteUrl && game.invite_open && (
+          <div class="invite" data-testid="invite">
+            <label for="invite-url">{t("inviteLink")}</label>
+            <div class="row">
+              <input id="invite-url" readOnly value={inviteUrl} onFocus={(e) => e.currentTarget.select()} />
+              <button
+                type="button"
+                onClick={() => {
+                  navigator.clipboard?.writeText(inviteUrl).then(() => setCopied(true), () => {});
+                }}
+              >
+                {copied ? t("copied") : t("copy")}
+              </button>
+            </div>
+          </div>
+        )}
+
+        {refusal && (
+          <div class="refusal" role="alert" data-testid="refusal" data-reason={refusal.reason}>
+            <strong>{t("refused")}:</strong> {refusalText}
+          </div>
+        )}
+        {notice && (
+          <p class="notice" role="status" data-testid="notice">
+            {notice}
+          </p>
+        )}
+
+        {live && game.undo_request && !mine(game.undo_request.by) && you.length > 0 && (
+          <div class="undo-ask" role="alert" data-testid="undo-ask">
+            <p>{t("undoAsked", colorName(game.undo_request.by))}</p>
+            <button type="button" onClick={() => send({ type: "undo_answer", accept: true })}>
+              {t("accept")}
+            </button>
+            <button type="button" onClick={() => send({ type: "undo_answer", accept: false })}>
+              {t("decline")}
+            </button>
+          </div>
+        )}
+        {live && game.undo_request && mine(game.undo_request.by) && !local && (
+          <p class="notice" data-testid="undo-pending">
+            {t("undoRequested")}
+          </p>
+        )}
+
+        {live && (game.phase === "play" || game.phase === "handicap") && you.length > 0 && !game.result && (
+          <div class="actions">
+            <button type="button" onClick={() => send({ type: "pass" })} disabled={!canPlay || game.phase !== "play"}>
+              {t("pass")}
+            </button>
+            <button
+              type="button"
+              onClick={() => send({ type: "undo_request" })}
+              disabled={!game.moves.length || !!game.undo_request}
+            >
+              {t("undo")}
+            </button>
+            {!confirmResign ? (
+              <button type="button" class="danger" onClick={() => setConfirmResign(true)}>
+                {t("resign")}
+              </button>
+            ) : (
+              <span class="confirm">
+                {t("confirmResign")}{" "}
+                <button
+                  type="button"
+                  class="danger"
+                  onClick={() => {
+                    setConfirmResign(false);
+                    send({ type: "resign" });
+                  }}
+                >
+                  {t("resign")}
+                </button>
+                <button type="button" onClick={() => setConfirmResign(false)}>
+                  {t("decline")}
+                </button>
+              </span>
+            )}
+          </div>
+        )}
+
+        {live && game.phase === "scoring" && (
+          <section class="scoring" data-testid="scoring">
+            <h3>{t("phaseScoring")}</h3>
+            <p>{t("scoringHelp")}</p>
+            <ul class="acceptance">
+              {["B", "W"].map((c) => (
+                <li key={c} data-testid={`accepted-${c}`}>
+                  {(game.accepted || []).includes(c) ? t("acceptedBy", colorName(c)) : t("notAccepted", colorName(c))}
+                </li>
+              ))}
+            </ul>
+            {you.length > 0 && (
+              <div class="actions">
+                {local ? (
+                  ["B", "W"].map((c) => (
+                    <button
+                      key={c}
+                      type="button"
+                      class="primary"
+                      disabled={(game.accepted || []).includes(c)}
+                      onClick={() => send({ type: "accept", color: c })}
+                    >
+                      {t("acceptMarking")} ({colorName(c)})
+                    </button>
+                  ))
+                ) : (
+                  <button
+                    type="button"
+                    class="primary"
+                    disabled={you.every((c) => (game.accepted || []).includes(c))}
+                    onClick={() => send({ type: "accept" })}
+                  >
+                    {t("acceptMarking")}
+                  </button>
+                )}
+                <button type="button" onClick={() => send({ type: "resume" })}>
+                  {t("rejectMarking")}
+                </button>
+              </div>
+            )}
+          </section>
+        )}
+
+        {game.result && (
+          <p class="result" data-testid="result" data-result={game.result}>
+            <strong>{t("result")}:</strong> {t("resultText", game.result)} ({game.result})
+          </p>
+        )}
+        {live && game.score && (game.phase === "scoring" || game.phase === "finished") && (
+          <ScoreTable score={game.score} />
+        )}
+
+        <p>
+          <a class="button" href={api.sgfUrl(game.id)} download={`keima-${game.id}.sgf`} data-testid="sgf">
+            {t("downloadSgf")}
+          </a>
+        </p>
+
+        <section class="moves" aria-labelledby="moves-title">
+          <h3 id="moves-title">{t("moveList")}</h3>
+          <div class="review-nav" role="group" aria-label={t("review")}>
+            <button type="button" onClick={() => setReviewAt(0)} disabled={!view.moves.length}>
+              « <span class="visually-hidden">{t("reviewStart")}</span>
+            </button>
+            <button
+              type="button"
+              onClick={() => setReviewAt(Math.max(0, view.n - 1))}
+              disabled={view.n === 0}
+              aria-label={t("reviewPrev")}
+              data-testid="review-prev"
+            >
+              ◀
+            </button>
+            <button
+              type="button"
+              onClick={() => setReviewAt(view.n + 1 >= view.moves.length ? null : view.n + 1)}
+              disabled={!view.reviewing}
+              aria-label={t("reviewNext")}
+              data-testid="review-next"
+            >
+              ▶
+            </button>
+            <button type="button" onClick={() => setReviewAt(null)} disabled={!view.reviewing} data-testid="review-live">
+              » <span class="visually-hidden">{t("reviewEnd")}</span>
+            </button>
+          </div>
+          <ol class="move-list" data-testid="move-list">
+            {view.moves.map((m, i) => (
+              <li key={m.n ?? i + 1}>
+                <button
+                  type="button"
+                  class={i + 1 === view.n ? "current" : ""}
+                  aria-current={i + 1 === view.n ? "step" : undefined}
+                  onClick={() => setReviewAt(i + 1 === view.moves.length ? null : i + 1)}
+                >
+                  {colorName(m.color)}{" "}
+                  {m.point === null || m.point === undefined ? t("passed") : m.vertex}
+                </button>
+              </li>
+            ))}
+          </ol>
+        </section>
+      </aside>
+
+      <div class="visually-hidden" aria-live="polite" role="status" data-testid="announcer">
+        {announce}
+      </div>
+    </div>
+  );
+}

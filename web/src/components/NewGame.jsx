@@ -1,0 +1,259 @@
+// The new-game form: size, rules, komi, handicap and its placement, clock,
+// opponent (the bot at a level, a person through an invitation link, or both
+// sides on this screen) and the creator's colour.
+import { useEffect, useState } from "preact/hooks";
+import { api } from "../api.js";
+import { t, tn } from "../i18n.js";
+import { ErrorNote } from "./ErrorNote.jsx";
+
+const CLOCK_FIELDS = {
+  none: [],
+  absolute: ["main"],
+  byoyomi: ["main", "period", "periods"],
+  canadian: ["main", "period", "stones"],
+  fischer: ["main", "increment"],
+};
+
+const CLOCK_LABELS = {
+  none: "clockNone",
+  absolute: "clockAbsolute",
+  byoyomi: "clockByoyomi",
+  canadian: "clockCanadian",
+  fischer: "clockFischer",
+};
+
+function levelValue(level) {
+  if (level && typeof level === "object") return level.name ?? level.id ?? level.level;
+  return level;
+}
+
+export function NewGame({ onCreated }) {
+  const [info, setInfo] = useState(null);
+  const [error, setError] = useState(null);
+  const [busy, setBusy] = useState(false);
+  const [form, setForm] = useState({
+    sizeChoice: "9",
+    customSize: 7,
+    rules: "french",
+    komi: "",
+    handicap: 0,
+    placement: "fixed",
+    clockType: "none",
+    main: 10,
+    period: 30,
+    periods: 5,
+    stones: 25,
+    increment: 10,
+    opponent: "bot",
+    botLevel: null,
+    color: "B",
+  });
+
+  useEffect(() => {
+    api
+      .info()
+      .then((data) => {
+        setInfo(data);
+        setForm((f) => ({
+          ...f,
+          rules: data.default_ruleset || f.rules,
+          botLevel: data.bot_levels?.length ? levelValue(data.bot_levels[0]) : null,
+          opponent: data.bot_levels?.length ? "bot" : "invite",
+        }));
+      })
+      .catch(setError);
+  }, []);
+
+  const set = (key) => (evt) => {
+    const target = evt.currentTarget;
+    setForm((f) => ({ ...f, [key]: target.value }));
+  };
+
+  const ruleset = info?.rulesets?.[form.rules];
+  const placementChoice = ruleset?.handicap_placement || "either";
+  const handicap = Number(form.handicap);
+  const botAvailable = !!info?.bot_levels?.length;
+
+  async function submit(evt) {
+    evt.preventDefault();
+    const size = form.sizeChoice === "custom" ? Number(form.customSize) : Number(form.sizeChoice);
+    const clock = { type: form.clockType };
+    for (const field of CLOCK_FIELDS[form.clockType]) {
+      const value = Number(form[field]);
+      clock[field] = field === "main" ? value * 60 : value;
+    }
+    const body = {
+      size,
+      rules: form.rules,
+      komi: form.komi === "" ? null : Number(form.komi),
+      handicap,
+      placement: handicap >= 2 ? (placementChoice === "either" ? form.placement : placementChoice) : null,
+      clock,
+      opponent: form.opponent,
+      color: form.color,
+      bot_level: form.opponent === "bot" ? form.botLevel : null,
+    };
+    setBusy(true);
+    setError(null);
+    try {
+      const created = await api.create(body);
+      onCreated(created);
+    } catch (exc) {
+      setError(exc);
+      setBusy(false);
+    }
+  }
+
+  const num = (key, label, attrs) => (
+    <label class="field">
+      <span>{label}</span>
+      <input type="number" name={key} value={form[key]} onInput={set(key)} {...attrs} />
+    </label>
+  );
+
+  return (
+    <form class="new-game card" onSubmit={submit} aria-labelledby="new-game-title">
+      <h2 id="new-game-title">{t("newGame")}</h2>
+      <fieldset>
+        <legend>{t("boardSize")}</legend>
+        <div class="choices">
+          {["9", "13", "19", "custom"].map((s) => (
+            <label key={s} class="choice">
+              <input
+                type="radio"
+                name="size"
+                value={s}
+                checked={form.sizeChoice === s}
+                onChange={set("sizeChoice")}
+              />
+              {s === "custom" ? t("custom") : `${s}×${s}`}
+            </label>
+          ))}
+        </div>
+        {form.sizeChoice === "custom" &&
+          num("customSize", t("customSize"), { min: info?.sizes?.min ?? 2, max: info?.sizes?.max ?? 25 })}
+      </fieldset>
+
+      <fieldset>
+        <legend>{t("ruleset")}</legend>
+        <label class="field">
+          <span>{t("ruleset")}</span>
+          <select name="rules" value={form.rules} onChange={set("rules")}>
+            {Object.keys(info?.rulesets || { french: {} }).map((name) => (
+              <option key={name} value={name}>
+                {name}
+              </option>
+            ))}
+          </select>
+        </label>
+        {num("komi", t("komi"), {
+          step: 0.5,
+          min: -100,
+          max: 100,
+          placeholder: `${t("komiDefault")}${ruleset ? ` (${ruleset.default_komi})` : ""}`,
+        })}
+        <label class="field">
+          <span>{t("handicap")}</span>
+          <select name="handicap" value={form.handicap} onChange={set("handicap")}>
+            {[0, 2, 3, 4, 5, 6, 7, 8, 9].map((n) => (
+              <option key={n} value={n}>
+                {n}
+              </option>
+            ))}
+          </select>
+        </label>
+        {handicap >= 2 && (
+          <label class="field">
+            <span>{t("placement")}</span>
+            <select
+              name="placement"
+              value={placementChoice === "either" ? form.placement : placementChoice}
+              onChange={set("placement")}
+              disabled={placementChoice !== "either"}
+            >
+              <option value="fixed">{t("fixed")}</option>
+              <option value="free">{t("free")}</option>
+            </select>
+          </label>
+        )}
+      </fieldset>
+
+      <fieldset>
+        <legend>{t("clock")}</legend>
+        <label class="field">
+          <span>{t("clock")}</span>
+          <select name="clock" value={form.clockType} onChange={set("clockType")}>
+            {(info?.clock_types || Object.keys(CLOCK_FIELDS)).map((c) => (
+              <option key={c} value={c}>
+                {t(CLOCK_LABELS[c] || c)}
+              </option>
+            ))}
+          </select>
+        </label>
+        {CLOCK_FIELDS[form.clockType].includes("main") && num("main", t("mainTime"), { min: 0.1, step: 0.1 })}
+        {CLOCK_FIELDS[form.clockType].includes("period") && num("period", t("periodTime"), { min: 1 })}
+        {CLOCK_FIELDS[form.clockType].includes("periods") && num("periods", t("periods"), { min: 1 })}
+        {CLOCK_FIELDS[form.clockType].includes("stones") && num("stones", t("stonesPerPeriod"), { min: 1 })}
+        {CLOCK_FIELDS[form.clockType].includes("increment") && num("increment", t("increment"), { min: 0 })}
+      </fieldset>
+
+      <fieldset>
+        <legend>{t("opponent")}</legend>
+        <div class="choices column">
+          {[
+            ["bot", t("oppBot")],
+            ["invite", t("oppInvite")],
+            ["local", t("oppLocal")],
+          ].map(([value, label]) => (
+            <label key={value} class="choice">
+              <input
+                type="radio"
+                name="opponent"
+                value={value}
+                checked={form.opponent === value}
+                disabled={value === "bot" && !botAvailable}
+                onChange={set("opponent")}
+              />
+              {label}
+            </label>
+          ))}
+        </div>
+        {form.opponent === "bot" && botAvailable && (
+          <label class="field">
+            <span>{t("botLevel")}</span>
+            <select name="bot_level" value={form.botLevel} onChange={set("botLevel")}>
+              {info.bot_levels.map((level) => {
+                const value = levelValue(level);
+                return (
+                  <option key={value} value={value}>
+                    {tLevel(level)}
+                  </option>
+                );
+              })}
+            </select>
+          </label>
+        )}
+        {form.opponent !== "local" && (
+          <label class="field">
+            <span>{t("yourColor")}</span>
+            <select name="color" value={form.color} onChange={set("color")}>
+              <option value="B">{t("colorBlack")}</option>
+              <option value="W">{t("colorWhite")}</option>
+              <option value="random">{t("colorRandom")}</option>
+            </select>
+          </label>
+        )}
+      </fieldset>
+
+      <ErrorNote error={error} />
+      <button type="submit" class="primary" disabled={busy || !info}>
+        {busy ? t("creating") : t("start")}
+      </button>
+    </form>
+  );
+}
+
+function tLevel(level) {
+  const value = levelValue(level);
+  return tn("levels", String(value)) ?? (level?.label || String(value));
+}

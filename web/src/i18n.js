@@ -1,0 +1,402 @@
+// English and French messages. The language comes from the browser
+// (navigator.languages), can be switched in the header, and the choice is
+// remembered in localStorage. Every visible string and every screen-reader
+// label goes through t() so that both languages stay complete.
+import { signal } from "./signal.js";
+
+const en = {
+  appTitle: "keima",
+  tagline: "Go under the French rules",
+  language: "Language",
+  newGame: "New game",
+  boardSize: "Board size",
+  custom: "custom",
+  customSize: "Custom size (2 to 25)",
+  ruleset: "Rules",
+  komi: "Komi",
+  komiDefault: "default of the rules",
+  handicap: "Handicap stones",
+  placement: "Handicap placement",
+  fixed: "fixed (star points)",
+  free: "free",
+  clock: "Clock",
+  clockNone: "none",
+  clockAbsolute: "absolute",
+  clockByoyomi: "byo-yomi",
+  clockCanadian: "Canadian",
+  clockFischer: "Fischer",
+  mainTime: "Main time (minutes)",
+  periods: "Periods",
+  periodTime: "Period time (seconds)",
+  stonesPerPeriod: "Stones per period",
+  increment: "Increment (seconds)",
+  opponent: "Opponent",
+  oppBot: "the computer",
+  oppInvite: "a person (invitation link)",
+  oppLocal: "both sides on this screen",
+  botLevel: "Computer level",
+  yourColor: "Your colour",
+  colorBlack: "Black",
+  colorWhite: "White",
+  colorRandom: "random",
+  yourName: "Your name",
+  start: "Start the game",
+  creating: "Creating the game…",
+  black: "Black",
+  white: "White",
+  blackStone: "black stone",
+  whiteStone: "white stone",
+  empty: "empty",
+  lastMove: "last move",
+  deadMark: "marked dead",
+  territoryOf: (c) => `${c} territory`,
+  pointLabel: (name, what) => `${name}, ${what}`,
+  board: (n) => `Go board, ${n} by ${n}`,
+  boardHelp:
+    "Arrow keys move between points, Enter or Space plays, Home and End jump along a line, P passes.",
+  toMove: (c) => `${c} to play`,
+  yourTurn: "Your turn",
+  waitingOpponent: "Waiting for the opponent",
+  waitingJoin: "Waiting for the opponent to join",
+  inviteLink: "Invitation link: send it to your opponent",
+  copy: "Copy",
+  copied: "Copied",
+  captures: "Captures",
+  passStones: "Passes",
+  pass: "Pass",
+  resign: "Resign",
+  confirmResign: "Resign this game?",
+  undo: "Ask to undo",
+  undoRequested: "Undo requested: waiting for the answer",
+  undoAsked: (c) => `${c} asks to take back the last move.`,
+  accept: "Accept",
+  decline: "Decline",
+  undoDeclined: "The undo request was declined.",
+  moveList: "Moves",
+  moveNumber: (n) => `Move ${n}`,
+  passed: "pass",
+  played: (c, v) => `${c} ${v}`,
+  playedPass: (c) => `${c} passes`,
+  captured: (n) => (n === 1 ? "1 stone captured" : `${n} stones captured`),
+  handicapPhase: (n) => `Black places ${n} handicap stones`,
+  placeHandicap: "Place these stones",
+  phasePlay: "Play",
+  phaseScoring: "Marking dead stones",
+  phaseFinished: "Game over",
+  scoringHelp:
+    "The computer proposes which stones are dead (crossed). Click a chain to change its status; both players must accept the same marking. Reject to resume play.",
+  acceptMarking: "Accept this marking",
+  rejectMarking: "Reject and resume play",
+  acceptedBy: (c) => `${c} accepted`,
+  notAccepted: (c) => `${c} has not accepted yet`,
+  result: "Result",
+  resultText: (r) => resultWords(r, "en"),
+  finalCount: "Final count",
+  method: "Method",
+  methodNames: {
+    area: "Area (stones + territory)",
+    territory: "Territory with pass stones",
+    "quick-count": "FFG quick count",
+    japanese: "Japanese (territory − prisoners)",
+  },
+  rulesMethod: "used by these rules",
+  fields: {
+    stones: "stones",
+    territory: "territory",
+    captures: "captures",
+    dead: "dead stones",
+    pass_stones: "pass stones",
+    extra_pass_stone: "extra pass stone",
+    komi: "komi",
+    handicap_bonus: "handicap compensation",
+    filled: "filled",
+    overflow: "stones that did not fit",
+    total: "total",
+  },
+  downloadSgf: "Download SGF",
+  review: "Review",
+  reviewStart: "Start",
+  reviewPrev: "Previous",
+  reviewNext: "Next",
+  reviewEnd: "End",
+  reviewLive: "Back to the game",
+  reviewing: (n, m) => `Reviewing move ${n} of ${m}`,
+  connection: "Connection",
+  connected: "connected",
+  reconnecting: "connection lost, reconnecting…",
+  spectator: "You are watching this game.",
+  youAre: (c) => `You play ${c}`,
+  bothSides: "You play both sides",
+  refused: "Move refused",
+  reasons: {
+    occupied: (v) => `${v} is already occupied: a stone can only be played on an empty point.`,
+    suicide: (v) =>
+      `${v} would be suicide: the stone would have no liberty and capture nothing, which these rules forbid.`,
+    ko: (v) =>
+      `${v} retakes the ko at once: the ko rule forbids recreating the previous position; play elsewhere first.`,
+    superko: (v) =>
+      `${v} would repeat an earlier position of the board: the superko rule forbids it.`,
+    "off-board": (v) => `${v} is not on the board.`,
+    "wrong-phase": () => "This action does not fit the current phase of the game.",
+    "wrong-turn": () => "It is not your turn.",
+    unknown: (v, msg) => msg || `${v} was refused.`,
+  },
+  errorTitle: "Error",
+  notFound: "This game does not exist.",
+  networkError: "The server could not be reached.",
+  home: "Home",
+  openGame: "Back to the game",
+  resultResign: (w) => `${w} wins by resignation`,
+  resultTime: (w) => `${w} wins on time`,
+  resultForfeit: (w) => `${w} wins by forfeit`,
+  resultPoints: (w, m) => `${w} wins by ${m} ${m === 1 ? "point" : "points"}`,
+  resultDraw: "Draw (jigo)",
+  resultVoid: "No result",
+  announceMove: (c, v) => `${c} ${v}`,
+  announceCaptures: (n) => (n === 1 ? ", captures 1 stone" : `, captures ${n} stones`),
+  announcePass: (c) => `${c} passes`,
+  announceScoring: "Two passes: marking the dead stones.",
+  announceResume: "Play resumes.",
+  clockLeft: (c) => `${c} clock`,
+  periodsLeft: (n) => `${n} × `,
+  stonesLeft: (n) => `${n} stones in`,
+  byoyomiShort: "byo-yomi",
+  bot: "Computer",
+  thinking: "The computer is thinking…",
+  levels: { beginner: "beginner (fastest)", intermediate: "intermediate", strong: "strong" },
+  you: "you",
+  opponentLabel: "opponent",
+};
+
+const fr = {
+  appTitle: "keima",
+  tagline: "Le go selon les règles françaises",
+  language: "Langue",
+  newGame: "Nouvelle partie",
+  boardSize: "Taille du goban",
+  custom: "autre",
+  customSize: "Autre taille (2 à 25)",
+  ruleset: "Règles",
+  komi: "Komi",
+  komiDefault: "celui des règles",
+  handicap: "Pierres de handicap",
+  placement: "Placement du handicap",
+  fixed: "fixe (hoshi)",
+  free: "libre",
+  clock: "Pendule",
+  clockNone: "aucune",
+  clockAbsolute: "temps absolu",
+  clockByoyomi: "byo-yomi",
+  clockCanadian: "canadien",
+  clockFischer: "Fischer",
+  mainTime: "Temps principal (minutes)",
+  periods: "Périodes",
+  periodTime: "Durée d'une période (secondes)",
+  stonesPerPeriod: "Pierres par période",
+  increment: "Incrément (secondes)",
+  opponent: "Adversaire",
+  oppBot: "l'ordinateur",
+  oppInvite: "une personne (lien d'invitation)",
+  oppLocal: "les deux camps sur cet écran",
+  botLevel: "Niveau de l'ordinateur",
+  yourColor: "Votre couleur",
+  colorBlack: "Noir",
+  colorWhite: "Blanc",
+  colorRandom: "au hasard",
+  yourName: "Votre nom",
+  start: "Commencer la partie",
+  creating: "Création de la partie…",
+  black: "Noir",
+  white: "Blanc",
+  blackStone: "pierre noire",
+  whiteStone: "pierre blanche",
+  empty: "libre",
+  lastMove: "dernier coup",
+  deadMark: "marquée morte",
+  territoryOf: (c) => `territoire ${c === "Noir" ? "noir" : "blanc"}`,
+  pointLabel: (name, what) => `${name}, ${what}`,
+  board: (n) => `Goban de ${n} sur ${n}`,
+  boardHelp:
+    "Les flèches déplacent entre les intersections, Entrée ou Espace joue, Début et Fin vont au bout de la ligne, P passe.",
+  toMove: (c) => `${c} joue`,
+  yourTurn: "À vous de jouer",
+  waitingOpponent: "L'adversaire réfléchit",
+  waitingJoin: "En attente de l'adversaire",
+  inviteLink: "Lien d'invitation : envoyez-le à votre adversaire",
+  copy: "Copier",
+  copied: "Copié",
+  captures: "Prisonniers",
+  passStones: "Passes",
+  pass: "Passer",
+  resign: "Abandonner",
+  confirmResign: "Abandonner cette partie ?",
+  undo: "Demander à reprendre",
+  undoRequested: "Reprise demandée : en attente de la réponse",
+  undoAsked: (c) => `${c} demande à reprendre le dernier coup.`,
+  accept: "Accepter",
+  decline: "Refuser",
+  undoDeclined: "La demande de reprise a été refusée.",
+  moveList: "Coups",
+  moveNumber: (n) => `Coup ${n}`,
+  passed: "passe",
+  played: (c, v) => `${c} ${v}`,
+  playedPass: (c) => `${c} passe`,
+  captured: (n) => (n === 1 ? "1 pierre capturée" : `${n} pierres capturées`),
+  handicapPhase: (n) => `Noir place ${n} pierres de handicap`,
+  placeHandicap: "Poser ces pierres",
+  phasePlay: "Partie en cours",
+  phaseScoring: "Marquage des pierres mortes",
+  phaseFinished: "Partie terminée",
+  scoringHelp:
+    "L'ordinateur propose les pierres mortes (barrées). Cliquez une chaîne pour changer son statut ; les deux joueurs doivent accepter le même marquage. Refuser reprend la partie.",
+  acceptMarking: "Accepter ce marquage",
+  rejectMarking: "Refuser et reprendre la partie",
+  acceptedBy: (c) => `${c} a accepté`,
+  notAccepted: (c) => `${c} n'a pas encore accepté`,
+  result: "Résultat",
+  resultText: (r) => resultWords(r, "fr"),
+  finalCount: "Décompte final",
+  method: "Méthode",
+  methodNames: {
+    area: "Méthode des aires (pierres + territoire)",
+    territory: "Territoire avec pierres de passe",
+    "quick-count": "Décompte rapide FFG",
+    japanese: "Japonaise (territoire − prisonniers)",
+  },
+  rulesMethod: "celle de ces règles",
+  fields: {
+    stones: "pierres",
+    territory: "territoire",
+    captures: "prisonniers",
+    dead: "pierres mortes",
+    pass_stones: "pierres de passe",
+    extra_pass_stone: "pierre de passe finale",
+    komi: "komi",
+    handicap_bonus: "compensation du handicap",
+    filled: "rempli",
+    overflow: "pierres en surplus",
+    total: "total",
+  },
+  downloadSgf: "Télécharger le SGF",
+  review: "Revoir",
+  reviewStart: "Début",
+  reviewPrev: "Précédent",
+  reviewNext: "Suivant",
+  reviewEnd: "Fin",
+  reviewLive: "Retour à la partie",
+  reviewing: (n, m) => `Coup ${n} sur ${m}`,
+  connection: "Connexion",
+  connected: "connecté",
+  reconnecting: "connexion perdue, reconnexion…",
+  spectator: "Vous regardez cette partie.",
+  youAre: (c) => `Vous jouez ${c}`,
+  bothSides: "Vous jouez les deux camps",
+  refused: "Coup refusé",
+  reasons: {
+    occupied: (v) => `${v} est déjà occupée : on ne joue que sur une intersection libre.`,
+    suicide: (v) =>
+      `${v} serait un suicide : la pierre n'aurait aucune liberté et ne capturerait rien, ce que ces règles interdisent.`,
+    ko: (v) =>
+      `${v} reprend le ko tout de suite : la règle du ko interdit de recréer la position précédente ; jouez ailleurs d'abord.`,
+    superko: (v) =>
+      `${v} redonnerait au goban un état qu'il a déjà eu : la règle du superko l'interdit.`,
+    "off-board": (v) => `${v} n'est pas sur le goban.`,
+    "wrong-phase": () => "Cette action ne correspond pas à la phase de la partie.",
+    "wrong-turn": () => "Ce n'est pas votre tour.",
+    unknown: (v, msg) => msg || `${v} a été refusé.`,
+  },
+  errorTitle: "Erreur",
+  notFound: "Cette partie n'existe pas.",
+  networkError: "Le serveur est injoignable.",
+  home: "Accueil",
+  openGame: "Retour à la partie",
+  resultResign: (w) => `${w} gagne par abandon`,
+  resultTime: (w) => `${w} gagne au temps`,
+  resultForfeit: (w) => `${w} gagne par forfait`,
+  resultPoints: (w, m) => `${w} gagne de ${m} ${m < 2 ? "point" : "points"}`,
+  resultDraw: "Partie nulle (jigo)",
+  resultVoid: "Sans résultat",
+  announceMove: (c, v) => `${c} ${v}`,
+  announceCaptures: (n) => (n === 1 ? ", capture 1 pierre" : `, capture ${n} pierres`),
+  announcePass: (c) => `${c} passe`,
+  announceScoring: "Deux passes : marquage des pierres mortes.",
+  announceResume: "La partie reprend.",
+  clockLeft: (c) => `Pendule de ${c}`,
+  periodsLeft: (n) => `${n} × `,
+  stonesLeft: (n) => `${n} pierres en`,
+  byoyomiShort: "byo-yomi",
+  bot: "Ordinateur",
+  thinking: "L'ordinateur réfléchit…",
+  levels: { beginner: "débutant (le plus rapide)", intermediate: "intermédiaire", strong: "fort" },
+  you: "vous",
+  opponentLabel: "adversaire",
+};
+
+export const MESSAGES = { en, fr };
+export const LANGUAGES = [
+  ["en", "English"],
+  ["fr", "Français"],
+];
+
+/** Picks "fr" or "en" from a stored choice, then the browser's list, else English. */
+export function detectLanguage() {
+  try {
+    const stored = localStorage.getItem("keima.lang");
+    if (stored && stored in MESSAGES) return stored;
+  } catch {
+    // storage may be disabled (private mode): fall back to the browser
+  }
+  const prefs = navigator.languages?.length ? navigator.languages : [navigator.language || "en"];
+  for (const p of prefs) {
+    const base = String(p).toLowerCase().split("-")[0];
+    if (base in MESSAGES) return base;
+  }
+  return "en";
+}
+
+export const lang = signal(detectLanguage());
+
+export function setLanguage(code) {
+  if (!(code in MESSAGES)) return;
+  try {
+    localStorage.setItem("keima.lang", code);
+  } catch {
+    // not remembered, still switched
+  }
+  document.documentElement.lang = code;
+  lang.set(code);
+}
+
+/** The message for key in the current language: a string, or the result of calling it with args. */
+export function t(key, ...args) {
+  const table = MESSAGES[lang.get()] || en;
+  const value = key in table ? table[key] : en[key];
+  if (value === undefined) return key;
+  return typeof value === "function" ? value(...args) : value;
+}
+
+/** A nested message (reasons, fields, methodNames). */
+export function tn(group, key, ...args) {
+  const table = (MESSAGES[lang.get()] || en)[group] || {};
+  const value = key in table ? table[key] : en[group]?.[key];
+  if (value === undefined) return null;
+  return typeof value === "function" ? value(...args) : value;
+}
+
+/** Readable result from an SGF RE string ("B+5.5", "W+R", "0", "Void"). */
+export function resultWords(re, code) {
+  const m = MESSAGES[code] || en;
+  if (!re) return "";
+  if (re === "0" || re === "Draw" || re === "Jigo") return m.resultDraw;
+  if (re === "Void" || re === "?") return m.resultVoid;
+  const match = /^([BW])\+(.*)$/.exec(re);
+  if (!match) return re;
+  const winner = match[1] === "B" ? m.black : m.white;
+  const how = match[2];
+  if (how === "R" || how === "Resign") return m.resultResign(winner);
+  if (how === "T" || how === "Time") return m.resultTime(winner);
+  if (how === "F" || how === "Forfeit") return m.resultForfeit(winner);
+  const n = Number(how);
+  if (!Number.isNaN(n)) return m.resultPoints(winner, n);
+  return re;
+}

@@ -1,0 +1,91 @@
+// Entry point: header with the language switch, then the page for the path
+// (mount root: the new-game form; <root>/g/<id>: that game).
+import "@sabaki/shudan/css/goban.css";
+import "./styles.css";
+import { render } from "preact";
+import { useEffect, useState } from "preact/hooks";
+import { ROOT } from "./api.js";
+import { useSignal } from "./hooks.js";
+import { LANGUAGES, lang, setLanguage, t } from "./i18n.js";
+import { GameView } from "./components/GameView.jsx";
+import { NewGame } from "./components/NewGame.jsx";
+
+function currentRoute() {
+  const rest = location.pathname.startsWith(ROOT) ? location.pathname.slice(ROOT.length) : "";
+  const match = /^g\/([^/]+)\/?$/.exec(rest);
+  if (match) {
+    const invite = new URLSearchParams(location.search).get("invite");
+    return { page: "game", id: decodeURIComponent(match[1]), invite };
+  }
+  return { page: "home" };
+}
+
+function App() {
+  const code = useSignal(lang);
+  const [route, setRoute] = useState(currentRoute());
+
+  useEffect(() => {
+    document.documentElement.lang = code;
+    document.title = route.page === "game" ? `${t("appTitle")} · ${route.id}` : `${t("appTitle")} · ${t("tagline")}`;
+  }, [code, route]);
+
+  useEffect(() => {
+    const onPop = () => setRoute(currentRoute());
+    window.addEventListener("popstate", onPop);
+    return () => window.removeEventListener("popstate", onPop);
+  }, []);
+
+  function onCreated(created) {
+    const id = created.game.id;
+    if (created.invite?.url) {
+      try {
+        localStorage.setItem(`keima.invite.${id}`, created.invite.url);
+      } catch {
+        // storage disabled: the link is not shown again after a reload
+      }
+    }
+    history.pushState(null, "", `${ROOT}g/${encodeURIComponent(id)}`);
+    setRoute(currentRoute());
+  }
+
+  return (
+    <div class="app">
+      <header>
+        <h1>
+          <a href={ROOT}>{t("appTitle")}</a> <small>{t("tagline")}</small>
+        </h1>
+        <nav>
+          {route.page === "game" && (
+            <a href={ROOT} class="button">
+              {t("newGame")}
+            </a>
+          )}
+          <label class="lang">
+            <span class="visually-hidden">{t("language")}</span>
+            <select
+              value={code}
+              onChange={(e) => setLanguage(e.currentTarget.value)}
+              aria-label={t("language")}
+              data-testid="language"
+            >
+              {LANGUAGES.map(([c, name]) => (
+                <option key={c} value={c}>
+                  {name}
+                </option>
+              ))}
+            </select>
+          </label>
+        </nav>
+      </header>
+      <main>
+        {route.page === "game" ? (
+          <GameView gameId={route.id} inviteCode={route.invite} />
+        ) : (
+          <NewGame onCreated={onCreated} />
+        )}
+      </main>
+    </div>
+  );
+}
+
+render(<App />, document.getElementById("app"));
