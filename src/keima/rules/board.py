@@ -1,0 +1,424 @@
+"""The board: stones, chains with exact liberties, captures, Zobrist hashing and undo.
+
+The board knows nothing of turns, ko rules or scoring (``game`` adds those). Points are ints as described in
+``coords``. Chains are kept incrementally: every stone points to its ``Chain``, whose ``libs`` set is exact at all
+times. ``play`` returns an ``Undo`` record; ``undo(record)`` restores the board exactly (stones, chains, hash), so
+that a history layer can take back any move in constant time.
+
+Why copy-on-merge: the chain that absorbs others gets a fresh liberty set and keeps its old one in the undo
+record, and absorbed chains are never mutated, so undo only re-points stones and restores references instead of
+recomputing anything.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from functools import cache
+from typing import Final
+
+from keima.rules.coords import check_size, neighbours_table, to_gtp
+
+EMPTY: Final = 0
+BLACK: Final = 1
+WHITE: Final = 2
+
+_NAMES = {BLACK: "B", WHITE: "W"}
+
+
+def opponent(color: int) -> int:
+    """Return the other colour (``BLACK`` <-> ``WHITE``)."""
+    return 3 - color
+
+
+def color_name(color: int) -> str:
+    """Return ``"B"`` or ``"W"``; raise ``ValueError`` for anything else."""
+    try:
+        return _NAMES[color]
+    except KeyError:
+        raise ValueError(f"{color!r} is not a player colour") from None
+
+
+def color_word(color: int) -> str:
+    """Return ``"Black"`` or ``"White"``."""
+    return "Black" if color == BLACK else "White"
+
+
+def parse_color(text: str | int) -> int:
+    """Return ``BLACK`` or ``WHITE`` for ``b``/``black``/``w``/``white`` (any case) or the ints 1/2.
+
+    Raises ``ValueError`` for anything else.
+    """
+    if isinstance(text, int) and not isinstance(text, bool) and text in (BLACK, WHITE):
+        return text
+    if isinstance(text, str):
+        t = text.strip().lower()
+        if t in ("b", "black"):
+            return BLACK
+        if t in ("w", "white"):
+            return WHITE
+    raise ValueError(f"{text!r} is not a colour (expected black/b or white/w)")
+
+
+@cache
+def zobrist_table(size: int) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
+    """Return 64-bit Zobrist keys indexed ``[color][point]`` (index 0 is unused zeros), fixed per size."""
+    rng = random.Random(0x6B65696D61 + size)  # deterministic: hashes are comparable across runs
+    n = size * size
+    black = tuple(rng.getrandbits(64) for _ in range(n))
+    white = tuple(rng.getrandbits(64) for _ in range(n))
+    return (tuple(0 for _ in range(n)), black, white)
+
+
+class Chain:
+    """A maximal set of connected stones of one colour with its exact set of liberties."""
+
+    __slots__ = ("color", "stones", "libs")
+
+    def __init__(self, color: int, stones: list[int], libs: set[int]) -> None:
+        self.color = color
+        self.stones = stones
+        self.libs = libs
+
+    def __repr__(self) -> str:
+        return f"Chain({color_name(self.color)}, stones={sorted(self.stones)}, libs={sorted(self.libs)})"
+
+
+@dataclass(slots=True)
+class Undo:
+    """What ``Board.play`` changed, so that ``Board.undo`` can restore it exactly."""
+
+    point: int
+    color: int
+    prev_hash: int
+    base: Chain
+    fresh: bool  # the played stone started a new chain
+    base_len: int = 0
+    base_libs: set[int] = field(default_factory=set)
+    absorbed: list[Chain] = field(default_factory=list)
+    touched: list[Chain] = field(default_factory=list)  # opposing chains that lost the liberty at point
+    captured: list[Chain] = field(default_factory=list)
+    gains: list[tuple[Chain, int]] = field(default_factory=list)
+    suicide: bool = False
+
+    @property
+    def captured_count(self) -> int:
+        """Number of opposing stones this play captured."""
+        return sum(len(ch.stones) for ch in self.captured)
+
+    @property
+    def suicided_count(self) -> int:
+        """Number of own stones removed by a (multi-stone) suicide."""
+        return len(self.base.stones) if self.suicide else 0
+
+
+@dataclass(frozen=True, slots=True)
+class Analysis:
+    """What a play would do, computed without changing the board."""
+
+    captures: tuple[Chain, ...]
+    suicide: bool
+    suicide_size: int  # own stones the suicide would remove, the played stone included
+    hash_after: int
+
+
+class Board:
+    """A square Go board of ``size`` x ``size`` (2..25) with incremental chains and Zobrist hash."""
+
+    __slots__ = ("size", "npoints", "colors", "chain_at", "hash", "nbrs", "_zob")
+
+    def __init__(self, size: int = 19) -> None:
+        check_size(size)
+        self.size = size
+        self.npoints = size * size
+        self.colors: list[int] = [EMPTY] * self.npoints
+        self.chain_at: list[Chain | None] = [None] * self.npoints
+        self.hash = 0
+        self.nbrs = neighbours_table(size)
+        self._zob = zobrist_table(size)
+
+    # ------------------------------------------------------------------ queries
+    def get(self, p: int) -> int:
+        """Return the colour at point ``p`` (``EMPTY``, ``BLACK`` or ``WHITE``)."""
+        return self.colors[p]
+
+    def chain(self, p: int) -> Chain:
+        """Return the chain of the stone at ``p``; raise ``ValueError`` if ``p`` is empty."""
+        ch = self.chain_at[p]
+        if ch is None:
+            raise ValueError(f"no stone at {to_gtp(p, self.size)}")
+        return ch
+
+    def chains(self) -> Iterator[Chain]:
+        """Yield every chain on the board once."""
+        seen: set[int] = set()
+        for ch in self.chain_at:
+            if ch is not None and id(ch) not in seen:
+                seen.add(id(ch))
+                yield ch
+
+    def stones(self, color: int) -> list[int]:
+        """Return the points holding a stone of ``color``."""
+        return [p for p, c in enumerate(self.colors) if c == color]
+
+    def count(self, color: int) -> int:
+        """Return the number of stones (or empty points) of ``color`` on the board."""
+        return self.colors.count(color)
+
+    def analyse(self, p: int, color: int) -> Analysis:
+        """Return what playing ``color`` at the empty point ``p`` would capture, whether it is a suicide,
+        and the hash of the resulting board. The board is not changed. ``p`` must be empty."""
+        colors = self.colors
+        chain_at = self.chain_at
+        zob = self._zob
+        h = self.hash ^ zob[color][p]
+        opp = 3 - color
+        captures: list[Chain] = []
+        has_lib = False
+        own: list[Chain] = []
+        for q in self.nbrs[p]:
+            k = colors[q]
+            if k == EMPTY:
+                has_lib = True
+            elif k == color:
+                ch = chain_at[q]
+                assert ch is not None
+                if len(ch.libs) > 1:
+                    has_lib = True
+                if ch not in own:
+                    own.append(ch)
+            else:
+                ch = chain_at[q]
+                assert ch is not None
+                if len(ch.libs) == 1 and ch not in captures:
+                    captures.append(ch)
+                    zo = zob[opp]
+                    for s in ch.stones:
+                        h ^= zo[s]
+        suicide = not captures and not has_lib
+        size = 0
+        if suicide:
+            # The played stone and every chain it joins leave the board.
+            h = self.hash
+            zc = zob[color]
+            size = 1
+            for ch in own:
+                size += len(ch.stones)
+                for s in ch.stones:
+                    h ^= zc[s]
+        return Analysis(tuple(captures), suicide, size, h)
+
+    # ------------------------------------------------------------------ changes
+    def play(self, p: int, color: int) -> Undo:
+        """Place a stone of ``color`` at the empty point ``p``, capture, and remove the played chain if it has no
+        liberty left (a suicide: the caller decides beforehand whether that is allowed). Returns the ``Undo``
+        record. Raises ``ValueError`` if ``p`` is occupied; the board is then unchanged."""
+        colors = self.colors
+        if colors[p] != EMPTY:
+            raise ValueError(f"{to_gtp(p, self.size)} is occupied")
+        chain_at = self.chain_at
+        nbrs = self.nbrs
+        zob = self._zob
+        opp = 3 - color
+        prev_hash = self.hash
+        h = prev_hash ^ zob[color][p]
+        empties: list[int] = []
+        own: list[Chain] = []
+        adj: list[Chain] = []
+        for q in nbrs[p]:
+            k = colors[q]
+            if k == EMPTY:
+                empties.append(q)
+            else:
+                ch = chain_at[q]
+                assert ch is not None
+                if k == color:
+                    if ch not in own:
+                        own.append(ch)
+                elif ch not in adj:
+                    adj.append(ch)
+        colors[p] = color
+        if not own:
+            base = Chain(color, [p], set(empties))
+            chain_at[p] = base
+            rec = Undo(p, color, prev_hash, base, True)
+        else:
+            base = own[0]
+            for ch in own[1:]:
+                if len(ch.stones) > len(base.stones):
+                    base = ch
+            rec = Undo(p, color, prev_hash, base, False, len(base.stones), base.libs)
+            libs = set(base.libs)
+            base.libs = libs
+            base.stones.append(p)
+            chain_at[p] = base
+            for ch in own:
+                if ch is not base:
+                    rec.absorbed.append(ch)
+                    base.stones.extend(ch.stones)
+                    for s in ch.stones:
+                        chain_at[s] = base
+                    libs |= ch.libs
+            libs.discard(p)
+            libs.update(empties)
+        gains = rec.gains
+        for ch in adj:
+            ch.libs.discard(p)
+            rec.touched.append(ch)
+            if not ch.libs:
+                rec.captured.append(ch)
+        if rec.captured:
+            zo = zob[opp]
+            for ch in rec.captured:
+                for s in ch.stones:
+                    colors[s] = EMPTY
+                    chain_at[s] = None
+                    h ^= zo[s]
+            for ch in rec.captured:
+                for s in ch.stones:
+                    for q in nbrs[s]:
+                        if colors[q] == color:
+                            cq = chain_at[q]
+                            assert cq is not None
+                            if s not in cq.libs:
+                                cq.libs.add(s)
+                                gains.append((cq, s))
+        elif not base.libs:
+            rec.suicide = True
+            zc = zob[color]
+            for s in base.stones:
+                colors[s] = EMPTY
+                chain_at[s] = None
+                h ^= zc[s]
+            for s in base.stones:
+                for q in nbrs[s]:
+                    if colors[q] == opp:
+                        cq = chain_at[q]
+                        assert cq is not None
+                        if s not in cq.libs:
+                            cq.libs.add(s)
+                            gains.append((cq, s))
+        self.hash = h
+        return rec
+
+    def undo(self, rec: Undo) -> None:
+        """Take back the play described by ``rec``, which must be the last play not yet undone."""
+        colors = self.colors
+        chain_at = self.chain_at
+        for ch, s in reversed(rec.gains):
+            ch.libs.discard(s)
+        base = rec.base
+        if rec.suicide:
+            for s in base.stones:
+                colors[s] = rec.color
+                chain_at[s] = base
+        opp = 3 - rec.color
+        for ch in rec.captured:
+            for s in ch.stones:
+                colors[s] = opp
+                chain_at[s] = ch
+        for ch in rec.touched:
+            ch.libs.add(rec.point)
+        colors[rec.point] = EMPTY
+        chain_at[rec.point] = None
+        if not rec.fresh:
+            del base.stones[rec.base_len :]
+            base.libs = rec.base_libs
+            for ch in rec.absorbed:
+                for s in ch.stones:
+                    chain_at[s] = ch
+        self.hash = rec.prev_hash
+
+    def set_stones(self, changes: Iterable[tuple[int, int]]) -> None:
+        """Put the given ``(point, colour)`` pairs on the board without captures (SGF AB/AW/AE setup), then
+        rebuild every chain. The caller checks that no chain is left without liberties."""
+        for p, c in changes:
+            self.colors[p] = c
+        self.rebuild()
+
+    def remove(self, points: Iterable[int]) -> None:
+        """Take the stones at ``points`` off the board (dead stones at the end), then rebuild chains."""
+        for p in points:
+            self.colors[p] = EMPTY
+        self.rebuild()
+
+    def rebuild(self) -> None:
+        """Recompute every chain, liberty set and the hash from the colours alone."""
+        colors = self.colors
+        nbrs = self.nbrs
+        chain_at: list[Chain | None] = [None] * self.npoints
+        zob = self._zob
+        h = 0
+        for p in range(self.npoints):
+            c = colors[p]
+            if c == EMPTY:
+                continue
+            h ^= zob[c][p]
+            if chain_at[p] is not None:
+                continue
+            ch = Chain(c, [], set())
+            stack = [p]
+            chain_at[p] = ch
+            while stack:
+                s = stack.pop()
+                ch.stones.append(s)
+                for q in nbrs[s]:
+                    k = colors[q]
+                    if k == EMPTY:
+                        ch.libs.add(q)
+                    elif k == c and chain_at[q] is None:
+                        chain_at[q] = ch
+                        stack.append(q)
+        self.chain_at = chain_at
+        self.hash = h
+
+    def copy(self) -> Board:
+        """Return an independent copy (chains rebuilt, so no object is shared)."""
+        other = Board.__new__(Board)
+        other.size = self.size
+        other.npoints = self.npoints
+        other.colors = list(self.colors)
+        other.nbrs = self.nbrs
+        other._zob = self._zob
+        other.chain_at = []
+        other.hash = 0
+        other.rebuild()
+        return other
+
+    def compute_hash(self) -> int:
+        """Return the Zobrist hash recomputed from the colours (for checks)."""
+        h = 0
+        zob = self._zob
+        for p, c in enumerate(self.colors):
+            if c != EMPTY:
+                h ^= zob[c][p]
+        return h
+
+    def check_consistency(self) -> None:
+        """Raise ``AssertionError`` unless every chain, liberty set and the hash match a recomputation."""
+        fresh = self.copy()
+        assert fresh.hash == self.hash, "hash differs from a recomputation"
+        for p in range(self.npoints):
+            mine, ref = self.chain_at[p], fresh.chain_at[p]
+            if ref is None:
+                assert mine is None, f"empty point {to_gtp(p, self.size)} belongs to a chain"
+                continue
+            assert mine is not None, f"stone at {to_gtp(p, self.size)} has no chain"
+            assert mine.color == self.colors[p], f"chain colour differs at {to_gtp(p, self.size)}"
+            assert sorted(mine.stones) == sorted(ref.stones), f"chain stones differ at {to_gtp(p, self.size)}"
+            assert len(set(mine.stones)) == len(mine.stones), f"duplicate stones at {to_gtp(p, self.size)}"
+            assert mine.libs == ref.libs, f"liberties differ at {to_gtp(p, self.size)}"
+            assert mine.libs, f"chain at {to_gtp(p, self.size)} has no liberty"
+
+    def to_ascii(self, marks: dict[int, str] | None = None) -> str:
+        """Return the board as rows of ``X`` (black), ``O`` (white) and ``.``, top row first."""
+        sym = {EMPTY: ".", BLACK: "X", WHITE: "O"}
+        rows = []
+        for r in range(self.size):
+            row = []
+            for c in range(self.size):
+                p = r * self.size + c
+                row.append(marks[p] if marks and p in marks else sym[self.colors[p]])
+            rows.append(" ".join(row))
+        return "\n".join(rows)

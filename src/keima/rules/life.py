@@ -1,0 +1,114 @@
+"""Life and death that follows from the board alone: Benson's unconditional life, and seki detection.
+
+``unconditionally_alive`` implements Benson's algorithm (1976): a set of chains of one colour that the opponent
+cannot capture even if the owner always passes. ``seki_stones`` finds chains in seki at the end of a game, once the
+dead stones are off the board; Japanese-style counting gives no territory to the eyes of such chains.
+
+Seki test (a choice, documented in docs/rules.md): an empty point touching chains of both colours is a *seki
+point* when neither colour can fill it usefully: for each colour, playing there captures nothing and leaves the
+played chain with at most one liberty (self-atari or suicide). Chains touching a seki point are in seki. On a
+finished board with the dead stones removed this separates seki from ordinary dame, where at least one side can
+fill the point safely.
+"""
+
+from __future__ import annotations
+
+from keima.rules.board import BLACK, EMPTY, WHITE, Board, Chain
+
+
+def _regions(board: Board, color: int) -> list[tuple[set[int], set[int]]]:
+    """Return the maximal connected regions of points not of ``color``, each as (points, empty points)."""
+    colors = board.colors
+    seen = [False] * board.npoints
+    out: list[tuple[set[int], set[int]]] = []
+    for start in range(board.npoints):
+        if seen[start] or colors[start] == color:
+            continue
+        pts: set[int] = set()
+        empties: set[int] = set()
+        stack = [start]
+        seen[start] = True
+        while stack:
+            p = stack.pop()
+            pts.add(p)
+            if colors[p] == EMPTY:
+                empties.add(p)
+            for q in board.nbrs[p]:
+                if not seen[q] and colors[q] != color:
+                    seen[q] = True
+                    stack.append(q)
+        out.append((pts, empties))
+    return out
+
+
+def unconditionally_alive(board: Board, color: int) -> frozenset[int]:
+    """Return the stones of ``color`` that are alive whatever the opponent plays (Benson's algorithm)."""
+    chains = [ch for ch in board.chains() if ch.color == color]
+    if not chains:
+        return frozenset()
+    regions = _regions(board, color)
+    index = {id(ch): i for i, ch in enumerate(chains)}
+    # For each region: the chains bordering it, and the chains to which it is vital.
+    borders: list[set[int]] = []
+    vital_to: list[set[int]] = []
+    for pts, empties in regions:
+        b: set[int] = set()
+        for p in pts:
+            for q in board.nbrs[p]:
+                if board.colors[q] == color:
+                    ch = board.chain_at[q]
+                    assert ch is not None
+                    b.add(index[id(ch)])
+        borders.append(b)
+        vital_to.append({i for i in b if empties <= chains[i].libs})
+    alive = set(range(len(chains)))
+    live_regions = set(range(len(regions)))
+    while True:
+        changed = False
+        for i in list(alive):
+            vital = sum(1 for r in live_regions if i in vital_to[r])
+            if vital < 2:
+                alive.discard(i)
+                changed = True
+        for r in list(live_regions):
+            if not borders[r] <= alive:
+                live_regions.discard(r)
+                changed = True
+        if not changed:
+            break
+    return frozenset(s for i in alive for s in chains[i].stones)
+
+
+def seki_stones(board: Board) -> frozenset[int]:
+    """Return the stones of chains in seki (see the module docstring for the test used)."""
+    colors = board.colors
+    out: set[int] = set()
+    for p in range(board.npoints):
+        if colors[p] != EMPTY:
+            continue
+        adjacent: dict[int, list[Chain]] = {BLACK: [], WHITE: []}
+        for q in board.nbrs[p]:
+            k = colors[q]
+            if k != EMPTY:
+                ch = board.chain_at[q]
+                assert ch is not None
+                if ch not in adjacent[k]:
+                    adjacent[k].append(ch)
+        if not adjacent[BLACK] or not adjacent[WHITE]:
+            continue
+        if all(_filling_is_self_atari(board, p, c, adjacent[c]) for c in (BLACK, WHITE)):
+            for chs in adjacent.values():
+                for ch in chs:
+                    out.update(ch.stones)
+    return frozenset(out)
+
+
+def _filling_is_self_atari(board: Board, p: int, color: int, own: list[Chain]) -> bool:
+    an = board.analyse(p, color)
+    if an.captures:
+        return False
+    libs: set[int] = {q for q in board.nbrs[p] if board.colors[q] == EMPTY}
+    for ch in own:
+        libs |= ch.libs
+    libs.discard(p)
+    return len(libs) <= 1

@@ -1,0 +1,311 @@
+"""Counting: territory regions, then every counting method of the seeds, each with its full breakdown.
+
+Territory of a colour: each maximal empty region (dead stones removed first) whose bordering stones are all of that
+colour. A region bordered by both colours, or by none, is neutral (dame). Komi and handicap compensation go to
+White. The methods (RULES.md section 4):
+
+``area``
+    Stones on the board + territory (FFG and EGC reference method, seeds 000 and 001). White also receives the
+    ruleset's handicap bonus (n-1 under French/EGC/AGA, n under Chinese rules).
+``territory``
+    Territory + prisoners (captures, dead stones) + pass stones received, White passing last: if Black made the
+    last move, White hands one extra stone (EGC 2011, seed 001; AGA). Its difference equals the area difference
+    minus (n-1) in a game with n >= 2 handicap stones, and the area difference in an even game.
+``quick-count``
+    The FFG quick count (seeds 000 and 004): each player fills the opponent's territory with the opponent's stones
+    he holds (captures, dead stones, pass stones, and the extra stone if Black played last), then empty points are
+    compared; stones that do not fit count for their holder (seed 001). White adds the komi (0.5 in a French
+    handicap game). Same result as ``area`` with an n-1 handicap bonus.
+``japanese``
+    Territory minus prisoners, Japanese style (seeds 002, 003): territory + captures + dead stones, no pass stones,
+    eyes of chains in seki are nobody's territory, dame not counted.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from keima.rules.board import BLACK, EMPTY, WHITE, Board, color_name
+from keima.rules.life import seki_stones
+from keima.rules.ruleset import Ruleset
+
+METHODS = ("area", "territory", "quick-count", "japanese")
+
+
+def format_points(value: float) -> str:
+    """Return ``value`` as SGF writes a score: ``5.5``, ``7``, ``0.5``."""
+    return f"{value:g}"
+
+
+def result_string(margin: float) -> str:
+    """Return the SGF RE value for a black-minus-white ``margin``: ``"B+5.5"``, ``"W+0.5"`` or ``"0"``."""
+    if margin > 0:
+        return f"B+{format_points(margin)}"
+    if margin < 0:
+        return f"W+{format_points(-margin)}"
+    return "0"
+
+
+@dataclass(frozen=True, slots=True)
+class Breakdown:
+    """One player's count under one method; fields a method does not use are zero."""
+
+    stones: int = 0
+    territory: int = 0
+    captures: int = 0
+    dead: int = 0
+    pass_stones: int = 0
+    extra_pass_stone: int = 0
+    komi: float = 0.0
+    handicap_bonus: int = 0
+    filled: int = 0
+    overflow: int = 0
+    total: float = 0.0
+
+    def as_dict(self) -> dict[str, float]:
+        """Return the fields as a dict."""
+        return asdict(self)
+
+
+@dataclass(frozen=True, slots=True)
+class MethodScore:
+    """The count of one method: totals, margin (black - white), result string and both breakdowns."""
+
+    name: str
+    black: float
+    white: float
+    breakdown: Mapping[int, Breakdown]
+    neutral: int = 0
+
+    @property
+    def margin(self) -> float:
+        """Black's total minus White's."""
+        return self.black - self.white
+
+    @property
+    def result(self) -> str:
+        """The SGF RE string of this method's count."""
+        return result_string(self.margin)
+
+    def as_dict(self) -> dict[str, Any]:
+        """Return a JSON-safe dict: name, result, totals, margin, neutral and both breakdowns (keys "B", "W")."""
+        return {
+            "name": self.name,
+            "result": self.result,
+            "black": self.black,
+            "white": self.white,
+            "margin": self.margin,
+            "neutral": self.neutral,
+            "breakdown": {color_name(c): b.as_dict() for c, b in self.breakdown.items()},
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Score:
+    """Every counting method applied to one position, with the ruleset's own method as the headline."""
+
+    method: str
+    methods: Mapping[str, MethodScore]
+    dead: frozenset[int]
+    territory: Mapping[int, frozenset[int]]
+    neutral: frozenset[int]
+    seki: frozenset[int]
+    japanese_territory: Mapping[int, frozenset[int]] = field(default_factory=dict)
+
+    @property
+    def own(self) -> MethodScore:
+        """The ruleset's own method."""
+        return self.methods[self.method]
+
+    @property
+    def black(self) -> float:
+        """Black's total under the ruleset's own method."""
+        return self.own.black
+
+    @property
+    def white(self) -> float:
+        """White's total under the ruleset's own method."""
+        return self.own.white
+
+    @property
+    def margin(self) -> float:
+        """Black minus White under the ruleset's own method."""
+        return self.own.margin
+
+    @property
+    def result(self) -> str:
+        """The SGF RE string under the ruleset's own method."""
+        return self.own.result
+
+    def as_dict(self) -> dict[str, Any]:
+        """Return a JSON-safe dict of the whole count."""
+        return {
+            "result": self.result,
+            "black": self.black,
+            "white": self.white,
+            "method": self.method,
+            "methods": {name: m.as_dict() for name, m in self.methods.items()},
+            "dead": sorted(self.dead),
+            "territory": {color_name(c): sorted(pts) for c, pts in self.territory.items()},
+            "neutral": sorted(self.neutral),
+            "seki": sorted(self.seki),
+        }
+
+
+def territory_regions(board: Board) -> tuple[dict[int, set[int]], set[int], list[tuple[set[int], set[int]]]]:
+    """Return (territory by colour, neutral points, regions) of ``board`` as it stands.
+
+    Each region is (empty points, bordering stone points)."""
+    colors = board.colors
+    seen = [False] * board.npoints
+    terr: dict[int, set[int]] = {BLACK: set(), WHITE: set()}
+    neutral: set[int] = set()
+    regions: list[tuple[set[int], set[int]]] = []
+    for start in range(board.npoints):
+        if seen[start] or colors[start] != EMPTY:
+            continue
+        pts: set[int] = set()
+        border: set[int] = set()
+        border_colors: set[int] = set()
+        stack = [start]
+        seen[start] = True
+        while stack:
+            p = stack.pop()
+            pts.add(p)
+            for q in board.nbrs[p]:
+                k = colors[q]
+                if k == EMPTY:
+                    if not seen[q]:
+                        seen[q] = True
+                        stack.append(q)
+                else:
+                    border.add(q)
+                    border_colors.add(k)
+        regions.append((pts, border))
+        if len(border_colors) == 1:
+            terr[border_colors.pop()] |= pts
+        else:
+            neutral |= pts
+    return terr, neutral, regions
+
+
+def score_position(
+    board: Board,
+    rules: Ruleset,
+    *,
+    komi: float,
+    handicap_stones: int,
+    dead: frozenset[int],
+    prisoners: Mapping[int, int],
+    pass_count: Mapping[int, int],
+    last_mover: int | None,
+) -> Score:
+    """Count ``board`` with ``dead`` stones removed under every method (see the module docstring).
+
+    ``prisoners``: stones each colour captured in play; ``pass_count``: passes each colour made; ``last_mover``:
+    the colour of the last move (for the White-passes-last stone). The board is not changed.
+    """
+    final = board.copy()
+    dead_by = {BLACK: 0, WHITE: 0}
+    for p in dead:
+        c = board.colors[p]
+        if c != EMPTY:
+            dead_by[c] += 1
+    final.remove(dead)
+    terr, neutral, regions = territory_regions(final)
+    stones = {c: final.count(c) for c in (BLACK, WHITE)}
+    seki = seki_stones(final)
+    jterr: dict[int, set[int]] = {BLACK: set(), WHITE: set()}
+    for pts, border in regions:
+        cols = {final.colors[q] for q in border}
+        if len(cols) == 1 and not (border & seki):
+            jterr[cols.pop()] |= pts
+    if not rules.seki_eyes_count:
+        # A ruleset that gives seki eyes to nobody applies that to every method, not only the Japanese count.
+        for c in (BLACK, WHITE):
+            neutral |= terr[c] - jterr[c]
+            terr[c] = set(jterr[c])
+    n = handicap_stones if handicap_stones >= 2 else 0
+    bonus = {"none": 0, "n-1": max(n - 1, 0), "n": n}[rules.handicap_bonus]
+    extra = 1 if last_mover == BLACK else 0
+    opp = {BLACK: WHITE, WHITE: BLACK}
+
+    def komi_of(c: int) -> float:
+        return komi if c == WHITE else 0.0
+
+    # Area.
+    area = {}
+    for c in (BLACK, WHITE):
+        b = bonus if c == WHITE else 0
+        t = len(terr[c])
+        area[c] = Breakdown(
+            stones=stones[c],
+            territory=t,
+            komi=komi_of(c),
+            handicap_bonus=b,
+            total=stones[c] + t + komi_of(c) + b,
+        )
+    # Territory with pass stones, White passing last.
+    tps = {}
+    for c in (BLACK, WHITE):
+        t = len(terr[c])
+        ex = extra if c == BLACK else 0
+        ps = pass_count[opp[c]]
+        tps[c] = Breakdown(
+            territory=t,
+            captures=prisoners[c],
+            dead=dead_by[opp[c]],
+            pass_stones=ps,
+            extra_pass_stone=ex,
+            komi=komi_of(c),
+            total=t + prisoners[c] + dead_by[opp[c]] + ps + ex + komi_of(c),
+        )
+    # FFG quick count.
+    held = {c: prisoners[c] + dead_by[opp[c]] + pass_count[opp[c]] + (extra if c == BLACK else 0) for c in (BLACK, WHITE)}
+    quick = {}
+    for c in (BLACK, WHITE):
+        t = len(terr[c])
+        filled = min(held[opp[c]], t)  # opponent's stones placed in my territory
+        mine_placed = min(held[c], len(terr[opp[c]]))
+        overflow = held[c] - mine_placed
+        quick[c] = Breakdown(
+            territory=t,
+            captures=prisoners[c],
+            dead=dead_by[opp[c]],
+            pass_stones=pass_count[opp[c]],
+            extra_pass_stone=extra if c == BLACK else 0,
+            komi=komi_of(c),
+            filled=filled,
+            overflow=overflow,
+            total=(t - filled) + overflow + komi_of(c),
+        )
+    # Japanese: territory minus prisoners.
+    jap = {}
+    for c in (BLACK, WHITE):
+        t = len(jterr[c])
+        jap[c] = Breakdown(
+            territory=t,
+            captures=prisoners[c],
+            dead=dead_by[opp[c]],
+            komi=komi_of(c),
+            total=t + prisoners[c] + dead_by[opp[c]] + komi_of(c),
+        )
+    nn = len(neutral)
+    jneutral = board.npoints - stones[BLACK] - stones[WHITE] - len(jterr[BLACK]) - len(jterr[WHITE])
+    methods = {
+        "area": MethodScore("area", area[BLACK].total, area[WHITE].total, area, nn),
+        "territory": MethodScore("territory", tps[BLACK].total, tps[WHITE].total, tps, nn),
+        "quick-count": MethodScore("quick-count", quick[BLACK].total, quick[WHITE].total, quick, nn),
+        "japanese": MethodScore("japanese", jap[BLACK].total, jap[WHITE].total, jap, jneutral),
+    }
+    return Score(
+        method="area" if rules.scoring == "area" else "japanese",
+        methods=methods,
+        dead=frozenset(dead),
+        territory={c: frozenset(terr[c]) for c in (BLACK, WHITE)},
+        neutral=frozenset(neutral),
+        seki=seki,
+        japanese_territory={c: frozenset(jterr[c]) for c in (BLACK, WHITE)},
+    )
