@@ -7,6 +7,7 @@ referee accepts (``game.legality(move, color) is None``), falling back to the ne
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass
 from typing import Any, Literal
 
 from keima.ai.position import EMPTY, board_colors, chains, neighbours
@@ -104,50 +105,177 @@ def heuristic_scores(colors: list[int], size: int, color: int, moves: list[int],
     return out
 
 
+@dataclass(frozen=True)
+class LevelConfig:
+    """How one strength level searches."""
+
+    playouts: int | None  # playouts per move (None: limited by time only)
+    seconds: float  # default time per move when the caller gives none
+    heavy: bool  # heavy (tactics + patterns) or light (uniform) playouts
+    resign: bool  # resigns hopeless games
+    max_nodes: int
+
+
+LEVEL_CONFIGS: dict[str, LevelConfig] = {
+    "beginner": LevelConfig(playouts=120, seconds=1.0, heavy=False, resign=False, max_nodes=1 << 17),
+    "intermediate": LevelConfig(playouts=2000, seconds=2.0, heavy=True, resign=True, max_nodes=1 << 19),
+    "strong": LevelConfig(playouts=None, seconds=3.0, heavy=True, resign=True, max_nodes=1 << 21),
+}
+
+RESIGN_WINRATE = 0.06
+
+
+def _handicap_candidates(size: int) -> list[int]:
+    """Star points in the usual order of free handicap placement, then the centre."""
+    d = 2 if size < 13 else 3
+    if size < 5:
+        return [(size // 2) * size + size // 2]
+    lo, hi, mid = d, size - 1 - d, size // 2
+    pts = [(lo, hi), (hi, lo), (hi, hi), (lo, lo), (mid, mid), (mid, lo), (mid, hi), (lo, mid), (hi, mid)]
+    return [r * size + c for r, c in pts]
+
+
 class Player:
-    """A computer player at one of ``LEVELS``; create it with ``make_player``."""
+    """A computer player at one of ``LEVELS``; create it with ``make_player``.
+
+    Between moves it keeps its search tree (reused when the new position lies two plies below the last root)
+    and, after proposing dead stones, its claim: if play resumes it keeps playing (never passing) until the
+    opposing stones it called dead are captured."""
 
     def __init__(self, level: str | int = "strong", seed: int | None = None) -> None:
         self.level = level_name(level)
+        self.config = LEVEL_CONFIGS[self.level]
         self._rng = random.Random(seed)
+        self._seed = seed
+        self._searcher: Any = None
+        self._claimed: frozenset[int] = frozenset()
+        self._claim_moves = 0
+        self.last_result: Any = None
 
     def reset(self) -> None:
-        """Forget anything kept between moves (search trees); call it when a new game starts."""
+        """Forget everything kept between moves (search tree, dead-stone claim); call it for a new game."""
+        if self._searcher is not None:
+            self._searcher.reset()
+        self._claimed = frozenset()
+        self._claim_moves = 0
+        self.last_result = None
+
+    def _get_searcher(self) -> Any:
+        if self._searcher is None:
+            from keima.ai.engine import Searcher  # numba loads on first use, not on import of keima.ai
+
+            self._searcher = Searcher(self.config.max_nodes, heavy=self.config.heavy, seed=self._seed)
+        return self._searcher
+
+    def _legal(self, game: Any, move: int | None, color: int) -> bool:
+        out_of_turn = color != game.to_move
+        return game.legality(move, color, allow_out_of_turn=out_of_turn) is None
 
     def genmove(self, game: Any, color: int | None = None, seconds: float | None = None) -> Move:
         """Return the move for ``color`` (default: the side to move) in ``game``: a board point, ``None`` for a
-        pass, or ``"resign"``. The game is not changed. The returned point is always legal for the referee.
-        ``seconds`` is the time budget for this move (``None``: the level's default; 0 still answers at once)."""
+        pass, or ``"resign"``. The game is not changed. The returned point is always legal for the referee
+        (superko included). ``seconds`` is the time budget for this move (``None``: the level's default; 0 still
+        answers a legal move at once). Outside the play and handicap phases the answer is a pass."""
         if color is None:
-            color = game.to_move
-        if game.phase not in ("play", "handicap"):
+            color = int(game.to_move)
+        if game.phase == "handicap":
+            for p in _handicap_candidates(game.size) + list(game.legal_moves(color)):
+                if self._legal(game, p, color):
+                    return int(p)
             return None
-        colors = board_colors(game)
+        if game.phase != "play":
+            return None
         size = game.size
-        moves = game.legal_moves(color)
-        scores = heuristic_scores(colors, size, color, moves, self._rng)
-        for m in sorted(scores, key=lambda p: -scores[p]):
-            if game.legality(m, color) is None:
-                return m
+        colors = board_colors(game)
+        legal = list(game.legal_moves(color))
+        candidates = [p for p in legal if not own_eye(colors, size, p, color)]
+        allow_pass = True
+        targets = self._claim_targets(game, colors, color)
+        if targets:
+            # Play resumed after a disagreement: capture what we claimed dead; no pass while it stands.
+            allow_pass = False
+            near = [p for p in candidates if p in targets]
+            if near:
+                candidates = near
+        if not candidates:
+            return None
+        if allow_pass and game.consecutive_passes >= 1 and self._passing_wins(game, color):
+            return None
+        budget = self.config.seconds if seconds is None else max(0.0, float(seconds))
+        # Keep a margin for loading the position and checking legality.
+        budget = max(0.0, budget * 0.9 - 0.02)
+        playouts = self.config.playouts
+        if budget == 0.0:
+            playouts = 0
+        result = self._get_searcher().search(game, color, budget, playouts, candidates, allow_pass)
+        self.last_result = result
+        if (self.config.resign and result.playouts >= 300 and result.winrate < RESIGN_WINRATE
+                and game.move_number >= size):
+            return "resign"
+        if allow_pass and self._decided(result, game, color):
+            return None
+        for move, _visits, _wr in result.ranked:
+            if move is None:
+                if allow_pass:
+                    return None
+                continue
+            if self._legal(game, move, color):
+                return int(move)
         return None
 
+    def _decided(self, result: Any, game: Any, color: int) -> bool:
+        """True when the game is decided and playing on changes nothing: every empty point is settled in the
+        playouts and the best move lies in settled ground."""
+        if result.playouts < 100 or result.move is None:
+            return result.move is None
+        if result.winrate < 0.9:
+            return False
+        own = result.ownership
+        colors = board_colors(game)
+        return all(c != EMPTY or abs(own[p]) >= 0.9 for p, c in enumerate(colors))
+
+    def _passing_wins(self, game: Any, color: int) -> bool:
+        """After the opponent passed: True when ending the game now wins for ``color`` by the ruleset's count,
+        with the dead stones this player believes."""
+        try:
+            score = game.score(dead=estimate_dead(game))
+        except Exception:  # a count that cannot be made now: keep playing
+            return False
+        margin = float(score.margin)
+        return margin > 0 if color == 1 else margin < 0
+
+    def _claim_targets(self, game: Any, colors: list[int], color: int) -> set[int]:
+        """Liberties of the opposing chains this player claimed dead that are still on the board."""
+        if not self._claimed:
+            return set()
+        opp = 3 - color
+        standing = [p for p in self._claimed if colors[p] == opp]
+        self._claim_moves += 1
+        if not standing or self._claim_moves > game.size * game.size:
+            self._claimed = frozenset()
+            return set()
+        libs: set[int] = set()
+        for p in standing:
+            libs |= set(game.board.chain(p).libs)
+        return libs
+
     def propose_dead(self, game: Any) -> frozenset[int]:
-        """Return the stones this player believes dead in ``game``'s current position."""
-        return estimate_dead(game)
+        """Return the stones this player believes dead in ``game``'s current position, and remember the claim
+        (if play resumes, it captures them)."""
+        dead = estimate_dead(game)
+        self._claimed = dead
+        self._claim_moves = 0
+        return dead
 
     def accepts(self, game: Any) -> bool:
-        """Return True when the dead stones marked in ``game`` (``game.dead``) are the ones this player believes dead."""
+        """Return True when the dead stones marked in ``game`` (``game.dead``) are the ones this player believes
+        dead (it then accepts; otherwise it should resume play)."""
         return frozenset(game.dead) == self.propose_dead(game)
 
 
-def estimate_dead(game: Any) -> frozenset[int]:
-    """Return the dead stones of ``game``'s current position (a first rule: chains the opponent can capture at once).
+def estimate_dead(game: Any, playouts: int | None = None, seed: int | None = None) -> frozenset[int]:
+    """Return the dead stones of ``game``'s current position from playouts, Benson's unconditional life and seki
+    detection (see ``keima.ai.estimate``). The game is not changed."""
+    from keima.ai.estimate import estimate_dead as _estimate
 
-    The game is not changed."""
-    colors = board_colors(game)
-    size = game.size
-    dead: set[int] = set()
-    for _col, stones, libs in chains(colors, size):
-        if len(libs) == 1:
-            dead.update(stones)
-    return frozenset(dead)
+    return _estimate(game, playouts, seed)

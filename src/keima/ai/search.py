@@ -1,0 +1,417 @@
+"""Compiled playouts and Monte-Carlo tree search (UCT with RAVE / AMAF and heuristic priors).
+
+Everything here runs under numba on the fast board of ``keima.ai.fastboard``. The tree lives in two preallocated
+arrays (``TI`` integers, ``TF`` floats, one column per node) so that the whole descent / playout / backup loop is
+compiled; Python only calls ``run_iterations`` in slices and watches the clock between slices.
+
+Node fields: ``TI[T_MOVE]`` the move that leads to the node (fast-board point, ``PASS`` = 0), ``TI[T_COLOR]`` the
+colour that played it (0 = disabled: the referee forbids it at the root), ``TI[T_FIRST]`` / ``TI[T_NCHILD]`` the
+children (contiguous; ``T_NCHILD == -1`` while unexpanded); ``TF[F_VIS]`` / ``TF[F_WIN]`` visits and wins for the
+player who made the move (priors included), ``TF[F_RVIS]`` / ``TF[F_RWIN]`` the AMAF statistics.
+``TI[T_META, 0]`` holds the number of nodes in use.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import njit
+
+from keima.ai.fastboard import (
+    BLACK,
+    BORDER,
+    COL,
+    EMPTY,
+    EMPTY_LIST,
+    EMPTY_POS,
+    HEAD,
+    M_KO,
+    M_LAST,
+    M_N,
+    M_NEMPTY,
+    M_PASSES,
+    M_TOMOVE,
+    M_W,
+    META,
+    NXT,
+    PASS,
+    WHITE,
+    area_score,
+    atari_lib,
+    in_atari,
+    is_legal,
+    is_true_eye,
+    place,
+    play_pass,
+    self_atari_size,
+)
+
+T_MOVE, T_COLOR, T_FIRST, T_NCHILD = range(4)
+T_META = 4
+F_VIS, F_WIN, F_RVIS, F_RWIN = range(4)
+
+# Search parameters (``params`` array indices).
+P_KOMI, P_HEAVY, P_EXPAND, P_PRIOR, P_RAVE_BIAS, P_UCT_C, P_SELF_ATARI, P_PATTERN_PROB = range(8)
+N_PARAMS = 8
+
+
+def new_tree(max_nodes: int) -> tuple[np.ndarray, np.ndarray]:
+    """Return empty tree arrays with room for ``max_nodes`` nodes (node 0 is the root)."""
+    ti = np.zeros((5, max_nodes), dtype=np.int32)
+    tf = np.zeros((4, max_nodes), dtype=np.float32)
+    ti[T_NCHILD, 0] = -1
+    ti[T_META, 0] = 1
+    return ti, tf
+
+
+def make_params(komi: float, heavy: bool = True, expand: int = 2, prior: float = 10.0, rave_bias: float = 0.04,
+                uct_c: float = 0.05, self_atari: int = 2, pattern_prob: float = 0.9) -> np.ndarray:
+    """Return the search parameter vector (komi from Black's point of view: Black's margin minus ``komi``)."""
+    p = np.zeros(N_PARAMS, dtype=np.float64)
+    p[P_KOMI] = komi
+    p[P_HEAVY] = 1.0 if heavy else 0.0
+    p[P_EXPAND] = expand
+    p[P_PRIOR] = prior
+    p[P_RAVE_BIAS] = rave_bias
+    p[P_UCT_C] = uct_c
+    p[P_SELF_ATARI] = self_atari
+    p[P_PATTERN_PROB] = pattern_prob
+    return p
+
+
+# ------------------------------------------------------------------------------------------------ playouts
+@njit(cache=True)
+def pattern_code(b: np.ndarray, p: int, c: int) -> int:
+    """The 16-bit 3x3 code of point ``p`` seen by colour ``c`` (see ``keima.ai.patterns``)."""
+    w = b[META, M_W]
+    col = b[COL]
+    code = 0
+    shift = 0
+    for q in (p - w - 1, p - w, p - w + 1, p - 1, p + 1, p + w - 1, p + w, p + w + 1):
+        k = col[q]
+        v = 0
+        if k == c:
+            v = 1
+        elif k == BORDER:
+            v = 3
+        elif k != EMPTY:
+            v = 2
+        code |= v << shift
+        shift += 2
+    return code
+
+
+@njit(cache=True)
+def _acceptable(b: np.ndarray, p: int, c: int, self_atari: int) -> bool:
+    """A playout may play ``p``: legal, not an own true eye, not a self-atari of ``self_atari`` stones or more."""
+    if not is_legal(b, p, c):
+        return False
+    if is_true_eye(b, p, c):
+        return False
+    return not (self_atari > 0 and self_atari_size(b, p, c) >= self_atari)
+
+
+@njit(cache=True)
+def _tactical_moves(b: np.ndarray, c: int, cand: np.ndarray, self_atari: int) -> int:
+    """Fill ``cand`` with urgent moves around the last move: captures of chains in atari, escapes of own chains put
+    in atari. Returns how many were found."""
+    last = b[META, M_LAST]
+    n = 0
+    if last <= 0:
+        return 0
+    w = b[META, M_W]
+    col = b[COL]
+    opp = 3 - c
+    # Capture: the chain just played, or opposing chains next to it, if in atari.
+    for q in (last, last - 1, last + 1, last - w, last + w):
+        if col[q] == opp:
+            h = b[HEAD, q]
+            if in_atari(b, h):
+                lib = atari_lib(b, h)
+                if is_legal(b, lib, c) and n < cand.shape[0]:
+                    cand[n] = lib
+                    n += 1
+    # Escape: own chains next to the last move now in atari: capture a neighbour in atari, or extend.
+    for q in (last - 1, last + 1, last - w, last + w):
+        if col[q] == c:
+            h = b[HEAD, q]
+            if not in_atari(b, h):
+                continue
+            s = h
+            while True:
+                for r in (s - 1, s + 1, s - w, s + w):
+                    if col[r] == opp:
+                        ho = b[HEAD, r]
+                        if in_atari(b, ho):
+                            lib = atari_lib(b, ho)
+                            if is_legal(b, lib, c) and n < cand.shape[0]:
+                                cand[n] = lib
+                                n += 1
+                s = b[NXT, s]
+                if s == h:
+                    break
+            lib = atari_lib(b, h)
+            if is_legal(b, lib, c) and self_atari_size(b, lib, c) == 0 and n < cand.shape[0]:
+                cand[n] = lib
+                n += 1
+    return n
+
+
+@njit(cache=True)
+def choose_move(b: np.ndarray, c: int, heavy: bool, pat: np.ndarray, params: np.ndarray, cand: np.ndarray) -> int:
+    """Pick the playout move for colour ``c`` (the side to move); ``PASS`` when nothing acceptable remains."""
+    self_atari = int(params[P_SELF_ATARI]) if heavy else 0
+    if heavy:
+        n = _tactical_moves(b, c, cand, self_atari)
+        if n > 0:
+            return int(cand[np.random.randint(n)])
+        last = b[META, M_LAST]
+        if last > 0 and np.random.random() < params[P_PATTERN_PROB]:
+            w = b[META, M_W]
+            n = 0
+            for q in (last - w - 1, last - w, last - w + 1, last - 1, last + 1, last + w - 1, last + w, last + w + 1):
+                if b[COL, q] == EMPTY and pat[pattern_code(b, q, c)] == 1 and _acceptable(b, q, c, self_atari):
+                    cand[n] = q
+                    n += 1
+            if n > 0:
+                return int(cand[np.random.randint(n)])
+    # Uniform among the acceptable empty points: draw, and swap rejected points out of the live range.
+    meta = b[META]
+    el = b[EMPTY_LIST]
+    k = meta[M_NEMPTY]
+    while k > 0:
+        i = np.random.randint(k)
+        p = el[i]
+        if _acceptable(b, p, c, self_atari):
+            return int(p)
+        k -= 1
+        # Move the rejected point past the live range; EMPTY_POS stays consistent for both points.
+        q = el[k]
+        el[i] = q
+        el[k] = p
+        b[EMPTY_POS, q] = i
+        b[EMPTY_POS, p] = k
+    return PASS
+
+
+@njit(cache=True)
+def playout(b: np.ndarray, pat: np.ndarray, params: np.ndarray, own: np.ndarray, amaf_col: np.ndarray,
+            amaf_ply: np.ndarray, ply: int, cand: np.ndarray) -> float:
+    """Play the position out to two consecutive passes (or a move limit) and return Black's area margin minus komi.
+    Records the first colour to play each point in ``amaf_col`` / ``amaf_ply`` (AMAF) and adds the final owners to
+    ``own``."""
+    heavy = params[P_HEAVY] > 0.5
+    n = b[META, M_N]
+    limit = 3 * n * n + 20
+    moves = 0
+    while b[META, M_PASSES] < 2 and moves < limit:
+        c = b[META, M_TOMOVE]
+        p = choose_move(b, c, heavy, pat, params, cand)
+        if p == PASS:
+            play_pass(b)
+        else:
+            place(b, p, c)
+            if amaf_col[p] == 0:
+                amaf_col[p] = c
+                amaf_ply[p] = ply
+        ply += 1
+        moves += 1
+    return area_score(b, params[P_KOMI], own)
+
+
+# ---------------------------------------------------------------------------------------------------- tree
+@njit(cache=True)
+def _prior(b: np.ndarray, p: int, c: int, pat: np.ndarray) -> float:
+    """Heuristic prior win rate of ``c`` playing ``p`` (0..1)."""
+    w = b[META, M_W]
+    col = b[COL]
+    n = b[META, M_N]
+    v = 0.5
+    opp = 3 - c
+    for q in (p - 1, p + 1, p - w, p + w):
+        k = col[q]
+        if k == opp and in_atari(b, b[HEAD, q]):
+            v += 0.3  # capture
+        elif k == c and in_atari(b, b[HEAD, q]):
+            v += 0.15  # save
+    sa = self_atari_size(b, p, c)
+    if sa >= 2:
+        v -= 0.3
+    if pat[pattern_code(b, p, c)] == 1:
+        v += 0.1
+    r = p // w - 1
+    cc = p % w - 1
+    line = min(min(r, cc), min(n - 1 - r, n - 1 - cc))
+    if n >= 9:
+        empty_around = True
+        for q in (p - w - 1, p - w, p - w + 1, p - 1, p + 1, p + w - 1, p + w, p + w + 1):
+            k = col[q]
+            if 0 < k < BORDER:
+                empty_around = False
+        if empty_around:
+            if line == 0:
+                v -= 0.2
+            elif line == 1:
+                v -= 0.05
+            elif line == 2 or line == 3:
+                v += 0.05
+    return min(max(v, 0.02), 0.98)
+
+
+@njit(cache=True)
+def expand(ti: np.ndarray, tf: np.ndarray, node: int, b: np.ndarray, pat: np.ndarray, params: np.ndarray,
+           mask: np.ndarray, use_mask: bool) -> bool:
+    """Give ``node`` (whose position is ``b``) one child per acceptable move plus a pass. Returns False when the
+    tree is full (the node stays a leaf)."""
+    c = b[META, M_TOMOVE]
+    meta = b[META]
+    k = meta[M_NEMPTY]
+    el = b[EMPTY_LIST]
+    start = ti[T_META, 0]
+    cap = ti.shape[1]
+    if start + k + 1 > cap:
+        return False
+    prior_n = params[P_PRIOR]
+    m = start
+    for i in range(k):
+        p = el[i]
+        if use_mask and mask[p] == 0:
+            continue
+        if not is_legal(b, p, c) or is_true_eye(b, p, c):
+            continue
+        ti[T_MOVE, m] = p
+        ti[T_COLOR, m] = c
+        ti[T_NCHILD, m] = -1
+        tf[F_VIS, m] = prior_n
+        tf[F_WIN, m] = prior_n * _prior(b, p, c, pat)
+        tf[F_RVIS, m] = 0.0
+        tf[F_RWIN, m] = 0.0
+        m += 1
+    # Passing: a poor prior while moves remain; even once the board is full of eyes.
+    ti[T_MOVE, m] = PASS
+    ti[T_COLOR, m] = c
+    ti[T_NCHILD, m] = -1
+    tf[F_VIS, m] = prior_n
+    tf[F_WIN, m] = prior_n * (0.1 if m > start else 0.5)
+    tf[F_RVIS, m] = 0.0
+    tf[F_RWIN, m] = 0.0
+    m += 1
+    ti[T_FIRST, node] = start
+    ti[T_NCHILD, node] = m - start
+    ti[T_META, 0] = m
+    return True
+
+
+@njit(cache=True)
+def select_child(ti: np.ndarray, tf: np.ndarray, node: int, params: np.ndarray) -> int:
+    """The child of ``node`` with the best RAVE-blended value plus a small UCT exploration term."""
+    first = ti[T_FIRST, node]
+    nch = ti[T_NCHILD, node]
+    parent_n = 0.0
+    for i in range(first, first + nch):
+        parent_n += tf[F_VIS, i]
+    logn = math.log(parent_n + 1.0)
+    bias = params[P_RAVE_BIAS]
+    cexp = params[P_UCT_C]
+    best = -1
+    best_v = -1e9
+    for i in range(first, first + nch):
+        if ti[T_COLOR, i] == 0:
+            continue
+        v = tf[F_VIS, i]
+        q = tf[F_WIN, i] / v
+        rv = tf[F_RVIS, i]
+        if rv > 0:
+            beta = rv / (rv + v + rv * v * bias)
+            q = (1.0 - beta) * q + beta * tf[F_RWIN, i] / rv
+        q += cexp * math.sqrt(logn / v)
+        if q > best_v:
+            best_v = q
+            best = i
+    return best
+
+
+@njit(cache=True)
+def run_iterations(root_b: np.ndarray, ti: np.ndarray, tf: np.ndarray, root: int, iters: int, pat: np.ndarray,
+                   params: np.ndarray, own: np.ndarray, b: np.ndarray, seed: int) -> int:
+    """Run ``iters`` search iterations from ``root`` (whose position is ``root_b``; the root must be expanded).
+    ``b`` is scratch of the same shape. Adds final owners to ``own``. Returns the iterations done."""
+    if seed >= 0:
+        np.random.seed(seed)
+    m = root_b.shape[1]
+    amaf_col = np.zeros(m, dtype=np.int64)
+    amaf_ply = np.zeros(m, dtype=np.int64)
+    path = np.zeros(1024, dtype=np.int64)
+    cand = np.zeros(64, dtype=np.int64)
+    dummy = np.zeros(1, dtype=np.int64)
+    expand_at = params[P_EXPAND]
+    for _ in range(iters):
+        b[:, :] = root_b
+        amaf_col[:] = 0
+        node = root
+        depth = 0
+        path[0] = root
+        while ti[T_NCHILD, node] > 0 and depth < 1000 and b[META, M_PASSES] < 2:
+            child = select_child(ti, tf, node, params)
+            if child < 0:
+                break
+            mv = ti[T_MOVE, child]
+            c = ti[T_COLOR, child]
+            if mv == PASS:
+                play_pass(b)
+            else:
+                place(b, mv, c)
+                if amaf_col[mv] == 0:
+                    amaf_col[mv] = c
+                    amaf_ply[mv] = depth
+            depth += 1
+            path[depth] = child
+            node = child
+        if b[META, M_PASSES] >= 2:
+            # Two passes in the tree: play on in the playout so that dead stones are resolved, not counted.
+            b[META, M_PASSES] = 0
+        elif ti[T_NCHILD, node] < 0 and tf[F_VIS, node] - params[P_PRIOR] >= expand_at:
+            expand(ti, tf, node, b, pat, params, dummy, False)
+        margin = playout(b, pat, params, own, amaf_col, amaf_ply, depth, cand)
+        winner = BLACK if margin > 0 else WHITE
+        for d in range(depth + 1):
+            nd = path[d]
+            tf[F_VIS, nd] += 1.0
+            if ti[T_COLOR, nd] == winner:
+                tf[F_WIN, nd] += 1.0
+            nch = ti[T_NCHILD, nd]
+            if nch > 0:
+                first = ti[T_FIRST, nd]
+                for i in range(first, first + nch):
+                    mv = ti[T_MOVE, i]
+                    c = ti[T_COLOR, i]
+                    if mv != PASS and c != 0 and amaf_col[mv] == c and amaf_ply[mv] >= d:
+                        tf[F_RVIS, i] += 1.0
+                        if c == winner:
+                            tf[F_RWIN, i] += 1.0
+    return iters
+
+
+@njit(cache=True)
+def run_playouts(root_b: np.ndarray, n: int, pat: np.ndarray, params: np.ndarray, own: np.ndarray,
+                 seed: int, alternate: bool) -> float:
+    """Run ``n`` playouts from ``root_b`` (no tree), adding owners to ``own``; with ``alternate`` every other
+    playout starts with the other side to move (removes the tempo bias of an estimate). Returns the mean margin."""
+    if seed >= 0:
+        np.random.seed(seed)
+    b = root_b.copy()
+    m = root_b.shape[1]
+    amaf_col = np.zeros(m, dtype=np.int64)
+    amaf_ply = np.zeros(m, dtype=np.int64)
+    cand = np.zeros(64, dtype=np.int64)
+    total = 0.0
+    for i in range(n):
+        b[:, :] = root_b
+        b[META, M_PASSES] = 0
+        if alternate and i % 2 == 1:
+            b[META, M_TOMOVE] = 3 - b[META, M_TOMOVE]
+            b[META, M_LAST] = -1
+            b[META, M_KO] = -1
+        total += playout(b, pat, params, own, amaf_col, amaf_ply, 0, cand)
+    return total / max(n, 1)
