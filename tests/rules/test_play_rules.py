@@ -1,0 +1,481 @@
+"""Every rule statement of the seeds about playing, as small diagram cases: neighbours, chains and liberties,
+capture, suicide and its capture exception, ko, eyes, seki.
+
+The seeds' figures are not in their text, so each position here is invented to show exactly what the sentence
+quoted above it says; the comment names the seed and figure it stands for.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+import keima
+from keima.rules.board import BLACK, EMPTY, WHITE
+from keima.rules.ruleset import PRESETS
+
+from .diagram import board_colors, parse, setup_game, show
+from .reference import flood
+
+ALL_PRESETS = sorted(PRESETS)
+
+
+def state_of(game: keima.Game) -> tuple[object, ...]:
+    """Everything a refused action must leave unchanged."""
+    return (
+        board_colors(game),
+        game.board.hash,
+        game.to_move,
+        game.phase,
+        dict(game.prisoners),
+        dict(game.pass_count),
+        game.consecutive_passes,
+        len(game.moves),
+        len(game.events),
+        game.move_number,
+        game.result,
+    )
+
+
+def refused(game: keima.Game, p: int, color: int | None = None) -> str:
+    """Assert that ``color`` at ``p`` is refused by both ``legality`` and ``play`` with the same reason and that
+    the game is unchanged; return the reason."""
+    before = state_of(game)
+    reason = game.legality(p, color)
+    assert reason is not None, f"{p} should be illegal:\n{show(game)}"
+    with pytest.raises(keima.IllegalMove) as info:
+        game.play(p, color)
+    assert info.value.reason == reason
+    assert info.value.move == p
+    assert str(info.value), "the error must be a sentence"
+    assert state_of(game) == before
+    game.check_consistency()
+    return reason
+
+
+# ---------------------------------------------------------------- chains and liberties
+# Seed 002: "Une pierre a au maximum 4 libertés, si elle se situe au centre du Go-ban, 3 libertés, si elle est
+# placée sur un bord du plateau, 2 si elle est à l'un des quatre coins du jeu" and "Une connexion de deux pierres
+# possède 6 libertés au centre du Go-ban, 4 libertés sur un bord et 3 sur un angle". Seed 003: "Chaîne de 3
+# pierres au bord du Goban avec 5 libertés", "La pierre blanche a 3 libertés" (a black stone touching it).
+# Seed 000 diagram 2: a chain of four white stones with five liberties (here along the edge, from the corner).
+LIBERTY_CASES = [
+    ("centre stone", ".....\n.....\n..O..\n.....\n.....", (2, 2), 1, 4),
+    ("edge stone", "..O..\n.....\n.....\n.....\n.....", (0, 2), 1, 3),
+    ("corner stone", "O....\n.....\n.....\n.....\n.....", (0, 0), 1, 2),
+    ("two in the centre", ".....\n.....\n..OO.\n.....\n.....", (2, 2), 2, 6),
+    ("two on the edge", ".OO..\n.....\n.....\n.....\n.....", (0, 1), 2, 4),
+    ("two in the corner", "OO...\n.....\n.....\n.....\n.....", (0, 0), 2, 3),
+    ("three on the edge", ".XXX.\n.....\n.....\n.....\n.....", (0, 1), 3, 5),
+    ("stone touched by an enemy", ".....\n..X..\n..O..\n.....\n.....", (2, 2), 1, 3),
+    ("four from the corner (seed 000 diag 2)", "OOOO.\n.....\n.....\n.....\n.....", (0, 0), 4, 5),
+    # Diagonal stones are not neighbours: three stones, three chains (seed 003 "Ces 3 pierres ne forment pas
+    # une chaîne").
+    ("diagonal is not connected", ".....\n.X...\n..X..\n...X.\n.....", (2, 2), 1, 4),
+]
+
+
+@pytest.mark.parametrize(("name", "diagram", "rc", "stones", "libs"), LIBERTY_CASES, ids=[c[0] for c in LIBERTY_CASES])
+def test_chain_and_liberties(name: str, diagram: str, rc: tuple[int, int], stones: int, libs: int) -> None:
+    game, pos = setup_game(diagram)
+    p = rc[0] * pos.size + rc[1]
+    chain = game.board.chain(p)
+    assert len(chain.stones) == stones
+    assert len(chain.libs) == libs
+    # And the same from the naive flood fill, so the diagram itself says what the comment claims.
+    ref_chain, ref_libs = flood(pos.colors(), pos.size, p)
+    assert (len(ref_chain), len(ref_libs)) == (stones, libs)
+    assert set(chain.stones) == ref_chain and set(chain.libs) == ref_libs
+
+
+# ---------------------------------------------------------------- capture
+# Seed 000 diagrams 4-6: "les trois pierres blanches 'X' forment une chaîne qui est en atari (car elle n'a plus
+# qu'une liberté, en 'a')" ... "si Noir joue en 1, il supprime la dernière liberté des pierres blanches ...
+# alors Noir capture les pierres blanches et les retire du goban".
+ATARI_THREE = """
+.......
+..XXX..
+.XOOOa.
+..XXX..
+.......
+.......
+.......
+"""
+
+
+@pytest.mark.parametrize("preset", ALL_PRESETS)
+def test_capture_of_a_chain_in_atari(preset: str) -> None:
+    game, pos = setup_game(ATARI_THREE, rules=preset)
+    a = pos.at("a")
+    white = sorted(pos.white)
+    assert game.board.chain(white[0]).libs == {a}
+    record = game.play(a)
+    for p in white:
+        assert game.board.colors[p] == EMPTY
+    assert game.board.colors[a] == BLACK
+    assert game.prisoners[BLACK] == 3
+    assert game.prisoners[WHITE] == 0
+    assert record.captures == 3
+    game.check_consistency()
+
+
+# Seed 003: "Blanc peut capturer la chaîne de 3 pierres noires en jouant sur leur dernière liberté" (edge case).
+# Seed 002: a stone captured in atari "sera retirée du jeu et mise de côté par Noir qui gagne ainsi 1 point".
+def test_capture_on_the_edge_and_prisoner_count() -> None:
+    game, pos = setup_game(
+        """
+        OXXXO
+        .OOaO
+        .....
+        .....
+        .....
+        """,
+    )
+    # Black has nothing useful to do: pass so that White captures.
+    game.play(None)
+    game.play(pos.at("a"))
+    for c in (1, 2, 3):
+        assert game.board.colors[c] == EMPTY
+    assert game.prisoners[WHITE] == 3
+
+
+# Several chains captured by one stone, and captures resolved before the played stone's liberties are counted
+# (RULES.md section 1: "Opposing captures are resolved before checking the played chain"): Black at a has no
+# empty neighbour but takes four single white stones.
+FOUR_CHAINS = """
+. . . X . . .
+. . X O X . .
+. X O a O X .
+. . X O X . .
+. . . X . . .
+. . . . . . .
+. . . . . . .
+"""
+
+
+def test_one_stone_captures_four_chains() -> None:
+    game, pos = setup_game(FOUR_CHAINS)
+    a = pos.at("a")
+    white = sorted(pos.white)
+    game.play(a)
+    assert all(game.board.colors[p] == EMPTY for p in white)
+    assert game.prisoners[BLACK] == 4
+    assert len(game.board.chain(a).libs) == 4
+    game.check_consistency()
+
+
+# ---------------------------------------------------------------- suicide and its capture exception
+# Seed 000: "en posant une pierre, un joueur ne doit pas construire une chaîne sans liberté, sauf si par ce coup
+# il capture une chaîne adverse". Seed 003 4.4.1: "Blanc n'a pas le droit de jouer ni en A ni en B" and "Si la
+# pierre jouée capture une ou plusieurs pierres adverses, ce n'est pas un suicide ! Blanc a le droit de jouer en
+# 1 et capturer 7 pierres noires. De même, Noir a le droit de jouer en 1 et capturer 1 pierre blanche."
+SUICIDE_POINTS = """
+a X . . . . .
+X X . . . . .
+. . . . . . .
+. . . X . . .
+. . X b X . .
+. . . X . . .
+. . . . . . .
+"""
+
+
+@pytest.mark.parametrize("preset", ALL_PRESETS)
+@pytest.mark.parametrize("label", ["a", "b"])
+def test_single_stone_suicide_is_illegal_everywhere(preset: str, label: str) -> None:
+    game, pos = setup_game(SUICIDE_POINTS, rules=preset)
+    game.play(None)  # White to move
+    assert refused(game, pos.at(label)) == "suicide"
+
+
+# Seed 003: White at 1 captures 7 black stones although 1 has no empty neighbour.
+CAPTURE_SEVEN = """
+. O O O . . .
+O X X X O . .
+O X 1 X O . .
+O X X O . . .
+. O O . . . .
+. . . . . . .
+. . . . . . .
+"""
+
+
+@pytest.mark.parametrize("preset", ALL_PRESETS)
+def test_capture_exception_seven_stones(preset: str) -> None:
+    text = CAPTURE_SEVEN.replace("1", "a")
+    game, pos = setup_game(text, rules=preset)
+    black = sorted(pos.black)
+    assert len(black) == 7
+    game.play(None)
+    game.play(pos.at("a"))
+    assert all(game.board.colors[p] == EMPTY for p in black)
+    assert game.board.colors[pos.at("a")] == WHITE
+    assert game.prisoners[WHITE] == 7
+    game.check_consistency()
+
+
+# Seed 002 diagram 7: "on ne peut poser une pierre sur une intersection sans liberté, à moins que cette manœuvre
+# ne permette instantanément de capturer une ou plusieurs pierres de l'adversaire ... il entoure et tue deux des
+# pierres noires". White at a (the corner) has no empty neighbour; it captures the two black stones in atari.
+CAPTURE_TWO = """
+a X O . . .
+X O . . . .
+O . . . . .
+. . . . . .
+. . . . . .
+. . . . . .
+"""
+
+
+def test_capture_exception_two_stones() -> None:
+    game, pos = setup_game(CAPTURE_TWO)
+    game.play(None)
+    a = pos.at("a")
+    assert game.legality(a) is None
+    game.play(a)
+    assert game.prisoners[WHITE] == 2
+    assert game.board.colors[1] == EMPTY and game.board.colors[6] == EMPTY
+    assert len(game.board.chain(a).libs) == 2
+    game.check_consistency()
+
+
+# Seed 002 diagram 8: "il peut jouer comme l'indique la flèche pour connecter ses pions et supprimer la menace
+# de Noir bien que la pierre blanche se pose sur une intersection sans liberté": a stone with no empty
+# neighbour is legal when it joins a chain that keeps a liberty.
+def test_connecting_on_a_point_without_liberty() -> None:
+    game, pos = setup_game(
+        """
+        . . . . . .
+        . X X X . .
+        X O a O X .
+        X O X O X .
+        . . X X . .
+        . . . . . .
+        """,
+    )
+    game.play(None)
+    a = pos.at("a")
+    assert game.legality(a) is None
+    game.play(a)
+    chain = game.board.chain(a)
+    assert len(chain.stones) == 5
+    assert chain.libs == {4 * 6 + 1}  # the liberty left of the black stones below
+    assert game.prisoners == {BLACK: 0, WHITE: 0}
+
+
+# Seed 002 diagrams 9 and 10: a black chain of 9 stones with a single eye in its middle is captured by a white
+# stone in the eye ("il capture en totalité les 9 pions noirs"); with two eyes A and B White can play neither.
+ONE_EYE_NINE = """
+. O O O O O .
+O X X X X X O
+O X X e X X O
+O O O O O O O
+. . . . . . .
+. . . . . . .
+. . . . . . .
+"""
+TWO_EYES = """
+. O O O O O O O .
+O X X X X X X X O
+O X A X X X B X O
+O X X X X X X X O
+. O O O O O O O .
+. . . . . . . . .
+. . . . . . . . .
+. . . . . . . . .
+. . . . . . . . .
+"""
+
+
+@pytest.mark.parametrize("preset", ALL_PRESETS)
+def test_one_eye_is_captured(preset: str) -> None:
+    game, pos = setup_game(ONE_EYE_NINE, rules=preset)
+    black = sorted(pos.black)
+    assert len(black) == 9
+    game.play(None)
+    game.play(pos.at("e"))
+    assert game.prisoners[WHITE] == 9
+    assert all(game.board.colors[p] == EMPTY for p in black)
+    assert game.board.colors[pos.at("e")] == WHITE
+    game.check_consistency()
+
+
+@pytest.mark.parametrize("preset", ALL_PRESETS)
+@pytest.mark.parametrize("label", ["a", "b"])
+def test_two_eyes_cannot_be_filled(preset: str, label: str) -> None:
+    game, pos = setup_game(TWO_EYES.replace("A", "a").replace("B", "b"), rules=preset)
+    game.play(None)
+    assert refused(game, pos.at(label)) == "suicide"
+
+
+# Seed 000 diagram 7: "Blanc peut jouer en 'a' et prendre Noir. On dit dans ce cas que Noir n'a qu'un œil";
+# diagram 8: "blanc ne pouvant jouer ni en 'b', ni en 'c', il ne pourra jamais capturer Noir" (two eyes).
+CORNER_ONE_EYE = """
+a X O . . .
+X X O . . .
+O O O . . .
+. . . . . .
+. . . . . .
+. . . . . .
+"""
+CORNER_TWO_EYES = """
+b X c X O .
+X X X X O .
+O O O O O .
+. . . . . .
+. . . . . .
+. . . . . .
+"""
+
+
+def test_corner_one_eye_dies() -> None:
+    game, pos = setup_game(CORNER_ONE_EYE)
+    game.play(None)
+    game.play(pos.at("a"))
+    assert game.prisoners[WHITE] == 3
+
+
+@pytest.mark.parametrize("label", ["b", "c"])
+def test_corner_two_eyes_live(label: str) -> None:
+    game, pos = setup_game(CORNER_TWO_EYES)
+    game.play(None)
+    assert refused(game, pos.at(label)) == "suicide"
+
+
+# Multi-stone suicide (seed 001 example 9, RULES.md section 1): legal under egc2011, new-zealand and
+# tromp-taylor; the stones leave the board and count as the opponent's prisoners. Forbidden elsewhere. White in
+# the corner joins its three stones into a chain without liberty that captures nothing: a four-stone suicide.
+SUICIDE_THREE = """
+. O X . . .
+O O X . . .
+X X X . . .
+. . . . . .
+. . . . . .
+. . . . . .
+"""
+
+
+@pytest.mark.parametrize("preset", ALL_PRESETS)
+def test_three_stone_suicide(preset: str) -> None:
+    game, pos = setup_game(SUICIDE_THREE, rules=preset)
+    game.play(None)
+    corner = 0
+    white = sorted(pos.white)
+    if PRESETS[preset].suicide != "multi-stone":
+        assert refused(game, corner) == "suicide"
+        return
+    before_moves = len(game.moves)
+    game.play(corner)
+    assert len(game.moves) == before_moves + 1
+    for p in [corner, *white]:
+        assert game.board.colors[p] == EMPTY
+    assert game.prisoners[BLACK] == 4  # suicided stones are the opponent's prisoners
+    assert game.prisoners[WHITE] == 0
+    game.check_consistency()
+
+
+# ---------------------------------------------------------------- ko
+# Seed 000 diagrams 10-11: "si Noir joue en 'a', il capture la pierre blanche 'X' qui est en atari ... blanc ne
+# peut pas rejouer immédiatement en 'b' ... Si Noir répond à la menace, Blanc pourra à nouveau jouer en 'b'".
+# Seed 002 diagram 11 and seed 003 4.4.2 say the same. Here a is Black's capture, and White's stone
+# is at (2,2).
+KO_FIXED = """
+. . . . . . .
+. . X O . . .
+. X O a O . .
+. . X O . . .
+. . . . . . .
+. . . . . . .
+. . . . . . .
+"""
+
+
+@pytest.mark.parametrize("preset", ALL_PRESETS)
+def test_ko_immediate_recapture_forbidden(preset: str) -> None:
+    game, pos = setup_game(KO_FIXED, rules=preset)
+    a = pos.at("a")
+    white_stone = 2 * 7 + 2
+    # As in a real game, the position before the ko capture is one White made with a board play (the set-up
+    # case is in test_repetition.py).
+    game.play(5 * 7 + 0)
+    game.play(5 * 7 + 6)
+    record = game.play(a)
+    assert game.board.colors[white_stone] == EMPTY
+    assert game.prisoners[BLACK] == 1
+    assert record.captures == 1
+    reason = refused(game, white_stone)
+    assert reason in ("ko", "superko")
+    # White plays a threat elsewhere, Black answers elsewhere: now White may take back.
+    game.play(6 * 7 + 6)
+    game.play(6 * 7 + 0)
+    assert game.legality(white_stone) is None
+    game.play(white_stone)
+    assert game.board.colors[a] == EMPTY
+    assert game.prisoners[WHITE] == 1
+    # And now Black may not take back at once.
+    assert refused(game, a) in ("ko", "superko")
+
+
+@pytest.mark.parametrize("preset", ALL_PRESETS)
+def test_ko_connecting_ends_it(preset: str) -> None:
+    """Black may fill the ko instead ("boucher le trou pour annuler l'Atari", seed 002)."""
+    game, pos = setup_game(KO_FIXED, rules=preset)
+    a = pos.at("a")
+    white_stone = 2 * 7 + 2
+    game.play(a)
+    game.play(6 * 7 + 6)
+    game.play(white_stone)  # Black connects
+    assert game.board.colors[white_stone] == BLACK
+    assert len(game.board.chain(a).stones) >= 1
+
+
+def test_ko_diagram_is_a_real_ko() -> None:
+    """Guard the diagram itself with the naive flood fill: the capturing stone is alone with one liberty."""
+    pos = parse(KO_FIXED)
+    a = pos.at("a")
+    colors = pos.colors()
+    colors[a] = BLACK
+    colors[2 * 7 + 2] = EMPTY
+    chain, libs = flood(colors, pos.size, a)
+    assert chain == {a} and libs == {2 * 7 + 2}
+
+
+# ---------------------------------------------------------------- seki
+# Seed 000 diagram 9: "si Noir joue en 'd' (ou 'e'), Blanc jouera en 'e' (ou 'd') et le capturera. De même, si
+# Blanc joue en 'd' (ou 'e'), Noir le capturera ... les pierres 'X' sont vivantes par seki, et 'd' et 'e' sont
+# des intersections neutres."
+SEKI = """
+X O d X O . O
+X O e X O O O
+X X X O O . O
+. X X O O O O
+X X X X X X X
+X . X X X X X
+X X X X X X X
+"""
+
+
+def test_seki_filling_a_shared_liberty_loses() -> None:
+    game, pos = setup_game(SEKI)
+    d, e = pos.at("d"), pos.at("e")
+    game.play(d)  # Black fills d: his chain is now in atari
+    game.play(e)  # White takes it
+    assert game.prisoners[WHITE] == 3
+    game2, _ = setup_game(SEKI)
+    game2.play(None)
+    game2.play(d)  # White fills d
+    game2.play(e)  # Black takes it
+    assert game2.prisoners[BLACK] == 3
+
+
+def test_seki_points_are_neutral() -> None:
+    game, pos = setup_game(SEKI)
+    score = game.score()
+    d, e = pos.at("d"), pos.at("e")
+    assert {d, e} <= set(score.neutral)
+    assert d not in score.territory[BLACK] and d not in score.territory[WHITE]
+    inner_white = {0 * 7 + 1, 1 * 7 + 1}
+    inner_black = {0 * 7 + 3, 1 * 7 + 3}
+    assert inner_white | inner_black <= set(score.seki)
+    # The outer walls have two eyes each: not in seki.
+    assert 4 * 7 + 0 not in score.seki
+    assert 0 * 7 + 6 not in score.seki
