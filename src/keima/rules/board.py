@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cache
 from typing import Final
 
@@ -85,27 +85,54 @@ class Chain:
         return f"Chain({color_name(self.color)}, stones={sorted(self.stones)}, libs={sorted(self.libs)})"
 
 
-@dataclass(slots=True)
 class Undo:
     """What ``Board.play`` changed, so that ``Board.undo`` can restore it exactly."""
 
-    point: int
-    color: int
-    prev_hash: int
-    base: Chain
-    fresh: bool  # the played stone started a new chain
-    base_len: int = 0
-    base_libs: set[int] = field(default_factory=set)
-    absorbed: list[Chain] = field(default_factory=list)
-    touched: list[Chain] = field(default_factory=list)  # opposing chains that lost the liberty at point
-    captured: list[Chain] = field(default_factory=list)
-    gains: list[tuple[Chain, int]] = field(default_factory=list)
-    suicide: bool = False
+    __slots__ = (
+        "point",
+        "color",
+        "prev_hash",
+        "base",
+        "fresh",
+        "base_len",
+        "base_libs",
+        "absorbed",
+        "touched",
+        "captured",
+        "gains",
+        "suicide",
+        "captured_count",
+    )
 
-    @property
-    def captured_count(self) -> int:
-        """Number of opposing stones this play captured."""
-        return sum(len(ch.stones) for ch in self.captured)
+    def __init__(
+        self,
+        point: int,
+        color: int,
+        prev_hash: int,
+        base: Chain,
+        fresh: bool,
+        base_len: int,
+        base_libs: set[int] | None,
+        absorbed: list[Chain],
+        touched: list[Chain],
+        captured: list[Chain],
+        gains: list[tuple[Chain, int]],
+        suicide: bool,
+        captured_count: int,
+    ) -> None:
+        self.point = point
+        self.color = color
+        self.prev_hash = prev_hash
+        self.base = base  # the chain holding the played stone
+        self.fresh = fresh  # the played stone started a new chain
+        self.base_len = base_len  # stones in base before the play (when not fresh)
+        self.base_libs = base_libs  # base's liberty set before the play (when not fresh)
+        self.absorbed = absorbed  # other own chains merged into base
+        self.touched = touched  # opposing chains that lost the liberty at point
+        self.captured = captured
+        self.gains = gains  # (chain, point) liberties gained by removals
+        self.suicide = suicide
+        self.captured_count = captured_count  # opposing stones this play captured
 
     @property
     def suicided_count(self) -> int:
@@ -239,43 +266,51 @@ class Board:
                 elif ch not in adj:
                     adj.append(ch)
         colors[p] = color
+        absorbed: list[Chain] = []
         if not own:
             base = Chain(color, [p], set(empties))
             chain_at[p] = base
-            rec = Undo(p, color, prev_hash, base, True)
+            fresh = True
+            base_len = 0
+            base_libs = None
         else:
             base = own[0]
             for ch in own[1:]:
                 if len(ch.stones) > len(base.stones):
                     base = ch
-            rec = Undo(p, color, prev_hash, base, False, len(base.stones), base.libs)
-            libs = set(base.libs)
+            fresh = False
+            base_len = len(base.stones)
+            base_libs = base.libs
+            libs = set(base_libs)
             base.libs = libs
             base.stones.append(p)
             chain_at[p] = base
             for ch in own:
                 if ch is not base:
-                    rec.absorbed.append(ch)
+                    absorbed.append(ch)
                     base.stones.extend(ch.stones)
                     for s in ch.stones:
                         chain_at[s] = base
                     libs |= ch.libs
             libs.discard(p)
             libs.update(empties)
-        gains = rec.gains
+        gains: list[tuple[Chain, int]] = []
+        captured: list[Chain] = []
+        suicide = False
         for ch in adj:
             ch.libs.discard(p)
-            rec.touched.append(ch)
             if not ch.libs:
-                rec.captured.append(ch)
-        if rec.captured:
+                captured.append(ch)
+        ncap = 0
+        if captured:
             zo = zob[opp]
-            for ch in rec.captured:
+            for ch in captured:
+                ncap += len(ch.stones)
                 for s in ch.stones:
                     colors[s] = EMPTY
                     chain_at[s] = None
                     h ^= zo[s]
-            for ch in rec.captured:
+            for ch in captured:
                 for s in ch.stones:
                     for q in nbrs[s]:
                         if colors[q] == color:
@@ -285,7 +320,7 @@ class Board:
                                 cq.libs.add(s)
                                 gains.append((cq, s))
         elif not base.libs:
-            rec.suicide = True
+            suicide = True
             zc = zob[color]
             for s in base.stones:
                 colors[s] = EMPTY
@@ -300,7 +335,7 @@ class Board:
                             cq.libs.add(s)
                             gains.append((cq, s))
         self.hash = h
-        return rec
+        return Undo(p, color, prev_hash, base, fresh, base_len, base_libs, absorbed, adj, captured, gains, suicide, ncap)
 
     def undo(self, rec: Undo) -> None:
         """Take back the play described by ``rec``, which must be the last play not yet undone."""
@@ -324,6 +359,7 @@ class Board:
         chain_at[rec.point] = None
         if not rec.fresh:
             del base.stones[rec.base_len :]
+            assert rec.base_libs is not None
             base.libs = rec.base_libs
             for ch in rec.absorbed:
                 for s in ch.stones:

@@ -22,6 +22,7 @@ GTP columns are ``A``..``Z`` without ``I`` (25 letters: hence the 25x25 limit); 
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Final
 
 MIN_SIZE: Final = 2
@@ -104,6 +105,7 @@ def from_sgf(text: str, size: int) -> int | None:
     return row * size + col
 
 
+@cache
 def neighbours_table(size: int) -> tuple[tuple[int, ...], ...]:
     """Return, for every point, the tuple of its orthogonal neighbours on a ``size`` board."""
     table: list[tuple[int, ...]] = []

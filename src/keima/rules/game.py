@@ -14,12 +14,9 @@ Phases: ``"handicap"`` (free placement pending), ``"play"``, ``"scoring"`` (dead
 
 from __future__ import annotations
 
-import dataclasses
 import math
-from collections import Counter
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from keima.rules.board import (
     BLACK,
@@ -59,8 +56,7 @@ class IllegalMove(GameError):
         self.color = color
 
 
-@dataclass(frozen=True, slots=True)
-class Event:
+class Event(NamedTuple):
     """One change of a game, JSON-safe through ``to_dict``/``from_dict``.
 
     kinds: ``move`` (point None = pass), ``handicap`` (points), ``setup`` (black/white/empty, color = player to
@@ -80,12 +76,11 @@ class Event:
     def to_dict(self) -> dict[str, Any]:
         """Return a JSON-safe dict holding the non-default fields."""
         out: dict[str, Any] = {"kind": self.kind}
-        for f in dataclasses.fields(self):
-            if f.name == "kind":
-                continue
-            value = getattr(self, f.name)
-            if value != f.default:
-                out[f.name] = list(value) if isinstance(value, tuple) else value
+        defaults = self._field_defaults
+        for name in self._fields[1:]:
+            value = getattr(self, name)
+            if value != defaults[name]:
+                out[name] = list(value) if isinstance(value, tuple) else value
         if self.kind == "move" and self.point is None:
             out["point"] = None
         return out
@@ -95,8 +90,7 @@ class Event:
         """Rebuild an event from ``to_dict`` output; raise ``GameError`` if it is malformed."""
         if not isinstance(data, dict) or not isinstance(data.get("kind"), str):
             raise GameError(f"malformed event {data!r}: needs a 'kind' string")
-        names = {f.name for f in dataclasses.fields(cls)}
-        unknown = set(data) - names
+        unknown = set(data) - set(cls._fields)
         if unknown:
             raise GameError(f"malformed event: unknown field(s) {', '.join(sorted(unknown))}")
         kw: dict[str, Any] = {}
@@ -120,8 +114,7 @@ class Event:
         return cls(**kw)
 
 
-@dataclass(frozen=True, slots=True)
-class MoveRecord:
+class MoveRecord(NamedTuple):
     """A move made in play: ``point`` None is a pass. ``captures`` counts opposing stones taken,
     ``suicided`` own stones removed by a multi-stone suicide."""
 
@@ -137,8 +130,7 @@ class MoveRecord:
         return self.point is None
 
 
-@dataclass(frozen=True, slots=True)
-class _State:
+class _State(NamedTuple):
     """The small part of a game's state that every event may change (snapshotted for undo)."""
 
     phase: str
@@ -157,12 +149,26 @@ class _State:
     handicap_left: int
 
 
-@dataclass(slots=True)
-class _Entry:
+class _Entry(NamedTuple):
+    """How to take back one event: the state before it, and the board record or history keys it added."""
+
     state: _State
     board_undo: Undo | None = None
-    keys: tuple[int, tuple[int, int], tuple[int, int] | None] | None = None
+    keys: tuple[int, int | None, int | None] | None = None
     rebuild: bool = False
+
+
+# Situational and natural-situational histories key positions by XOR-ing the board hash with a constant per
+# colour (the player to move, or the player who created the board): one int key instead of a tuple.
+_SIDE_KEY = (0, 0x5DEECE66D1F2A3B7, 0x9E3779B97F4A7C15)
+_CREATOR_KEY = (0, 0xD1B54A32D192ED03, 0x8CB92BA72F3D8DD7)
+_KO_SIMPLE, _KO_POSITIONAL, _KO_SITUATIONAL, _KO_NATURAL = range(4)
+_KO_MODES = {
+    "simple": _KO_SIMPLE,
+    "positional": _KO_POSITIONAL,
+    "situational": _KO_SITUATIONAL,
+    "natural-situational": _KO_NATURAL,
+}
 
 
 _KO_WORDS = {
@@ -172,6 +178,14 @@ _KO_WORDS = {
     "natural-situational": "natural situational superko (French rules): a player may not, by placing a stone, "
     "give the board a state it already had from one of his own stones",
 }
+
+
+def _decrement(counts: dict[int, int], key: int) -> None:
+    left = counts[key] - 1
+    if left:
+        counts[key] = left
+    else:
+        del counts[key]
 
 
 class Game:
@@ -210,9 +224,14 @@ class Game:
         self.events: list[Event] = []
         self.moves: list[MoveRecord] = []
         self._undo: list[_Entry] = []
-        self._positions: Counter[int] = Counter()
-        self._situations: Counter[tuple[int, int]] = Counter()
-        self._created: Counter[tuple[int, int]] = Counter()
+        # Whole-history multisets (hash -> occurrences). Positions are always kept; the situational and
+        # natural-situational ones only where the ko rule (or Japanese cycle detection) needs them.
+        self._positions: dict[int, int] = {}
+        self._situations: dict[int, int] = {}
+        self._created: dict[int, int] = {}
+        self._track_situations = self.rules.ko == "situational" or self.rules.cycle_no_result
+        self._ko_mode = _KO_MODES[self.rules.ko]
+        self._track_created = self.rules.ko == "natural-situational"
         self.handicap_stones: tuple[int, ...] = ()
         stones = handicap if handicap >= 2 else 0
         if stones:
@@ -322,7 +341,7 @@ class Game:
         return self._state.handicap_left
 
     def _set(self, **changes: Any) -> None:
-        self._state = dataclasses.replace(self._state, **changes)
+        self._state = self._state._replace(**changes)
 
     # ------------------------------------------------------------------ parsing
     def _point(self, move: Move) -> int | None:
@@ -350,10 +369,15 @@ class Game:
             raise GameError(str(exc), "bad-color") from None
 
     # ------------------------------------------------------------------ legality
-    def _check(self, p: int | None, color: int, allow_out_of_turn: bool) -> Analysis | None:
-        """Raise ``IllegalMove`` if ``color`` may not play ``p`` now; return the board analysis of a play."""
+    def _check_turn(self, p: int | None, color: int, allow_out_of_turn: bool) -> None:
+        """Raise ``IllegalMove`` if the phase or the turn forbids ``color`` to move now (board not consulted)."""
         st = self._state
-        gtp = to_gtp(p, self.size)
+        if st.phase == "play":
+            if color != st.to_move and not allow_out_of_turn:
+                raise IllegalMove(
+                    "wrong-turn", f"it is {color_word(st.to_move)}'s turn, not {color_word(color)}'s", p, color
+                )
+            return
         if st.phase == "finished":
             raise IllegalMove("wrong-phase", f"the game is over ({st.result}): no more moves", p, color)
         if st.phase == "scoring":
@@ -363,65 +387,82 @@ class Game:
                 p,
                 color,
             )
-        if st.phase == "handicap":
-            if color != BLACK:
-                raise IllegalMove(
-                    "wrong-turn", f"Black is placing {st.handicap_left} more handicap stone(s)", p, color
-                )
-            if p is None:
-                raise IllegalMove("wrong-phase", "handicap stones must be placed before anyone passes", p, color)
-            if self.board.colors[p] != EMPTY:
-                raise IllegalMove("occupied", f"{gtp} is occupied: handicap stones go on empty points", p, color)
-            return None
-        if color != st.to_move and not allow_out_of_turn:
-            raise IllegalMove(
-                "wrong-turn", f"it is {color_word(st.to_move)}'s turn, not {color_word(color)}'s", p, color
-            )
+        # Handicap phase: Black places stones on empty points.
+        if color != BLACK:
+            raise IllegalMove("wrong-turn", f"Black is placing {st.handicap_left} more handicap stone(s)", p, color)
         if p is None:
-            return None
-        board = self.board
-        if board.colors[p] != EMPTY:
-            raise IllegalMove("occupied", f"{gtp} is occupied: a stone may only be placed on an empty point", p, color)
-        an = board.analyse(p, color)
-        if an.suicide:
-            if an.suicide_size == 1:
-                raise IllegalMove(
-                    "suicide",
-                    f"{gtp} would be suicide: a single stone without liberties that captures nothing is forbidden "
-                    "under every ruleset (it would recreate the position)",
-                    p,
-                    color,
-                )
-            if not self.rules.multi_stone_suicide:
-                raise IllegalMove(
-                    "suicide",
-                    f"{gtp} would be suicide: under the {self.rules.name} rules a play may not leave its own chain "
-                    "without liberties unless it captures",
-                    p,
-                    color,
-                )
+            raise IllegalMove("wrong-phase", "handicap stones must be placed before anyone passes", p, color)
+        if self.board.colors[p] != EMPTY:
+            raise IllegalMove(
+                "occupied", f"{to_gtp(p, self.size)} is occupied: handicap stones go on empty points", p, color
+            )
+
+    def _occupied(self, p: int, color: int) -> IllegalMove:
+        return IllegalMove(
+            "occupied",
+            f"{to_gtp(p, self.size)} is occupied: a stone may only be placed on an empty point",
+            p,
+            color,
+        )
+
+    def _suicide(self, p: int, color: int, single: bool) -> IllegalMove:
+        gtp = to_gtp(p, self.size)
+        if single:
+            return IllegalMove(
+                "suicide",
+                f"{gtp} would be suicide: a single stone without liberties that captures nothing is forbidden "
+                "under every ruleset (it would recreate the position)",
+                p,
+                color,
+            )
+        return IllegalMove(
+            "suicide",
+            f"{gtp} would be suicide: under the {self.rules.name} rules a play may not leave its own chain "
+            "without liberties unless it captures",
+            p,
+            color,
+        )
+
+    def _repetition(self, p: int, color: int, h: int) -> IllegalMove | None:
+        """Return the error if the board ``h`` that ``color`` creates at ``p`` repeats what the ko rule forbids."""
+        st = self._state
         rule = self.rules.ko
-        h = an.hash_after
         if rule == "simple":
             repeated = p == st.ko_point and color == st.to_move
         elif rule == "positional":
-            repeated = self._positions[h] > 0
+            repeated = h in self._positions
         elif rule == "situational":
-            repeated = self._situations[(h, opponent(color))] > 0
+            repeated = (h ^ _SIDE_KEY[3 - color]) in self._situations
         else:
-            repeated = self._created[(h, color)] > 0
-        if repeated:
-            if p == st.ko_point and color == st.to_move:
-                raise IllegalMove(
-                    "ko",
-                    f"{gtp} retakes the ko at once: recapturing the single stone that just captured would repeat "
-                    "the previous position; play elsewhere first (ko rule)",
-                    p,
-                    color,
-                )
-            raise IllegalMove(
-                "superko", f"{gtp} is forbidden by {_KO_WORDS[rule]} ({self.rules.name} rules)", p, color
+            repeated = (h ^ _CREATOR_KEY[color]) in self._created
+        if not repeated:
+            return None
+        gtp = to_gtp(p, self.size)
+        if p == st.ko_point and color == st.to_move:
+            return IllegalMove(
+                "ko",
+                f"{gtp} retakes the ko at once: recapturing the single stone that just captured would repeat "
+                "the previous position; play elsewhere first (ko rule)",
+                p,
+                color,
             )
+        return IllegalMove("superko", f"{gtp} is forbidden by {_KO_WORDS[rule]} ({self.rules.name} rules)", p, color)
+
+    def _check(self, p: int | None, color: int, allow_out_of_turn: bool) -> Analysis | None:
+        """Raise ``IllegalMove`` if ``color`` may not play ``p`` now; return the board analysis of a play.
+        Never changes the game."""
+        self._check_turn(p, color, allow_out_of_turn)
+        if p is None or self._state.phase == "handicap":
+            return None
+        board = self.board
+        if board.colors[p] != EMPTY:
+            raise self._occupied(p, color)
+        an = board.analyse(p, color)
+        if an.suicide and (an.suicide_size == 1 or not self.rules.multi_stone_suicide):
+            raise self._suicide(p, color, an.suicide_size == 1)
+        err = self._repetition(p, color, an.hash_after)
+        if err is not None:
+            raise err
         return an
 
     def legality(self, move: Move, color: int | str | None = None, *, allow_out_of_turn: bool = False) -> str | None:
@@ -456,16 +497,22 @@ class Game:
 
         Raises ``IllegalMove`` (the game is then unchanged).
         """
-        p = self._point(move)
-        c = self._color(color)
-        an = self._check(p, c, allow_out_of_turn)
-        if self._state.phase == "handicap":
-            assert p is not None
-            self._place_handicap_stones([p])
-            return MoveRecord(0, BLACK, p)
+        p = move if type(move) is int and 0 <= move < self.board.npoints else self._point(move)  # noqa: E721
+        st = self._state
+        if color is None:
+            c = st.to_move
+        elif type(color) is int and color in (BLACK, WHITE):  # noqa: E721
+            c = color
+        else:
+            c = self._color(color)
+        if st.phase != "play" or (c != st.to_move and not allow_out_of_turn):
+            self._check_turn(p, c, allow_out_of_turn)
+            if st.phase == "handicap":
+                assert p is not None
+                self._place_handicap_stones([p])
+                return MoveRecord(0, BLACK, p)
         if p is None:
             return self._pass(c)
-        assert an is not None
         return self._board_play(p, c)
 
     def pass_move(self, color: int | str | None = None, *, allow_out_of_turn: bool = False) -> MoveRecord:
@@ -473,49 +520,91 @@ class Game:
         return self.play(None, color, allow_out_of_turn=allow_out_of_turn)
 
     def _board_play(self, p: int, c: int) -> MoveRecord:
+        # Play first, then check suicide and repetition on the real result, and take it back if illegal:
+        # one pass over the neighbours instead of an analysis followed by the play. This is the hot path of
+        # every replay, so the history keys are computed inline rather than through _repetition.
+        board = self.board
+        try:
+            rec = board.play(p, c)
+        except ValueError:
+            raise self._occupied(p, c) from None
+        h = board.hash
         st = self._state
-        entry = _Entry(st)
-        rec = self.board.play(p, c)
-        entry.board_undo = rec
-        h = self.board.hash
-        opp = opponent(c)
-        keys = (h, (h, opp), (h, c))
-        self._positions[h] += 1
-        self._situations[(h, opp)] += 1
-        self._created[(h, c)] += 1
-        entry.keys = keys
+        if rec.suicide:
+            single = len(rec.base.stones) == 1
+            if single or not self.rules.multi_stone_suicide:
+                board.undo(rec)
+                raise self._suicide(p, c, single)
+        ko_rule = self._ko_mode
+        sit = nat = None
+        if ko_rule == _KO_NATURAL:
+            nat = h ^ _CREATOR_KEY[c]
+            repeated = nat in self._created
+        elif ko_rule == _KO_POSITIONAL:
+            repeated = h in self._positions
+        elif ko_rule == _KO_SITUATIONAL:
+            sit = h ^ _SIDE_KEY[3 - c]
+            repeated = sit in self._situations
+        else:
+            repeated = p == st.ko_point and c == st.to_move
+        if repeated:
+            board.undo(rec)
+            err = self._repetition(p, c, h)
+            assert err is not None
+            raise err
+        opp = 3 - c
+        positions = self._positions
+        positions[h] = positions.get(h, 0) + 1
+        if self._track_situations:
+            sit = h ^ _SIDE_KEY[opp]
+            self._situations[sit] = self._situations.get(sit, 0) + 1
+        if nat is not None:
+            self._created[nat] = self._created.get(nat, 0) + 1
+        self._undo.append(_Entry(st, rec, (h, sit, nat)))
         caps = rec.captured_count
-        lost = rec.suicided_count
-        pris = list(st.prisoners)
-        pris[c - 1] += caps
-        pris[opp - 1] += lost
+        lost = len(rec.base.stones) if rec.suicide else 0
+        if caps or lost:
+            b, w = st.prisoners
+            pris = (b + caps, w + lost) if c == BLACK else (b + lost, w + caps)
+        else:
+            pris = st.prisoners
         ko = None
-        if caps == 1 and not rec.suicide and len(rec.base.stones) == 1 and len(rec.base.libs) == 1:
+        if caps == 1 and len(rec.base.stones) == 1 and len(rec.base.libs) == 1:
             ko = rec.captured[0].stones[0]
-        mr = MoveRecord(len(self.moves) + 1, c, p, caps, lost)
-        changes: dict[str, Any] = dict(
-            to_move=opp,
-            consecutive_passes=0,
-            prisoners=(pris[0], pris[1]),
-            ko_point=ko,
-            moves_since_resume=st.moves_since_resume + 1,
+        moves = self.moves
+        mr = MoveRecord(len(moves) + 1, c, p, caps, lost)
+        self._state = _State(
+            st.phase,
+            opp,
+            0,
+            pris,
+            st.pass_count,
+            ko,
+            st.dead,
+            st.accepted,
+            st.result,
+            st.end_reason,
+            st.resumed,
+            st.moves_since_resume + 1,
+            st.last_passer,
+            st.handicap_left,
         )
-        if self.rules.cycle_no_result and self._situations[(h, opp)] >= 3:
-            changes.update(phase="finished", result="Void", end_reason="cycle")
-        self._set(**changes)
-        self.moves.append(mr)
+        if sit is not None and self.rules.cycle_no_result and self._situations[sit] >= 3:
+            self._set(phase="finished", result="Void", end_reason="cycle")
+        moves.append(mr)
         self.events.append(Event("move", c, p))
-        self._undo.append(entry)
         return mr
 
     def _pass(self, c: int) -> MoveRecord:
         st = self._state
-        entry = _Entry(st)
         h = self.board.hash
         opp = opponent(c)
-        self._positions[h] += 1
-        self._situations[(h, opp)] += 1
-        entry.keys = (h, (h, opp), None)
+        self._positions[h] = self._positions.get(h, 0) + 1
+        sit = None
+        if self._track_situations:
+            sit = h ^ _SIDE_KEY[opp]
+            self._situations[sit] = self._situations.get(sit, 0) + 1
+        self._undo.append(_Entry(st, None, (h, sit, None)))
         passes = list(st.pass_count)
         passes[c - 1] += 1
         n = st.consecutive_passes + 1
@@ -523,7 +612,6 @@ class Game:
         mr = MoveRecord(len(self.moves) + 1, c, None)
         self.moves.append(mr)
         self.events.append(Event("move", c, None))
-        self._undo.append(entry)
         self._set(
             to_move=opp,
             consecutive_passes=n,
@@ -549,16 +637,20 @@ class Game:
     # ------------------------------------------------------------------ handicap and setup
     def _record_start(self) -> None:
         h = self.board.hash
-        self._positions[h] += 1
-        self._situations[(h, self.to_move)] += 1
+        self._positions[h] = self._positions.get(h, 0) + 1
+        if self._track_situations:
+            k = h ^ _SIDE_KEY[self.to_move]
+            self._situations[k] = self._situations.get(k, 0) + 1
 
     def _put_handicap(self, points: Sequence[int]) -> None:
         self.board.set_stones((p, BLACK) for p in points)
         self.handicap_stones = tuple(points)
         self._set(to_move=WHITE, phase="play", handicap_left=0)
         self._record_start()
-        # Handicap stones are placed by Black: the position is Black's creation for natural-situational superko.
-        self._created[(self.board.hash, BLACK)] += 1
+        if self._track_created:
+            # Handicap stones are placed by Black: the position is Black's creation for natural-situational superko.
+            k = self.board.hash ^ _CREATOR_KEY[BLACK]
+            self._created[k] = self._created.get(k, 0) + 1
 
     def place_handicap(self, points: Iterable[Move]) -> None:
         """Place all remaining free handicap stones at once (GTP ``set_free_handicap``).
@@ -798,10 +890,11 @@ class Game:
                 self.board.undo(entry.board_undo)
             assert entry.keys is not None
             pos, sit, created = entry.keys
-            self._positions[pos] -= 1
-            self._situations[sit] -= 1
+            _decrement(self._positions, pos)
+            if sit is not None:
+                _decrement(self._situations, sit)
             if created is not None:
-                self._created[created] -= 1
+                _decrement(self._created, created)
         self._state = entry.state
         return ev
 
@@ -903,7 +996,7 @@ class Game:
     def check_consistency(self) -> None:
         """Raise ``AssertionError`` unless the board and the recorded history agree with a recomputation."""
         self.board.check_consistency()
-        assert self._positions[self.board.hash] > 0, "current position missing from the history"
+        assert self._positions.get(self.board.hash, 0) > 0, "current position missing from the history"
         assert len(self._undo) == len(self.events), "undo stack out of step with the events"
 
     def __repr__(self) -> str:
