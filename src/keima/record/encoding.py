@@ -43,16 +43,21 @@ class Decoded:
 def _codec_name(name: str) -> str | None:
     """Return Python's canonical codec name for ``name``, or None when Python has no such codec."""
     try:
-        return codecs.lookup(name).name
-    except LookupError:
+        info = codecs.lookup(name)
+        # SGF's syntax is ASCII: a charset that does not keep ASCII bytes as they are (UTF-16, base64...)
+        # cannot be what the file is in.
+        if "(;AB[]\\".encode(info.name) != b"(;AB[]\\":
+            return None
+    except (LookupError, ValueError, UnicodeError, TypeError):
         return None
+    return info.name
 
 
 def _strict(data: bytes, encoding: str) -> str | None:
     """Decode strictly; None when the bytes are not valid in ``encoding``."""
     try:
         return data.decode(encoding)
-    except (UnicodeDecodeError, LookupError):
+    except (UnicodeError, LookupError, ValueError):
         return None
 
 

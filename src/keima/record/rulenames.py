@@ -13,7 +13,7 @@ import re
 from dataclasses import fields
 from typing import Any
 
-from keima.rules.ruleset import PRESETS, Ruleset, RulesError, get_ruleset, normalise_name
+from keima.rules.ruleset import PRESETS, RulesError, Ruleset, get_ruleset, normalise_name
 
 #: What keima writes in RU for each preset (the spellings other programs use where there is one).
 RU_NAMES: dict[str, str] = {

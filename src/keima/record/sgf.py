@@ -30,7 +30,7 @@ from keima.rules.board import BLACK, EMPTY, WHITE, color_name, color_word, oppon
 from keima.rules.coords import CoordinateError, from_sgf, to_gtp, to_sgf
 from keima.rules.game import Game as RulesGame
 from keima.rules.game import GameError, IllegalMove
-from keima.rules.ruleset import PRESETS, Ruleset, RulesError
+from keima.rules.ruleset import PRESETS, RulesError, Ruleset
 
 if TYPE_CHECKING:
     from keima.game import Game
