@@ -1,0 +1,79 @@
+"""``keima serve``: run the web server (browser UI + JSON/WebSocket API) on uvicorn."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import threading
+import webbrowser
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add the ``serve`` sub-command."""
+    p = subparsers.add_parser(
+        "serve",
+        help="run the web server: play in the browser",
+        description="Serve the browser UI and the JSON + WebSocket API (docs/web-api.md, /openapi.json).",
+    )
+    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this machine only)")
+    p.add_argument("--port", type=int, default=8000, help="TCP port (default 8000; 0 picks a free one)")
+    p.add_argument(
+        "--db",
+        default=None,
+        metavar="URL",
+        help="SQLAlchemy database URL (default: SQLite in the user's data folder; "
+        "PostgreSQL: postgresql+psycopg://user:password@host/dbname)",
+    )
+    p.add_argument("--no-open", action="store_true", help="do not open the browser")
+    p.add_argument("--log-level", default="warning", choices=["critical", "error", "warning", "info", "debug"])
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Start the server and block until it stops (Ctrl-C). Returns the exit code."""
+    import socket
+
+    import uvicorn
+
+    from keima.cli import UsageError
+    from keima.server.app import create_app
+    from keima.server.store import default_url
+
+    if not 0 <= args.port <= 65535:
+        raise UsageError(f"--port must be 0..65535, not {args.port}")
+    url = args.db or default_url()
+    try:
+        from sqlalchemy.engine import make_url
+
+        make_url(url)
+    except Exception as exc:
+        raise UsageError(f"--db: not a database URL: {url!r} ({exc})") from None
+    # Bind first so that the port (0 = any free one) is known before the URL is printed.
+    family = socket.AF_INET6 if ":" in args.host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((args.host, args.port))
+    except OSError as exc:
+        raise UsageError(f"cannot listen on {args.host}:{args.port}: {exc.strerror}") from None
+    port = sock.getsockname()[1]
+    shown = "localhost" if args.host in ("127.0.0.1", "0.0.0.0", "::", "::1") else args.host
+    address = f"http://{shown}:{port}/"
+    app = create_app(url)
+    config = uvicorn.Config(app, log_level=args.log_level, ws_max_size=64 * 1024, lifespan="on")
+    server = uvicorn.Server(config)
+    print(f"keima: serving on {address} (database {_redact(url)}); Ctrl-C stops", flush=True)
+    if not args.no_open and sys.stdout.isatty():
+        # Open once the server accepts connections; the browser gets the page at once.
+        threading.Timer(1.0, lambda: webbrowser.open(address)).start()
+    server.run(sockets=[sock])
+    return 0 if server.started else 1
+
+
+def _redact(url: str) -> str:
+    try:
+        from sqlalchemy.engine import make_url
+
+        return make_url(url).render_as_string(hide_password=True)
+    except Exception:
+        return "?"

@@ -1,0 +1,352 @@
+"""The ASGI application: the JSON + WebSocket API of docs/web-api.md and the built browser UI.
+
+``create_app(db_url)`` returns a FastAPI application; on start-up it opens the database, brings the schema to
+the newest migration and starts the writer thread; on shut-down it stops them. Everything that changes a game
+goes through ``Hub``.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+from fastapi import Body, FastAPI, Request, WebSocket, WebSocketDisconnect
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
+from pydantic import ValidationError
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from keima.server.hub import Hub, _ai
+from keima.server.pubsub import LocalPubSub, PubSub
+from keima.server.schemas import WS_ADAPTER, Action, JoinGame, NewGame
+from keima.server.session import ApiError, with_you
+from keima.server.store import Store, default_url, make_engine, migrate
+
+log = logging.getLogger("keima.server")
+
+MAX_BODY = 16 * 1024
+COOKIE_PREFIX = "keima_seat_"
+SEAT_HEADER = "x-keima-seat"
+DIST = Path(__file__).resolve().parent.parent / "web" / "dist"
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+
+class BodyLimit:
+    """ASGI middleware: refuse request bodies over ``limit`` bytes with 413 before the application reads them."""
+
+    def __init__(self, app: ASGIApp, limit: int = MAX_BODY) -> None:
+        self.app = app
+        self.limit = limit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or scope["method"] in ("GET", "HEAD", "OPTIONS"):
+            await self.app(scope, receive, send)
+            return
+        chunks: list[bytes] = []
+        total = 0
+        more = True
+        while more:
+            msg = await receive()
+            if msg["type"] == "http.disconnect":
+                return
+            body = msg.get("body", b"")
+            total += len(body)
+            if total > self.limit:
+                err = ApiError(413, "too-large", f"the request body is over {self.limit} bytes")
+                await JSONResponse(err.as_dict(), status_code=413)(scope, receive, send)
+                return
+            chunks.append(body)
+            more = msg.get("more_body", False)
+        data = b"".join(chunks)
+        sent = False
+
+        async def replay() -> Message:
+            nonlocal sent
+            if not sent:
+                sent = True
+                return {"type": "http.request", "body": data, "more_body": False}
+            return await receive()
+
+        await self.app(scope, replay, send)
+
+
+def _validation_error(exc: ValidationError | RequestValidationError) -> ApiError:
+    errors = exc.errors()
+    first = errors[0] if errors else {}
+    loc = [str(p) for p in first.get("loc", ()) if p not in ("body",)]
+    # The discriminator's branch name (e.g. "play") is noise in a field path.
+    kinds = {"play", "pass", "resign", "place_handicap", "undo_request", "undo_answer", "toggle_dead", "accept",
+             "resume", "none", "absolute", "byoyomi", "canadian", "fischer", "action", "ping", "int", "str"}
+    path = ".".join(p for p in loc if p not in kinds and not p.startswith(("constrained-", "function-"))) or None
+    etype = first.get("type", "")
+    msg = first.get("msg", "invalid request")
+    if etype in ("json_invalid", "model_attributes_type", "union_tag_invalid", "union_tag_not_found", "dict_type"):
+        return ApiError(400, "bad-request", f"{path + ': ' if path else ''}{msg}", field=path)
+    return ApiError(422, "invalid-request", f"{path + ': ' if path else ''}{msg}", field=path)
+
+
+def _seat_token(headers: Any, cookies: dict[str, str], game_id: str) -> str | None:
+    token = headers.get(SEAT_HEADER) or cookies.get(COOKIE_PREFIX + game_id)
+    if token is None or not 8 <= len(token) <= 200:
+        return None
+    return str(token)
+
+
+def _thash(token: str | None) -> str | None:
+    from keima.server.session import token_hash
+
+    return None if token is None else token_hash(token)
+
+
+def _json(text: str, status: int = 200) -> Response:
+    return Response(text, status_code=status, media_type="application/json")
+
+
+def _set_seat_cookie(resp: Response, game_id: str, token: str) -> None:
+    resp.set_cookie(COOKIE_PREFIX + game_id, token, max_age=365 * 86400, path="/", httponly=True, samesite="lax")
+
+
+def create_app(db_url: str | None = None, *, pubsub: PubSub | None = None, dist: Path | None = None) -> FastAPI:
+    """Return the keima web application for the database at ``db_url`` (default: SQLite in the user's data
+    folder). The database is opened and migrated when the application starts (ASGI lifespan)."""
+    url = db_url or default_url()
+    web_root = dist or DIST
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        engine = make_engine(url)
+        migrate(engine)
+        store = Store(engine)
+        store.start()
+        hub = Hub(store, pubsub or LocalPubSub())
+        app.state.hub = hub
+        try:
+            yield
+        finally:
+            await hub.close()
+            store.stop()
+            engine.dispose()
+
+    app = FastAPI(
+        title="keima",
+        version=_version(),
+        description="Go under the French rules: the JSON + WebSocket API of the keima server (docs/web-api.md).",
+        lifespan=lifespan,
+    )
+    app.add_middleware(BodyLimit)
+
+    def hub_of(request: Request | WebSocket) -> Hub:
+        hub: Hub = request.app.state.hub
+        return hub
+
+    @app.exception_handler(ApiError)
+    async def _api_error(_request: Request, exc: ApiError) -> JSONResponse:
+        return JSONResponse(exc.as_dict(), status_code=exc.status)
+
+    @app.exception_handler(RequestValidationError)
+    async def _invalid(_request: Request, exc: RequestValidationError) -> JSONResponse:
+        err = _validation_error(exc)
+        return JSONResponse(err.as_dict(), status_code=err.status)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http(_request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        codes = {404: "not-found", 405: "method-not-allowed"}
+        err = ApiError(exc.status_code, codes.get(exc.status_code, "bad-request"), str(exc.detail))
+        return JSONResponse(err.as_dict(), status_code=exc.status_code)
+
+    # ----------------------------------------------------------------------------------------------- API
+    @app.get("/api/info")
+    async def info() -> dict[str, Any]:
+        """What the new-game form needs: rulesets, bot levels, sizes, clock types."""
+        from keima.rules.ruleset import DEFAULT_RULESET, PRESETS
+        from keima.server.clock import CLOCK_TYPES
+
+        ai = _ai()
+        return {
+            "version": _version(),
+            "rulesets": {name: r.as_dict() for name, r in PRESETS.items()},
+            "default_ruleset": DEFAULT_RULESET,
+            "bot_levels": list(ai.LEVELS) if ai is not None else [],
+            "sizes": {"min": 2, "max": 25, "common": [9, 13, 19]},
+            "clock_types": list(CLOCK_TYPES),
+        }
+
+    def _created(s: Any, token: str, invite: str | None, status: int) -> Response:
+        seats = s.seats.held_by(_thash(token))
+        body = (
+            '{"game":' + with_you(s.state_json(time.monotonic()), seats)
+            + ',"seat":' + json.dumps({"colors": [("B", "W")[c - 1] for c in sorted(seats)], "token": token})
+            + ',"invite":'
+            + json.dumps(None if invite is None else {"code": invite, "url": f"/g/{s.id}?invite={invite}"})
+            + "}"
+        )
+        resp = _json(body, status)
+        _set_seat_cookie(resp, s.id, token)
+        return resp
+
+    @app.post("/api/games", status_code=201)
+    async def create_game(request: Request, body: NewGame | None = None) -> Response:
+        """Create a game; the caller gets its seat (cookie and body) and, for an invitation, the link."""
+        data = (body or NewGame()).model_dump()
+        s, token, invite = await hub_of(request).create(data)
+        return _created(s, token, invite, 201)
+
+    @app.get("/api/games/{game_id}")
+    async def get_game(game_id: str, request: Request) -> Response:
+        """The game's state (``you``: the seats the caller holds)."""
+        hub = hub_of(request)
+        s = await hub.get(game_id)
+        async with s.lock:
+            text = s.state_json(time.monotonic())
+        return _json(with_you(text, s.seats.held_by(_thash(_seat_token(request.headers, request.cookies, game_id)))))
+
+    @app.post("/api/games/{game_id}/join")
+    async def join_game(game_id: str, body: JoinGame, request: Request) -> Response:
+        """Take the invited seat (once)."""
+        token = _seat_token(request.headers, request.cookies, game_id)
+        s, new = await hub_of(request).join(game_id, body.code, _thash(token))
+        if new is None:
+            assert token is not None
+            return _created(s, token, None, 200)
+        return _created(s, new, None, 200)
+
+    @app.post("/api/games/{game_id}/actions")
+    async def act(game_id: str, request: Request, action: Action = Body(...)) -> Response:  # noqa: B008
+        """Apply one action for the caller's seat; answers the state once the change is stored."""
+        token = _seat_token(request.headers, request.cookies, game_id)
+        th = _thash(token)
+        s = await hub_of(request).act(game_id, action.model_dump(), th)
+        return _json('{"game":' + with_you(s.state_json(time.monotonic()), s.seats.held_by(th)) + "}")
+
+    @app.get("/api/games/{game_id}/sgf")
+    async def sgf(game_id: str, request: Request) -> Response:
+        """The game record as an SGF file."""
+        s = await hub_of(request).get(game_id)
+        try:
+            from keima.record import dump_sgf
+        except ImportError:
+            raise ApiError(501, "not-available", "SGF export is not installed on this server") from None
+        async with s.lock:
+            text = dump_sgf(s.game)
+        return Response(
+            text,
+            media_type="application/x-go-sgf",
+            headers={"Content-Disposition": f'attachment; filename="keima-{s.id}.sgf"'},
+        )
+
+    @app.websocket("/api/games/{game_id}/ws")
+    async def ws(websocket: WebSocket, game_id: str) -> None:
+        await _serve_socket(hub_of(websocket), websocket, game_id)
+
+    # ----------------------------------------------------------------------------------------------- the UI
+    @app.get("/", include_in_schema=False)
+    async def index() -> Response:
+        return _index(web_root)
+
+    @app.get("/g/{game_id}", include_in_schema=False)
+    async def game_page(game_id: str) -> Response:
+        return _index(web_root)
+
+    @app.get("/{path:path}", include_in_schema=False)
+    async def asset(path: str) -> Response:
+        if path.startswith("api/"):
+            raise ApiError(404, "not-found", f"no API endpoint /{path}")
+        root = web_root.resolve()
+        target = (root / path).resolve()
+        if not target.is_relative_to(root) or not target.is_file():
+            raise ApiError(404, "not-found", f"no file /{path}")
+        return FileResponse(target)
+
+    return app
+
+
+def _index(root: Path) -> Response:
+    page = root / "index.html"
+    if page.is_file():
+        return FileResponse(page, headers={"Cache-Control": "no-cache"})
+    return HTMLResponse(
+        "<!doctype html><meta charset=utf-8><title>keima</title><h1>keima server</h1>"
+        "<p>The browser UI is not built (no <code>src/keima/web/dist/index.html</code>): run "
+        "<code>npm ci && npm run build</code> in <code>web/</code>.</p>"
+        '<p>API: <a href="/docs">/docs</a>, <a href="/openapi.json">/openapi.json</a>.</p>'
+    )
+
+
+def _version() -> str:
+    try:
+        from importlib.metadata import version
+
+        return version("keima")
+    except Exception:
+        return "0"
+
+
+async def _serve_socket(hub: Hub, websocket: WebSocket, game_id: str) -> None:
+    """One WebSocket: the current state at once, every later state, and actions with ack/error replies."""
+    try:
+        s = await hub.get(game_id)
+    except ApiError:
+        await websocket.close(code=4404)
+        return
+    await websocket.accept()
+    th = _thash(_seat_token(websocket.headers, websocket.cookies, game_id))
+    last = 0
+    sub = hub.pubsub.subscribe(game_id)
+
+    async def send_state(version: int, text: str) -> None:
+        nonlocal last
+        if version <= last:
+            return
+        last = version
+        current = hub.sessions.get(game_id, s)
+        await websocket.send_text('{"type":"state","game":' + with_you(text, current.seats.held_by(th)) + "}")
+
+    async def pump() -> None:
+        async for version, text in sub:
+            await send_state(version, text)
+
+    import asyncio
+
+    await send_state(s.version, s.state_json(time.monotonic()))
+    sender = asyncio.get_running_loop().create_task(pump())
+    try:
+        while True:
+            raw = await websocket.receive_text()
+            msg_id: Any = None
+            try:
+                if len(raw) > MAX_BODY:
+                    raise ApiError(413, "too-large", f"the message is over {MAX_BODY} bytes")
+                try:
+                    data = json.loads(raw)
+                except ValueError:
+                    raise ApiError(400, "bad-request", "the message is not valid JSON") from None
+                if isinstance(data, dict) and isinstance(data.get("id"), str):
+                    msg_id = data["id"][:64]
+                try:
+                    msg = WS_ADAPTER.validate_python(data)
+                except ValidationError as exc:
+                    raise _validation_error(exc) from None
+                if msg.type == "ping":
+                    await websocket.send_text('{"type":"pong"}')
+                    continue
+                s2 = await hub.act(game_id, msg.action.model_dump(), th)
+                await send_state(s2.version, s2.state_json(time.monotonic()))
+                await websocket.send_text(json.dumps({"type": "ack", "id": msg_id}))
+            except ApiError as exc:
+                body = exc.as_dict()["error"] | {"status": exc.status}
+                await websocket.send_text(json.dumps({"type": "error", "id": msg_id, "error": body}))
+    except WebSocketDisconnect:
+        pass
+    finally:
+        sub.close()
+        sender.cancel()

@@ -1,0 +1,393 @@
+"""The hub: every game the server holds, and the only path by which games change.
+
+For each change: take the game's lock, apply the intent to the session (the referee checks it), store the log
+entry (the writer thread commits it), and only then publish the new state and acknowledge. A failed write
+marks the session broken and drops it from memory, so the next request rebuilds it from the database: memory
+never runs ahead of what is stored.
+
+Timers (a clock running out), bot moves and the dead-stone estimate run as tasks; the bot and the estimator
+work on a copy of the game in a thread pool, and their result is applied only if the game has not changed
+meanwhile (otherwise they start again on the new position).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hmac
+import logging
+import os
+import re
+import secrets
+import time
+from collections.abc import Coroutine
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+from keima.rules.board import BLACK, WHITE, opponent
+from keima.rules.game import GameError
+from keima.rules.ruleset import RulesError, get_ruleset
+from keima.server.clock import Clock, ClockSpec
+from keima.server.pubsub import PubSub
+from keima.server.session import PLAY_PHASES, ApiError, GameSession, Seats, token_hash
+from keima.server.store import Store, now_utc
+
+log = logging.getLogger("keima.server")
+
+GAME_ID_RE = re.compile(r"[A-Za-z0-9_-]{1,32}")
+
+
+def _ai() -> Any | None:
+    """The bot package, or None when it cannot be imported."""
+    try:
+        import keima.ai as ai
+    except Exception:  # an optional layer: the server still serves games between people
+        return None
+    return ai
+
+
+class Hub:
+    """Games in memory, their locks, timers and background tasks (one per server process)."""
+
+    def __init__(self, store: Store, pubsub: PubSub, *, bot_threads: int | None = None) -> None:
+        self.store = store
+        self.pubsub = pubsub
+        self.sessions: dict[str, GameSession] = {}
+        self._loading: dict[str, asyncio.Future[GameSession]] = {}
+        self._timers: dict[str, asyncio.TimerHandle] = {}
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self._bot_busy: set[str] = set()
+        self._estimating: set[str] = set()
+        self._players: dict[str, Any] = {}
+        self.pool = ThreadPoolExecutor(max_workers=bot_threads or max(1, os.cpu_count() or 1), thread_name_prefix="keima-bot")
+
+    async def close(self) -> None:
+        """Cancel timers and background tasks; stop the bot threads."""
+        for handle in self._timers.values():
+            handle.cancel()
+        self._timers.clear()
+        for task in list(self._tasks):
+            task.cancel()
+        for task in list(self._tasks):
+            with contextlib.suppress(BaseException):
+                await task
+        self.pool.shutdown(wait=False, cancel_futures=True)
+
+    # ------------------------------------------------------------------------------------------- loading
+    async def get(self, game_id: str) -> GameSession:
+        """Return the game ``game_id``, from memory or rebuilt from the database.
+
+        Raises ``ApiError`` 404 for an unknown (or malformed) id, 500 for a stored log that does not replay.
+        """
+        s = self.sessions.get(game_id)
+        if s is not None and not s.broken:
+            return s
+        if not GAME_ID_RE.fullmatch(game_id):
+            raise ApiError(404, "no-such-game", "there is no game with this id")
+        pending = self._loading.get(game_id)
+        if pending is not None:
+            return await asyncio.shield(pending)
+        fut: asyncio.Future[GameSession] = asyncio.get_running_loop().create_future()
+        self._loading[game_id] = fut
+        try:
+            stored = await asyncio.get_running_loop().run_in_executor(None, self.store.load, game_id)
+            if stored is None:
+                raise ApiError(404, "no-such-game", f"there is no game {game_id!r}")
+            try:
+                s = GameSession.from_row(stored.row, stored.entries)
+            except (GameError, ValueError, KeyError, TypeError) as exc:
+                log.error("game %s: stored log does not replay: %s", game_id, exc)
+                raise ApiError(500, "corrupt-game", f"the stored log of game {game_id} does not replay: {exc}") from None
+            self.sessions[game_id] = s
+            fut.set_result(s)
+            self.after_change(s, publish=False)
+            return s
+        except BaseException as exc:
+            fut.set_exception(exc)
+            fut.exception()  # retrieved: no "never retrieved" warning when nobody else waited
+            raise
+        finally:
+            del self._loading[game_id]
+
+    # ------------------------------------------------------------------------------------------- creating
+    async def create(self, body: dict[str, Any]) -> tuple[GameSession, str, str | None]:
+        """Create a game from a validated ``NewGame`` dict; returns (session, seat token, invitation code).
+
+        Raises ``ApiError`` 422 for settings the rules or the bot refuse."""
+        try:
+            ruleset = get_ruleset(body["rules"])
+        except RulesError as exc:
+            raise ApiError(422, "invalid-request", str(exc), field="rules") from None
+        mode = body["opponent"]
+        color = body["color"]
+        human = {"B": BLACK, "W": WHITE}.get(color) or secrets.choice((BLACK, WHITE))
+        bot_color = bot_level = None
+        placement = body["placement"]
+        if mode == "bot":
+            ai = _ai()
+            if ai is None:
+                raise ApiError(422, "invalid-request", "the bot is not available on this server", field="opponent")
+            try:
+                bot_level = ai.level_name(body["bot_level"] or ai.LEVELS[len(ai.LEVELS) // 2])
+            except ValueError as exc:
+                raise ApiError(422, "invalid-request", str(exc), field="bot_level") from None
+            bot_color = opponent(human)
+            if bot_color == BLACK and placement is None and ruleset.handicap_placement == "either":
+                placement = "fixed"  # the bot does not choose where free handicap stones go
+        params = {
+            "size": body["size"],
+            "rules": ruleset.name,
+            "komi": body["komi"],
+            "handicap": body["handicap"],
+            "placement": placement,
+        }
+        try:
+            game = GameSession.new_game(params)
+        except RulesError as exc:
+            raise ApiError(422, "invalid-request", str(exc)) from None
+        params["komi"] = game.komi
+        params["placement"] = game.placement
+        try:
+            spec = ClockSpec.from_dict(body["clock"])
+        except (TypeError, ValueError) as exc:
+            raise ApiError(422, "invalid-request", str(exc), field="clock") from None
+        token = secrets.token_urlsafe(32)
+        th = token_hash(token)
+        seats = Seats()
+        invite_code = invite_hash = invite_color = None
+        if mode == "local":
+            seats = Seats(th, th)
+        else:
+            if human == BLACK:
+                seats.black = th
+            else:
+                seats.white = th
+            if mode == "invite":
+                invite_code = secrets.token_urlsafe(16)
+                invite_hash = token_hash(invite_code)
+                invite_color = opponent(human)
+        gid = secrets.token_urlsafe(8)
+        s = GameSession(
+            id=gid,
+            created_at=now_utc(),
+            params=params,
+            mode=mode,
+            game=game,
+            clock=Clock(spec),
+            seats=seats,
+            bot_color=bot_color,
+            bot_level=bot_level,
+            invite_hash=invite_hash,
+            invite_color=invite_color,
+        )
+        s.sync_clock(time.monotonic())
+        row = {
+            "id": gid,
+            "params": params,
+            "mode": mode,
+            "clock": spec.as_dict() | {"type": spec.type},
+            "bot_color": bot_color,
+            "bot_level": bot_level,
+            "seat_b": seats.black,
+            "seat_w": seats.white,
+            "invite_hash": invite_hash,
+            "invite_color": invite_color,
+            "phase": game.phase,
+            "result": None,
+        }
+        await self.store.write(Store.insert_game(row, []))
+        self.sessions[gid] = s
+        self.after_change(s)
+        return s, token, invite_code
+
+    # ------------------------------------------------------------------------------------------- changing
+    async def act(self, game_id: str, action: dict[str, Any], thash: str | None) -> GameSession:
+        """Apply a player's intent; returns the session once the change is stored and published.
+
+        Raises ``ApiError`` for a refused intent (nothing changed) or a failed write (503, nothing changed)."""
+        for _attempt in range(3):
+            s = await self.get(game_id)
+            async with s.lock:
+                if s.broken:
+                    continue
+                entry = s.apply(action, s.seats.held_by(thash), time.monotonic())
+                await self._commit(s, entry)
+                notice = s.notice
+                self.after_change(s)
+            if notice is not None:
+                raise notice
+            return s
+        raise ApiError(503, "storage-error", "the game could not be loaded from storage; try again")
+
+    async def join(self, game_id: str, code: str, thash: str | None) -> tuple[GameSession, str | None]:
+        """Take the invited seat with invitation ``code``; returns (session, new token or None when the caller
+        already holds that seat). Raises ``ApiError`` 403 for a wrong or used code."""
+        s = await self.get(game_id)
+        async with s.lock:
+            if s.invite_color is not None and s.invite_color in s.seats.held_by(thash):
+                return s, None
+            if s.invite_hash is None or not hmac.compare_digest(token_hash(code), s.invite_hash):
+                raise ApiError(403, "bad-invitation", "this invitation code is wrong or was already used")
+            assert s.invite_color is not None
+            token = secrets.token_urlsafe(32)
+            entry = s.join(s.invite_color, token_hash(token), time.monotonic())
+            await self._commit(s, entry)
+            self.after_change(s)
+        return s, token
+
+    async def _commit(self, s: GameSession, entry: dict[str, Any]) -> None:
+        try:
+            await self.store.write(Store.append(s.id, s.version, [entry], s.row_update()))
+        except Exception as exc:
+            log.exception("game %s: storing entry %d failed", s.id, s.version)
+            s.broken = True
+            if self.sessions.get(s.id) is s:
+                del self.sessions[s.id]
+            raise ApiError(503, "storage-error", f"the change could not be stored, nothing changed ({type(exc).__name__})") from None
+
+    def after_change(self, s: GameSession, *, publish: bool = True) -> None:
+        """Publish the state, re-arm the clock timer, start the bot or the estimator when their turn comes."""
+        if publish:
+            self.pubsub.publish(s.id, s.version, s.state_json(time.monotonic()))
+        self._arm_timer(s)
+        self._maybe_estimate(s)
+        self._maybe_bot(s)
+
+    def _spawn(self, coro: Coroutine[Any, Any, Any]) -> None:
+        task = asyncio.get_running_loop().create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    # ------------------------------------------------------------------------------------------- clocks
+    def _arm_timer(self, s: GameSession) -> None:
+        old = self._timers.pop(s.id, None)
+        if old is not None:
+            old.cancel()
+        c = s.clock.running
+        if c is None:
+            return
+        delay = s.clock.time_left(c, time.monotonic())
+        self._timers[s.id] = asyncio.get_running_loop().call_later(
+            delay + 0.005, lambda: self._spawn(self._flag(s))
+        )
+
+    async def _flag(self, s: GameSession) -> None:
+        async with s.lock:
+            if s.broken:
+                return
+            entry = s.flag(time.monotonic())
+            if entry is None:
+                self._arm_timer(s)
+                return
+            try:
+                await self._commit(s, entry)
+            except ApiError:
+                return
+            self.after_change(s)
+
+    # ------------------------------------------------------------------------------------------- the bot
+    def _player(self, s: GameSession) -> Any:
+        player = self._players.get(s.id)
+        if player is None:
+            ai = _ai()
+            assert ai is not None
+            player = ai.make_player(s.bot_level)
+            self._players[s.id] = player
+        return player
+
+    def _maybe_bot(self, s: GameSession) -> None:
+        if s.bot_color is None or s.broken or s.id in self._bot_busy or _ai() is None:
+            return
+        g = s.game
+        if g.phase in PLAY_PHASES and g.result is None and g.to_move == s.bot_color:
+            self._bot_busy.add(s.id)
+            self._spawn(self._bot_turn(s, "move"))
+        elif g.phase == "scoring" and s.proposal is not None and s.bot_color not in g.accepted:
+            self._bot_busy.add(s.id)
+            self._spawn(self._bot_turn(s, "accept"))
+
+    def _bot_seconds(self, s: GameSession) -> float | None:
+        if not s.clock.enabled or s.bot_color is None:
+            return None
+        left = s.clock.time_left(s.bot_color, time.monotonic())
+        return max(0.05, min(2.0, left / 25))
+
+    async def _bot_turn(self, s: GameSession, what: str) -> None:
+        loop = asyncio.get_running_loop()
+        try:
+            version = s.version
+            player = self._player(s)
+            copy = s.game.copy()
+            color = s.bot_color
+            assert color is not None
+            if what == "move":
+                move = await loop.run_in_executor(self.pool, player.genmove, copy, color, self._bot_seconds(s))
+            else:
+                agrees = await loop.run_in_executor(self.pool, player.accepts, copy)
+                if not agrees:
+                    return  # the human changes the marking or resumes play
+            async with s.lock:
+                if s.broken or s.version != version:
+                    return
+                seats = frozenset({color})
+                now = time.monotonic()
+                if what == "accept":
+                    entry = s.apply({"type": "accept"}, seats, now)
+                else:
+                    entry = self._bot_entry(s, move, seats, now)
+                await self._commit(s, entry)
+                self.after_change(s)
+        except ApiError as exc:
+            log.warning("game %s: bot %s refused: %s", s.id, what, exc.message)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("game %s: bot %s failed", s.id, what)
+        finally:
+            self._bot_busy.discard(s.id)
+        if not s.broken and s.version != version:
+            self._maybe_bot(s)
+
+    def _bot_entry(self, s: GameSession, move: Any, seats: frozenset[int], now: float) -> dict[str, Any]:
+        if move == "resign":
+            return s.apply({"type": "resign"}, seats, now)
+        action = {"type": "pass"} if move is None else {"type": "play", "move": move}
+        try:
+            return s.apply(action, seats, now)
+        except ApiError as exc:
+            # The referee has the last word: a refused bot move becomes a pass (or, while placing free
+            # handicap stones, the first legal point).
+            log.warning("game %s: the referee refused the bot's move %r: %s", s.id, move, exc.message)
+            if s.game.phase == "handicap":
+                return s.apply({"type": "play", "move": s.game.legal_moves()[0]}, seats, now)
+            return s.apply({"type": "pass"}, seats, now)
+
+    # ------------------------------------------------------------------------------------------- estimator
+    def _maybe_estimate(self, s: GameSession) -> None:
+        if s.game.phase == "scoring" and s.proposal is None and s.id not in self._estimating and not s.broken:
+            self._estimating.add(s.id)
+            self._spawn(self._estimate(s))
+
+    async def _estimate(self, s: GameSession) -> None:
+        version = s.version
+        try:
+            ai = _ai()
+            dead: frozenset[int] = frozenset()
+            if ai is not None:
+                dead = frozenset(await asyncio.get_running_loop().run_in_executor(self.pool, ai.estimate_dead, s.game.copy()))
+            async with s.lock:
+                if s.broken or s.version != version or s.game.phase != "scoring" or s.proposal is not None:
+                    return
+                entry = s.set_proposal(dead)
+                await self._commit(s, entry)
+                self.after_change(s)
+        except asyncio.CancelledError:
+            raise
+        except ApiError:
+            pass
+        except Exception:
+            log.exception("game %s: dead-stone estimate failed", s.id)
+        finally:
+            self._estimating.discard(s.id)
+        if not s.broken and s.version != version:
+            self._maybe_estimate(s)

@@ -1,0 +1,102 @@
+"""Live updates: a publish/subscribe interface, and its in-process implementation.
+
+Every change of a game is published on the game's channel as the serialized state (a JSON text without the
+per-viewer ``you`` field); every WebSocket watching the game holds a subscription. Only the newest state matters
+(each state supersedes the previous one), so a subscription keeps the latest message only: a slow socket never
+makes the server buffer without bound.
+
+``PubSub`` is the interface the application uses; ``LocalPubSub`` serves one process. Several server processes
+would need an implementation over a shared broker (Redis publish/subscribe) with the same methods.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from typing import Protocol
+
+
+class Subscription(Protocol):
+    """A subscription to one channel: iterate to receive messages; ``close`` to stop."""
+
+    def __aiter__(self) -> AsyncIterator[tuple[int, str]]: ...
+
+    def close(self) -> None: ...
+
+
+class PubSub(Protocol):
+    """Channels of versioned text messages."""
+
+    def publish(self, channel: str, version: int, message: str) -> None:
+        """Send ``message`` (the state at ``version``) to every subscriber of ``channel``; never blocks."""
+        ...
+
+    def subscribe(self, channel: str) -> Subscription:
+        """Return a new subscription to ``channel``."""
+        ...
+
+    def subscribers(self, channel: str) -> int:
+        """Return how many subscriptions ``channel`` has in this process."""
+        ...
+
+
+class _LatestSlot:
+    """A subscription that keeps only the newest message (by version)."""
+
+    def __init__(self, owner: LocalPubSub, channel: str) -> None:
+        self._owner = owner
+        self._channel = channel
+        self._latest: tuple[int, str] | None = None
+        self._event = asyncio.Event()
+        self._closed = False
+
+    def offer(self, version: int, message: str) -> None:
+        if self._latest is None or version > self._latest[0]:
+            self._latest = (version, message)
+            self._event.set()
+
+    async def _iterate(self) -> AsyncIterator[tuple[int, str]]:
+        while not self._closed:
+            await self._event.wait()
+            self._event.clear()
+            item, self._latest = self._latest, None
+            if item is not None and not self._closed:
+                yield item
+
+    def __aiter__(self) -> AsyncIterator[tuple[int, str]]:
+        return self._iterate()
+
+    def close(self) -> None:
+        if not self._closed:
+            self._closed = True
+            self._event.set()
+            self._owner._remove(self._channel, self)
+
+
+class LocalPubSub:
+    """In-process ``PubSub`` (one server process). Must be used from the event loop's thread."""
+
+    def __init__(self) -> None:
+        self._channels: dict[str, set[_LatestSlot]] = {}
+
+    def publish(self, channel: str, version: int, message: str) -> None:
+        """See ``PubSub.publish``."""
+        for slot in self._channels.get(channel, ()):
+            slot.offer(version, message)
+
+    def subscribe(self, channel: str) -> Subscription:
+        """See ``PubSub.subscribe``."""
+        slot = _LatestSlot(self, channel)
+        self._channels.setdefault(channel, set()).add(slot)
+        return slot
+
+    def subscribers(self, channel: str) -> int:
+        """See ``PubSub.subscribers``."""
+        return len(self._channels.get(channel, ()))
+
+    def _remove(self, channel: str, slot: _LatestSlot) -> None:
+        slots = self._channels.get(channel)
+        if slots is not None:
+            slots.discard(slot)
+            if not slots:
+                del self._channels[channel]

@@ -1,0 +1,155 @@
+"""Request bodies of the API (pydantic models: validation and the OpenAPI description in one place).
+
+Limits keep every request small: sizes 2..25, handicap 0..9, times up to a day, strings short; unknown fields
+are refused so that a typo is reported instead of silently ignored.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, TypeAdapter
+
+Seconds = Annotated[float, Field(gt=0, le=86400)]
+Color = Literal["B", "W"]
+# A move: a board point (int) or a GTP vertex ("D4", "pass").
+MoveIn = StrictInt | Annotated[str, Field(min_length=1, max_length=8)]
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class ClockNone(_Strict):
+    type: Literal["none"]
+
+
+class ClockAbsolute(_Strict):
+    type: Literal["absolute"]
+    main: Seconds
+
+
+class ClockByoyomi(_Strict):
+    type: Literal["byoyomi"]
+    main: Annotated[float, Field(ge=0, le=86400)]
+    period: Seconds
+    periods: Annotated[int, Field(ge=1, le=100)]
+
+
+class ClockCanadian(_Strict):
+    type: Literal["canadian"]
+    main: Annotated[float, Field(ge=0, le=86400)]
+    period: Seconds
+    stones: Annotated[int, Field(ge=1, le=1000)]
+
+
+class ClockFischer(_Strict):
+    type: Literal["fischer"]
+    main: Seconds
+    increment: Annotated[float, Field(ge=0, le=3600)]
+    max: Seconds | None = None
+
+
+ClockIn = Annotated[
+    ClockNone | ClockAbsolute | ClockByoyomi | ClockCanadian | ClockFischer, Field(discriminator="type")
+]
+
+
+class NewGame(_Strict):
+    """``POST /api/games``."""
+
+    size: Annotated[int, Field(ge=2, le=25)] = 19
+    rules: Annotated[str, Field(min_length=1, max_length=40)] = "french"
+    komi: Annotated[float, Field(ge=-1000, le=1000)] | None = None
+    handicap: Annotated[int, Field(ge=0, le=9)] = 0
+    placement: Literal["fixed", "free"] | None = None
+    clock: ClockIn = Field(default_factory=lambda: ClockNone(type="none"))
+    opponent: Literal["invite", "bot", "local"] = "invite"
+    color: Literal["B", "W", "random"] = "B"
+    bot_level: Annotated[str, Field(max_length=40)] | None = None
+
+
+class JoinGame(_Strict):
+    """``POST /api/games/{id}/join``."""
+
+    code: Annotated[str, Field(min_length=1, max_length=100)]
+
+
+class PlayAction(_Strict):
+    type: Literal["play"]
+    move: MoveIn
+    color: Color | None = None
+
+
+class PlaceHandicapAction(_Strict):
+    type: Literal["place_handicap"]
+    points: Annotated[list[MoveIn], Field(min_length=1, max_length=9)]
+    color: Color | None = None
+
+
+class PassAction(_Strict):
+    type: Literal["pass"]
+    color: Color | None = None
+
+
+class ResignAction(_Strict):
+    type: Literal["resign"]
+    color: Color | None = None
+
+
+class UndoRequestAction(_Strict):
+    type: Literal["undo_request"]
+    color: Color | None = None
+
+
+class UndoAnswerAction(_Strict):
+    type: Literal["undo_answer"]
+    accept: StrictBool
+    color: Color | None = None
+
+
+class ToggleDeadAction(_Strict):
+    type: Literal["toggle_dead"]
+    point: MoveIn
+    color: Color | None = None
+
+
+class AcceptAction(_Strict):
+    type: Literal["accept"]
+    color: Color | None = None
+
+
+class ResumeAction(_Strict):
+    type: Literal["resume"]
+    color: Color | None = None
+
+
+Action = Annotated[
+    PlayAction
+    | PlaceHandicapAction
+    | PassAction
+    | ResignAction
+    | UndoRequestAction
+    | UndoAnswerAction
+    | ToggleDeadAction
+    | AcceptAction
+    | ResumeAction,
+    Field(discriminator="type"),
+]
+
+ACTION_ADAPTER: TypeAdapter[Any] = TypeAdapter(Action)
+
+
+class WsAction(_Strict):
+    """A client's WebSocket frame carrying an action."""
+
+    type: Literal["action"]
+    id: Annotated[str, Field(max_length=64)] | None = None
+    action: Action
+
+
+class WsPing(_Strict):
+    type: Literal["ping"]
+
+
+WS_ADAPTER: TypeAdapter[Any] = TypeAdapter(Annotated[WsAction | WsPing, Field(discriminator="type")])

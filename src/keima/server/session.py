@@ -1,0 +1,484 @@
+"""One game held by the server: the referee's ``Game``, its clock, seats, undo request and estimator proposal.
+
+A session changes only through ``apply`` (a player's or the bot's intent) and ``flag`` (a clock ran out); each
+returns the log entry that records the change, which the caller stores before anyone is told. An entry is a delta:
+
+``{"undo": n, "events": [Event dicts], "clock": snapshot, "undo_request": "B" | None, "proposal": [points] | None,
+"join": "W"}``: take back ``n`` game events, then apply ``events``; the other keys replace the session's value when
+present. ``replay_entries`` folds a stored log back into a session, so the database alone rebuilds every game.
+
+Every refused intent raises ``ApiError`` and leaves the session exactly as it was.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import time
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from keima.rules.board import BLACK, WHITE, color_name, color_word, opponent
+from keima.rules.coords import to_gtp
+from keima.rules.game import Game, GameError, IllegalMove
+from keima.server.clock import Clock, ClockSpec
+
+PLAY_PHASES = ("handicap", "play")
+
+
+class ApiError(Exception):
+    """A refused request: HTTP ``status``, machine ``code``, English ``message``, rule ``reason``, bad ``field``."""
+
+    def __init__(self, status: int, code: str, message: str, *, reason: str | None = None, field: str | None = None):
+        super().__init__(message)
+        self.status = status
+        self.code = code
+        self.message = message
+        self.reason = reason
+        self.field = field
+
+    def as_dict(self) -> dict[str, Any]:
+        """Return the error body ``{"error": {...}}`` of docs/web-api.md."""
+        return {"error": {"code": self.code, "message": self.message, "reason": self.reason, "field": self.field}}
+
+
+def token_hash(token: str) -> str:
+    """Return the stored form of a seat token or invitation code (SHA-256, hex)."""
+    return hashlib.sha256(token.encode("utf-8", "replace")).hexdigest()
+
+
+def cname(color: int) -> str:
+    """``"B"`` or ``"W"``."""
+    return color_name(color)
+
+
+def parse_cname(text: str) -> int:
+    """Return the colour for ``"B"``/``"W"``; raises ``ApiError`` (400) otherwise."""
+    if text == "B":
+        return BLACK
+    if text == "W":
+        return WHITE
+    raise ApiError(400, "bad-request", f"color must be 'B' or 'W', not {text!r}", field="color")
+
+
+def game_error(exc: GameError) -> ApiError:
+    """Translate a referee error into the API's 409 error."""
+    if isinstance(exc, IllegalMove):
+        return ApiError(409, "illegal-move", str(exc), reason=exc.reason)
+    return ApiError(409, "wrong-phase", str(exc), reason=exc.reason)
+
+
+def jsonable(value: Any) -> Any:
+    """Convert scoring dicts to JSON: colour keys 1/2 to "B"/"W", sets to sorted lists."""
+    if isinstance(value, dict):
+        out = {}
+        for k, v in value.items():
+            key = cname(k) if k in (BLACK, WHITE) and isinstance(k, int) and not isinstance(k, bool) else str(k)
+            out[key] = jsonable(v)
+        return out
+    if isinstance(value, frozenset | set):
+        return sorted(value)
+    if isinstance(value, list | tuple):
+        return [jsonable(v) for v in value]
+    return value
+
+
+@dataclass
+class Seats:
+    """Which token (by hash) holds each seat; None = free (or the bot's)."""
+
+    black: str | None = None
+    white: str | None = None
+
+    def held_by(self, thash: str | None) -> frozenset[int]:
+        """Return the colours that the token with hash ``thash`` holds."""
+        if thash is None:
+            return frozenset()
+        out = set()
+        if self.black == thash:
+            out.add(BLACK)
+        if self.white == thash:
+            out.add(WHITE)
+        return frozenset(out)
+
+    def get(self, color: int) -> str | None:
+        return self.black if color == BLACK else self.white
+
+
+@dataclass
+class GameSession:
+    """A game in memory (a cache of its stored log; see the module docstring)."""
+
+    id: str
+    created_at: datetime
+    params: dict[str, Any]
+    mode: str
+    game: Game
+    clock: Clock
+    seats: Seats
+    bot_color: int | None = None
+    bot_level: str | None = None
+    invite_hash: str | None = None
+    invite_color: int | None = None
+    version: int = 0
+    undo_request: int | None = None
+    proposal: frozenset[int] | None = None
+    event_dicts: list[dict[str, Any]] = field(default_factory=list)
+    broken: bool = False
+    notice: ApiError | None = None
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False)
+    _state_cache: tuple[int, str] | None = None
+
+    # -------------------------------------------------------------------------------------------- building
+    @classmethod
+    def new_game(cls, params: dict[str, Any]) -> Game:
+        """Create the referee's game for ``params`` (size, rules, komi, handicap, placement);
+        raises ``RulesError`` for settings that cannot be played."""
+        return Game(
+            size=params["size"],
+            rules=params["rules"],
+            komi=params["komi"],
+            handicap=params["handicap"],
+            placement=params["placement"],
+        )
+
+    @classmethod
+    def from_row(cls, row: dict[str, Any], entries: list[dict[str, Any]]) -> GameSession:
+        """Rebuild a session from its ``games`` row and log; raises ``GameError`` for a log that does not replay."""
+        params = row["params"]
+        spec = ClockSpec.from_dict(row["clock"])
+        session = cls(
+            id=row["id"],
+            created_at=row["created_at"],
+            params=params,
+            mode=row["mode"],
+            game=cls.new_game(params),
+            clock=Clock(spec),
+            seats=Seats(row["seat_b"], row["seat_w"]),
+            bot_color=row["bot_color"],
+            bot_level=row["bot_level"],
+            invite_hash=row["invite_hash"],
+            invite_color=row["invite_color"],
+        )
+        events: list[dict[str, Any]] = []
+        snap: dict[str, Any] | None = None
+        for entry in entries:
+            n = int(entry.get("undo", 0))
+            if n:
+                del events[len(events) - n :]
+            events.extend(entry.get("events", ()))
+            if "clock" in entry:
+                snap = entry["clock"]
+            if "undo_request" in entry:
+                u = entry["undo_request"]
+                session.undo_request = None if u is None else parse_cname(u)
+            if "proposal" in entry:
+                p = entry["proposal"]
+                session.proposal = None if p is None else frozenset(p)
+        session.game = Game.replay(events, **cls._replay_args(params))
+        session.event_dicts = events
+        session.version = len(entries)
+        if snap is not None:
+            session.clock.restore(snap)
+        session.sync_clock(time.monotonic())
+        return session
+
+    @staticmethod
+    def _replay_args(params: dict[str, Any]) -> dict[str, Any]:
+        return {k: params[k] for k in ("size", "rules", "komi", "handicap", "placement")}
+
+    # -------------------------------------------------------------------------------------------- clock
+    def clock_should_run(self) -> int | None:
+        """The colour whose clock must run now, or None."""
+        g = self.game
+        if not self.clock.enabled or g.phase not in PLAY_PHASES or g.result is not None:
+            return None
+        if self.invite_hash is not None:
+            return None  # the clocks start once the invited player has taken the seat
+        return g.to_move
+
+    def sync_clock(self, now: float) -> None:
+        """Run the clock of the player to move during play; stop it otherwise (uncharged for a move)."""
+        want = self.clock_should_run()
+        if self.clock.running == want:
+            return
+        if self.clock.running is not None:
+            self.clock.stop(now, moved=False)
+        if want is not None:
+            self.clock.start(want, now)
+
+    # -------------------------------------------------------------------------------------------- intents
+    def resolve_color(self, action: dict[str, Any], seats: frozenset[int], default: int) -> int:
+        """Return the colour an action acts for: the given one (which the caller must hold), the caller's only
+        seat, or ``default`` for a caller holding both. Raises ``ApiError`` 403 for a caller without the seat."""
+        given = action.get("color")
+        if given is not None:
+            c = parse_cname(given)
+            if c not in seats:
+                raise ApiError(403, "not-your-seat", f"you do not hold the {color_word(c)} seat")
+            return c
+        if not seats:
+            raise ApiError(403, "not-your-seat", "spectators cannot act in a game: join or create one first")
+        if len(seats) == 1:
+            return next(iter(seats))
+        return default
+
+    def apply(self, action: dict[str, Any], seats: frozenset[int], now: float) -> dict[str, Any]:
+        """Apply one intent (a validated action dict, docs/web-api.md) for a caller holding ``seats``.
+
+        Returns the log entry recording the change. Raises ``ApiError`` (the session is then unchanged). When the
+        intent could not be applied but something else happened (a move after the flag fell: the time loss),
+        ``notice`` holds the error to report once the entry is stored.
+        """
+        g = self.game
+        self.notice = None
+        kind = action["type"]
+        if g.phase == "finished":
+            raise ApiError(409, "wrong-phase", f"the game is over ({g.result})", reason="wrong-phase")
+        base = len(g.events)
+        undo_before = self.undo_request
+        entry: dict[str, Any] = {}
+        removed = 0
+        if kind in ("play", "pass", "place_handicap"):
+            c = self.resolve_color(action, seats, g.to_move)
+            if c != g.to_move:
+                raise ApiError(
+                    409,
+                    "illegal-move",
+                    f"it is {color_word(g.to_move)}'s turn, not {color_word(c)}'s",
+                    reason="wrong-turn",
+                )
+            self._move(kind, action, c, now)
+            self.undo_request = None
+        elif kind == "resign":
+            c = self.resolve_color(action, seats, g.to_move)
+            self._guard(lambda: g.resign(c))
+            self.undo_request = None
+        elif kind == "undo_request":
+            c = self.resolve_color(action, seats, opponent(g.to_move))
+            removed = self._undo_request(c, seats)
+        elif kind == "undo_answer":
+            if self.undo_request is None:
+                raise ApiError(409, "wrong-phase", "there is no undo request to answer", reason="no-undo-request")
+            c = self.resolve_color(action, seats, opponent(self.undo_request))
+            if c == self.undo_request:
+                raise ApiError(409, "wrong-phase", "the opponent of the requester answers an undo request",
+                               reason="no-undo-request")
+            if action.get("accept"):
+                removed = self._take_back(self.undo_request)
+            self.undo_request = None
+        elif kind == "toggle_dead":
+            c = self.resolve_color(action, seats, g.to_move)
+            self._guard(lambda: g.toggle_dead(action["point"], c))
+        elif kind == "accept":
+            c = self.resolve_color(action, seats, g.to_move)
+            colors = [c] if action.get("color") is not None or len(seats) == 1 else sorted(seats - g.accepted)
+            if not colors:
+                raise ApiError(409, "wrong-phase", "this marking is already accepted", reason="already-accepted")
+            self._guard(lambda: self._accept_all(colors))
+        elif kind == "resume":
+            c = self.resolve_color(action, seats, g.to_move)
+            self._guard(lambda: g.resume(c))
+            self.proposal = None
+            entry["proposal"] = None
+        else:  # the schema admits no other type; kept so a new type cannot slip through silently
+            raise ApiError(400, "bad-request", f"unknown action type {kind!r}", field="type")
+        return self._finish(entry, base, removed, undo_before, now)
+
+    def flag(self, now: float) -> dict[str, Any] | None:
+        """Check the running clock at ``now``; when it ran out, record the time loss and return the entry."""
+        c = self.clock.running
+        if c is None or self.clock.time_left(c, now) > 0:
+            return None
+        base = len(self.game.events)
+        self.clock.stop(now, moved=False)
+        self.clock.sides[c].expired = True
+        self.game.timeout(c)
+        return self._finish({}, base, 0, self.undo_request, now)
+
+    def set_proposal(self, dead: frozenset[int]) -> dict[str, Any]:
+        """Record the estimator's dead stones; they become the marking unless a player already marked some."""
+        base = len(self.game.events)
+        g = self.game
+        if g.phase == "scoring" and not g.dead and dead:
+            g.set_dead(dead)
+        self.proposal = frozenset(dead)
+        return self._finish({"proposal": sorted(dead)}, base, 0, self.undo_request, time.monotonic())
+
+    def join(self, color: int, thash: str, now: float) -> dict[str, Any]:
+        """Give seat ``color`` to the token with hash ``thash`` (the invitation is then used up; the clock of
+        the player to move starts). Returns the log entry."""
+        if color == BLACK:
+            self.seats.black = thash
+        else:
+            self.seats.white = thash
+        self.invite_hash = None
+        return self._finish({"join": cname(color)}, len(self.game.events), 0, self.undo_request, now)
+
+    def _guard(self, fn: Any) -> None:
+        try:
+            fn()
+        except GameError as exc:
+            raise game_error(exc) from None
+
+    def _accept_all(self, colors: list[int]) -> None:
+        done = 0
+        try:
+            for c in colors:
+                self.game.accept(c)
+                done += 1
+        except GameError:
+            for _ in range(done):
+                self.game.undo()
+            raise
+
+    def _move(self, kind: str, action: dict[str, Any], c: int, now: float) -> None:
+        g = self.game
+        clock = self.clock
+        saved = (clock.running, clock.started_at, clock.snapshot())
+        if clock.running == c and clock.stop(now, moved=True):
+            # The move came after the flag fell (the timer had not fired yet): the time loss stands, and the
+            # caller is told once it is stored.
+            g.timeout(c)
+            self.notice = ApiError(409, "wrong-phase", f"{color_word(c)} ran out of time", reason="time-out")
+            return
+        try:
+            if kind == "pass":
+                g.pass_move(c)
+            elif kind == "play":
+                g.play(action["move"], c)
+            else:
+                g.place_handicap(action["points"])
+        except GameError as exc:
+            clock.restore(saved[2])
+            clock.running, clock.started_at = saved[0], saved[1]
+            raise game_error(exc) from None
+
+    def _undo_request(self, c: int, seats: frozenset[int]) -> int:
+        g = self.game
+        if g.phase != "play" or g.result is not None:
+            raise ApiError(409, "wrong-phase", "an undo can be asked only during play", reason="wrong-phase")
+        if not any(m.color == c for m in g.moves):
+            raise ApiError(409, "wrong-phase", f"{color_word(c)} has no move to take back",
+                           reason="nothing-to-undo")
+        if self.undo_request is not None:
+            raise ApiError(409, "wrong-phase", "an undo request is already waiting for an answer",
+                           reason="undo-pending")
+        other = opponent(c)
+        if other in seats or other == self.bot_color:
+            # The opponent is the same person (one screen) or the bot, which always agrees.
+            return self._take_back(c)
+        self.undo_request = c
+        return 0
+
+    def _take_back(self, c: int) -> int:
+        """Undo events until ``c``'s last move is gone; returns how many were undone."""
+        g = self.game
+        idx = max((i for i, m in enumerate(g.moves) if m.color == c), default=None)
+        if idx is None:
+            raise ApiError(409, "wrong-phase", f"{color_word(c)} has no move to take back",
+                           reason="nothing-to-undo")
+        n = 0
+        while len(g.moves) > idx:
+            g.undo()
+            n += 1
+        return n
+
+    def _finish(self, entry: dict[str, Any], base: int, removed: int, undo_before: int | None,
+                now: float) -> dict[str, Any]:
+        g = self.game
+        start = base - removed
+        new = [e.to_dict() for e in g.events[start:]]
+        del self.event_dicts[start:]
+        self.event_dicts.extend(new)
+        if removed:
+            entry["undo"] = removed
+        if new:
+            entry["events"] = new
+        if g.phase != "scoring" and self.proposal is not None:
+            self.proposal = None
+            entry["proposal"] = None
+        self.sync_clock(now)
+        if self.clock.enabled:
+            entry["clock"] = self.clock.snapshot()
+        if self.undo_request != undo_before or "undo_request" in entry:
+            entry["undo_request"] = None if self.undo_request is None else cname(self.undo_request)
+        self.version += 1
+        self._state_cache = None
+        return entry
+
+    # -------------------------------------------------------------------------------------------- state
+    def row_update(self) -> dict[str, Any]:
+        """The ``games`` columns that follow the game (phase, result, seats)."""
+        return {
+            "phase": self.game.phase,
+            "result": self.game.result,
+            "seat_b": self.seats.black,
+            "seat_w": self.seats.white,
+            "invite_hash": self.invite_hash,
+        }
+
+    def state(self, now: float) -> dict[str, Any]:
+        """Return ``GameState`` of docs/web-api.md without ``you``."""
+        g = self.game
+        size = g.size
+        score: dict[str, Any] | None = None
+        if g.phase == "scoring" or (g.phase == "finished" and g.end_reason == "score"):
+            score = jsonable(g.score().as_dict())
+        players = {}
+        for c in (BLACK, WHITE):
+            bot = c == self.bot_color
+            players[cname(c)] = {
+                "kind": "bot" if bot else "human",
+                "level": self.bot_level if bot else None,
+                "seated": bot or self.seats.get(c) is not None,
+            }
+        return {
+            "id": self.id,
+            "version": self.version,
+            "created_at": self.created_at.isoformat(),
+            "mode": self.mode,
+            "size": size,
+            "rules": g.rules.as_dict(),
+            "komi": g.komi,
+            "handicap": g.handicap,
+            "placement": g.placement,
+            "handicap_stones": list(g.handicap_stones),
+            "handicap_left": g.handicap_left,
+            "phase": g.phase,
+            "to_move": cname(g.to_move),
+            "result": g.result,
+            "end_reason": g.end_reason,
+            "board": list(g.board.colors),
+            "moves": [
+                {"n": m.number, "color": cname(m.color), "point": m.point, "vertex": to_gtp(m.point, size),
+                 "captures": m.captures}
+                for m in g.moves
+            ],
+            "prisoners": jsonable(g.prisoners),
+            "pass_count": jsonable(g.pass_count),
+            "consecutive_passes": g.consecutive_passes,
+            "dead": sorted(g.dead),
+            "accepted": [cname(c) for c in sorted(g.accepted)],
+            "proposal": None if self.proposal is None else sorted(self.proposal),
+            "score": score,
+            "players": players,
+            "invite_open": self.invite_hash is not None,
+            "clock": self.clock.view(now) if self.clock.enabled else None,
+            "undo_request": None if self.undo_request is None else {"by": cname(self.undo_request)},
+        }
+
+    def state_json(self, now: float) -> str:
+        """The JSON text of ``state`` (cached per version; the clock is as of the change)."""
+        import json
+
+        if self._state_cache is None or self._state_cache[0] != self.version:
+            self._state_cache = (self.version, json.dumps(self.state(now), separators=(",", ":")))
+        return self._state_cache[1]
+
+
+def with_you(state_json: str, seats: frozenset[int]) -> str:
+    """Add ``you`` to a serialized state (cheaper than serializing per viewer)."""
+    you = ",".join(f'"{cname(c)}"' for c in sorted(seats))
+    return f'{state_json[:-1]},"you":[{you}]}}'

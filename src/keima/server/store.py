@@ -1,0 +1,263 @@
+"""Storage of games as event logs, through SQLAlchemy (SQLite by default, PostgreSQL by URL).
+
+Tables (created by the Alembic migrations in ``keima/server/migrations``):
+- ``games``: one row per game: its parameters, mode, clock spec, bot, the SHA-256 of each seat token and of the
+  invitation code, and the phase and result (for listing; the log is the truth).
+- ``game_log``: the log of each game, ``(game_id, seq)`` primary key, ``seq`` = 1, 2, 3...; an entry is a small
+  JSON object (``kind`` + data, see ``keima.server.session``). The primary key also makes two writers of the same
+  game collide instead of interleaving.
+
+Writes go through one writer thread that commits whatever is queued in one transaction (group commit), and
+each caller's future resolves only after that commit: an acknowledged move is on disk. SQLite runs in WAL mode
+with ``synchronous=NORMAL``, which keeps every committed transaction when the *process* is killed (the server's
+guarantee); ``KEIMA_SQLITE_SYNC=FULL`` in the environment also makes a commit
+survives a power loss, at a cost per commit.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import queue
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Connection, Engine
+
+metadata = sa.MetaData()
+
+games = sa.Table(
+    "games",
+    metadata,
+    sa.Column("id", sa.String(32), primary_key=True),
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("params", sa.JSON, nullable=False),
+    sa.Column("mode", sa.String(16), nullable=False),
+    sa.Column("clock", sa.JSON, nullable=False),
+    sa.Column("bot_color", sa.Integer, nullable=True),
+    sa.Column("bot_level", sa.String(40), nullable=True),
+    sa.Column("seat_b", sa.String(64), nullable=True),
+    sa.Column("seat_w", sa.String(64), nullable=True),
+    sa.Column("invite_hash", sa.String(64), nullable=True),
+    sa.Column("invite_color", sa.Integer, nullable=True),
+    sa.Column("phase", sa.String(16), nullable=False),
+    sa.Column("result", sa.String(32), nullable=True),
+    sa.Index("ix_games_updated_at", "updated_at"),
+)
+
+game_log = sa.Table(
+    "game_log",
+    metadata,
+    sa.Column("game_id", sa.String(32), sa.ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+    sa.Column("seq", sa.Integer, primary_key=True, autoincrement=False),
+    sa.Column("entry", sa.JSON, nullable=False),
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+)
+
+
+def default_url() -> str:
+    """Return the default database URL: a SQLite file in the user's data folder (created if needed)."""
+    import platformdirs
+
+    folder = Path(platformdirs.user_data_dir("keima"))
+    folder.mkdir(parents=True, exist_ok=True)
+    return f"sqlite:///{folder / 'keima.db'}"
+
+
+def make_engine(url: str) -> Engine:
+    """Create the SQLAlchemy engine for ``url``; raises ``sqlalchemy.exc.ArgumentError`` for a bad URL."""
+    if url.startswith("sqlite"):
+        engine = sa.create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
+        sync = os.environ.get("KEIMA_SQLITE_SYNC", "NORMAL").upper()
+        if sync not in ("OFF", "NORMAL", "FULL", "EXTRA"):
+            sync = "NORMAL"
+
+        @sa.event.listens_for(engine, "connect")
+        def _pragmas(dbapi_conn: Any, _record: Any) -> None:
+            cur = dbapi_conn.cursor()
+            # WAL: readers never block the writer; NORMAL: a commit survives a killed process.
+            if url not in ("sqlite://", "sqlite:///:memory:"):
+                cur.execute("PRAGMA journal_mode=WAL")
+            cur.execute(f"PRAGMA synchronous={sync}")
+            cur.execute("PRAGMA foreign_keys=ON")
+            cur.close()
+
+        return engine
+    return sa.create_engine(url, pool_pre_ping=True, pool_size=5, max_overflow=5)
+
+
+def migrate(engine: Engine) -> None:
+    """Bring the schema to the newest Alembic revision (``upgrade head``)."""
+    from alembic import command
+    from alembic.config import Config
+
+    cfg = Config()
+    cfg.set_main_option("script_location", str(Path(__file__).parent / "migrations"))
+    with engine.begin() as conn:
+        cfg.attributes["connection"] = conn
+        command.upgrade(cfg, "head")
+
+
+def now_utc() -> datetime:
+    """Return the current time, timezone-aware UTC."""
+    return datetime.now(UTC)
+
+
+@dataclass
+class StoredGame:
+    """A game as read back: its ``games`` row (as a dict) and its log entries in order."""
+
+    row: dict[str, Any]
+    entries: list[dict[str, Any]]
+
+
+class Store:
+    """Database access. Reads run in the caller's thread (use an executor); writes go through ``write``."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        self._queue: queue.Queue[tuple[Callable[[Connection], Any], asyncio.AbstractEventLoop, asyncio.Future[Any]] | None] = (
+            queue.Queue()
+        )
+        self._thread: threading.Thread | None = None
+
+    # -- writing -------------------------------------------------------------------------------------------
+    def start(self) -> None:
+        """Start the writer thread (idempotent)."""
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._writer, name="keima-db-writer", daemon=True)
+            self._thread.start()
+
+    def stop(self) -> None:
+        """Finish the queued writes and stop the writer thread."""
+        if self._thread is not None:
+            self._queue.put(None)
+            self._thread.join()
+            self._thread = None
+
+    async def write(self, op: Callable[[Connection], Any]) -> Any:
+        """Run ``op(connection)`` in a committed transaction; returns its result once the commit is done.
+
+        Raises whatever ``op`` or the commit raised (nothing of that op is then stored).
+        """
+        loop = asyncio.get_running_loop()
+        fut: asyncio.Future[Any] = loop.create_future()
+        self._queue.put((op, loop, fut))
+        return await fut
+
+    def _writer(self) -> None:
+        while True:
+            item = self._queue.get()
+            if item is None:
+                return
+            batch = [item]
+            stop = False
+            # Group commit: everything queued meanwhile shares one transaction.
+            while len(batch) < 500:
+                try:
+                    nxt = self._queue.get_nowait()
+                except queue.Empty:
+                    break
+                if nxt is None:
+                    stop = True
+                    break
+                batch.append(nxt)
+            self._run_batch(batch)
+            if stop:
+                return
+
+    def _run_batch(self, batch: list[tuple[Callable[[Connection], Any], asyncio.AbstractEventLoop, asyncio.Future[Any]]]) -> None:
+        try:
+            with self.engine.begin() as conn:
+                results = [op(conn) for op, _loop, _fut in batch]
+        except Exception:
+            if len(batch) == 1:
+                op, loop, fut = batch[0]
+                try:
+                    with self.engine.begin() as conn:
+                        result = op(conn)
+                except Exception as exc:  # the caller gets the error; nothing of this op was committed
+                    _resolve(loop, fut, None, exc)
+                    return
+                _resolve(loop, fut, result, None)
+                return
+            # One op failed: retry each alone so that only the bad one fails.
+            for one in batch:
+                self._run_batch([one])
+            return
+        for (_op, loop, fut), result in zip(batch, results, strict=True):
+            _resolve(loop, fut, result, None)
+
+    # -- operations ----------------------------------------------------------------------------------------
+    @staticmethod
+    def insert_game(row: dict[str, Any], entries: list[dict[str, Any]]) -> Callable[[Connection], None]:
+        """Return a write op that creates a game row with its first log entries."""
+
+        def op(conn: Connection) -> None:
+            now = now_utc()
+            conn.execute(games.insert().values(created_at=now, updated_at=now, **row))
+            if entries:
+                conn.execute(
+                    game_log.insert(),
+                    [{"game_id": row["id"], "seq": i + 1, "entry": e, "created_at": now} for i, e in enumerate(entries)],
+                )
+
+        return op
+
+    @staticmethod
+    def append(
+        game_id: str, first_seq: int, entries: list[dict[str, Any]], update: dict[str, Any] | None = None
+    ) -> Callable[[Connection], None]:
+        """Return a write op that appends ``entries`` at ``first_seq``, ``first_seq + 1``... and updates the
+        game row with ``update``. A sequence number already used raises an integrity error (lost update)."""
+
+        def op(conn: Connection) -> None:
+            now = now_utc()
+            if entries:
+                conn.execute(
+                    game_log.insert(),
+                    [
+                        {"game_id": game_id, "seq": first_seq + i, "entry": e, "created_at": now}
+                        for i, e in enumerate(entries)
+                    ],
+                )
+            values = dict(update or {})
+            values["updated_at"] = now
+            conn.execute(games.update().where(games.c.id == game_id).values(**values))
+
+        return op
+
+    def load(self, game_id: str) -> StoredGame | None:
+        """Read a game and its whole log; None when there is no such game. Blocking: call from a thread."""
+        with self.engine.connect() as conn:
+            row = conn.execute(sa.select(games).where(games.c.id == game_id)).mappings().first()
+            if row is None:
+                return None
+            entries = [
+                r.entry
+                for r in conn.execute(
+                    sa.select(game_log.c.entry).where(game_log.c.game_id == game_id).order_by(game_log.c.seq)
+                )
+            ]
+        return StoredGame(dict(row), entries)
+
+
+def _resolve(loop: asyncio.AbstractEventLoop, fut: asyncio.Future[Any], result: Any, exc: BaseException | None) -> None:
+    def done() -> None:
+        if fut.done():
+            return
+        if exc is not None:
+            fut.set_exception(exc)
+        else:
+            fut.set_result(result)
+
+    # A closed loop means nobody waits any more.
+    with contextlib.suppress(RuntimeError):
+        loop.call_soon_threadsafe(done)

@@ -1,0 +1,57 @@
+"""Fixtures for the server tests: a database URL per storage backend, and an API client on it.
+
+Storage tests run on SQLite always and on PostgreSQL when ``KEIMA_TEST_PG_URL`` is set (scripts/test.sh starts
+a throw-away cluster and sets it).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import sqlalchemy as sa
+from fastapi.testclient import TestClient
+
+from keima.server import create_app
+
+PG_URL = os.environ.get("KEIMA_TEST_PG_URL")
+BACKENDS = ["sqlite"] + (["postgres"] if PG_URL else [])
+
+
+def _reset_pg(url: str) -> None:
+    engine = sa.create_engine(url)
+    with engine.begin() as conn:
+        conn.execute(sa.text("DROP TABLE IF EXISTS game_log, games, alembic_version CASCADE"))
+    engine.dispose()
+
+
+@pytest.fixture(params=BACKENDS)
+def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A fresh, empty database: a SQLite file, or the test PostgreSQL database emptied."""
+    if request.param == "postgres":
+        assert PG_URL is not None
+        _reset_pg(PG_URL)
+        return PG_URL
+    return f"sqlite:///{tmp_path / 'keima.db'}"
+
+
+@pytest.fixture
+def sqlite_url(tmp_path: Path) -> str:
+    """A fresh SQLite database (for tests that are not about the storage backend)."""
+    return f"sqlite:///{tmp_path / 'keima.db'}"
+
+
+@pytest.fixture
+def client(db_url: str) -> Iterator[TestClient]:
+    """An API client on a running application (lifespan started)."""
+    with TestClient(create_app(db_url)) as c:
+        yield c
+
+
+@pytest.fixture
+def fast_client(sqlite_url: str) -> Iterator[TestClient]:
+    """An API client on SQLite only."""
+    with TestClient(create_app(sqlite_url)) as c:
+        yield c

@@ -1,0 +1,57 @@
+"""Helpers for the server tests: create, join, act and read games through the API."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Any
+
+from fastapi.testclient import TestClient
+
+
+def new_game(c: TestClient, **body: Any) -> dict[str, Any]:
+    """Create a game (201 expected); returns the response body."""
+    r = c.post("/api/games", json=body)
+    assert r.status_code == 201, r.text
+    c.cookies.clear()  # tests name the acting seat explicitly (header), never through a leftover cookie
+    data: dict[str, Any] = r.json()
+    return data
+
+
+def act(c: TestClient, gid: str, token: str | None, action: dict[str, Any], status: int = 200) -> dict[str, Any]:
+    """Send an action with the seat header (no cookie: each test says who acts); checks the status."""
+    headers = {"X-Keima-Seat": token} if token else {}
+    r = c.post(f"/api/games/{gid}/actions", json=action, headers=headers)
+    assert r.status_code == status, r.text
+    data: dict[str, Any] = r.json()
+    return data
+
+
+def state(c: TestClient, gid: str, token: str | None = None) -> dict[str, Any]:
+    """The game's state as the holder of ``token`` sees it."""
+    headers = {"X-Keima-Seat": token} if token else {}
+    r = c.get(f"/api/games/{gid}", headers=headers)
+    assert r.status_code == 200, r.text
+    data: dict[str, Any] = r.json()
+    return data
+
+
+def wait_for(pred: Callable[[], bool], timeout: float = 20.0) -> None:
+    """Poll ``pred`` until it holds; fails the test after ``timeout`` seconds."""
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if pred():
+            return
+        time.sleep(0.02)
+    raise AssertionError("condition not met in time")
+
+
+def two_players(c: TestClient, **body: Any) -> tuple[str, str, str]:
+    """Create an invitation game and join it from a second client; returns (game id, Black token, White token)."""
+    body.setdefault("size", 9)
+    g = new_game(c, opponent="invite", color="B", **body)
+    gid = g["game"]["id"]
+    r = c.post(f"/api/games/{gid}/join", json={"code": g["invite"]["code"]}, headers={"X-Keima-Seat": "none-yet-x"})
+    assert r.status_code == 200, r.text
+    c.cookies.clear()
+    return gid, g["seat"]["token"], r.json()["seat"]["token"]
