@@ -636,21 +636,25 @@ class Game:
 
     # ------------------------------------------------------------------ handicap and setup
     def _record_start(self) -> None:
+        """Record the current board as a starting position (empty board, after handicap or setup stones).
+
+        For natural-situational superko a starting position counts as created by the opponent of the player to
+        move, as if that player had just placed a stone: the immediate recapture of a ko set up on the board is
+        then forbidden, as the FFG ko diagrams show, and handicap stones count as Black's creation."""
         h = self.board.hash
         self._positions[h] = self._positions.get(h, 0) + 1
         if self._track_situations:
             k = h ^ _SIDE_KEY[self.to_move]
             self._situations[k] = self._situations.get(k, 0) + 1
+        if self._track_created:
+            k = h ^ _CREATOR_KEY[3 - self.to_move]
+            self._created[k] = self._created.get(k, 0) + 1
 
     def _put_handicap(self, points: Sequence[int]) -> None:
         self.board.set_stones((p, BLACK) for p in points)
         self.handicap_stones = tuple(points)
         self._set(to_move=WHITE, phase="play", handicap_left=0)
         self._record_start()
-        if self._track_created:
-            # Handicap stones are placed by Black: the position is Black's creation for natural-situational superko.
-            k = self.board.hash ^ _CREATOR_KEY[BLACK]
-            self._created[k] = self._created.get(k, 0) + 1
 
     def place_handicap(self, points: Iterable[Move]) -> None:
         """Place all remaining free handicap stones at once (GTP ``set_free_handicap``).
