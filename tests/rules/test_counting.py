@@ -1,0 +1,430 @@
+"""The numbers the seeds give for counting, reproduced on invented positions (the seeds' figures are not in their
+text: every position below is built to match the numbers, and says which seed figure it stands for).
+
+Where the seed's count depends on the game's history (captures, passes, who played last), the test plays that
+history through the referee: a set-up position, then the capturing moves and the passes, then the dead-stone
+agreement, so that prisoners and pass stones come from real play.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+import keima
+from keima.rules.board import BLACK, WHITE
+
+from .diagram import parse, setup_game
+
+METHODS = ("area", "territory", "quick-count", "japanese")
+
+
+def rc(row: int, col: int, size: int) -> int:
+    return row * size + col
+
+
+def finish(game: keima.Game, dead: list[int]) -> None:
+    """Mark the chains at ``dead`` and have both players accept: the game must then be finished."""
+    assert game.phase == "scoring"
+    game.set_dead(dead)
+    game.accept(BLACK)
+    assert game.phase == "scoring"
+    game.accept(WHITE)
+    assert game.phase == "finished"
+
+
+def bd(score: keima.Score, method: str, color: int) -> keima.rules.scoring.Breakdown:
+    return score.methods[method].breakdown[color]
+
+
+# ---------------------------------------------------------------- seed 000, diagram 12
+# "Noir a 8 points de territoire en bas à gauche et 2 en haut à droite. Il a de plus 33 pierres sur le jeu. Son
+# total est de 43 points. Blanc a 2 points de territoire en haut à gauche et 9 en bas à droite. Il a de plus 27
+# pierres sur le jeu. Son total est de 38 points ... si l'on tient compte du komi, Blanc gagne de 2 points et
+# demi." Invented 9x9 position with exactly those regions and stone counts.
+DIAGRAM_12 = """
+. . O O X X X . .
+O O O O X X X X X
+O O O O X X X X X
+O O O O X X X X X
+O O O O X X X X X
+O O X X X O O O O
+X X X X X O . . .
+. . . . X O . . .
+. . . . X O . . .
+"""
+
+
+def test_seed000_diagram12_area_count() -> None:
+    game, pos = setup_game(DIAGRAM_12, rules="french")
+    assert game.komi == 7.5
+    score = game.score()
+    area = score.methods["area"]
+    b, w = area.breakdown[BLACK], area.breakdown[WHITE]
+    assert (b.stones, b.territory) == (33, 10)
+    assert (w.stones, w.territory) == (27, 11)
+    assert b.stones + b.territory == 43
+    assert w.stones + w.territory == 38
+    assert area.margin == pytest.approx(43 - 38 - 7.5)
+    assert score.method == "area"
+    assert score.result == "W+2.5"
+    # The regions the seed names: 8 bottom-left and 2 top-right for Black, 2 top-left and 9 bottom-right for White.
+    n = pos.size
+    assert {rc(0, 7, n), rc(0, 8, n)} <= score.territory[BLACK]
+    assert {rc(r, c, n) for r in (7, 8) for c in range(4)} <= score.territory[BLACK]
+    assert {rc(0, 0, n), rc(0, 1, n)} <= score.territory[WHITE]
+    assert {rc(r, c, n) for r in (6, 7, 8) for c in (6, 7, 8)} <= score.territory[WHITE]
+    assert not score.neutral
+
+
+# ---------------------------------------------------------------- seed 000 diagrams 14-16 (= seed 004)
+# Even game, Black placed the last stone. "Durant la partie, Noir a capturé 5 pierres blanches, et Blanc a
+# capturé 2 pierres noires", 2 dead stones of each colour. Area: "(23+24)-(14+20+7,5), soit 5 points et demi".
+# Quick count: "Noir a 9 pierres blanches à placer (5 ... capturées, 2 ... retirées, 1 pierre que Blanc lui donne
+# car c'est Noir qui a joué le dernier, et 1 pierre pour le passe de Blanc). Blanc en a 5 ... Noir a 18
+# intersections dans son territoire, et Blanc 5 ... Noir gagne de (18-(5+7,5))".
+# Invented 9x9 position: White's five stones in the top-left corner are in atari (Black captures them at (3,0)),
+# Black's two stones in the top-right corner are in atari (White captures them at (2,8)); (5,1)-(6,1) are dead
+# white stones and (5,7)-(6,7) dead black stones. White moves first from the set-up so that Black plays last.
+DIAGRAM_14 = """
+O O O X X X O O X
+O X X X X X O O X
+O X . X X O O . .
+. . . X X O O . .
+. . . X X O O . .
+. O . X X O O X .
+. O . X X O O X .
+. . . X X O O . .
+. . . X X O O . O
+"""
+
+
+def play_diagram_14(rules: str = "french") -> keima.Game:
+    pos = parse(DIAGRAM_14)
+    n = pos.size
+    game = keima.Game(size=n, rules=rules)
+    game.setup(black=sorted(pos.black), white=sorted(pos.white), to_move=WHITE)
+    game.play(rc(2, 8, n))  # White captures the two black stones
+    game.play(rc(3, 0, n))  # Black captures the five white stones: the last stone placed
+    game.play(None)  # White passes
+    game.play(None)  # Black passes: play stops
+    finish(game, [rc(5, 1, n), rc(5, 7, n)])
+    return game
+
+
+def test_seed000_diagrams_14_to_16_even_game() -> None:
+    game = play_diagram_14()
+    assert game.prisoners == {BLACK: 5, WHITE: 2}
+    assert game.pass_count == {BLACK: 1, WHITE: 1}
+    assert game.result == "B+5.5"
+    score = game.score()
+    area_b, area_w = bd(score, "area", BLACK), bd(score, "area", WHITE)
+    assert (area_b.territory, area_b.stones) == (23, 24)
+    assert (area_w.territory, area_w.stones, area_w.komi) == (14, 20, 7.5)
+    assert score.methods["area"].margin == pytest.approx((23 + 24) - (14 + 20 + 7.5))
+    # Quick count: the stones each player holds.
+    qb, qw = bd(score, "quick-count", BLACK), bd(score, "quick-count", WHITE)
+    assert (qb.captures, qb.dead, qb.extra_pass_stone, qb.pass_stones) == (5, 2, 1, 1)
+    assert (qw.captures, qw.dead, qw.extra_pass_stone, qw.pass_stones) == (2, 2, 0, 1)
+    # Black's 9 white stones go into White's 14 points, White's 5 black stones into Black's 23.
+    assert qw.territory - qw.filled == 5
+    assert qb.territory - qb.filled == 18
+    assert score.methods["quick-count"].margin == pytest.approx(18 - (5 + 7.5))
+    assert score.methods["quick-count"].result == "B+5.5"
+    assert score.methods["area"].result == "B+5.5"
+
+
+# ---------------------------------------------------------------- seed 000 diagrams 17-19 (= seed 004)
+# Three-stone handicap game, White played the last move. "Pendant la partie, Blanc a capturé 5 pierres. Noir n'a
+# capturé aucune pierre blanche. Après les deux passes ... Blanc retire les 2 pierres noires 'X'". Area: "(28+16)-
+# (16+21+2,5), soit 4 points et demi"; quick count: "Noir a 1 pierre blanche à placer ... Blanc en a 8 ... Noir a
+# 20 intersections inoccupées dans son territoire, et Blanc 15 ... (20-15,5)".
+# Invented 9x9 position around the GTP fixed handicap stones C7, G7 and C3 ((2,2), (2,6), (6,2)): the C3 stone
+# and its neighbour (6,3) die inside White's area; five black stones on the bottom edge are captured by White's
+# (8,5), the last stone placed. Then Black passes and White passes.
+DIAGRAM_17 = """
+. . . . . . . . .
+. X X . . . X X .
+. . X . . . X . .
+. . . . X . . . X
+X X X X X X X X O
+O O O O O O O O O
+. . X X . . . . .
+O O O O O O O O O
+X X X X X . . . O
+"""
+
+
+def play_diagram_17(rules: str = "french") -> keima.Game:
+    pos = parse(DIAGRAM_17)
+    n = pos.size
+    game = keima.Game(size=n, rules=rules, handicap=3)
+    hcap = set(game.handicap_stones)
+    assert hcap == {rc(2, 2, n), rc(2, 6, n), rc(6, 2, n)}
+    assert game.to_move == WHITE
+    game.setup(black=sorted(pos.black - hcap), white=sorted(pos.white))
+    assert game.to_move == WHITE
+    game.play(rc(8, 5, n))  # White captures five: the last stone placed
+    game.play(None)  # Black passes
+    game.play(None)  # White passes
+    finish(game, [rc(6, 2, n)])
+    return game
+
+
+def test_seed000_diagrams_17_to_19_handicap_game() -> None:
+    game = play_diagram_17()
+    assert game.komi == 0.5
+    assert game.prisoners == {BLACK: 0, WHITE: 5}
+    assert game.result == "B+4.5"
+    score = game.score()
+    ab, aw = bd(score, "area", BLACK), bd(score, "area", WHITE)
+    assert (ab.territory, ab.stones) == (28, 16)
+    assert (aw.territory, aw.stones, aw.handicap_bonus, aw.komi) == (16, 21, 2, 0.5)
+    assert score.methods["area"].margin == pytest.approx((28 + 16) - (16 + 21 + 2.5))
+    qb, qw = bd(score, "quick-count", BLACK), bd(score, "quick-count", WHITE)
+    held_by_black = qb.captures + qb.dead + qb.pass_stones + qb.extra_pass_stone
+    held_by_white = qw.captures + qw.dead + qw.pass_stones + qw.extra_pass_stone
+    assert held_by_black == 1
+    assert held_by_white == 8
+    assert (qw.captures, qw.dead, qw.pass_stones) == (5, 2, 1)
+    assert qb.territory - qb.filled == 20
+    assert qw.territory - qw.filled == 15
+    assert qw.komi == 0.5  # a handicap game adds only half a point
+    assert score.methods["quick-count"].margin == pytest.approx(20 - 15.5)
+
+
+# ---------------------------------------------------------------- seed 001, first example
+# "Score de Noir : 37 points. Score de Blanc : 41 points. Les trois intersections X ne sont pas comptées ...
+# Blanc gagne de 4 points." Invented 9x9 position with three dame points between the walls; no komi.
+EXAMPLE_1 = """
+. . . X X O . . .
+. . . X . O . . .
+. . . X . O . . .
+. . . X . O . . .
+. . . X O O . . .
+. . . X O O . . .
+. . . X O O . . .
+. . . X O O . . .
+. . . X O O . . .
+"""
+
+
+def test_seed001_example1_area_with_dame() -> None:
+    game, pos = setup_game(EXAMPLE_1, komi=0)
+    score = game.score()
+    area = score.methods["area"]
+    assert area.black == 37
+    assert area.white == 41
+    assert len(score.neutral) == 3
+    assert score.neutral == {rc(r, 4, pos.size) for r in (1, 2, 3)}
+    assert 37 + 41 + 3 == pos.size * pos.size
+    assert score.result == "W+4"
+
+
+# ---------------------------------------------------------------- seed 001, sixth example (seki)
+# "Voici les 12 points de Noir ... et le 11 points de Blanc. Les deux intersections X ne sont pas comptées ...
+# sans komi, Noir gagne d'un point." Invented 5x5 seki: each side has one eye and they share two liberties, so
+# neither chain is alive on its own; the two shared liberties are the two uncounted points. (The seed's seki is
+# "asymmetric": White's side holds no territory. The numbers are the same here; Japanese counting gives the
+# eyes of chains in seki to nobody, which the last assertions check.)
+EXAMPLE_6 = """
+. X O O .
+X X O O O
+X X s O O
+X X X t O
+X X X O O
+"""
+
+
+def test_seed001_example6_seki_area() -> None:
+    game, pos = setup_game(EXAMPLE_6, rules="french", komi=0)
+    score = game.score()
+    area = score.methods["area"]
+    assert (area.black, area.white) == (12, 11)
+    assert score.neutral == {pos.at("s"), pos.at("t")}
+    assert score.result == "B+1"
+    # Every stone on the board belongs to a chain in seki.
+    assert pos.black | pos.white <= set(score.seki)
+
+
+def test_seed001_example6_seki_eyes_under_japanese_counting() -> None:
+    game, pos = setup_game(EXAMPLE_6, rules="french", komi=0)
+    score = game.score()
+    jap = score.methods["japanese"]
+    assert jap.breakdown[BLACK].territory == 0
+    assert jap.breakdown[WHITE].territory == 0
+    # Area counting (French) does count them.
+    assert bd(score, "area", BLACK).territory == 1
+    assert bd(score, "area", WHITE).territory == 1
+    # Under the Japanese preset the seki eyes are nobody's, whatever the method.
+    game_j, _ = setup_game(EXAMPLE_6, rules="japanese", komi=0)
+    sj = game_j.score()
+    assert sj.method == "japanese"
+    assert sj.methods["japanese"].margin == 0
+    assert sj.result == "0"
+    assert not sj.territory[BLACK] and not sj.territory[WHITE]
+
+
+# ---------------------------------------------------------------- seed 001, eighth example
+# "Le komi est de 7,5. Méthode des aires : Noir a 16 points sur le goban et Blanc en a 9. Blanc gagne de 0,5
+# point. Méthode des territoires « traditionnelle » : Noir a 8 points sur le goban et Blanc en a 2. Blanc gagne
+# de 1,5 point." and with pass stones: "Noir a 7 points sur le goban (N) et Blanc n'en a aucun. Avec le komi,
+# Blanc gagne de 0,5 point." Invented 5x5 game: Black places one stone more than White, then both pass.
+EXAMPLE_8_FINAL = """
+. . X O .
+. . X O .
+. . X O O
+. . X O O
+X X X X O
+"""
+EXAMPLE_8_MOVES = [
+    (0, 2), (0, 3), (1, 2), (1, 3), (2, 2), (2, 3), (3, 2), (3, 3),
+    (4, 2), (3, 4), (4, 0), (2, 4), (4, 1), (4, 4), (4, 3),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("rules", ["french", "egc2011", "aga"])
+def test_seed001_example8_area_versus_japanese(rules: str) -> None:
+    game = keima.Game(size=5, rules=rules, komi=7.5)
+    for r, c in EXAMPLE_8_MOVES:
+        game.play(rc(r, c, 5))
+    assert list(game.board.colors) == parse(EXAMPLE_8_FINAL).colors()
+    game.play(None)  # White passes
+    game.play(None)  # Black passes
+    finish(game, [])
+    score = game.score()
+    area = score.methods["area"]
+    assert (area.black, area.white - 7.5) == (16, 9)
+    assert area.result == "W+0.5"
+    jap = score.methods["japanese"]
+    assert (jap.black, jap.white - 7.5) == (8, 2)
+    assert jap.result == "W+1.5"
+    # Territory with pass stones, White passing last: Black holds White's pass stone and the extra stone.
+    tps = score.methods["territory"]
+    assert tps.breakdown[BLACK].pass_stones == 1
+    assert tps.breakdown[BLACK].extra_pass_stone == 1
+    assert tps.breakdown[WHITE].pass_stones == 1
+    assert tps.result == "W+0.5"
+    # Quick count: after filling, Black 7 points, White none.
+    qb, qw = bd(score, "quick-count", BLACK), bd(score, "quick-count", WHITE)
+    assert (qb.territory - qb.filled, qw.territory - qw.filled) == (7, 0)
+    assert score.methods["quick-count"].result == "W+0.5"
+    assert game.result == "W+0.5"
+
+
+def test_no_extra_stone_when_white_passes_last() -> None:
+    """Seed 001: "si c'est Noir qui a passé en premier et si Blanc passe ensuite ... la différence entre les
+    prisonniers de Noir et ceux de Blanc n'aura pas changé": no extra stone when White's pass ends the game."""
+    game = keima.Game(size=5, rules="egc2011", komi=7.5)
+    for r, c in EXAMPLE_8_MOVES:
+        game.play(rc(r, c, 5))
+    game.play(rc(0, 4, 5))  # White fills its own point: now Black and White placed 8 stones each
+    game.play(None)  # Black passes
+    game.play(None)  # White passes last
+    score = game.score()
+    tps = score.methods["territory"]
+    assert tps.breakdown[BLACK].extra_pass_stone == 0
+    assert tps.breakdown[BLACK].pass_stones == 1
+    assert tps.breakdown[WHITE].pass_stones == 1
+    # Area: Black 16, White 9 (a stone replaced a point of territory): still W+0.5, and the territory count agrees.
+    assert score.methods["area"].result == "W+0.5"
+    assert tps.result == "W+0.5"
+
+
+# ---------------------------------------------------------------- seed 002: territory minus prisoners
+# "Noir récupère 7 pierres blanches, et Blanc récupère 1 pierre noire ... Blanc a 36 points de territoire et
+# Noir en a 33 ... Blanc s'est fait prendre 19 pierres en cours de jeu, et Noir 14. Résultat : Blanc 36 - (19 +
+# 7) = 10 Noir 33 - (14 + 1) = 18 Noir est le vainqueur." Invented 13x13 position: a 19-stone white chain along
+# the top is in atari (Black captures it at (2,0)), a 14-stone black chain in the bottom-left corner is in atari
+# (White captures it at (12,7)); 7 dead white stones lie in Black's area, 1 dead black stone in White's; four
+# dame points (A, B, C, D in the seed) separate the walls. No komi, as in the seed.
+SEED_002 = """
+O O O O O O O O O O O O O
+O O O O O O X X X X X X X
+. X X X X X . O O O . . .
+O . . . . X . O O O O . .
+O O O O O O X X X X X X X
+O O O O O O O O O O O O O
+O O O O O O O O O O O O O
+O O O O O O O O O O O O O
+O O O O O O O O O O O O O
+. . . X . . . . . . . . .
+O O O O O O O O O O O O O
+X X X X X X X O . . . . .
+X X X X X X X . . . . . O
+"""
+
+
+def test_seed002_territory_minus_prisoners() -> None:
+    pos = parse(SEED_002)
+    n = pos.size
+    game = keima.Game(size=n, rules="japanese", komi=0)
+    game.setup(black=sorted(pos.black), white=sorted(pos.white))
+    game.play(rc(2, 0, n))  # Black captures 19
+    assert game.prisoners[BLACK] == 19
+    game.play(rc(12, 7, n))  # White captures 14
+    assert game.prisoners[WHITE] == 14
+    game.play(None)
+    game.play(None)
+    finish(game, [rc(2, 7, n), rc(9, 3, n)])
+    score = game.score()
+    assert score.method == "japanese"
+    jb, jw = bd(score, "japanese", BLACK), bd(score, "japanese", WHITE)
+    assert (jb.territory, jb.captures, jb.dead) == (33, 19, 7)
+    assert (jw.territory, jw.captures, jw.dead) == (36, 14, 1)
+    # The seed's own arithmetic: each territory minus the stones that player lost.
+    white_points = jw.territory - (jb.captures + jb.dead)
+    black_points = jb.territory - (jw.captures + jw.dead)
+    assert (white_points, black_points) == (10, 18)
+    assert score.methods["japanese"].margin == black_points - white_points
+    assert game.result == "B+8"
+    assert len(score.neutral) == 4
+
+
+# ---------------------------------------------------------------- seed 003: territory and prisoners
+# "Noir a 9 points de territoire. Blanc a 6 points de territoire + 2 points pour les 2 pierres noires qui ne
+# peuvent être sauvées." Invented 6x6 position: a 3x3 black corner, and two dead black stones inside White's
+# six points on the right edge.
+SEED_003 = """
+. . . X O .
+. . . X O X
+. . . X O X
+X X X X O .
+O O O O O .
+O O O O O .
+"""
+
+
+def test_seed003_territory_plus_dead_stones() -> None:
+    game, pos = setup_game(SEED_003, rules="japanese", komi=0)
+    n = pos.size
+    game.play(None)
+    game.play(None)
+    finish(game, [rc(1, 5, n)])
+    score = game.score()
+    jb, jw = bd(score, "japanese", BLACK), bd(score, "japanese", WHITE)
+    assert jb.territory == 9
+    assert (jw.territory, jw.dead) == (6, 2)
+    assert (jb.total, jw.total) == (9, 8)
+    assert game.result == "B+1"
+
+
+# ---------------------------------------------------------------- every method's breakdown adds up
+@pytest.mark.parametrize("method", METHODS)
+@pytest.mark.parametrize("which", ["even", "handicap"])
+def test_breakdowns_add_up(method: str, which: str) -> None:
+    game = play_diagram_14() if which == "even" else play_diagram_17()
+    score = game.score()
+    ms = score.methods[method]
+    for color, total in ((BLACK, ms.black), (WHITE, ms.white)):
+        b = ms.breakdown[color]
+        assert b.total == pytest.approx(total)
+        if method == "area":
+            parts = b.stones + b.territory + b.komi + b.handicap_bonus
+        elif method == "territory":
+            parts = b.territory + b.captures + b.dead + b.pass_stones + b.extra_pass_stone + b.komi
+        elif method == "quick-count":
+            parts = b.territory - b.filled + b.overflow + b.komi
+        else:
+            parts = b.territory + b.captures + b.dead + b.komi
+        assert parts == pytest.approx(b.total), f"{method} {color}: {b}"
+    assert ms.margin == pytest.approx(ms.black - ms.white)
