@@ -79,7 +79,6 @@ const en = {
   playedPass: (c) => `${c} passes`,
   captured: (n) => (n === 1 ? "1 stone captured" : `${n} stones captured`),
   handicapPhase: (n) => `Black places ${n} handicap stones`,
-  placeHandicap: "Place these stones",
   phasePlay: "Play",
   phaseScoring: "Marking dead stones",
   phaseFinished: "Game over",
@@ -92,6 +91,7 @@ const en = {
   result: "Result",
   resultText: (r) => resultWords(r, "en"),
   finalCount: "Final count",
+  markingCount: "Count with this marking",
   method: "Method",
   methodNames: {
     area: "Area (stones + territory)",
@@ -243,7 +243,6 @@ const fr = {
   playedPass: (c) => `${c} passe`,
   captured: (n) => (n === 1 ? "1 pierre capturée" : `${n} pierres capturées`),
   handicapPhase: (n) => `Noir place ${n} pierres de handicap`,
-  placeHandicap: "Poser ces pierres",
   phasePlay: "Partie en cours",
   phaseScoring: "Marquage des pierres mortes",
   phaseFinished: "Partie terminée",
@@ -256,6 +255,7 @@ const fr = {
   result: "Résultat",
   resultText: (r) => resultWords(r, "fr"),
   finalCount: "Décompte final",
+  markingCount: "Décompte avec ce marquage",
   method: "Méthode",
   methodNames: {
     area: "Méthode des aires (pierres + territoire)",

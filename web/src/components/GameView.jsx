@@ -190,7 +190,6 @@ export function GameView({ gameId, inviteCode }) {
   else if (game.phase === "handicap") turnText = t("handicapPhase", game.handicap);
   else if (local) turnText = t("toMove", colorName(game.to_move));
   else if (mine(game.to_move)) turnText = `${t("yourTurn")} (${colorName(game.to_move)})`;
-  else if (you.length && !game.players?.[game.to_move]?.seated) turnText = t("waitingJoin");
   else turnText = t("toMove", colorName(game.to_move));
 
   return (
@@ -220,6 +219,11 @@ export function GameView({ gameId, inviteCode }) {
           {turnText}
         </p>
         {botThinking && <p class="thinking">{t("thinking")}</p>}
+        {!game.result && ["B", "W"].some((c) => game.players?.[c] && !game.players[c].seated) && (
+          <p class="notice" data-testid="waiting">
+            {t("waitingJoin")}
+          </p>
+        )}
         <p class={`status ${status}`} data-testid="connection">
           {t("connection")}: {status === "open" ? t("connected") : t("reconnecting")}
         </p>
@@ -341,7 +345,6 @@ export function GameView({ gameId, inviteCode }) {
 
         {live && game.phase === "scoring" && (
           <section class="scoring" data-testid="scoring">
-            <h3>{t("phaseScoring")}</h3>
             <p>{t("scoringHelp")}</p>
             <ul class="acceptance">
               {["B", "W"].map((c) => (
@@ -388,7 +391,7 @@ export function GameView({ gameId, inviteCode }) {
           </p>
         )}
         {live && game.score && (game.phase === "scoring" || game.phase === "finished") && (
-          <ScoreTable score={game.score} />
+          <ScoreTable score={game.score} final={game.phase === "finished"} />
         )}
 
         <p>

@@ -15,7 +15,7 @@ const FIELDS = [
   "overflow",
 ];
 
-export function ScoreTable({ score }) {
+export function ScoreTable({ score, final }) {
   if (!score?.methods) return null;
   const names = [
     ...ORDER.filter((n) => n in score.methods),
@@ -23,7 +23,7 @@ export function ScoreTable({ score }) {
   ];
   return (
     <section class="score" aria-labelledby="score-title" data-testid="score">
-      <h3 id="score-title">{t("finalCount")}</h3>
+      <h3 id="score-title">{final ? t("finalCount") : t("markingCount")}</h3>
       <div class="methods">
         {names.map((name) => {
           const m = score.methods[name];

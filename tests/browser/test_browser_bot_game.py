@@ -1,0 +1,144 @@
+"""A whole 9x9 game against the bot, played through the browser: keyboard and mouse moves, passes, the dead-stone
+phase with the estimator's proposal, the final count of every method, territory on the board, SGF and review."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+# Points the human tries in turn; an occupied or refused one is skipped (the bot may have taken it).
+TRIES = ["C3", "G7", "C7", "G3", "D5", "F5", "E3", "E7", "C5", "G5"]
+
+
+def wait_human_turn(page: Any) -> None:
+    """Wait until it is the human's turn again or play has stopped (the bot answered)."""
+    page.wait_for_function(
+        """() => {
+            const g = document.querySelector('.game');
+            if (!g) return false;
+            if (g.dataset.phase !== 'play') return true;
+            return document.querySelector('[data-testid="turn"]').textContent.startsWith('Your turn');
+        }""",
+        timeout=30_000,
+    )
+
+
+def test_full_game_against_the_bot(new_page: Any, ui: Any, server: Any, shot: Any) -> None:
+    page = new_page()
+    gid = ui.create_game(page, size=9, opponent="bot", level="beginner", color="B")
+    expect(page.get_by_test_id("you")).to_have_text("You play Black")
+    expect(page.get_by_test_id("turn")).to_contain_text("Your turn")
+    board = page.get_by_test_id("board")
+    expect(board).to_have_attribute("aria-label", "Go board, 9 by 9")
+    expect(ui.point(page, "A9")).to_have_attribute("aria-label", "A9, empty")
+    assert page.locator('[data-testid="board"] [role="button"]').count() == 81
+
+    # Keyboard play: the tab stop starts at the centre (E5); two arrows up and Enter play E7.
+    ui.point(page, "E5").focus()
+    page.keyboard.press("ArrowUp")
+    page.keyboard.press("ArrowUp")
+    expect(ui.point(page, "E7")).to_be_focused()
+    page.keyboard.press("Enter")
+    ui.wait_stone(page, "E7", "black")
+    expect(page.get_by_test_id("announcer")).to_contain_text("Black E7")
+    wait_human_turn(page)
+    assert ui.moves_shown(page) == 2
+    shot(page, "after-first-moves")
+
+    # A few moves with the mouse, then pass until the bot passes too.
+    for vertex in TRIES:
+        if page.locator(".game").get_attribute("data-phase") != "play":
+            break
+        if ui.stone_at(page, vertex) != "empty":
+            continue
+        before = ui.moves_shown(page)
+        ui.point(page, vertex).click()
+        page.wait_for_function(
+            "n => document.querySelectorAll('[data-testid=move-list] li').length > n "
+            "|| document.querySelector('[data-testid=refusal]')",
+            arg=before,
+        )
+        if page.get_by_test_id("refusal").count():
+            continue
+        wait_human_turn(page)
+    shot(page, "middle-game")
+
+    for _ in range(120):
+        if page.locator(".game").get_attribute("data-phase") != "play":
+            break
+        page.get_by_role("button", name="Pass", exact=True).click()
+        page.wait_for_function(
+            """() => document.querySelector('.game').dataset.phase !== 'play'
+                 || !document.querySelector('[data-testid="turn"]').textContent.startsWith('Your turn')"""
+        )
+        wait_human_turn(page)
+    expect(page.locator(".game")).to_have_attribute("data-phase", "scoring")
+
+    # The dead-stone phase starts with the estimator's proposal as the marking.
+    state = server.game(gid)
+    assert sorted(state["dead"]) == sorted(state["proposal"] or [])
+    scoring = page.get_by_test_id("scoring")
+    expect(scoring).to_be_visible()
+    for p in state["dead"]:
+        vertex = state_vertex(p, 9)
+        expect(ui.point(page, vertex)).to_have_attribute("aria-label", re.compile("marked dead"))
+    expect(page.get_by_test_id("score").locator("table.method")).to_have_count(4)
+    shot(page, "scoring")
+
+    page.get_by_role("button", name="Accept this marking").click()
+    expect(page.locator(".game")).to_have_attribute("data-phase", "finished", timeout=30_000)
+    final = server.game(gid)
+    result = page.get_by_test_id("result")
+    expect(result).to_have_attribute("data-result", final["result"])
+    assert re.fullmatch(r"[BW]\+\d+(\.5)?|0", final["result"]), final["result"]
+
+    # Every counting method side by side, each with its totals as the server counted them.
+    tables = page.get_by_test_id("score").locator("table.method")
+    expect(tables).to_have_count(4)
+    for name, method in final["score"]["methods"].items():
+        table = page.locator(f'table.method[data-method="{name}"]')
+        total = table.locator("tr.total td")
+        expect(total.nth(0)).to_have_text(fmt(method["black"]))
+        expect(total.nth(1)).to_have_text(fmt(method["white"]))
+    expect(page.locator(f'table.method.own[data-method="{final["score"]["method"]}"]')).to_have_count(1)
+
+    # Territory is painted on the board, point for point as the server counted it.
+    painted_b = page.locator('[data-testid="board"] .shudan-vertex.shudan-paint_1').count()
+    painted_w = page.locator('[data-testid="board"] .shudan-vertex.shudan-paint_-1').count()
+    assert painted_b == len(final["score"]["territory"]["B"])
+    assert painted_w == len(final["score"]["territory"]["W"])
+    shot(page, "final-count")
+
+    # The SGF download serves the record of this game.
+    href = page.get_by_test_id("sgf").get_attribute("href")
+    sgf = page.request.get(href)
+    assert sgf.ok
+    text = sgf.text()
+    assert "SZ[9]" in text and f"RE[{final['result']}]" in text
+
+    # Review: step back one move; the board shows the position before the last move.
+    moves = final["moves"]
+    last_placed = next(m for m in reversed(moves) if m["point"] is not None)
+    n_last = moves.index(last_placed) + 1
+    page.locator('[data-testid="move-list"] li').nth(n_last - 2).get_by_role("button").click()
+    expect(page.get_by_test_id("reviewing")).to_have_text(f"Reviewing move {n_last - 1} of {len(moves)}")
+    ui.wait_stone(page, last_placed["vertex"], "empty")
+    shot(page, "review")
+    page.get_by_test_id("review-live").click()
+    expect(page.get_by_test_id("reviewing")).to_have_count(0)
+
+
+def state_vertex(p: int, size: int) -> str:
+    """GTP name of an integer point (row 0 at the top), as the UI labels it."""
+    letters = "ABCDEFGHJKLMNOPQRSTUVWXYZ"
+    return f"{letters[p % size]}{size - p // size}"
+
+
+def fmt(x: float) -> str:
+    """A number as JavaScript prints it (45.0 -> "45", 41.5 -> "41.5")."""
+    return str(int(x)) if float(x).is_integer() else str(x)
