@@ -49,9 +49,26 @@ def mutated(draw: st.DrawFn) -> bytes:
         if kind == "delete":
             del data[pos : pos + draw(st.integers(1, 20))]
         elif kind == "insert":
-            piece = draw(st.one_of(st.binary(min_size=1, max_size=8), st.sampled_from([b"[", b"]", b"(", b")", b";",
-                                                                                         b"\\", b"B[aa]", b"AB[cc]",
-                                                                                         b"HA[2]", b"KM[x]", b"W[zz]"])))
+            piece = draw(
+                st.one_of(
+                    st.binary(min_size=1, max_size=8),
+                    st.sampled_from(
+                        [
+                            b"[",
+                            b"]",
+                            b"(",
+                            b")",
+                            b";",
+                            b"\\",
+                            b"B[aa]",
+                            b"AB[cc]",
+                            b"HA[2]",
+                            b"KM[x]",
+                            b"W[zz]",
+                        ]
+                    ),
+                )
+            )
             data[pos:pos] = piece
         elif kind == "replace" and pos < len(data):
             data[pos] = draw(st.integers(0, 255))

@@ -25,7 +25,16 @@ def test_fresh_even_game_header() -> None:
     game.play("pass")
     text = dump_sgf(game, info={"PB": "Alice", "PW": "Bob", "DT": "2026-11-21"})
     assert text.startswith("(;FF[4]")
-    for prop in ("GM[1]", "CA[UTF-8]", "SZ[13]", "KM[7.5]", "RU[French]", "PB[Alice]", "PW[Bob]", "DT[2026-11-21]"):
+    for prop in (
+        "GM[1]",
+        "CA[UTF-8]",
+        "SZ[13]",
+        "KM[7.5]",
+        "RU[French]",
+        "PB[Alice]",
+        "PW[Bob]",
+        "DT[2026-11-21]",
+    ):
         assert prop in text
     assert "AP[keima:" in text
     assert "HA[" not in text and "AB[" not in text  # never HA[0] nor an empty AB
@@ -125,7 +134,12 @@ def test_ru_spellings(ru: str, name: str) -> None:
 def test_katago_variant_is_written_back_exactly() -> None:
     record = load_record("(;GM[1]SZ[9]RU[koSIMPLEscoreAREAtaxNONEsui0whbNfpok1];B[ee])")
     rules = record.game.rules
-    assert (rules.ko, rules.scoring, rules.handicap_bonus, rules.suicide) == ("simple", "area", "n", "forbidden")
+    assert (rules.ko, rules.scoring, rules.handicap_bonus, rules.suicide) == (
+        "simple",
+        "area",
+        "n",
+        "forbidden",
+    )
     text = dump_sgf(record.game)
     assert "RU[koSIMPLEscoreAREAtaxNONEsui0whbNfpok1]" in text  # the original spelling is kept
     fresh = Game(size=9, rules=rules)
@@ -144,8 +158,13 @@ def test_unknown_ru_is_kept_and_warned() -> None:
 
 @pytest.mark.parametrize(
     ("re_value", "result", "reason"),
-    [("W+R", "W+R", "resign"), ("B+Resign", "B+R", "resign"), ("B+T", "B+T", "timeout"), ("W+F", "W+F", "forfeit"),
-     ("Void", "Void", "no-result")],
+    [
+        ("W+R", "W+R", "resign"),
+        ("B+Resign", "B+R", "resign"),
+        ("B+T", "B+T", "timeout"),
+        ("W+F", "W+F", "forfeit"),
+        ("Void", "Void", "no-result"),
+    ],
 )
 def test_results_that_end_a_game(re_value: str, result: str, reason: str) -> None:
     game = load_sgf(f"(;GM[1]SZ[9]RE[{re_value}];B[ee];W[cc])")

@@ -1,0 +1,471 @@
+"""``keima play``: a full game in the terminal, against another person at the same keyboard or keima's bot.
+
+Commands are read from standard input one line at a time, so a game can be scripted (tests do that):
+a vertex such as ``D4``, ``pass``, ``undo``, ``resign``, ``quit``, ``help``; in the dead-stone phase ``dead D4``
+(toggles the whole chain), ``estimate`` (keima's proposal), ``accept``, ``resume``, ``undo``. Colour is used
+only when standard output is a terminal (or with ``--color``). The record is saved as SGF when the game ends,
+when the player quits, and when the input ends.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as _dt
+import math
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import IO, Any
+
+from keima.cli import UsageError
+from keima.rules.board import BLACK, EMPTY, WHITE, color_word, opponent
+from keima.rules.coords import GTP_LETTERS, CoordinateError, from_gtp, hoshi, to_gtp
+from keima.rules.game import Game as RulesGame
+from keima.rules.game import GameError, IllegalMove
+from keima.rules.ruleset import RulesError
+
+HELP_PLAY = "commands: a vertex (D4), pass, undo, resign, quit, help"
+HELP_SCORING = "dead-stone phase: dead D4 (toggle a chain), estimate, accept, resume, undo, quit, help"
+
+# ANSI styles: a wooden board, black and white stones, the last move underlined.
+_BOARD_BG = "\x1b[43m"
+_STYLE = {
+    "X": "\x1b[30;1m",
+    "O": "\x1b[97;1m",
+    "x": "\x1b[30;2m",
+    "o": "\x1b[37;2m",
+    "b": "\x1b[30m",
+    "w": "\x1b[97m",
+    "+": "\x1b[30m",
+    ".": "\x1b[30m",
+}
+_RESET = "\x1b[0m"
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add the ``play`` sub-command."""
+    p = subparsers.add_parser(
+        "play",
+        help="play a game in the terminal (against a person or keima's bot)",
+        description=(
+            "Play a full game in the terminal: moves as GTP vertices (D4), pass, undo, resign; after two passes "
+            "mark dead stones (dead D4), accept or resume; the final count is shown under every method and "
+            "the game is saved as SGF. Moves are read line by line from standard input."
+        ),
+    )
+    p.add_argument("--size", type=int, default=19, help="board size, 2..25 (default 19)")
+    p.add_argument("--rules", default="french", help="ruleset (default french)")
+    p.add_argument("--handicap", type=int, default=0, help="handicap stones, 0..9 (default 0)")
+    p.add_argument("--placement", choices=("fixed", "free"), default=None, help="handicap placement")
+    p.add_argument("--komi", type=float, default=None, help="komi (default: the ruleset's)")
+    p.add_argument("--vs", choices=("human", "bot"), default="human", help="opponent (default human)")
+    p.add_argument("--human", default="black", help="with --vs bot, the colour you play (default black)")
+    p.add_argument("--level", default="intermediate", help="bot level: beginner, intermediate, strong")
+    p.add_argument("--seconds", type=float, default=2.0, help="bot thinking time per move (default 2)")
+    p.add_argument(
+        "--sgf", default=None, metavar="PATH", help="where to save the record (default keima-DATE.sgf)"
+    )
+    p.add_argument("--black-name", default=None, help="Black's name in the record")
+    p.add_argument("--white-name", default=None, help="White's name in the record")
+    color = p.add_mutually_exclusive_group()
+    color.add_argument(
+        "--color", action="store_true", default=None, help="colour the board even without a TTY"
+    )
+    color.add_argument("--no-color", action="store_false", dest="color", help="never colour the board")
+    p.add_argument(
+        "--no-estimate", action="store_true", help="start the dead-stone phase with nothing marked"
+    )
+    p.set_defaults(func=run)
+
+
+def render_board(game: RulesGame, color: bool = False, show_score: bool = False) -> str:
+    """Return the board as text: ``X``/``O`` stones, ``+`` star points, ``.`` empty; in the dead-stone phase
+    (``show_score``) dead stones as ``x``/``o`` and territory as ``b``/``w``. The last move is in brackets."""
+    size = game.size
+    cells = ["." for _ in range(size * size)]
+    for p in hoshi(size):
+        cells[p] = "+"
+    territory: dict[int, frozenset[int]] = {}
+    if show_score:
+        territory = dict(game.score().territory)
+    for color_, mark in ((BLACK, "b"), (WHITE, "w")):
+        for p in territory.get(color_, frozenset()):
+            cells[p] = mark
+    for p in range(size * size):
+        stone = game.board.get(p)
+        if stone != EMPTY:
+            dead = show_score and p in game.dead
+            cells[p] = ("x" if dead else "X") if stone == BLACK else ("o" if dead else "O")
+    last = game.last_move.point if game.last_move is not None else None
+    letters = "   " + " ".join(GTP_LETTERS[:size])
+    lines = [letters]
+    for row in range(size):
+        number = size - row
+        parts = []
+        for col in range(size):
+            p = row * size + col
+            text = cells[p]
+            if color:
+                text = _STYLE.get(text, "") + _BOARD_BG + text + _RESET + _BOARD_BG
+            parts.append(text)
+        body = ""
+        for col, text in enumerate(parts):
+            p = row * size + col
+            if p == last:
+                sep = "("
+            elif p - 1 == last and col > 0:
+                sep = ")"
+            else:
+                sep = " "
+            body += sep + text
+        end = ")" if last == row * size + size - 1 else " "
+        if color:
+            body = _BOARD_BG + body + end + _RESET
+        else:
+            body += end
+        lines.append(f"{number:>2}{body}{number:<2}".rstrip())
+    lines.append(letters)
+    return "\n".join(lines)
+
+
+def _fmt(value: float) -> str:
+    return f"{value:g}"
+
+
+def score_table(game: RulesGame) -> str:
+    """Return the count of the current position under every method, the ruleset's own first."""
+    score = game.score()
+    lines = [f"Count under the {game.rules.name} rules ({score.method} counting): {score.result}"]
+    for name, m in score.methods.items():
+        b, w = m.breakdown[BLACK], m.breakdown[WHITE]
+        lines.append(
+            f"  {name:<12} {m.result:>8}   Black {_fmt(m.black)} (stones {b.stones}, territory {b.territory}, "
+            f"prisoners {b.captures + b.dead + b.pass_stones + b.extra_pass_stone})   "
+            f"White {_fmt(m.white)} (stones {w.stones}, territory {w.territory}, "
+            f"prisoners {w.captures + w.dead + w.pass_stones + w.extra_pass_stone}, komi {_fmt(w.komi)}"
+            + (f", handicap bonus {w.handicap_bonus}" if w.handicap_bonus else "")
+            + ")"
+        )
+    return "\n".join(lines)
+
+
+class TerminalGame:
+    """One game driven by lines of text. ``bot``: the computer player and its colour, or None."""
+
+    def __init__(
+        self,
+        game: RulesGame,
+        out: IO[str],
+        color: bool,
+        bot: tuple[Any, int] | None,
+        seconds: float,
+        estimate: Callable[[RulesGame], frozenset[int]] | None,
+    ) -> None:
+        self.game = game
+        self.out = out
+        self.color = color
+        self.bot = bot
+        self.seconds = seconds
+        self.estimate = estimate
+        self.quit = False
+        self.echo = False
+
+    def say(self, text: str) -> None:
+        print(text, file=self.out, flush=True)
+
+    def show(self) -> None:
+        self.say(render_board(self.game, self.color, show_score=self.game.phase == "scoring"))
+        g = self.game
+        self.say(
+            f"Move {g.move_number}   prisoners: Black {g.prisoners[BLACK]}, White {g.prisoners[WHITE]}"
+            f"   komi {_fmt(g.komi)}   {g.rules.name} rules"
+        )
+
+    def human_turn(self) -> bool:
+        """True when the next input line is for a person (not the bot)."""
+        g = self.game
+        if self.bot is None:
+            return True
+        if g.phase in ("play", "handicap"):
+            return g.to_move != self.bot[1]
+        return True
+
+    def prompt(self) -> str:
+        g = self.game
+        if g.phase == "handicap":
+            return f"Black places handicap stone ({g.handicap_left} left): "
+        if g.phase == "scoring":
+            return f"[dead stones] {self.scoring_turn_word()}: "
+        return f"{color_word(g.to_move)} to play: "
+
+    def scoring_turn(self) -> int:
+        """The colour whose acceptance is awaited (Black first), skipping the bot."""
+        g = self.game
+        for c in (BLACK, WHITE):
+            if c not in g.accepted and (self.bot is None or c != self.bot[1]):
+                return c
+        return BLACK
+
+    def scoring_turn_word(self) -> str:
+        return color_word(self.scoring_turn())
+
+    # ------------------------------------------------------------------ transitions
+    def after_change(self) -> None:
+        g = self.game
+        if g.phase == "scoring" and not g.dead and not g.accepted and self.estimate is not None:
+            proposal = self.estimate(g)
+            if proposal:
+                g.set_dead(sorted(proposal))
+                self.say("keima's estimate of the dead stones is marked; change it with 'dead D4'.")
+        self.show()
+        if g.phase == "scoring":
+            self.say(
+                "Play has stopped: mark the dead stones, then both players accept (or resume to dispute)."
+            )
+            self.say(score_table(g))
+            self.bot_scoring()
+
+    def bot_scoring(self) -> None:
+        if self.bot is None or self.game.phase != "scoring":
+            return
+        player, bot_color = self.bot
+        g = self.game
+        if bot_color in g.accepted:
+            return
+        estimate = self.estimate(g) if self.estimate is not None else frozenset()
+        if frozenset(estimate) == g.dead:
+            g.accept(bot_color)
+            self.say(f"keima ({color_word(bot_color)}) accepts this marking.")
+            if g.phase == "finished":
+                return
+        else:
+            self.say(f"keima ({color_word(bot_color)}) disagrees with this marking and resumes play.")
+            g.resume(bot_color)
+            self.show()
+
+    def bot_move(self) -> None:
+        assert self.bot is not None
+        player, bot_color = self.bot
+        g = self.game
+        move = player.genmove(g, bot_color, self.seconds)
+        if move == "resign":
+            g.resign(bot_color)
+            self.say(f"keima ({color_word(bot_color)}) resigns.")
+            return
+        try:
+            record = g.play(move, bot_color)
+        except IllegalMove as exc:  # the bot promises legal moves; if not, it loses the game, not the process
+            g.forfeit(bot_color, f"illegal move: {exc}")
+            self.say(f"keima played an illegal move ({exc}) and forfeits.")
+            return
+        where = "passes" if record.is_pass else f"plays {to_gtp(record.point, g.size)}"
+        self.say(f"keima ({color_word(bot_color)}) {where}.")
+        self.report_captures(record.captures, bot_color)
+        self.after_change()
+
+    def report_captures(self, count: int, color: int) -> None:
+        if count:
+            self.say(f"{color_word(color)} captures {count} stone{'s' if count > 1 else ''}.")
+
+    # ------------------------------------------------------------------ commands
+    def command(self, line: str) -> None:
+        """Carry out one line of input."""
+        words = line.strip().split()
+        if not words:
+            return
+        cmd = words[0].lower()
+        g = self.game
+        if cmd in ("help", "?"):
+            self.say(HELP_SCORING if g.phase == "scoring" else HELP_PLAY)
+            return
+        if cmd in ("quit", "exit"):
+            self.quit = True
+            return
+        if cmd == "undo":
+            self.undo()
+            return
+        if g.phase == "scoring":
+            self.scoring_command(cmd, words[1:])
+            return
+        if cmd == "resign":
+            loser = g.to_move if self.bot is None else opponent(self.bot[1])
+            g.resign(loser)
+            self.say(f"{color_word(loser)} resigns.")
+            return
+        if cmd in ("dead", "accept", "resume", "estimate"):
+            self.say(f"'{cmd}' is for the dead-stone phase, after two passes. {HELP_PLAY}")
+            return
+        try:
+            point = from_gtp(words[0], g.size)
+        except CoordinateError as exc:
+            self.say(f"Not understood: {exc}. {HELP_PLAY}")
+            return
+        color = g.to_move
+        try:
+            record = g.play(point, color)
+        except IllegalMove as exc:
+            self.say(f"Refused ({exc.reason}): {exc}")
+            return
+        if g.phase != "handicap" and record.number:
+            self.report_captures(record.captures, color)
+        self.after_change()
+
+    def scoring_command(self, cmd: str, rest: list[str]) -> None:
+        g = self.game
+        turn = self.scoring_turn()
+        if cmd == "dead":
+            if not rest:
+                self.say("Usage: dead D4 (toggles the whole chain at D4)")
+                return
+            for vertex in rest:
+                try:
+                    point = from_gtp(vertex, g.size)
+                    if point is None:
+                        raise CoordinateError("a pass is not a stone")
+                    g.toggle_dead(point, turn)
+                except (CoordinateError, GameError) as exc:
+                    self.say(f"Refused: {exc}")
+                    return
+            self.show()
+            self.say(score_table(g))
+            self.bot_scoring()
+        elif cmd == "estimate":
+            if self.estimate is None:
+                self.say("No dead-stone estimator in this keima.")
+                return
+            g.set_dead(sorted(self.estimate(g)), turn)
+            self.show()
+            self.say(score_table(g))
+            self.bot_scoring()
+        elif cmd == "accept":
+            g.accept(turn)
+            self.say(f"{color_word(turn)} accepts.")
+            if g.phase != "finished":
+                self.bot_scoring()
+        elif cmd == "resume":
+            g.resume(turn)
+            self.say(
+                f"{color_word(turn)} disputes the marking: play resumes, {color_word(g.to_move)} to play."
+            )
+            self.show()
+        elif cmd in ("pass", "resign") or cmd[:1].isalpha():
+            self.say(f"The game is in the dead-stone phase. {HELP_SCORING}")
+        else:
+            self.say(f"Not understood. {HELP_SCORING}")
+
+    def undo(self) -> None:
+        g = self.game
+        try:
+            ev = g.undo()
+            # Against the bot, take back the bot's reply too, so that it is the person's turn again.
+            if self.bot is not None and ev.kind == "move" and ev.color == self.bot[1] and g.events:
+                g.undo()
+        except GameError as exc:
+            self.say(f"Refused: {exc}")
+            return
+        self.say("Taken back.")
+        self.show()
+
+    def loop(self, lines: IO[str]) -> None:
+        """Run until the game is finished, the player quits or the input ends."""
+        self.show()
+        self.say(HELP_PLAY)
+        while self.game.phase != "finished" and not self.quit:
+            if not self.human_turn():
+                self.bot_move()
+                continue
+            print(self.prompt(), end="", file=self.out, flush=True)
+            line = lines.readline()
+            if not line:
+                self.say("")
+                self.say("Input ended.")
+                return
+            if self.echo:
+                self.say(line.rstrip("\n"))  # a script's commands appear in the transcript as typed
+            self.command(line)
+
+
+def _make_bot(args: argparse.Namespace) -> tuple[Any, int] | None:
+    if args.vs != "bot":
+        return None
+    try:
+        import keima.ai as ai
+    except ImportError:
+        ai = None  # type: ignore[assignment]
+    make_player = getattr(ai, "make_player", None) if ai is not None else None
+    if make_player is None:
+        raise UsageError(
+            "--vs bot: keima's computer player (keima.ai.make_player) is not available in this build"
+        )
+    human = args.human.strip().lower()
+    if human not in ("b", "black", "w", "white"):
+        raise UsageError(f"--human must be black or white, not {args.human!r}")
+    try:
+        player = make_player(args.level)
+    except ValueError as exc:
+        raise UsageError(f"--level: {exc}") from None
+    return player, WHITE if human[0] == "b" else BLACK
+
+
+def _estimator() -> Callable[[RulesGame], frozenset[int]] | None:
+    try:
+        import keima.ai as ai
+    except ImportError:
+        return None
+    estimate = getattr(ai, "estimate_dead", None)
+    if estimate is None:
+        return None
+
+    def run(game: RulesGame) -> frozenset[int]:
+        return frozenset(estimate(game))
+
+    return run
+
+
+def run(args: argparse.Namespace) -> int:
+    """Play one game on the terminal; returns 0 (the record is saved), or raises UsageError for bad options."""
+    from keima.game import Game
+    from keima.record import dump_sgf
+
+    if args.komi is not None and not math.isfinite(args.komi):
+        raise UsageError(f"--komi must be a finite number, not {args.komi}")
+    if args.seconds < 0 or not math.isfinite(args.seconds):
+        raise UsageError("--seconds must be zero or more")
+    try:
+        game = Game(
+            size=args.size, rules=args.rules, komi=args.komi, handicap=args.handicap, placement=args.placement
+        )
+    except RulesError as exc:
+        raise UsageError(str(exc)) from None
+    bot = _make_bot(args)
+    color = sys.stdout.isatty() if args.color is None else bool(args.color)
+    estimate = None if args.no_estimate else _estimator()
+    if bot is not None and estimate is None:
+        estimate = _estimator()
+    path = Path(args.sgf) if args.sgf else Path(f"keima-{_dt.datetime.now():%Y%m%d-%H%M%S}.sgf")
+    if path.exists() and path.is_dir():
+        raise UsageError(f"--sgf: {path} is a directory")
+    session = TerminalGame(game, sys.stdout, color, bot, args.seconds, estimate)
+    if bot is not None:
+        session.say(f"You play {color_word(opponent(bot[1]))} against keima ({args.level}).")
+    session.echo = not sys.stdin.isatty()
+    session.loop(sys.stdin)
+    if game.phase == "finished":
+        session.say(f"Game over: {game.result}")
+        if game.end_reason == "score":
+            session.show()
+            session.say(score_table(game))
+    names = {
+        BLACK: args.black_name or ("keima" if bot is not None and bot[1] == BLACK else "Black"),
+        WHITE: args.white_name or ("keima" if bot is not None and bot[1] == WHITE else "White"),
+    }
+    info = {"PB": names[BLACK], "PW": names[WHITE], "DT": _dt.date.today().isoformat()}
+    try:
+        path.write_text(dump_sgf(game, info=info), encoding="utf-8")
+    except OSError as exc:
+        print(dump_sgf(game, info=info))
+        raise UsageError(
+            f"cannot save the record to {path}: {exc.strerror or exc} (printed above instead)"
+        ) from None
+    session.say(f"Saved {path}")
+    return 0
