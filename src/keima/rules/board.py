@@ -16,7 +16,7 @@ import random
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from functools import cache
-from typing import Final
+from typing import Final, NamedTuple
 
 from keima.rules.coords import check_size, neighbours_table, to_gtp
 
@@ -85,54 +85,22 @@ class Chain:
         return f"Chain({color_name(self.color)}, stones={sorted(self.stones)}, libs={sorted(self.libs)})"
 
 
-class Undo:
+class Undo(NamedTuple):
     """What ``Board.play`` changed, so that ``Board.undo`` can restore it exactly."""
 
-    __slots__ = (
-        "point",
-        "color",
-        "prev_hash",
-        "base",
-        "fresh",
-        "base_len",
-        "base_libs",
-        "absorbed",
-        "touched",
-        "captured",
-        "gains",
-        "suicide",
-        "captured_count",
-    )
-
-    def __init__(
-        self,
-        point: int,
-        color: int,
-        prev_hash: int,
-        base: Chain,
-        fresh: bool,
-        base_len: int,
-        base_libs: set[int] | None,
-        absorbed: list[Chain],
-        touched: list[Chain],
-        captured: list[Chain],
-        gains: list[tuple[Chain, int]],
-        suicide: bool,
-        captured_count: int,
-    ) -> None:
-        self.point = point
-        self.color = color
-        self.prev_hash = prev_hash
-        self.base = base  # the chain holding the played stone
-        self.fresh = fresh  # the played stone started a new chain
-        self.base_len = base_len  # stones in base before the play (when not fresh)
-        self.base_libs = base_libs  # base's liberty set before the play (when not fresh)
-        self.absorbed = absorbed  # other own chains merged into base
-        self.touched = touched  # opposing chains that lost the liberty at point
-        self.captured = captured
-        self.gains = gains  # (chain, point) liberties gained by removals
-        self.suicide = suicide
-        self.captured_count = captured_count  # opposing stones this play captured
+    point: int
+    color: int
+    prev_hash: int
+    base: Chain  # the chain holding the played stone
+    fresh: bool  # the played stone started a new chain
+    base_len: int  # stones in base before the play (when not fresh)
+    base_libs: set[int] | None  # base's liberty set before the play (when not fresh)
+    absorbed: list[Chain]  # other own chains merged into base
+    touched: list[Chain]  # opposing chains that lost the liberty at point
+    captured: list[Chain]
+    gains: list[tuple[Chain, int]]  # liberties gained by removals, to take back
+    suicide: bool
+    captured_count: int  # opposing stones this play captured
 
     @property
     def suicided_count(self) -> int:
@@ -335,7 +303,10 @@ class Board:
                             cq.libs.add(s)
                             gains.append((cq, s))
         self.hash = h
-        return Undo(p, color, prev_hash, base, fresh, base_len, base_libs, absorbed, adj, captured, gains, suicide, ncap)
+        # tuple.__new__ skips the named tuple's Python-level constructor on this hot path.
+        return tuple.__new__(
+            Undo, (p, color, prev_hash, base, fresh, base_len, base_libs, absorbed, adj, captured, gains, suicide, ncap)
+        )
 
     def undo(self, rec: Undo) -> None:
         """Take back the play described by ``rec``, which must be the last play not yet undone."""

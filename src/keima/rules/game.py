@@ -162,6 +162,10 @@ class _Entry(NamedTuple):
 # colour (the player to move, or the player who created the board): one int key instead of a tuple.
 _SIDE_KEY = (0, 0x5DEECE66D1F2A3B7, 0x9E3779B97F4A7C15)
 _CREATOR_KEY = (0, 0xD1B54A32D192ED03, 0x8CB92BA72F3D8DD7)
+# Hot-path construction of the named tuples above without their Python-level __new__ (a C call instead of a
+# Python frame per object: a large share of the cost of a move). Arguments must list every field in order.
+_new = tuple.__new__
+
 _KO_SIMPLE, _KO_POSITIONAL, _KO_SITUATIONAL, _KO_NATURAL = range(4)
 _KO_MODES = {
     "simple": _KO_SIMPLE,
@@ -560,7 +564,7 @@ class Game:
             self._situations[sit] = self._situations.get(sit, 0) + 1
         if nat is not None:
             self._created[nat] = self._created.get(nat, 0) + 1
-        self._undo.append(_Entry(st, rec, (h, sit, nat)))
+        self._undo.append(_new(_Entry, (st, rec, (h, sit, nat), False)))
         caps = rec.captured_count
         lost = len(rec.base.stones) if rec.suicide else 0
         if caps or lost:
@@ -572,27 +576,15 @@ class Game:
         if caps == 1 and len(rec.base.stones) == 1 and len(rec.base.libs) == 1:
             ko = rec.captured[0].stones[0]
         moves = self.moves
-        mr = MoveRecord(len(moves) + 1, c, p, caps, lost)
-        self._state = _State(
-            st.phase,
-            opp,
-            0,
-            pris,
-            st.pass_count,
-            ko,
-            st.dead,
-            st.accepted,
-            st.result,
-            st.end_reason,
-            st.resumed,
-            st.moves_since_resume + 1,
-            st.last_passer,
-            st.handicap_left,
+        mr = _new(MoveRecord, (len(moves) + 1, c, p, caps, lost))
+        phase, _, _, _, passes, _, dead, accepted, result, reason, resumed, since, last_passer, left = st
+        self._state = _new(
+            _State, (phase, opp, 0, pris, passes, ko, dead, accepted, result, reason, resumed, since + 1, last_passer, left)
         )
         if sit is not None and self.rules.cycle_no_result and self._situations[sit] >= 3:
             self._set(phase="finished", result="Void", end_reason="cycle")
         moves.append(mr)
-        self.events.append(Event("move", c, p))
+        self.events.append(_new(Event, ("move", c, p, (), (), (), (), "")))
         return mr
 
     def _pass(self, c: int) -> MoveRecord:
