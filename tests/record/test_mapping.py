@@ -236,3 +236,41 @@ def test_komi_format() -> None:
 def test_info_keys_are_checked() -> None:
     with pytest.raises(ValueError, match="not an SGF property name"):
         dump_sgf(Game(size=9), info={"pb": "x"})
+
+
+def test_draw_by_count() -> None:
+    # Black 15 points of area on 5x5 against White 10 + 5 komi: a draw, written RE[0].
+    moves = ";B[ca];W[da];B[cb];W[db];B[cc];W[dc];B[cd];W[dd];B[ce];W[de];B[];W[]"
+    game = load_sgf(f"(;GM[1]SZ[5]KM[5]RU[Chinese]RE[0]{moves})")
+    assert game.result == "0" and game.phase == "finished"
+    assert "RE[0]" in dump_sgf(game)
+
+
+def test_collection_reads_the_first_game_and_says_so() -> None:
+    record = load_record("(;GM[1]SZ[9];B[ee])(;GM[1]SZ[9];B[cc])")
+    assert record.game.moves[0].point == 40
+    assert any("more than one game" in w for w in record.warnings)
+
+
+def test_error_attributes_of_an_illegal_move() -> None:
+    with pytest.raises(SgfError) as info:
+        load_sgf("(;GM[1]SZ[9]\n;B[ee]\n;W[ee])")
+    err = info.value
+    assert (err.line, err.column, err.node) == (3, 1, 2)
+    assert (err.move_number, err.color, err.point, err.rule) == (2, WHITE, "E5", "occupied")
+    assert str(err).startswith("<string>:3:1: move 2 (White E5) is illegal")
+
+
+def test_unfinished_free_placement_round_trips() -> None:
+    game = Game(size=13, rules="chinese", handicap=3, placement="free")
+    game.play("D4")
+    text = dump_sgf(game)
+    assert "HA[3]" in text and "AB[" not in text
+    again = load_sgf(text)
+    assert (
+        again.phase == "handicap"
+        and again.handicap_left == 2
+        and again.handicap_stones == game.handicap_stones
+    )
+    # A partially placed record keeps its HA when written back.
+    assert "HA[3]" in dump_sgf(again)

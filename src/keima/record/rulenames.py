@@ -80,7 +80,10 @@ def _from_katago_json(data: dict[str, Any]) -> Ruleset:
     tax = str(data.get("tax", "NONE"))
     sui = "1" if data.get("suicide", data.get("multiStoneSuicideLegal", False)) else "0"
     whb = str(data.get("whiteHandicapBonus", "0"))
-    if ko.upper() not in {"SIMPLE", "POSITIONAL", "SITUATIONAL", "SPIGHT"} or score.upper() not in {"AREA", "TERRITORY"}:
+    if ko.upper() not in {"SIMPLE", "POSITIONAL", "SITUATIONAL", "SPIGHT"} or score.upper() not in {
+        "AREA",
+        "TERRITORY",
+    }:
         raise RulesError(f"KataGo rules with ko {ko!r} and scoring {score!r} are not understood")
     if whb.lower() not in _WHB:
         raise RulesError(f"KataGo whiteHandicapBonus {whb!r} is not understood")
@@ -168,5 +171,9 @@ def ru_value(ruleset: Ruleset) -> str:
     best = min(PRESETS.values(), key=distance)
     if distance(best) == 0:
         return RU_NAMES[best.name]
-    diffs = [f"{f}={_format_value(getattr(ruleset, f))}" for f in compared if getattr(best, f) != getattr(ruleset, f)]
+    diffs = [
+        f"{f}={_format_value(getattr(ruleset, f))}"
+        for f in compared
+        if getattr(best, f) != getattr(ruleset, f)
+    ]
     return "keima:" + ",".join([best.name, *diffs])

@@ -41,7 +41,26 @@ __all__ = ["SgfError", "SgfRecord", "dump_sgf", "load_record", "load_sgf"]
 APPLICATION = "keima:0.1.0"
 
 #: Game-information properties kept as text in ``SgfRecord.info`` (and written from ``dump_sgf(info=...)``).
-INFO_PROPERTIES = ("PB", "PW", "BR", "WR", "BT", "WT", "DT", "EV", "RO", "PC", "GN", "GC", "SO", "US", "AN", "ON", "OT", "TM")
+INFO_PROPERTIES = (
+    "PB",
+    "PW",
+    "BR",
+    "WR",
+    "BT",
+    "WT",
+    "DT",
+    "EV",
+    "RO",
+    "PC",
+    "GN",
+    "GC",
+    "SO",
+    "US",
+    "AN",
+    "ON",
+    "OT",
+    "TM",
+)
 
 _RESULT_RE = re.compile(
     r"^(?P<winner>[BW])\+(?P<how>R|Resign|T|Time|F|Forfeit|(?P<margin>\d+(?:\.\d+)?))?$", re.IGNORECASE
@@ -153,7 +172,9 @@ class _Reader:
         s = self.scan
         text = self.text
         if s.start is None:
-            return SgfError("no SGF game found (a record starts with '(;')", source=self.source, line=1, column=1)
+            return SgfError(
+                "no SGF game found (a record starts with '(;')", source=self.source, line=1, column=1
+            )
         reason = str(exc)
         offset = s.stop
         if "no values" in reason and s.bare_ident is not None:
@@ -275,7 +296,9 @@ def _check_identifiers(reader: _Reader, root: sgf.Tree_node) -> None:
     for node in _preorder(root):
         for ident in node.properties():
             if not sgf_grammar.is_valid_property_identifier(ident):
-                raise reader.error(f"property name {ident!r} has no upper-case letter (lower-case only?)", node)
+                raise reader.error(
+                    f"property name {ident!r} has no upper-case letter (lower-case only?)", node
+                )
 
 
 def _game_from_root(
@@ -319,7 +342,9 @@ def _game_from_root(
             pass
         placement = "free"
         if rules.handicap_placement == "fixed":
-            record_warnings.append(f"the handicap stones are not on the fixed points; {rules.name} rules relaxed")
+            record_warnings.append(
+                f"the handicap stones are not on the fixed points; {rules.name} rules relaxed"
+            )
             rules = rules.replace(handicap_placement="either")
     elif handicap >= 2:
         placement = "free"  # the stones come as Black's first moves
@@ -348,7 +373,9 @@ def _setup(reader: _Reader, game: Game, node: sgf.Tree_node, size: int, skip_ab:
     if not (black or white or empty or to_move is not None):
         return
     if game.phase == "handicap":
-        raise reader.error("setup stones (AB/AW/AE/PL) while free handicap stones are still to be placed", node)
+        raise reader.error(
+            "setup stones (AB/AW/AE/PL) while free handicap stones are still to be placed", node
+        )
     if game.phase != "play":
         raise reader.error(f"setup stones (AB/AW/AE/PL) after the end of play ({game.phase} phase)", node)
     try:
@@ -357,7 +384,9 @@ def _setup(reader: _Reader, game: Game, node: sgf.Tree_node, size: int, skip_ab:
         raise reader.error(f"bad setup: {exc}", node) from None
 
 
-def _dead_from_record(game: Game, nodes: list[sgf.Tree_node], reader: _Reader) -> tuple[frozenset[int] | None, str | None]:
+def _dead_from_record(
+    game: Game, nodes: list[sgf.Tree_node], reader: _Reader
+) -> tuple[frozenset[int] | None, str | None]:
     """Dead stones given by the record: stones inside the opponent's TB/TW, else MA marks on stones."""
     size = game.size
     board = game.board
@@ -424,7 +453,9 @@ def _apply_result(reader: _Reader, record: SgfRecord, last: sgf.Tree_node) -> No
             game.accept(BLACK)
             game.accept(WHITE)
             if game.result != value and not (value.lower() in ("draw", "jigo") and game.result == "0"):
-                record.warnings.append(f"RE[{value}] but keima counts {game.result} under {game.rules.name} rules")
+                record.warnings.append(
+                    f"RE[{value}] but keima counts {game.result} under {game.rules.name} rules"
+                )
     elif counted:
         record.warnings.append(f"RE[{value}] but the record does not end with the passes that end play")
     elif not match:
@@ -445,13 +476,19 @@ def load_record(source: Source) -> SgfRecord:
     try:
         tree = sgf.Sgf_game.from_string(text)
     except UnicodeError:
-        raise SgfError("the text holds characters that have no UTF-8 form (lone surrogates)", source=name) from None
+        raise SgfError(
+            "the text holds characters that have no UTF-8 form (lone surrogates)", source=name
+        ) from None
     except ValueError as exc:
         message = str(exc)
         if "SZ" in message or "size" in message:
-            raise reader.root_error(f"bad board size: {message} (keima plays on square boards of 2 to 25)") from None
+            raise reader.root_error(
+                f"bad board size: {message} (keima plays on square boards of 2 to 25)"
+            ) from None
         raise reader.parse_error(exc) from None
     root = tree.get_root()
+    if reader.scan.closed and _SGF_START_RE.search(text, reader.scan.stop):
+        warnings.append("the file holds more than one game; only the first was read")
     reader.index = {id(node): i for i, node in enumerate(_preorder(root))}
     _check_identifiers(reader, root)
     size = tree.get_size()
@@ -492,7 +529,11 @@ def load_record(source: Source) -> SgfRecord:
             p = from_sgf(value, size)
         except CoordinateError as exc:
             raise reader.error(
-                f"move {number} ({color_word(color)}): {exc}", node, move_number=number, color=color, point=value
+                f"move {number} ({color_word(color)}): {exc}",
+                node,
+                move_number=number,
+                color=color,
+                point=value,
             ) from None
         where = to_gtp(p, size)
         if game.phase == "finished":
@@ -531,7 +572,11 @@ def load_record(source: Source) -> SgfRecord:
             ) from None
         except GameError as exc:
             raise reader.error(
-                f"move {number} ({color_word(color)} {where}): {exc}", node, move_number=number, color=color, point=where
+                f"move {number} ({color_word(color)} {where}): {exc}",
+                node,
+                move_number=number,
+                color=color,
+                point=where,
             ) from None
         if len(game.moves) > before:  # a free handicap stone given as a B node is not a game move
             record.moves.append((color, p))
@@ -611,10 +656,8 @@ def _set_points(node: sgf.Tree_node, ident: str, points: list[int], size: int) -
 
 def _write_root(game: RulesGame, root: sgf.Tree_node, keep_ru: str | None) -> None:
     root.set_raw("KM", format_komi(game.komi).encode("ascii"))
-    if game.handicap_stones:
-        root.set_raw("HA", str(len(game.handicap_stones)).encode("ascii"))
-    elif game.handicap == 1:
-        root.set_raw("HA", b"1")
+    if game.handicap >= 1:
+        root.set_raw("HA", str(game.handicap).encode("ascii"))
     elif root.has_property("HA"):
         root.unset("HA")
     _set_text(root, "RU", keep_ru if keep_ru is not None else ru_value(game.rules))
@@ -684,10 +727,18 @@ def _dump_fresh(game: RulesGame, info: Mapping[str, str]) -> str:
     root = tree.get_root()
     root.set_raw("AP", APPLICATION.encode("ascii"))
     _write_root(game, root, None)
-    if game.handicap_stones:
-        _set_points(root, "AB", list(game.handicap_stones), game.size)
     for ident, value in info.items():
         _set_text(root, ident, value)
+    last = root
+    if game.phase == "handicap":
+        # Free placement not finished: the stones placed so far are Black's first moves (IGS style), which
+        # reads back as the same unfinished placement (HA with fewer AB stones would be an impossible setup).
+        for p in game.handicap_stones:
+            last = last.new_child()
+            last.set_raw("B", to_sgf(p, game.size).encode("ascii"))
+        return _serialise(tree)
+    if game.handicap_stones:
+        _set_points(root, "AB", list(game.handicap_stones), game.size)
     last = _write_events(game, root, 0, root_fresh=not game.handicap_stones)
     _finish(game, tree, last, None)
     return _serialise(tree)
