@@ -9,6 +9,14 @@ import { fileURLToPath } from "node:url";
 const here = dirname(fileURLToPath(import.meta.url));
 const outdir = resolve(here, "../src/keima/web/dist");
 
+// Both languages must be complete: a message missing in one fails the build.
+const { missingMessages } = await import("./src/i18n.js");
+const missing = missingMessages();
+if (missing.length) {
+  console.error(`messages missing from a language:\n  ${missing.join("\n  ")}`);
+  process.exit(1);
+}
+
 // Start from an empty folder: stale hashed assets must not ship.
 rmSync(outdir, { recursive: true, force: true });
 mkdirSync(resolve(outdir, "assets"), { recursive: true });

@@ -82,4 +82,11 @@ def test_ko_refusal_and_occupied_point_then_reload(new_page: Any, ui: Any, serve
     ui.point(page, "C3").click()
     ui.wait_stone(page, "C3", "black")
     assert server.game(gid)["moves"][-1]["vertex"] == "C3"
+
+    # On a shared screen an undo takes back the last move at once (the other side is the same person).
+    page.get_by_role("button", name="Ask to undo").click()
+    ui.wait_stone(page, "C3", "empty")
+    expect(page.get_by_test_id("undo-ask")).to_have_count(0)
+    expect(page.get_by_test_id("turn")).to_have_text("Black to play")
+    assert len(server.game(gid)["moves"]) == len(before["moves"])
     shot(page, "after-reload")

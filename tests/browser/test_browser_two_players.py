@@ -99,8 +99,11 @@ def test_invitation_live_play_undo_reconnect_and_scoring(
     for page in (alice, bob, carol):
         expect(page.locator(".game")).to_have_attribute("data-phase", "scoring")
 
+    expect(alice.get_by_test_id("proposal")).to_contain_text("The marking is its proposal.")
+
     # Alice marks White's G3 stone dead; both players and the spectator see the mark.
     ui.point(alice, "G3").click()
+    expect(bob.get_by_test_id("proposal")).to_contain_text("The marking has been changed")
     for page in (alice, bob, carol):
         expect(ui.point(page, "G3")).to_have_attribute("aria-label", re.compile("marked dead"))
     expect(bob.get_by_test_id("accepted-B")).to_have_text("Black has not accepted yet")

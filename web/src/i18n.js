@@ -84,6 +84,12 @@ const en = {
   phaseFinished: "Game over",
   scoringHelp:
     "The computer proposes which stones are dead (crossed). Click a chain to change its status; both players must accept the same marking. Reject to resume play.",
+  proposalSame: (n) =>
+    n === 0
+      ? "The computer's proposal: no dead stone. The marking is its proposal."
+      : `The computer's proposal: ${n} dead ${n === 1 ? "stone" : "stones"}. The marking is its proposal.`,
+  proposalDiffers: (n) =>
+    `The marking has been changed from the computer's proposal (${n} dead ${n === 1 ? "stone" : "stones"}).`,
   acceptMarking: "Accept this marking",
   rejectMarking: "Reject and resume play",
   acceptedBy: (c) => `${c} accepted`,
@@ -248,6 +254,12 @@ const fr = {
   phaseFinished: "Partie terminée",
   scoringHelp:
     "L'ordinateur propose les pierres mortes (barrées). Cliquez une chaîne pour changer son statut ; les deux joueurs doivent accepter le même marquage. Refuser reprend la partie.",
+  proposalSame: (n) =>
+    n === 0
+      ? "Proposition de l'ordinateur : aucune pierre morte. Le marquage est cette proposition."
+      : `Proposition de l'ordinateur : ${n} ${n === 1 ? "pierre morte" : "pierres mortes"}. Le marquage est cette proposition.`,
+  proposalDiffers: (n) =>
+    `Le marquage a été modifié par rapport à la proposition de l'ordinateur (${n} ${n === 1 ? "pierre morte" : "pierres mortes"}).`,
   acceptMarking: "Accepter ce marquage",
   rejectMarking: "Refuser et reprendre la partie",
   acceptedBy: (c) => `${c} a accepté`,
@@ -338,8 +350,27 @@ export const LANGUAGES = [
   ["fr", "Français"],
 ];
 
+/**
+ * Names of messages present in one language and missing in another (nested groups
+ * as "group.key"); the build fails unless this is empty.
+ */
+export function missingMessages() {
+  const keysOf = (table) =>
+    Object.entries(table).flatMap(([k, v]) =>
+      v && typeof v === "object" ? Object.keys(v).map((sub) => `${k}.${sub}`) : [k],
+    );
+  const all = new Set(Object.values(MESSAGES).flatMap(keysOf));
+  const missing = [];
+  for (const [code, table] of Object.entries(MESSAGES)) {
+    const have = new Set(keysOf(table));
+    for (const key of all) if (!have.has(key)) missing.push(`${code}: ${key}`);
+  }
+  return missing;
+}
+
 /** Picks "fr" or "en" from a stored choice, then the browser's list, else English. */
 export function detectLanguage() {
+  if (typeof navigator === "undefined") return "en"; // imported by the build's completeness check
   try {
     const stored = localStorage.getItem("keima.lang");
     if (stored && stored in MESSAGES) return stored;

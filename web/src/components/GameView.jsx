@@ -13,6 +13,8 @@ import { Clock } from "./Clock.jsx";
 import { ErrorNote } from "./ErrorNote.jsx";
 import { ScoreTable } from "./ScoreTable.jsx";
 
+const sameSet = (a, b) => a.length === b.length && a.every((p) => b.includes(p));
+
 const colorName = (c) => (c === "B" ? t("black") : t("white"));
 
 function describeMove(move, size) {
@@ -158,6 +160,18 @@ export function GameView({ gameId, inviteCode }) {
     }
   }
 
+  // On a shared screen the request is for the last move played, whichever side
+  // played it; the server takes it back at once (the other side is the same
+  // person, as it is for the bot, which always agrees).
+  function askUndo() {
+    const last = game.moves[game.moves.length - 1];
+    send(local && last ? { type: "undo_request", color: last.color } : { type: "undo_request" });
+  }
+
+  function answerUndo(accept) {
+    send({ type: "undo_answer", accept });
+  }
+
   function onActivate(vertex) {
     const name = vertexToGtp(vertex, game.size);
     if (game.phase === "scoring") {
@@ -292,10 +306,10 @@ export function GameView({ gameId, inviteCode }) {
         {live && game.undo_request && !mine(game.undo_request.by) && you.length > 0 && (
           <div class="undo-ask" role="alert" data-testid="undo-ask">
             <p>{t("undoAsked", colorName(game.undo_request.by))}</p>
-            <button type="button" onClick={() => send({ type: "undo_answer", accept: true })}>
+            <button type="button" onClick={() => answerUndo(true)}>
               {t("accept")}
             </button>
-            <button type="button" onClick={() => send({ type: "undo_answer", accept: false })}>
+            <button type="button" onClick={() => answerUndo(false)}>
               {t("decline")}
             </button>
           </div>
@@ -313,7 +327,7 @@ export function GameView({ gameId, inviteCode }) {
             </button>
             <button
               type="button"
-              onClick={() => send({ type: "undo_request" })}
+              onClick={askUndo}
               disabled={!game.moves.length || !!game.undo_request}
             >
               {t("undo")}
@@ -346,6 +360,13 @@ export function GameView({ gameId, inviteCode }) {
         {live && game.phase === "scoring" && (
           <section class="scoring" data-testid="scoring">
             <p>{t("scoringHelp")}</p>
+            {game.proposal && (
+              <p data-testid="proposal">
+                {sameSet(game.proposal, game.dead || [])
+                  ? t("proposalSame", game.proposal.length)
+                  : t("proposalDiffers", game.proposal.length)}
+              </p>
+            )}
             <ul class="acceptance">
               {["B", "W"].map((c) => (
                 <li key={c} data-testid={`accepted-${c}`}>
