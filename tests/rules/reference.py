@@ -11,9 +11,10 @@ Repetition rules, as RULES.md section 2 words them:
 - ``situational``: no board play may recreate an earlier board with the same player to move (passes are moves,
   so the position after a pass is an earlier situation too);
 - ``natural-situational``: no board play may recreate a board that the same player earlier created by a board
-  play (passes create nothing). The starting (set-up) position counts as made by both players: RULES.md section 3
-  says White's immediate ko retake in the send-two-return-one diagram, straight from its set-up, is illegal
-  under every rule, and seed 000 (diagrams 10-11) forbids the immediate retake without condition.
+  play (passes create nothing). The starting (set-up) position counts as made by the player who is not to move
+  in it, as if that player had just played: RULES.md section 3 says White's immediate ko retake in the
+  send-two-return-one diagram, straight from its set-up, is illegal under every rule, and seed 000 (diagrams
+  10-11) forbids the immediate retake without condition.
 Suicide: a stone that leaves its own chain without liberties after captures; single-stone suicide is illegal
 under every rule, multi-stone suicide only where the ruleset allows it (the chain is removed and becomes the
 opponent's prisoners).
@@ -136,8 +137,8 @@ class RefGame:
     colors: list[int] = field(default_factory=list)
     to_move: int = BLACK
     prisoners: dict[int, int] = field(default_factory=lambda: {BLACK: 0, WHITE: 0})
-    # Every position so far: (board, player to move next, creators: a bit mask of the colours whose board play
-    # made it; 0 after a pass, BLACK | WHITE for the starting position).
+    # Every position so far: (board, player to move next, creator: the colour whose board play
+    # made it; 0 after a pass; the player not to move for the starting position).
     history: list[tuple[tuple[int, ...], int, int]] = field(default_factory=list)
     # The last move: (colour, point or None, stones it captured).
     last: tuple[int, int | None, int] | None = None
@@ -145,7 +146,7 @@ class RefGame:
     def __post_init__(self) -> None:
         if not self.colors:
             self.colors = [EMPTY] * (self.size * self.size)
-        self.history.append((tuple(self.colors), self.to_move, BLACK | WHITE))
+        self.history.append((tuple(self.colors), self.to_move, 3 - self.to_move))
 
     def outcome(self, p: int, color: int) -> tuple[list[int], int, int]:
         """Return what ``color`` at ``p`` would give (board, captured, suicided); raise ``RefIllegal``."""
@@ -166,7 +167,7 @@ class RefGame:
             if any(b == key and m == nxt for b, m, _ in self.history):
                 raise RefIllegal("superko")
         elif self.ko == "natural-situational":
-            if any(b == key and who & color for b, _, who in self.history):
+            if any(b == key and who == color for b, _, who in self.history):
                 raise RefIllegal("superko")
         else:
             raise ValueError(f"unknown ko rule {self.ko!r}")

@@ -216,7 +216,7 @@ def test_seed001_example1_area_with_dame() -> None:
     assert area.white == 41
     assert len(score.neutral) == 3
     assert score.neutral == {rc(r, 4, pos.size) for r in (1, 2, 3)}
-    assert 37 + 41 + 3 == pos.size * pos.size
+    assert pos.size * pos.size == 37 + 41 + 3
     assert score.result == "W+4"
 
 

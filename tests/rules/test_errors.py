@@ -245,6 +245,7 @@ def test_setup_errors() -> None:
 
 
 def test_event_from_dict_errors() -> None:
-    for bad in ({}, {"kind": 3}, {"kind": "move", "point": "D4"}, {"kind": "move", "colour": 1}, []):
+    bads: list[Any] = [{}, {"kind": 3}, {"kind": "move", "point": "D4"}, {"kind": "move", "colour": 1}, []]
+    for bad in bads:
         with pytest.raises(keima.GameError):
-            keima.Event.from_dict(bad)  # type: ignore[arg-type]
+            keima.Event.from_dict(bad)

@@ -210,8 +210,9 @@ TRIPLE_CYCLE: list[Move] = [(3, 1), (1, 2), (5, 1), (3, 2), (1, 1), (5, 2)]
         ("simple", None),
         ("positional", 6),
         ("situational", 6),
-        # natural-situational is checked from a position made by real moves (next test): whether a set-up
-        # position counts as "given to the board" by a player is the open question of the send-two test above.
+        # The set-up position (Black to move) counts as given to the board by White, as if White had just
+        # played (see the send-two test above): White's 6th move may not recreate it.
+        ("natural-situational", 6),
     ],
 )
 def test_triple_ko_from_setup(ko: str, first_illegal: int | None) -> None:
