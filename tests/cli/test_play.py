@@ -200,3 +200,23 @@ def test_subprocess_without_tty(tmp_path: Path) -> None:
     assert proc.returncode == 0, proc.stderr
     assert "\x1b[" not in proc.stdout  # no colour when stdout is not a terminal
     assert load_record(sgf).game.phase == "finished"
+
+
+class _InterruptingInput(io.StringIO):
+    """Gives its lines, then behaves like Ctrl-C at the next prompt."""
+
+    def readline(self, size: int | None = -1) -> str:  # type: ignore[override]
+        line = super().readline()
+        if not line:
+            raise KeyboardInterrupt
+        return line
+
+
+def test_ctrl_c_still_saves(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    sgf = tmp_path / "i.sgf"
+    monkeypatch.setattr(sys, "stdin", _InterruptingInput("D4\nE5\n"))
+    assert main(["play", "--size", "9", "--sgf", str(sgf)]) == 130
+    assert "Interrupted." in capsys.readouterr().out
+    assert len(load_record(sgf).game.moves) == 2

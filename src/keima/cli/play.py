@@ -449,7 +449,13 @@ def run(args: argparse.Namespace) -> int:
     if bot is not None:
         session.say(f"You play {color_word(opponent(bot[1]))} against keima ({args.level}).")
     session.echo = not sys.stdin.isatty()
-    session.loop(sys.stdin)
+    interrupted = False
+    try:
+        session.loop(sys.stdin)
+    except KeyboardInterrupt:
+        # Ctrl-C ends the session, not the record: the game so far is still saved below.
+        interrupted = True
+        session.say("\nInterrupted.")
     if game.phase == "finished":
         session.say(f"Game over: {game.result}")
         if game.end_reason == "score":
@@ -468,4 +474,4 @@ def run(args: argparse.Namespace) -> int:
             f"cannot save the record to {path}: {exc.strerror or exc} (printed above instead)"
         ) from None
     session.say(f"Saved {path}")
-    return 0
+    return 130 if interrupted else 0
