@@ -173,7 +173,6 @@ class SubprocessEngine(_LinkBase):
             raise self._died(f"exited before {command.split()[0]!r}") from None
         deadline = None if timeout is None else time.monotonic() + timeout
         reply: list[str] = []
-        junk = 0
         while True:
             wait = None if deadline is None else max(0.0, deadline - time.monotonic())
             try:
@@ -184,13 +183,10 @@ class SubprocessEngine(_LinkBase):
                 raise self._died(f"exited during {command.split()[0]!r}")
             if not reply:
                 if not line.strip():
-                    continue
+                    continue  # blank lines between replies are harmless
                 if line[0] not in "=?":
-                    # Tolerate a little chatter before a reply; an engine that only chatters is broken.
-                    junk += 1
-                    if junk > 100:
-                        raise EngineProtocolError(f"{self.label}: no GTP reply to {command!r}, got {line[:60]!r}")
-                    continue
+                    self._dead = True  # the stream is out of step: nothing it says later can be trusted
+                    raise EngineProtocolError(f"{self.label}: answered {command!r} with {line[:60]!r}, not a GTP reply")
                 reply.append(line)
             elif line.strip():
                 reply.append(line)
@@ -209,7 +205,8 @@ class SubprocessEngine(_LinkBase):
         if self.proc.poll() is None and not self._dead:
             try:
                 self.request("quit", timeout=2.0)
-            except EngineError:
+                self.proc.wait(timeout=2.0)
+            except (EngineError, subprocess.TimeoutExpired):
                 pass
         if self.proc.poll() is None:
             self.proc.terminate()

@@ -609,7 +609,7 @@ def render_board(game: Game) -> str:
     colors = board_colors(game)
     letters = [ch for ch in "ABCDEFGHJKLMNOPQRSTUVWXYZ"][:size]
     header = "   " + " ".join(letters)
-    stars = _star_points(size)
+    stars = set(coords.hoshi(size))
     info = [
         _side(game, WHITE),
         _side(game, BLACK),
@@ -621,7 +621,7 @@ def render_board(game: Game) -> str:
         cells = []
         for c in range(size):
             v = colors[r * size + c]
-            cells.append("X" if v == BLACK else "O" if v == WHITE else "+" if (r, c) in stars else ".")
+            cells.append("X" if v == BLACK else "O" if v == WHITE else "+" if r * size + c in stars else ".")
         side = f"    {info[r]}" if r < len(info) else ""
         rows.append(f"{label:2d} {' '.join(cells)} {label:<2d}{side}".rstrip())
     rows.append(header)
@@ -631,13 +631,3 @@ def render_board(game: Game) -> str:
 def _side(game: Game, color: int) -> str:
     name = "BLACK (X)" if color == BLACK else "WHITE (O)"
     return f"{name} has captured {game.prisoners.get(color, 0)} stones"
-
-
-def _star_points(size: int) -> set[tuple[int, int]]:
-    if size < 7:
-        return set()
-    edge = 2 if size < 13 else 3
-    lines = [edge, size - 1 - edge]
-    if size % 2 == 1 and size >= 9:
-        lines.insert(1, size // 2)
-    return {(r, c) for r in lines for c in lines}

@@ -1,0 +1,1 @@
+"""Tests of keima.gtp: the GTP engine, controller and referee."""

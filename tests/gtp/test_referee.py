@@ -1,0 +1,160 @@
+"""The referee: games between engines, forfeits for every kind of misbehaviour, the dead-stone settlement,
+matches with alternating colours and one SGF per game."""
+
+from __future__ import annotations
+
+import os
+import pytest
+
+from keima.gtp.controller import EngineLink, InProcessEngine, SubprocessEngine
+from keima.gtp.engine import GtpEngine
+from keima.gtp.policy import PolicyPlayer
+from keima.gtp.referee import GameReport, Referee, results_table, run_match
+from keima.record import load_sgf
+from keima.rules.ruleset import PRESETS
+
+from .conftest import fake_argv
+
+
+def keima_policy(seed: int = 1, size: int = 9, rules: str = "french") -> InProcessEngine:
+    engine = GtpEngine(PolicyPlayer(seed), size=size, rules=rules, dead_estimator=lambda game: frozenset())
+    return InProcessEngine(engine, label="keima-policy")
+
+
+def fake(mode: str, *args: str) -> SubprocessEngine:
+    return SubprocessEngine(fake_argv(mode, *args), label=f"fake-{mode}")
+
+
+def play(black: EngineLink, white: EngineLink, **kw: object) -> GameReport:
+    kw.setdefault("size", 9)
+    kw.setdefault("move_timeout", 10.0)
+    referee = Referee(**kw)  # type: ignore[arg-type]
+    try:
+        return referee.play_game(black, white)
+    finally:
+        black.close()
+        white.close()
+
+
+@pytest.mark.parametrize(
+    ("mode", "as_black", "result", "reason"),
+    [
+        ("illegal", False, "B+F", "White forfeits: illegal move"),
+        ("illegal", True, "W+F", "Black forfeits: illegal move"),
+        ("crash", True, "W+F", "Black forfeits: crash: fake-crash exited during 'genmove' (exit code 3)"),
+        ("garbage", False, "B+F", "White forfeits: unreadable move 'banana'"),
+        ("fail", True, "W+F", "Black forfeits: genmove failed: out of ideas"),
+        ("noframe", False, "B+F", "White forfeits: protocol error"),
+        ("resign", True, "W+R", "Black resigned"),
+    ],
+)
+def test_misbehaving_engine_loses(mode: str, as_black: bool, result: str, reason: str) -> None:
+    bad = fake(mode)
+    black, white = (bad, keima_policy()) if as_black else (keima_policy(), bad)
+    report = play(black, white)
+    assert report.result == result
+    assert report.game.result == result and report.game.phase == "finished"
+    assert report.reason.startswith(reason), report.reason
+    assert any(reason.split(": ", 1)[-1] in c or "resigned" in c for c in report.comments), report.comments
+
+
+def test_illegal_move_forfeit_names_the_rule() -> None:
+    report = play(keima_policy(), fake("illegal"))
+    # The fake answers the point Black just played: occupied.
+    assert "(occupied)" in report.reason
+    assert report.moves == 1
+
+
+def test_crash_report_includes_the_engine_stderr() -> None:
+    report = play(fake("crash"), keima_policy())
+    assert "crashing on purpose" in report.reason and report.crashed
+
+
+def test_hanging_engine_loses_on_time() -> None:
+    report = play(keima_policy(), fake("hang"), move_timeout=1.0)
+    assert report.result == "B+T"
+    assert report.reason.startswith("White lost on time: fake-hang gave no reply to 'genmove w' within 1 s")
+    assert not report.crashed
+
+
+def test_engine_refusing_a_legal_move_voids_the_game() -> None:
+    report = play(keima_policy(), fake("refuse"))
+    assert report.result == "Void"
+    assert "refused Black's legal move" in report.reason
+
+
+def test_agreed_dead_stones_are_removed() -> None:
+    # Black plays C3, White E5, both pass; both engines call C3 dead: White owns the whole board.
+    report = play(fake("script", "C3", "dead=C3"), fake("script", "E5", "dead=C3"), size=5)
+    assert report.game.phase == "finished"
+    assert report.game.dead == {10 + 2}  # C3 on 5x5: row 2, col 2
+    assert report.result == "W+32.5"  # 25 points + komi 7.5
+
+
+def test_dead_stone_dispute_resumes_play_then_counts_all_alive() -> None:
+    # Black (C3) says nothing is dead; White says C3 is dead; after the resumption both pass at once.
+    black = SubprocessEngine(fake_argv("script", "C3"), label="black")
+    white = SubprocessEngine(fake_argv("pass", "dead=C3"), label="white")
+    report = play(black, white, size=5)
+    assert any("Dead stones disputed" in c and "play resumes" in c for c in report.comments), report.comments
+    assert [e.kind for e in report.game.events].count("resume") == 1
+    # The resumption opened with two passes: the game ends with every stone alive, Black owning the board.
+    assert report.result == "B+17.5"
+
+
+def test_dead_stone_dispute_without_resumption_removes_only_the_agreed_stones() -> None:
+    report = play(fake("script", "C3"), fake("pass", "dead=C3"), size=5, max_resumptions=0)
+    assert report.result == "B+17.5"
+    assert any("only those both engines call dead" in c for c in report.comments)
+
+
+def test_policy_against_policy_plays_to_a_counted_end() -> None:
+    report = play(keima_policy(1, 7), keima_policy(2, 7), size=7)
+    game = report.game
+    assert game.phase == "finished" and game.end_reason == "score"
+    assert report.result == game.score().result
+    game.check_consistency()
+
+
+@pytest.mark.parametrize("rules_name", sorted(PRESETS))
+def test_every_ruleset_is_refereed(rules_name: str) -> None:
+    report = play(keima_policy(1, 7, rules_name), keima_policy(2, 7, rules_name), size=7, rules=rules_name)
+    assert report.game.rules.name == rules_name and report.game.phase == "finished"
+
+
+def test_match_alternates_colours_and_writes_sgf(tmp_path: object) -> None:
+    counter = {"n": 0}
+
+    def first() -> EngineLink:
+        counter["n"] += 1
+        return keima_policy(counter["n"], 7)
+
+    def second() -> EngineLink:
+        return SubprocessEngine(fake_argv("illegal"))
+
+    referee = Referee(size=7, move_timeout=10.0)
+    seen: list[int] = []
+    reports = run_match(("alpha", first), ("beta", second), referee, 3, str(tmp_path),
+                        on_game=lambda report: seen.append(report.number))
+    assert seen == [1, 2, 3]
+    assert [(r.black, r.white) for r in reports] == [("alpha", "beta"), ("beta", "alpha"), ("alpha", "beta")]
+    assert [r.result for r in reports] == ["B+F", "W+F", "B+F"]
+    for report in reports:
+        assert report.sgf_path == os.path.join(str(tmp_path), f"game-{report.number:03d}.sgf")
+        with open(report.sgf_path, encoding="utf-8") as fh:
+            text = fh.read()
+        assert f"RE[{report.result}]" in text
+        assert "PB[" + report.black + "]" in text and "PW[" + report.white + "]" in text
+        assert "forfeits at move" in text  # the referee's comment
+        assert load_sgf(report.sgf_path).result == report.result
+    table = results_table(reports)
+    assert "alpha 3" in table and "beta 0" in table
+
+
+def test_engine_that_cannot_start_forfeits() -> None:
+    def broken() -> EngineLink:
+        return SubprocessEngine(["/nonexistent/engine-binary"])
+
+    reports = run_match(("keima", lambda: keima_policy()), ("broken", broken), Referee(size=9), 1)
+    assert reports[0].result == "B+F" and reports[0].crashed
+    assert "cannot start" in reports[0].reason
