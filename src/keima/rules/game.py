@@ -662,8 +662,11 @@ class Game:
         clean = [p for p in pts if p is not None]
         if len(clean) != st.handicap_left:
             raise GameError(f"expected {st.handicap_left} handicap stones, got {len(clean)}", "bad-handicap")
-        if len(set(clean)) != len(clean):
-            raise GameError("the same point appears twice among the handicap stones", "bad-handicap")
+        seen: set[int] = set()
+        for p in clean:
+            if p in seen:
+                raise GameError(f"{to_gtp(p, self.size)} appears twice among the handicap stones", "bad-handicap")
+            seen.add(p)
         for p in clean:
             if self.board.colors[p] != EMPTY:
                 raise GameError(f"{to_gtp(p, self.size)} is occupied", "bad-handicap")

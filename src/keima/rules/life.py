@@ -4,11 +4,11 @@
 cannot capture even if the owner always passes. ``seki_stones`` finds chains in seki at the end of a game, once the
 dead stones are off the board; Japanese-style counting gives no territory to the eyes of such chains.
 
-Seki test (a choice, documented in docs/rules.md): an empty point touching chains of both colours is a *seki
-point* when neither colour can fill it usefully: for each colour, playing there captures nothing and leaves the
-played chain with at most one liberty (self-atari or suicide). Chains touching a seki point are in seki. On a
-finished board with the dead stones removed this separates seki from ordinary dame, where at least one side can
-fill the point safely.
+Seki test (a choice, documented in docs/rules.md): on a scratch copy of the finished board (dead stones removed),
+every empty point touching both colours that one side can fill safely (capturing nothing and keeping at least two
+liberties) is filled, repeatedly; the points left are those neither side can fill without self-atari: *seki
+points*. Chains touching a seki point are in seki. Ordinary dame are filled away; the extra shared liberties of a
+seki are filled until only the fatal ones remain.
 """
 
 from __future__ import annotations
@@ -80,27 +80,48 @@ def unconditionally_alive(board: Board, color: int) -> frozenset[int]:
 
 
 def seki_stones(board: Board) -> frozenset[int]:
-    """Return the stones of chains in seki (see the module docstring for the test used)."""
-    colors = board.colors
+    """Return the stones of chains in seki (see the module docstring for the test used). ``board`` is unchanged."""
+    scratch = board.copy()
+    colors = scratch.colors
+    # Fill, on a scratch board, every shared point that one side can fill safely (ordinary dame, and the extra
+    # shared liberties of a seki); what is left are the points neither side can fill: the seki points.
+    changed = True
+    while changed:
+        changed = False
+        for p in range(scratch.npoints):
+            if colors[p] != EMPTY:
+                continue
+            adjacent = _adjacent_chains(scratch, p)
+            if not adjacent[BLACK] or not adjacent[WHITE]:
+                continue
+            for c in (BLACK, WHITE):
+                if not _filling_is_self_atari(scratch, p, c, adjacent[c]):
+                    scratch.play(p, c)
+                    changed = True
+                    break
     out: set[int] = set()
-    for p in range(board.npoints):
+    original = board.colors
+    for p in range(scratch.npoints):
         if colors[p] != EMPTY:
             continue
-        adjacent: dict[int, list[Chain]] = {BLACK: [], WHITE: []}
-        for q in board.nbrs[p]:
-            k = colors[q]
-            if k != EMPTY:
-                ch = board.chain_at[q]
-                assert ch is not None
-                if ch not in adjacent[k]:
-                    adjacent[k].append(ch)
-        if not adjacent[BLACK] or not adjacent[WHITE]:
-            continue
-        if all(_filling_is_self_atari(board, p, c, adjacent[c]) for c in (BLACK, WHITE)):
+        adjacent = _adjacent_chains(scratch, p)
+        if adjacent[BLACK] and adjacent[WHITE]:
             for chs in adjacent.values():
                 for ch in chs:
-                    out.update(ch.stones)
+                    out.update(s for s in ch.stones if original[s] != EMPTY)
     return frozenset(out)
+
+
+def _adjacent_chains(board: Board, p: int) -> dict[int, list[Chain]]:
+    adjacent: dict[int, list[Chain]] = {BLACK: [], WHITE: []}
+    for q in board.nbrs[p]:
+        k = board.colors[q]
+        if k != EMPTY:
+            ch = board.chain_at[q]
+            assert ch is not None
+            if ch not in adjacent[k]:
+                adjacent[k].append(ch)
+    return adjacent
 
 
 def _filling_is_self_atari(board: Board, p: int, color: int, own: list[Chain]) -> bool:
