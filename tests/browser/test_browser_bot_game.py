@@ -68,10 +68,14 @@ def test_full_game_against_the_bot(new_page: Any, ui: Any, server: Any, shot: An
         wait_human_turn(page)
     shot(page, "middle-game")
 
-    for _ in range(120):
+    for i in range(120):
         if page.locator(".game").get_attribute("data-phase") != "play":
             break
-        page.get_by_role("button", name="Pass", exact=True).click()
+        if i == 0:  # the first pass from the keyboard, on the board
+            ui.point(page, "A1").focus()
+            page.keyboard.press("p")
+        else:
+            page.get_by_role("button", name="Pass", exact=True).click()
         page.wait_for_function(
             """() => document.querySelector('.game').dataset.phase !== 'play'
                  || !document.querySelector('[data-testid="turn"]').textContent.startsWith('Your turn')"""

@@ -47,3 +47,11 @@ def test_french_from_the_browser_and_switchable(new_page: Any, ui: Any, shot: An
     page.get_by_test_id("language").select_option("fr")
     expect(page.get_by_test_id("turn")).to_have_text(re.compile("^Blanc joue$"))
     shot(page, "switched-back-fr")
+
+    # Resigning asks for a confirmation, then the result is given in words.
+    page.get_by_role("button", name="Abandonner").click()
+    expect(page.get_by_text("Abandonner cette partie ?")).to_be_visible()
+    page.get_by_role("button", name="Abandonner").click()
+    expect(page.get_by_test_id("result")).to_contain_text("Noir gagne par abandon (B+R)")
+    expect(page.locator(".game")).to_have_attribute("data-phase", "finished")
+    shot(page, "resigned-fr")

@@ -49,7 +49,7 @@ const en = {
   empty: "empty",
   lastMove: "last move",
   deadMark: "marked dead",
-  territoryOf: (c) => `${c} territory`,
+  territoryOf: (c) => `${c.toLowerCase()} territory`,
   pointLabel: (name, what) => `${name}, ${what}`,
   board: (n) => `Go board, ${n} by ${n}`,
   boardHelp:
