@@ -274,3 +274,12 @@ def test_unfinished_free_placement_round_trips() -> None:
     )
     # A partially placed record keeps its HA when written back.
     assert "HA[3]" in dump_sgf(again)
+
+
+def test_relaxed_placement_keeps_the_ru_text() -> None:
+    # Japanese rules place handicap stones on fixed points; a record with other points is still read, and its
+    # RU is written back as it was.
+    record = load_record("(;GM[1]FF[4]SZ[19]HA[2]AB[aa][ss]RU[Japanese];W[jj])")
+    assert record.game.rules.handicap_placement == "either"
+    assert any("relaxed" in w for w in record.warnings)
+    assert "RU[Japanese]" in dump_sgf(record.game)

@@ -227,7 +227,7 @@ def _preorder(root: sgf.Tree_node) -> Iterator[sgf.Tree_node]:
 
 
 def _raw(node: sgf.Tree_node, ident: str) -> str | None:
-    """The single raw value of ``ident`` as text (unescaped only of nothing), or None when absent."""
+    """The first raw value of ``ident`` decoded but not unescaped, or None when absent."""
     if not node.has_property(ident):
         return None
     values = node.get_raw_list(ident)
@@ -370,8 +370,8 @@ def _setup(reader: _Reader, game: Game, node: sgf.Tree_node, size: int, skip_ab:
         if letter not in ("B", "W"):
             raise reader.error(f"PL[{pl}] must be B or W", node)
         to_move = BLACK if letter == "B" else WHITE
-    if not (black or white or empty or to_move is not None):
-        return
+    if not (black or white or empty) and to_move in (None, game.to_move):
+        return  # nothing to change (KGS writes PL[W] beside handicap stones, where White moves anyway)
     if game.phase == "handicap":
         raise reader.error(
             "setup stones (AB/AW/AE/PL) while free handicap stones are still to be placed", node
@@ -504,7 +504,7 @@ def load_record(source: Source) -> SgfRecord:
         encoding=encoding,
         source=name,
         rules_text=ru_text,
-        rules=ruleset,
+        rules=game.rules if ruleset is not None else None,
         result_text=_text(root, "RE"),
         warnings=warnings,
     )
