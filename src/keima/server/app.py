@@ -15,7 +15,7 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
-from fastapi import Body, FastAPI, Request, WebSocket, WebSocketDisconnect
+from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from pydantic import ValidationError
@@ -23,7 +23,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from keima.server.hub import Hub, _ai
 from keima.server.pubsub import LocalPubSub, PubSub
-from keima.server.schemas import WS_ADAPTER, Action, JoinGame, NewGame
+from keima.server.schemas import WS_ADAPTER, ActionBody, JoinGame, NewGame
 from keima.server.session import ApiError, with_you
 from keima.server.store import Store, default_url, make_engine, migrate
 
@@ -221,11 +221,11 @@ def create_app(db_url: str | None = None, *, pubsub: PubSub | None = None, dist:
         return _created(s, new, None, 200)
 
     @app.post("/api/games/{game_id}/actions")
-    async def act(game_id: str, request: Request, action: Action = Body(...)) -> Response:  # noqa: B008
+    async def act(game_id: str, request: Request, action: ActionBody) -> Response:
         """Apply one action for the caller's seat; answers the state once the change is stored."""
         token = _seat_token(request.headers, request.cookies, game_id)
         th = _thash(token)
-        s = await hub_of(request).act(game_id, action.model_dump(), th)
+        s = await hub_of(request).act(game_id, action.root.model_dump(), th)
         return _json('{"game":' + with_you(s.state_json(time.monotonic()), s.seats.held_by(th)) + "}")
 
     @app.get("/api/games/{game_id}/sgf")

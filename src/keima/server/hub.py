@@ -183,6 +183,7 @@ class Hub:
         s.sync_clock(time.monotonic())
         row = {
             "id": gid,
+            "created_at": s.created_at,
             "params": params,
             "mode": mode,
             "clock": spec.as_dict() | {"type": spec.type},

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, TypeAdapter
+from pydantic import BaseModel, ConfigDict, Field, RootModel, StrictBool, StrictInt, TypeAdapter
 
 Seconds = Annotated[float, Field(gt=0, le=86400)]
 Color = Literal["B", "W"]
@@ -138,6 +138,10 @@ Action = Annotated[
 ]
 
 ACTION_ADAPTER: TypeAdapter[Any] = TypeAdapter(Action)
+
+
+class ActionBody(RootModel[Action]):
+    """``POST /api/games/{id}/actions``: one action (a root model keeps the discriminator in FastAPI)."""
 
 
 class WsAction(_Strict):

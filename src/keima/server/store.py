@@ -202,7 +202,8 @@ class Store:
 
         def op(conn: Connection) -> None:
             now = now_utc()
-            conn.execute(games.insert().values(created_at=now, updated_at=now, **row))
+            values = {"created_at": now, "updated_at": now} | row
+            conn.execute(games.insert().values(**values))
             if entries:
                 conn.execute(
                     game_log.insert(),
@@ -246,7 +247,11 @@ class Store:
                     sa.select(game_log.c.entry).where(game_log.c.game_id == game_id).order_by(game_log.c.seq)
                 )
             ]
-        return StoredGame(dict(row), entries)
+        data = dict(row)
+        for key in ("created_at", "updated_at"):
+            if data[key].tzinfo is None:  # SQLite keeps no zone; every stored time is UTC
+                data[key] = data[key].replace(tzinfo=UTC)
+        return StoredGame(data, entries)
 
 
 def _resolve(loop: asyncio.AbstractEventLoop, fut: asyncio.Future[Any], result: Any, exc: BaseException | None) -> None:
