@@ -445,37 +445,43 @@ def test_ko_diagram_is_a_real_ko() -> None:
 # des intersections neutres."
 SEKI = """
 X O d X O . O
-X O e X O O O
-X X X O O . O
+X O O X O O O
+X O e X O . O
+X O O X O O O
+X X X O O O O
+X . X O . O .
 . X X O O O O
-X X X X X X X
-X . X X X X X
-X X X X X X X
 """
+# The inner white chain (6 stones) and the inner black chain (4 stones) share the liberties d and e and have no
+# other; d and e touch nothing else, and the outer walls have two eyes each.
+INNER_WHITE = {(0, 1), (1, 1), (1, 2), (2, 1), (3, 1), (3, 2)}
+INNER_BLACK = {(0, 3), (1, 3), (2, 3), (3, 3)}
 
 
 def test_seki_filling_a_shared_liberty_loses() -> None:
-    game, pos = setup_game(SEKI)
-    d, e = pos.at("d"), pos.at("e")
-    game.play(d)  # Black fills d: his chain is now in atari
-    game.play(e)  # White takes it
-    assert game.prisoners[WHITE] == 3
-    game2, _ = setup_game(SEKI)
-    game2.play(None)
-    game2.play(d)  # White fills d
-    game2.play(e)  # Black takes it
-    assert game2.prisoners[BLACK] == 3
+    for first, second in (("d", "e"), ("e", "d")):
+        game, pos = setup_game(SEKI)
+        game.play(pos.at(first))  # Black fills one shared liberty: his inner chain is now in atari
+        game.play(pos.at(second))  # White takes it
+        assert game.prisoners[WHITE] == 5
+        game2, _ = setup_game(SEKI)
+        game2.play(None)
+        game2.play(pos.at(first))  # White fills one
+        game2.play(pos.at(second))  # Black takes the inner white chain and the filling stone
+        assert game2.prisoners[BLACK] == 7
 
 
 def test_seki_points_are_neutral() -> None:
     game, pos = setup_game(SEKI)
     score = game.score()
     d, e = pos.at("d"), pos.at("e")
-    assert {d, e} <= set(score.neutral)
+    assert score.neutral == {d, e}
     assert d not in score.territory[BLACK] and d not in score.territory[WHITE]
-    inner_white = {0 * 7 + 1, 1 * 7 + 1}
-    inner_black = {0 * 7 + 3, 1 * 7 + 3}
-    assert inner_white | inner_black <= set(score.seki)
+    inner = {r * 7 + c for r, c in INNER_WHITE | INNER_BLACK}
+    assert inner <= set(score.seki)
     # The outer walls have two eyes each: not in seki.
     assert 4 * 7 + 0 not in score.seki
     assert 0 * 7 + 6 not in score.seki
+    # The eyes of the outer walls are territory as usual.
+    assert 5 * 7 + 1 in score.territory[BLACK]
+    assert 0 * 7 + 5 in score.territory[WHITE]
