@@ -83,9 +83,7 @@ def parse(text: str, size: int | None = None) -> Position:
 
 def render(colors: Sequence[int], size: int) -> str:
     """Return ``colors`` (one colour per point) as diagram rows, top row first."""
-    return "\n".join(
-        "".join(_SYMBOLS[colors[r * size + c]] for c in range(size)) for r in range(size)
-    )
+    return "\n".join("".join(_SYMBOLS[colors[r * size + c]] for c in range(size)) for r in range(size))
 
 
 def board_colors(game: keima.Game) -> list[int]:

@@ -74,7 +74,9 @@ LIBERTY_CASES = [
 ]
 
 
-@pytest.mark.parametrize(("name", "diagram", "rc", "stones", "libs"), LIBERTY_CASES, ids=[c[0] for c in LIBERTY_CASES])
+@pytest.mark.parametrize(
+    ("name", "diagram", "rc", "stones", "libs"), LIBERTY_CASES, ids=[c[0] for c in LIBERTY_CASES]
+)
 def test_chain_and_liberties(name: str, diagram: str, rc: tuple[int, int], stones: int, libs: int) -> None:
     game, pos = setup_game(diagram)
     p = rc[0] * pos.size + rc[1]
