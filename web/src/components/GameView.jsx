@@ -293,7 +293,13 @@ export function GameView({ gameId, inviteCode }) {
         )}
 
         {refusal && (
-          <div class="refusal" role="alert" data-testid="refusal" data-reason={refusal.reason}>
+          <div
+            class="refusal"
+            role="alert"
+            data-testid="refusal"
+            data-reason={refusal.reason}
+            data-vertex={refusal.vertex}
+          >
             <strong>{t("refused")}:</strong> {refusalText}
           </div>
         )}
