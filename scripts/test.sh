@@ -12,6 +12,8 @@ SUDO=""
 need_apt=()
 command -v gnugo >/dev/null 2>&1 || need_apt+=(gnugo)
 command -v chromium >/dev/null 2>&1 || need_apt+=(chromium)
+# node builds the browser UI (web/): Debian's npm (node 18) is enough for esbuild.
+[ ! -f web/package.json ] || command -v npm >/dev/null 2>&1 || need_apt+=(nodejs npm)
 command -v pg_ctlcluster >/dev/null 2>&1 || [ -x /usr/lib/postgresql/15/bin/initdb ] || need_apt+=(postgresql)
 if [ ${#need_apt[@]} -gt 0 ]; then
   echo "== apt-get install ${need_apt[*]}"
