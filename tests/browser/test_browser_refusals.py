@@ -89,4 +89,25 @@ def test_ko_refusal_and_occupied_point_then_reload(new_page: Any, ui: Any, serve
     expect(page.get_by_test_id("undo-ask")).to_have_count(0)
     expect(page.get_by_test_id("turn")).to_have_text("Black to play")
     assert len(server.game(gid)["moves"]) == len(before["moves"])
+
+    # Review: every earlier position, captures included, is the one the referee had after that move.
+    moves = server.game(gid)["moves"]
+    reference = keima.Game(size=9, rules="french")
+    for n, move in enumerate(moves[:-1], start=1):
+        reference.play(move["vertex"])
+        page.locator('[data-testid="move-list"] li').nth(n - 1).get_by_role("button").click()
+        expect(page.get_by_test_id("reviewing")).to_have_text(f"Reviewing move {n} of {len(moves)}")
+        assert board_shown(page) == list(reference.board.colors), f"position after move {n}"
+    page.get_by_test_id("review-live").click()
+    assert board_shown(page) == server.game(gid)["board"]
     shot(page, "after-reload")
+
+
+def board_shown(page: Any) -> list[int]:
+    """The board as the page's point labels tell it (0 empty, 1 black, 2 white), point by point."""
+    labels: list[str] = page.evaluate(
+        """() => [...document.querySelectorAll('[data-testid=board] .shudan-vertex')]
+                 .sort((a, b) => (a.dataset.y - b.dataset.y) || (a.dataset.x - b.dataset.x))
+                 .map((el) => el.getAttribute('aria-label'))"""
+    )
+    return [1 if "black stone" in s else 2 if "white stone" in s else 0 for s in labels]
