@@ -99,12 +99,19 @@ def sabaki_variations() -> None:
         alt.play(p, c)
     variation = random_moves(alt, 6, seed=99)
     var_text = "".join(node_text(c, p, size) for c, p in variation)
-    main_rest = "".join(node_text(c, p, size, "C[Main line \\] continues.]" if i == 0 else "") for i, (c, p) in enumerate(moves[20:]))
+    main_rest = "".join(
+        node_text(c, p, size, "C[Main line \\] continues.]" if i == 0 else "")
+        for i, (c, p) in enumerate(moves[20:])
+    )
     sgf = (
         "(;GM[1]FF[4]CA[UTF-8]AP[Sabaki:0.52.2]KM[6.5]SZ[19]DT[2026-11-02]RU[Japanese]"
         "PB[Black Player]PW[White Player]GN[Review]MULTIGOGM[1]ZZ[custom value]"
         + body
-        + "(" + main_rest + ")(" + var_text + "C[A variation from Sabaki])"
+        + "("
+        + main_rest
+        + ")("
+        + var_text
+        + "C[A variation from Sabaki])"
         + ")\n"
     )
     write("sabaki_19x19_variations.sgf", sgf)
@@ -171,7 +178,10 @@ def gnugo_counted() -> None:
         "(;GM[1]FF[4]\nSZ[9]\nGN[GNU Go 3.8 Random Seed 1765432]\nDT[2026-11-20]\n"
         f"KM[5.5]HA[0]RU[Japanese]AP[GNU Go:3.8]RE[{g.result}]\n"
     )
-    body = "".join(node_text(c, p, 9, "C[load 0.52]" if i == 0 else "") + ("\n" if i % 8 == 7 else "") for i, (c, p) in enumerate(moves))
+    body = "".join(
+        node_text(c, p, 9, "C[load 0.52]" if i == 0 else "") + ("\n" if i % 8 == 7 else "")
+        for i, (c, p) in enumerate(moves)
+    )
     write("gnugo_9x9_counted.sgf", head + body + ";B[];W[])\n")
 
 
@@ -181,7 +191,10 @@ def fox_gb18030() -> None:
     text = (
         "(;GM[1]FF[4]\r\nSZ[19]\r\nGN[棋谱]\r\nDT[2024-08-15]\r\nPB[柯洁]\r\nPW[朴廷桓]\r\nBR[九段]\r\nWR[九段]\r\n"
         "KM[7.5]HA[0]RU[Chinese]AP[foxwq]RE[B+R]TM[3600]TC[5]TT[60]\r\n"
-        + "".join(node_text(c, p, 19, "C[黑棋在这里很好，白棋需要小心。]" if i == 30 else "") for i, (c, p) in enumerate(moves))
+        + "".join(
+            node_text(c, p, 19, "C[黑棋在这里很好，白棋需要小心。]" if i == 30 else "")
+            for i, (c, p) in enumerate(moves)
+        )
         + ")\r\n"
     )
     write("fox_19x19_gb18030_noca.sgf", text.encode("gb18030"))
@@ -193,7 +206,10 @@ def pandanet_sjis() -> None:
     text = (
         "(;GM[1]FF[3]SZ[19]PB[本因坊秀策]BR[四段]PW[井上幻庵因碩]WR[八段]KM[6.5]RU[Japanese]"
         "EV[御城碁]DT[1846-09-11]RE[W+R]PC[大阪]\n"
-        + "".join(node_text(c, p, 19, "C[耳赤の一手。ソフトの評価は白優勢です。]" if i == 20 else "") for i, (c, p) in enumerate(moves))
+        + "".join(
+            node_text(c, p, 19, "C[耳赤の一手。ソフトの評価は白優勢です。]" if i == 20 else "")
+            for i, (c, p) in enumerate(moves)
+        )
         + ")\n"
     )
     write("pandanet_19x19_sjis_noca.sgf", text.encode("shift_jis"))
@@ -248,7 +264,9 @@ def latin1() -> None:
     moves = random_moves(g, 40, seed=10)
     text = (
         "(;GM[1]FF[4]CA[ISO-8859-1]SZ[13]KM[7.5]RU[French]PB[Jérôme Hübner]PW[Françoise Lê]"
-        "EV[Tournoi de Paris]RE[W+R]" + "".join(node_text(c, p, 13) for c, p in moves) + "C[Abandon: noir a perdu le coin.])\n"
+        "EV[Tournoi de Paris]RE[W+R]"
+        + "".join(node_text(c, p, 13) for c, p in moves)
+        + "C[Abandon: noir a perdu le coin.])\n"
     )
     write("ffg_13x13_latin1.sgf", text.encode("latin-1"))
 
@@ -268,7 +286,11 @@ def resumed() -> None:
 def nz_void() -> None:
     g = Game(size=7, rules="new-zealand")
     moves = random_moves(g, 12, seed=11)
-    text = "(;GM[1]FF[4]CA[UTF-8]SZ[7]KM[7]RU[NZ]RE[Void]" + "".join(node_text(c, p, 7) for c, p in moves) + ")\n"
+    text = (
+        "(;GM[1]FF[4]CA[UTF-8]SZ[7]KM[7]RU[NZ]RE[Void]"
+        + "".join(node_text(c, p, 7) for c, p in moves)
+        + ")\n"
+    )
     write("nz_7x7_void.sgf", text)
 
 
@@ -282,30 +304,82 @@ def bad_records() -> None:
     bad(
         "illegal_ko.sgf",
         "(;GM[1]FF[4]SZ[9]KM[7.5]RU[French]\n;B[ab];W[ca];B[ba];W[cc];B[bc];W[db];B[gg];W[bb];B[cb]\n;W[bb])\n",
-        line=3, column=1, move_number=10, color="W", point="B8", rule="ko",
+        line=3,
+        column=1,
+        move_number=10,
+        color="W",
+        point="B8",
+        rule="ko",
     )
     bad(
         "illegal_suicide.sgf",
         "(;GM[1]FF[4]SZ[9]RU[Japanese]KM[6.5];B[ee];W[ba];B[ff];W[ab];B[aa])",
-        line=1, column=61, move_number=5, color="B", point="A9", rule="suicide",
+        line=1,
+        column=61,
+        move_number=5,
+        color="B",
+        point="A9",
+        rule="suicide",
     )
     bad(
         "illegal_occupied.sgf",
         "(;GM[1]FF[4]SZ[13]\n;B[dd]\n;W[jj]\n;B[jj])\n",
-        line=4, column=1, move_number=3, color="B", point="K4", rule="occupied",
+        line=4,
+        column=1,
+        move_number=3,
+        color="B",
+        point="K4",
+        rule="occupied",
     )
-    bad("truncated.sgf", "(;GM[1]FF[4]SZ[19]KM[6.5]PB[cut off]\n;B[pd];W[dp];B[pq];W[d", line=2, column=21, contains="never closed")
+    bad(
+        "truncated.sgf",
+        "(;GM[1]FF[4]SZ[19]KM[6.5]PB[cut off]\n;B[pd];W[dp];B[pq];W[d",
+        line=2,
+        column=21,
+        contains="never closed",
+    )
     bad("unclosed_tree.sgf", "(;GM[1]FF[4]SZ[19]\n;B[pd];W[dp]\n", line=3, column=1, contains="truncated")
-    bad("bad_komi.sgf", "(;GM[1]FF[4]SZ[19]KM[six and a half];B[pd])", line=1, column=2, contains="KM[six and a half]")
+    bad(
+        "bad_komi.sgf",
+        "(;GM[1]FF[4]SZ[19]KM[six and a half];B[pd])",
+        line=1,
+        column=2,
+        contains="KM[six and a half]",
+    )
     bad("bad_handicap.sgf", "(;GM[1]FF[4]SZ[19]HA[3]AB[dd][pp];W[pd])", line=1, column=2, contains="HA[3]")
     bad("bad_size.sgf", "(;GM[1]FF[4]SZ[31];B[aa])", line=1, column=2, contains="size")
-    bad("bad_setup_no_liberty.sgf", "(;GM[1]FF[4]SZ[9]AB[aa]AW[ba][ab])", line=1, column=2, contains="no liberty")
+    bad(
+        "bad_setup_no_liberty.sgf",
+        "(;GM[1]FF[4]SZ[9]AB[aa]AW[ba][ab])",
+        line=1,
+        column=2,
+        contains="no liberty",
+    )
     bad("bad_setup_twice.sgf", "(;GM[1]FF[4]SZ[9]AB[cc]AW[cc])", line=1, column=2, contains="twice")
-    bad("off_board.sgf", "(;GM[1]FF[4]SZ[9]\n;B[ee]\n;W[kk])", line=3, column=1, move_number=2, contains="off the 9x9")
-    bad("two_moves_in_node.sgf", "(;GM[1]FF[4]SZ[9];B[ee]W[ff])", line=1, column=18, contains="both a B and a W")
+    bad(
+        "off_board.sgf",
+        "(;GM[1]FF[4]SZ[9]\n;B[ee]\n;W[kk])",
+        line=3,
+        column=1,
+        move_number=2,
+        contains="off the 9x9",
+    )
+    bad(
+        "two_moves_in_node.sgf",
+        "(;GM[1]FF[4]SZ[9];B[ee]W[ff])",
+        line=1,
+        column=18,
+        contains="both a B and a W",
+    )
     bad("not_go.sgf", "(;GM[3]FF[4]SZ[8];B[ee])", line=1, column=2, contains="GM[3]")
     bad("no_sgf.sgf", "This is not a game record.\n", line=1, column=1, contains="no SGF game")
-    bad("stray_text.sgf", "(;GM[1]FF[4]SZ[9];B[ee] % W[ff])", line=1, column=25, contains="unexpected character")
+    bad(
+        "stray_text.sgf",
+        "(;GM[1]FF[4]SZ[9];B[ee] % W[ff])",
+        line=1,
+        column=25,
+        contains="unexpected character",
+    )
     write("bad/expected.json", json.dumps(expected, indent=1, sort_keys=True) + "\n")
 
 
