@@ -128,6 +128,8 @@ const en = {
   reviewLive: "Back to the game",
   reviewing: (n, m) => `Reviewing move ${n} of ${m}`,
   connection: "Connection",
+  settingsLine: (rules, komi, handicap, size) =>
+    `${size}×${size}, ${rules} rules, komi ${num(komi)}${handicap >= 2 ? `, ${handicap} handicap stones` : ""}`,
   connected: "connected",
   reconnecting: "connection lost, reconnecting…",
   spectator: "You are watching this game.",
@@ -155,7 +157,7 @@ const en = {
   resultResign: (w) => `${w} wins by resignation`,
   resultTime: (w) => `${w} wins on time`,
   resultForfeit: (w) => `${w} wins by forfeit`,
-  resultPoints: (w, m) => `${w} wins by ${m} ${m === 1 ? "point" : "points"}`,
+  resultPoints: (w, m) => `${w} wins by ${num(m)} ${m === 1 ? "point" : "points"}`,
   resultDraw: "Draw (jigo)",
   resultVoid: "No result",
   announceMove: (c, v) => `${c} ${v}`,
@@ -298,6 +300,8 @@ const fr = {
   reviewLive: "Retour à la partie",
   reviewing: (n, m) => `Coup ${n} sur ${m}`,
   connection: "Connexion",
+  settingsLine: (rules, komi, handicap, size) =>
+    `${size}×${size}, règles ${rules}, komi ${num(komi)}${handicap >= 2 ? `, ${handicap} pierres de handicap` : ""}`,
   connected: "connecté",
   reconnecting: "connexion perdue, reconnexion…",
   spectator: "Vous regardez cette partie.",
@@ -325,7 +329,7 @@ const fr = {
   resultResign: (w) => `${w} gagne par abandon`,
   resultTime: (w) => `${w} gagne au temps`,
   resultForfeit: (w) => `${w} gagne par forfait`,
-  resultPoints: (w, m) => `${w} gagne de ${m} ${m < 2 ? "point" : "points"}`,
+  resultPoints: (w, m) => `${w} gagne de ${num(m)} ${m < 2 ? "point" : "points"}`,
   resultDraw: "Partie nulle (jigo)",
   resultVoid: "Sans résultat",
   announceMove: (c, v) => `${c} ${v}`,
@@ -404,6 +408,12 @@ export function t(key, ...args) {
   const value = key in table ? table[key] : en[key];
   if (value === undefined) return key;
   return typeof value === "function" ? value(...args) : value;
+}
+
+/** A number written the way the current language writes it (41.5 / 41,5). */
+export function num(x) {
+  if (typeof x !== "number") return String(x ?? "");
+  return new Intl.NumberFormat(lang.get(), { maximumFractionDigits: 2 }).format(x);
 }
 
 /** A nested message (reasons, fields, methodNames). */

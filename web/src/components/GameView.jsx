@@ -239,7 +239,10 @@ export function GameView({ gameId, inviteCode }) {
           </p>
         )}
         <p class={`status ${status}`} data-testid="connection">
-          {t("connection")}: {status === "open" ? t("connected") : t("reconnecting")}
+          {t("connection")}: {status === "open" ? t("connected") : status === "gone" ? t("notFound") : t("reconnecting")}
+        </p>
+        <p class="settings" data-testid="settings">
+          {t("settingsLine", game.rules?.name ?? "", game.komi, game.handicap, game.size)}
         </p>
         <p class="you" data-testid="you">
           {local ? t("bothSides") : you.length ? t("youAre", colorName(you[0])) : t("spectator")}

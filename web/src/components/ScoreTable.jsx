@@ -1,5 +1,5 @@
 // The count of every method side by side, each with its breakdown.
-import { t, tn } from "../i18n.js";
+import { num, t, tn } from "../i18n.js";
 
 const ORDER = ["area", "territory", "quick-count", "japanese"];
 const FIELDS = [
@@ -49,14 +49,14 @@ export function ScoreTable({ score, final }) {
                 {shown.map((f) => (
                   <tr key={f}>
                     <th scope="row">{tn("fields", f) || f}</th>
-                    <td>{b[f] ?? 0}</td>
-                    <td>{w[f] ?? 0}</td>
+                    <td>{num(b[f] ?? 0)}</td>
+                    <td>{num(w[f] ?? 0)}</td>
                   </tr>
                 ))}
                 <tr class="total">
                   <th scope="row">{tn("fields", "total")}</th>
-                  <td>{m.black}</td>
-                  <td>{m.white}</td>
+                  <td>{num(m.black)}</td>
+                  <td>{num(m.white)}</td>
                 </tr>
               </tbody>
             </table>
