@@ -220,3 +220,27 @@ def test_ctrl_c_still_saves(
     assert main(["play", "--size", "9", "--sgf", str(sgf)]) == 130
     assert "Interrupted." in capsys.readouterr().out
     assert len(load_record(sgf).game.moves) == 2
+
+
+def test_vs_bot_without_a_bot_is_refused(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import keima.ai
+
+    monkeypatch.delattr(keima.ai, "make_player")
+    monkeypatch.setattr(sys, "stdin", io.StringIO("D4\n"))
+    assert main(["play", "--vs", "bot"]) == 2
+    assert "computer player" in capsys.readouterr().err
+
+
+def test_undecodable_input_is_not_a_crash(tmp_path: Path) -> None:
+    sgf = tmp_path / "b.sgf"
+    proc = subprocess.run(
+        [sys.executable, "-m", "keima", "play", "--size", "9", "--sgf", str(sgf)],
+        input=b"D4\n\xff\xfe\nE5\n",
+        capture_output=True,
+        timeout=120,
+    )
+    assert proc.returncode == 0 and b"Traceback" not in proc.stderr
+    assert b"Not understood" in proc.stdout
+    assert len(load_record(sgf).game.moves) == 2

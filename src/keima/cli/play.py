@@ -449,6 +449,11 @@ def run(args: argparse.Namespace) -> int:
     if bot is not None:
         session.say(f"You play {color_word(opponent(bot[1]))} against keima ({args.level}).")
     session.echo = not sys.stdin.isatty()
+    reconfigure = getattr(sys.stdin, "reconfigure", None)
+    if reconfigure is not None:
+        reconfigure(
+            errors="replace"
+        )  # undecodable input becomes a command that is not understood, not a crash
     interrupted = False
     try:
         session.loop(sys.stdin)
