@@ -249,3 +249,25 @@ def test_event_from_dict_errors() -> None:
     for bad in bads:
         with pytest.raises(keima.GameError):
             keima.Event.from_dict(bad)
+
+
+def test_replay_names_the_first_bad_event() -> None:
+    game = keima.Game(size=9)
+    game.play("E5")
+    game.play("D5")
+    events = [e.to_dict() for e in game.events]
+    events.append({"kind": "move", "color": BLACK, "point": 4 * 9 + 4})  # E5 again: occupied
+    with pytest.raises(keima.IllegalMove) as info:
+        keima.Game.replay(events, size=9)
+    assert info.value.reason == "occupied"
+    assert f"event {len(events) - 1}" in str(info.value)
+    with pytest.raises(keima.GameError) as info2:
+        keima.Game.replay([*events[:2], {"kind": "accept", "color": WHITE}], size=9)
+    assert "event 2" in str(info2.value)
+
+
+def test_setup_outside_play() -> None:
+    game = midgame()
+    game.play(None)
+    game.play(None)
+    refuses(game, lambda: game.setup(black=["A9"]), keima.GameError, "phase")
