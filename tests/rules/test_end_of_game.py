@@ -11,7 +11,7 @@ import pytest
 import keima
 from keima.rules.board import BLACK, EMPTY, WHITE
 
-from .diagram import parse
+from .diagram import parse, setup_game
 from .test_counting import DIAGRAM_14
 
 
@@ -156,3 +156,42 @@ def test_other_endings(action: Callable[[keima.Game], None], result: str) -> Non
     assert game.result == result
     game.undo()
     assert game.phase == "play" and game.result is None
+
+
+# Seed 000 diagram 13: "si Noir joue en 'a', il capture les pierres blanches 'X'. Si Blanc essaie de les sauver
+# en jouant lui-même en 'a', Noir joue en 'b' et les capture quand même ... les deux joueurs passent. Puis Noir
+# retire les pierres 'X' du jeu", and before it: "les joueurs pourront, d'un commun accord, retirer du goban les
+# pierres mortes adverses juste avant le décompte des points, sans avoir à rajouter les coups nécessaires à leur
+# capture" - removing them by agreement gives the same area count as capturing them.
+DIAGRAM_13 = """
+. X X X . . O
+X O a b X . O
+. X X X . . O
+. . . . . . O
+O O O O O O O
+. . . . . . .
+. . . . . . .
+"""
+
+
+def test_seed000_diagram13_dead_stones_removed_or_captured_count_the_same() -> None:
+    game, pos = setup_game(DIAGRAM_13, komi=0)
+    a, b = pos.at("a"), pos.at("b")
+    white = 1 * 7 + 1
+    by_agreement = game.score(dead=[white]).methods["area"].margin
+    # Black captures at once.
+    g1, _ = setup_game(DIAGRAM_13, komi=0)
+    g1.play(a)
+    assert g1.prisoners[BLACK] == 1
+    g1.play(None)
+    assert g1.score().methods["area"].margin == by_agreement
+    # White tries to save them at a; Black captures anyway at b.
+    g2, _ = setup_game(DIAGRAM_13, komi=0)
+    g2.play(None)
+    g2.play(a)
+    g2.play(b)
+    assert g2.prisoners[BLACK] == 2
+    assert g2.board.colors[white] == EMPTY and g2.board.colors[a] == EMPTY
+    g2.play(None)
+    # White's extra stone at a changed nothing in Black's area: same margin.
+    assert g2.score().methods["area"].margin == by_agreement
