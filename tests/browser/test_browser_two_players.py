@@ -58,6 +58,9 @@ def test_invitation_live_play_undo_reconnect_and_scoring(
     carol.goto(link)
     ui.point(carol, "A1").wait_for()
     expect(carol.get_by_test_id("you")).to_have_text("You are watching this game.")
+    expect(carol.get_by_test_id("notice")).to_have_text(
+        "This invitation has already been used: you are watching the game."
+    )
     expect(ui.point(carol, "E5")).to_have_attribute("aria-disabled", "true")
 
     play(ui, alice, [bob, carol], "C3", "black")

@@ -43,6 +43,7 @@ export function GameView({ gameId, inviteCode }) {
   const [receivedAt, setReceivedAt] = useState(Date.now());
   const [status, setStatus] = useState("connecting");
   const [error, setError] = useState(null);
+  // A message key (translated at render, so it follows a language switch) or the server's own words.
   const [notice, setNotice] = useState(null);
   const [refusal, setRefusal] = useState(null);
   const [reviewAt, setReviewAt] = useState(null);
@@ -68,7 +69,7 @@ export function GameView({ gameId, inviteCode }) {
       (prev.you || []).includes(prev.undo_request.by) &&
       next.moves.length >= prev.moves.length
     ) {
-      setNotice(t("undoDeclined"));
+      setNotice({ key: "undoDeclined" });
     }
   }
 
@@ -81,7 +82,7 @@ export function GameView({ gameId, inviteCode }) {
           if (!cancelled && joined?.game) onState(joined.game);
         } catch (exc) {
           if (exc.code !== "bad-invitation") setError(exc);
-          else setNotice(exc.message);
+          else setNotice({ key: "inviteUsed" });
         }
         // The code is spent: keep it out of the address bar (and of reloads).
         history.replaceState(null, "", `${ROOT}g/${encodeURIComponent(gameId)}`);
@@ -308,7 +309,7 @@ export function GameView({ gameId, inviteCode }) {
         )}
         {notice && (
           <p class="notice" role="status" data-testid="notice">
-            {notice}
+            {typeof notice === "string" ? notice : t(notice.key)}
           </p>
         )}
 
