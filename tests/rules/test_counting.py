@@ -428,3 +428,50 @@ def test_breakdowns_add_up(method: str, which: str) -> None:
             parts = b.territory + b.captures + b.dead + b.komi
         assert parts == pytest.approx(b.total), f"{method} {color}: {b}"
     assert ms.margin == pytest.approx(ms.black - ms.white)
+
+
+# ---------------------------------------------------------------- seed 001, second example (pass stones)
+# "Quand Blanc passe (coup 2), il donne une pierre à Noir. Quand Noir passe (coup 3), il donne une pierre à
+# Blanc ... Les joueurs sont d'accord pour retirer du goban la pierre noire et les 5 pierres blanches ... Blanc
+# doit passer en dernier (coup 4) en donnant une pierre de plus à Noir, ce qui fait au total 7 prisonniers
+# détenus par Noir et 4 par Blanc ... Noir a 7 points et Blanc n'a aucun point. Noir gagne donc de 7 points."
+# Invented 9x9 position: White first captures two black stones (White's 2 prisoners), Black fills the last dame
+# (coup 1), White passes, Black passes; five white stones and one black stone are agreed dead; Black's pass
+# ended play, so White owes the extra stone. Black's territory is 11 points, White's 7. (Set-up stones are not
+# moves, so only the territory-based counts are checked here: the area count of a set-up position is not
+# comparable.)
+EXAMPLE_2 = """
+O O O O O . . . .
+X X X X X X X . .
+X X X X X X X X X
+X X X X X X X X .
+O O O O O O O O O
+O O O O O O O O O
+O O O O O O O O O
+O O O O O O O O O
+O . . X . . . X X
+"""
+
+
+def test_seed001_example2_pass_stones_and_white_passes_last() -> None:
+    pos = parse(EXAMPLE_2)
+    game = keima.Game(size=9, rules="egc2011", komi=0)
+    game.setup(black=sorted(pos.black), white=sorted(pos.white), to_move=WHITE)
+    game.play(rc(8, 6, 9))  # White captures two black stones
+    game.play(rc(3, 8, 9))  # coup 1: Black fills the last dame
+    game.play(None)  # coup 2: White passes, a stone to Black
+    game.play(None)  # coup 3: Black passes, a stone to White
+    finish(game, [rc(0, 0, 9), rc(8, 3, 9)])
+    score = game.score()
+    tb, tw = bd(score, "territory", BLACK), bd(score, "territory", WHITE)
+    held_black = tb.captures + tb.dead + tb.pass_stones + tb.extra_pass_stone
+    held_white = tw.captures + tw.dead + tw.pass_stones + tw.extra_pass_stone
+    assert (tb.dead, tb.pass_stones, tb.extra_pass_stone) == (5, 1, 1)
+    assert (tw.captures, tw.dead, tw.pass_stones) == (2, 1, 1)
+    assert (held_black, held_white) == (7, 4)
+    assert (tb.territory, tw.territory) == (11, 7)
+    # Filling: Black 11 - 4 = 7 points, White 7 - 7 = none.
+    qb, qw = bd(score, "quick-count", BLACK), bd(score, "quick-count", WHITE)
+    assert (qb.territory - qb.filled, qw.territory - qw.filled) == (7, 0)
+    assert score.methods["quick-count"].result == "B+7"
+    assert score.methods["territory"].result == "B+7"
