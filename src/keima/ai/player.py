@@ -209,8 +209,9 @@ class Player:
             playouts = 0
         result = self._get_searcher().search(game, color, budget, playouts, candidates, allow_pass)
         self.last_result = result
+        stones = sum(1 for c in colors if c != EMPTY)
         if (self.config.resign and result.playouts >= 300 and result.winrate < RESIGN_WINRATE
-                and game.move_number >= size):
+                and stones >= size):
             return "resign"
         if allow_pass and self._decided(result, game, color):
             return None

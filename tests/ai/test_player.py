@@ -1,0 +1,246 @@
+"""Behaviour of the computer player: legal moves under every ruleset, odd positions, time budgets, the end of the
+game, resignation and the dead-stone phase. Budgets are tiny so that the whole file stays fast."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from keima.ai import LEVELS, estimate_dead, make_player
+from keima.ai.player import level_name
+from keima.rules import PRESETS, Game, from_gtp, get_ruleset
+
+
+def _rows(game: Game, rows: list[str]) -> None:
+    """Set up a position from an ASCII diagram (``X`` black, ``O`` white, ``.`` empty; row 0 at the top)."""
+    n = game.size
+    black = [r * n + c for r, line in enumerate(rows) for c, ch in enumerate(line) if ch == "X"]
+    white = [r * n + c for r, line in enumerate(rows) for c, ch in enumerate(line) if ch == "O"]
+    game.setup(black=black, white=white)
+
+
+def _check_move(game: Game, move: object, color: int) -> None:
+    assert move is None or move == "resign" or (isinstance(move, int) and game.legality(move, color) is None)
+
+
+def test_levels_and_bad_level() -> None:
+    assert LEVELS == ("beginner", "intermediate", "strong")
+    assert [make_player(i).level for i in (1, 2, 3)] == list(LEVELS)
+    assert level_name(" Strong ") == "strong"
+    for bad in ("grandmaster", 0, 4, True, 2.5):
+        with pytest.raises(ValueError, match="unknown bot level"):
+            make_player(bad)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("rules", sorted(PRESETS))
+def test_plays_only_legal_moves_under_every_ruleset(rules: str) -> None:
+    """Short bot-vs-bot games on 5x5: every move is legal for the referee, under each preset."""
+    rng = random.Random(rules)
+    game = Game(5, rules=rules)
+    players = {1: make_player("strong", seed=1), 2: make_player("beginner", seed=2)}
+    for _ in range(60):
+        if game.phase != "play":
+            break
+        color = game.to_move
+        move = players[color].genmove(game, color, seconds=rng.choice([0.0, 0.02, 0.05]))
+        _check_move(game, move, color)
+        if move == "resign":
+            game.resign(color)
+            break
+        game.play(move)
+    assert game.move_number > 0
+
+
+def test_superko_is_respected_on_tiny_boards() -> None:
+    """On 2x2 and 3x3 boards whole-board repetitions are everywhere: the bot must never recreate a position
+    that positional or natural-situational superko forbids (its own board knows only simple ko)."""
+    for rules in ("tromp-taylor", "french", "aga", "japanese"):
+        for n in (2, 3):
+            game = Game(n, rules=get_ruleset(rules, cycle_no_result=False))
+            player = make_player("strong", seed=3)
+            for _ in range(40):
+                if game.phase != "play":
+                    break
+                color = game.to_move
+                move = player.genmove(game, color, seconds=0.01)
+                _check_move(game, move, color)
+                if move == "resign":
+                    break
+                game.play(move)
+
+
+def test_superko_forbidden_recapture_is_never_chosen() -> None:
+    """Positional superko: after Black's capture in the send-two-return-one shape, positions where White's only
+    good-looking capture repeats the board are refused by the referee, so the bot answers something else."""
+    game = Game(4, rules="tromp-taylor")
+    #  . X O .
+    #  X O . O
+    #  . X O .
+    #  . . . .
+    _rows(game, [".XO.", "XO.O", ".XO.", "...."])
+    game.play(from_gtp("C3", 4), 1)  # Black captures the ko stone at B3
+    assert game.legality(from_gtp("B3", 4), 2) is not None  # the immediate recapture is forbidden
+    player = make_player("strong", seed=5)
+    for seconds in (0.0, 0.05, 0.2):
+        move = player.genmove(game, 2, seconds=seconds)
+        _check_move(game, move, 2)
+        assert move != from_gtp("B3", 4)
+
+
+@pytest.mark.parametrize("n", [2, 3, 4, 5, 6, 8, 11, 15, 19, 21, 25])
+def test_every_board_size_and_zero_budget(n: int) -> None:
+    game = Game(n)
+    player = make_player("strong", seed=n)
+    rng = random.Random(n)
+    for i in range(6):
+        if game.phase != "play":
+            break
+        color = game.to_move
+        move = player.genmove(game, color, seconds=0.0 if i % 2 else 0.01)
+        _check_move(game, move, color)
+        if move == "resign":
+            break
+        if move is None and rng.random() < 0.5:
+            legal = game.legal_moves()
+            move = rng.choice(legal) if legal else None
+        game.play(move)
+
+
+def test_handicap_free_placement_and_fixed() -> None:
+    game = Game(9, handicap=3, placement="free", rules="chinese")
+    player = make_player("intermediate", seed=1)
+    while game.phase == "handicap":
+        move = player.genmove(game, 1)
+        assert isinstance(move, int) and game.legality(move, 1) is None
+        game.play(move)
+    assert len(game.handicap_stones) == 3 or game.board.count(1) == 3
+    move = player.genmove(game, game.to_move, seconds=0.05)
+    _check_move(game, move, game.to_move)
+    fixed = Game(9, handicap=4)
+    move = player.genmove(fixed, fixed.to_move, seconds=0.05)
+    _check_move(fixed, move, fixed.to_move)
+
+
+def test_setup_position_out_of_turn_and_other_phases() -> None:
+    game = Game(7)
+    _rows(game, ["..XO...", ".XXO...", "XXOO...", "OO.....", ".......", ".......", "......."])
+    player = make_player("strong", seed=2)
+    for color in (1, 2):  # out of turn as GTP's genmove may ask
+        move = player.genmove(game, color, seconds=0.02)
+        assert move is None or move == "resign" or game.legality(move, color, allow_out_of_turn=True) is None
+    game.pass_move()
+    game.pass_move()
+    assert game.phase == "scoring"
+    assert player.genmove(game, 1, seconds=0.02) is None
+
+
+SETTLED_5 = [
+    # Black owns the left, White the right; only the dame on the middle column is open.
+    ".X.O.",
+    "XX.OO",
+    ".XXO.",
+    "XX.OO",
+    ".X.O.",
+]
+
+
+def test_passes_when_the_game_is_decided() -> None:
+    """In a settled position where passing wins, after the opponent's pass the bot passes."""
+    game = Game(5, rules="french", komi=0.5)
+    _rows(game, SETTLED_5)
+    game.play(from_gtp("C4", 5), 1)  # Black fills a dame point
+    game.pass_move(2)
+    assert game.consecutive_passes == 1
+    assert game.score().margin > 0
+    player = make_player("strong", seed=4)
+    assert player.genmove(game, 1, seconds=0.2) is None
+
+
+def test_white_passes_last_under_egc() -> None:
+    """Under EGC 2011 rules (pass stones, White passes last) the game should end with White's pass: the bot, as
+    White in a settled position it wins, answers Black's pass with a pass and the game reaches the dead-stone
+    phase with no extra stone owed."""
+    game = Game(5, rules="egc2011", komi=20.5)
+    _rows(game, SETTLED_5)
+    game.play(from_gtp("C4", 5), 1)
+    game.play(from_gtp("C2", 5), 2)
+    game.pass_move(1)
+    assert game.score().margin < 0
+    player = make_player("strong", seed=6)
+    move = player.genmove(game, 2, seconds=0.2)
+    assert move is None
+    game.pass_move(2)
+    assert game.phase == "scoring"
+
+
+DEAD_WHITE = [
+    # A lone white stone deep in Black's area on 7x7; both sides otherwise settled.
+    "...X.O.",
+    ".O.X.O.",
+    "...X.O.",
+    "XXXXOO.",
+    "...XO..",
+    "...XO..",
+    "...XO..",
+]
+
+
+def test_estimator_finds_dead_stone_and_respects_benson() -> None:
+    game = Game(7, komi=0.5)
+    _rows(game, DEAD_WHITE)
+    dead = estimate_dead(game, seed=1)
+    assert from_gtp("B6", 7) in dead
+    # Unconditionally alive black stones (two real eyes) are never dead.
+    alive = Game(5, komi=0.5)
+    _rows(alive, ["X.XO.", "XXXO.", ".XXOO", "XX.XO", ".X.XO"])
+    dead2 = estimate_dead(alive, seed=2)
+    assert from_gtp("A5", 5) not in dead2
+
+
+def test_dead_stone_phase_propose_accept_and_play_on() -> None:
+    game = Game(7, komi=0.5)
+    _rows(game, DEAD_WHITE)
+    game.pass_move(1)
+    game.pass_move(2)
+    assert game.phase == "scoring"
+    bot = make_player("strong", seed=7)
+    claim = bot.propose_dead(game)
+    assert from_gtp("B6", 7) in claim
+    game.set_dead(claim, 1)
+    assert bot.accepts(game)
+    game.set_dead([], 2)  # the opponent says nothing is dead: the bot does not accept that
+    assert not bot.accepts(game)
+    bot.propose_dead(game)
+    game.resume(2)
+    # Play on: the bot (Black) must capture the stone it claimed dead, never passing while it stands.
+    for _ in range(12):
+        if game.board.get(from_gtp("B6", 7)) != 2:
+            break
+        if game.to_move == 1:
+            move = bot.genmove(game, 1, seconds=0.05)
+            assert isinstance(move, int), "the bot passed while its claimed dead stone stood"
+            game.play(move)
+        else:
+            game.pass_move()
+    assert game.board.get(from_gtp("B6", 7)) != 2
+
+
+def test_resigns_hopeless_game() -> None:
+    game = Game(7, komi=0.5)
+    _rows(game, [
+        "XXXXXXX",
+        "X.X.X.X",
+        "XXXXXXX",
+        ".......",
+        "XXXXXXX",
+        "X.X.X.X",
+        "XXXXXXX",
+    ])
+    game.setup(to_move=2)
+    player = make_player("strong", seed=8)
+    # White cannot live anywhere: with enough thinking the answer is a resignation.
+    assert player.genmove(game, 2, seconds=1.0) == "resign"
+    # The beginner level never resigns; it still answers a legal move or a pass.
+    move = make_player("beginner", seed=8).genmove(game, 2, seconds=0.1)
+    _check_move(game, move, 2)
