@@ -1,15 +1,19 @@
-import { t } from "../i18n.js";
+import { t, tn } from "../i18n.js";
 
-/** An API error in words; field errors name the field the server pointed at. */
+/**
+ * An API error in words: what went wrong in the UI's language, then the server's
+ * own sentence (which names the value and the rule) and the field it pointed at.
+ */
 export function ErrorNote({ error }) {
   if (!error) return null;
-  let text = error.message || String(error);
-  if (error.code === "network") text = t("networkError");
-  if (error.code === "no-such-game") text = t("notFound");
+  const summary = tn("errors", error.code);
+  const own = error.code === "network" || error.code === "no-such-game";
+  const detail = own ? "" : error.message || String(error);
   return (
-    <p class="error" role="alert">
-      <strong>{t("errorTitle")}:</strong> {text}
-      {error.field ? ` (${error.field})` : ""}
+    <p class="error" role="alert" data-testid="error" data-code={error.code} data-field={error.field || ""}>
+      <strong>{summary || t("errorTitle")}</strong>
+      {detail && `: ${detail}`}
+      {error.field && !detail.startsWith(`${error.field}:`) ? ` (${error.field})` : ""}
     </p>
   );
 }

@@ -156,7 +156,7 @@ export function GameView({ gameId, inviteCode }) {
       } else if (exc.code === "network") {
         // The socket dropped with the action in flight; the next state says whether it applied.
       } else {
-        setNotice(exc.message);
+        setNotice(`${tn("errors", exc.code) || t("errorTitle")}: ${exc.message}`);
       }
     }
   }
