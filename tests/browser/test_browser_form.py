@@ -45,3 +45,25 @@ def test_bad_settings_are_explained_and_kept(new_page: Any, ui: Any, shot: Any) 
     page.wait_for_url(re.compile(r"/g/[^/?]+$"))
     expect(page.get_by_test_id("board")).to_have_attribute("aria-label", "Go board, 5 by 5")
     expect(page.get_by_test_id("turn")).to_have_text("Black places 9 handicap stones")
+
+
+def test_clock_runs_down_and_time_loss_is_shown(new_page: Any, ui: Any, server: Any, shot: Any) -> None:
+    page = new_page()
+    page.goto("/")
+    page.locator('input[name="opponent"][value="local"]').check()
+    page.locator('select[name="clock"]').select_option("absolute")
+    page.locator('input[name="main"]').fill("0.1")  # six seconds each
+    page.get_by_role("button", name="Start the game").click()
+    page.wait_for_url(re.compile(r"/g/[^/?]+$"))
+    gid = page.url.rsplit("/g/", 1)[1]
+    expect(page.get_by_test_id("clock-W")).to_have_text("0:06")
+    ui.point(page, "E5").click()
+    ui.wait_stone(page, "E5", "black")
+    # White's clock counts down on the page, and the server decides the loss on time.
+    expect(page.get_by_test_id("clock-W")).to_have_text(re.compile(r"^0:0[0-5]$"))
+    result = page.get_by_test_id("result")
+    expect(result).to_have_attribute("data-result", "B+T", timeout=20_000)
+    expect(result).to_contain_text("Black wins on time")
+    expect(page.get_by_test_id("clock-W")).to_have_text("0:00")
+    assert server.game(gid)["result"] == "B+T"
+    shot(page, "time-loss")
