@@ -116,12 +116,14 @@ def check_board(game: keima.Game, ref: RefGame, hashes: dict[tuple[int, ...], in
 
 def try_move(game: keima.Game, ref: RefGame, p: int) -> bool:
     """Ask both referees about ``p``; if illegal, check the refusal; return True if it is legal."""
+    here = snapshot(game)
     mine = game.legality(p)
+    assert snapshot(game) == here, "legality() changed the game"
     theirs = ref.legality(p)
     assert same_reason(mine, theirs), f"point {p}: keima says {mine}, the reference says {theirs}"
     if mine is None:
         return True
-    before = snapshot(game)
+    before = here
     try:
         game.play(p)
     except keima.IllegalMove as e:
@@ -269,6 +271,21 @@ def test_counting_identities_on_finished_games(seed: int, size: int, preset: str
     assert game.phase in ("scoring", "finished")
     if rules.dead_stones == "none":
         assert game.phase == "finished"
+    # Sometimes a player disputes the marking and play resumes (seed 001: pass stones are still given); the
+    # opponent of the last passer moves first, so turns keep alternating and the identities must still hold.
+    if game.phase == "scoring" and rules.resume_first == "last-passer-opponent" and rng.random() < 0.3:
+        last_passer = game.moves[-1].color
+        states.append(snapshot(game))
+        game.resume(rng.choice([BLACK, WHITE]))
+        assert game.phase == "play"
+        assert game.to_move == 3 - last_passer == ref.to_move
+        play_random(game, ref, rng, 2 * size * size, hashes, states, to_the_end=True)
+        for _ in range(2):
+            if game.phase == "play":
+                states.append(snapshot(game))
+                game.play(None)
+                ref.play(None)
+        assert game.phase in ("scoring", "finished")
     moves = game.moves
     last_passer = moves[-1].color
     assert moves[-1].point is None and moves[-2].point is None
