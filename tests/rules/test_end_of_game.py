@@ -4,6 +4,7 @@ all-alive end, resignation and the other results."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 
 import pytest
@@ -195,3 +196,27 @@ def test_seed000_diagram13_dead_stones_removed_or_captured_count_the_same() -> N
     g2.play(None)
     # White's extra stone at a changed nothing in Black's area: same margin.
     assert g2.score().methods["area"].margin == by_agreement
+
+
+def test_undo_of_setup_and_handicap() -> None:
+    game = keima.Game(size=9, handicap=2, placement="free")
+    game.place_handicap(["C3", "G7"])
+    game.setup(black=["A1"], white=["J9"])
+    game.play("E5")
+    game.undo()  # White's move
+    game.undo()  # the setup
+    assert game.board.count(BLACK) == 2 and game.board.count(WHITE) == 0
+    assert game.to_move == WHITE and game.phase == "play"
+    game.undo()  # the handicap placement
+    assert game.phase == "handicap"
+    assert game.board.count(BLACK) == 0
+    assert game.events == []
+
+
+def test_scores_are_json_safe() -> None:
+    game = diagram_14_at_scoring("french")
+    game.set_dead([DEAD_WHITE, DEAD_BLACK])
+    data = json.loads(json.dumps(game.score().as_dict()))
+    assert data["result"] == "B+5.5"
+    assert set(data["methods"]) == {"area", "territory", "quick-count", "japanese"}
+    assert data["methods"]["area"]["breakdown"]["B"]["stones"] == 24

@@ -271,3 +271,13 @@ def test_setup_outside_play() -> None:
     game.play(None)
     game.play(None)
     refuses(game, lambda: game.setup(black=["A9"]), keima.GameError, "phase")
+
+
+def test_marking_errors_in_the_scoring_phase() -> None:
+    game = midgame()
+    game.play(None)
+    game.play(None)
+    refuses(game, lambda: game.set_dead(["E5", "A8"]), keima.GameError, "A8")  # A8 is empty
+    refuses(game, lambda: game.set_dead(["Z9"]), ValueError, "Z9")
+    refuses(game, lambda: game.toggle_dead(None), ValueError)
+    refuses(game, lambda: game.accept("purple"), ValueError)
