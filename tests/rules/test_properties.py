@@ -358,3 +358,42 @@ def test_counting_identities_on_finished_games(seed: int, size: int, preset: str
         assert snapshot(game) == before
     undo_all(game, states)
     assert not game.moves
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    size=st.integers(2, 4),
+    ko=st.sampled_from(["simple", "positional", "situational", "natural-situational"]),
+    suicide=st.sampled_from(["forbidden", "multi-stone"]),
+)
+def test_repetition_rules_on_tiny_boards(seed: int, size: int, ko: str, suicide: str) -> None:
+    """Tiny boards repeat positions all the time: long random games (passes included) where every empty point's
+    verdict is compared with the reference after every move, under each repetition and suicide rule."""
+    rng = random.Random(seed)
+    rules = PRESETS["french"].replace(ko=ko, suicide=suicide)
+    game, ref = new_pair(size, rules, 0, None)
+    hashes: dict[tuple[int, ...], int] = {}
+    states: list[tuple[object, ...]] = []
+    for _ in range(rng.randint(10, 120)):
+        if game.phase != "play":
+            break
+        legal = []
+        for p in range(size * size):
+            if ref.colors[p] != EMPTY:
+                continue
+            mine, theirs = game.legality(p), ref.legality(p)
+            assert same_reason(mine, theirs), f"point {p}: keima says {mine}, the reference says {theirs}"
+            if mine is None:
+                legal.append(p)
+        assert sorted(game.legal_moves()) == legal
+        move: int | None = None
+        if legal and (game.consecutive_passes == 1 or rng.random() > 0.15):
+            move = rng.choice(legal)
+        if move is None and game.consecutive_passes == 1:
+            break  # a second pass would end the game
+        states.append(snapshot(game))
+        game.play(move)
+        ref.play(move)
+        check_board(game, ref, hashes)
+    undo_all(game, states)
