@@ -13,6 +13,9 @@ On random games played to the end (sizes 5..9, with and without handicap): the c
 section 4, for any dead-stone marking: area difference minus (n-1) == territory-with-pass-stones difference
 (White passing last), FFG quick count == area, each method's breakdown adds up to its total, territory equals a
 naive region count; and the dead-stone agreement finishes the game with the ruleset's own result.
+
+On 2x2 to 4x4 boards, where positions repeat all the time: every empty point's verdict under each repetition
+rule and suicide rule, after every move of long random games with passes.
 """
 
 from __future__ import annotations
