@@ -32,6 +32,9 @@ CHROMIUM_ARGS = [
     "--no-first-run",
     "--disable-sync",
 ]
+# Auto-waiting assertions wait up to 10 s: generous for a loaded 2-core CI machine, still quick to fail.
+expect.set_options(timeout=10_000)
+
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts" / "browser"
 DIST_INDEX = ROOT / "src" / "keima" / "web" / "dist" / "index.html"
