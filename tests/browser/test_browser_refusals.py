@@ -87,6 +87,7 @@ def test_ko_refusal_and_occupied_point_then_reload(new_page: Any, ui: Any, serve
     page.get_by_role("button", name="Ask to undo").click()
     ui.wait_stone(page, "C3", "empty")
     expect(page.get_by_test_id("undo-ask")).to_have_count(0)
+    expect(page.get_by_test_id("announcer")).to_have_text("The last move was taken back.")
     expect(page.get_by_test_id("turn")).to_have_text("Black to play")
     assert len(server.game(gid)["moves"]) == len(before["moves"])
 

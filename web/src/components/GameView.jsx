@@ -32,6 +32,7 @@ function announcement(prev, next) {
   if (next.moves.length > prev.moves.length) {
     parts.push(describeMove(next.moves[next.moves.length - 1], next.size));
   }
+  if (next.moves.length < prev.moves.length) parts.push(t("announceUndo"));
   if (prev.phase !== "scoring" && next.phase === "scoring") parts.push(t("announceScoring"));
   if (prev.phase === "scoring" && next.phase === "play") parts.push(t("announceResume"));
   if (!prev.result && next.result) parts.push(t("resultText", next.result));
@@ -148,7 +149,13 @@ export function GameView({ gameId, inviteCode }) {
   async function send(action, vertex) {
     setNotice(null);
     try {
-      await socketRef.current.send(action);
+      const socket = socketRef.current;
+      if (socket) await socket.send(action);
+      else {
+        // The socket opens right after the first state; an action before that goes over HTTP.
+        const answer = await api.action(gameId, action);
+        if (answer?.game) onState(answer.game);
+      }
       if (action.type === "play") setRefusal(null);
     } catch (exc) {
       if (exc.code === "illegal-move") {
