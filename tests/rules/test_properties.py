@@ -375,6 +375,11 @@ def test_repetition_rules_on_tiny_boards(seed: int, size: int, ko: str, suicide:
     verdict is compared with the reference after every move, under each repetition and suicide rule."""
     rng = random.Random(seed)
     rules = PRESETS["french"].replace(ko=ko, suicide=suicide)
+    # Japanese-style no result: a board play that brings back the same board with the same player to move for
+    # the third time (the ruleset module's wording) ends the game as "Void".
+    cycle = ko == "simple" and rng.random() < 0.5
+    if cycle:
+        rules = rules.replace(cycle_no_result=True)
     game, ref = new_pair(size, rules, 0, None)
     hashes: dict[tuple[int, ...], int] = {}
     states: list[tuple[object, ...]] = []
@@ -399,4 +404,10 @@ def test_repetition_rules_on_tiny_boards(seed: int, size: int, ko: str, suicide:
         game.play(move)
         ref.play(move)
         check_board(game, ref, hashes)
+        if cycle and move is not None:
+            seen = sum(1 for b, m, _ in ref.history if b == tuple(ref.colors) and m == ref.to_move)
+            if seen >= 3:
+                assert (game.phase, game.result) == ("finished", "Void")
+                break
+        assert game.phase == "play"
     undo_all(game, states)
