@@ -359,7 +359,7 @@ def _game_from_root(
     return game, ruleset, ru_text, bool(hstones)
 
 
-def _setup(reader: _Reader, game: Game, node: sgf.Tree_node, size: int, skip_ab: bool) -> None:
+def _setup(reader: _Reader, game: Game, node: sgf.Tree_node, size: int, skip_ab: bool, is_root: bool) -> None:
     black = [] if skip_ab else _points(reader, node, "AB", size)
     white = _points(reader, node, "AW", size)
     empty = _points(reader, node, "AE", size)
@@ -370,12 +370,15 @@ def _setup(reader: _Reader, game: Game, node: sgf.Tree_node, size: int, skip_ab:
         if letter not in ("B", "W"):
             raise reader.error(f"PL[{pl}] must be B or W", node)
         to_move = BLACK if letter == "B" else WHITE
-    if not (black or white or empty) and to_move in (None, game.to_move):
+    if not (black or white or empty) and (to_move is None or (is_root and to_move == game.to_move)):
         return  # nothing to change (KGS writes PL[W] beside handicap stones, where White moves anyway)
     if game.phase == "handicap":
         raise reader.error(
             "setup stones (AB/AW/AE/PL) while free handicap stones are still to be placed", node
         )
+    if game.phase == "scoring":
+        # As for a move after two passes: the dead-stone phase was left and play resumed.
+        game.resume(opponent(to_move if to_move is not None else game.to_move))
     if game.phase != "play":
         raise reader.error(f"setup stones (AB/AW/AE/PL) after the end of play ({game.phase} phase)", node)
     try:
@@ -428,9 +431,7 @@ def _apply_result(reader: _Reader, record: SgfRecord, last: sgf.Tree_node) -> No
             winner = BLACK if match["winner"].upper() == "B" else WHITE
             loser = opponent(winner)
             how = match["how"][0].upper()
-            if game.phase == "handicap":
-                record.warnings.append(f"RE[{value}] before the handicap stones were all placed: not applied")
-            elif how == "R":
+            if how == "R":
                 game.resign(loser)
             elif how == "T":
                 game.timeout(loser)
@@ -515,7 +516,7 @@ def load_record(source: Source) -> SgfRecord:
     nodes = tree.get_main_sequence()
     number = 0
     for depth, node in enumerate(nodes):
-        _setup(reader, game, node, size, skip_ab=(depth == 0 and used_ab))
+        _setup(reader, game, node, size, skip_ab=(depth == 0 and used_ab), is_root=depth == 0)
         has_b, has_w = node.has_property("B"), node.has_property("W")
         if not (has_b or has_w):
             continue
@@ -637,13 +638,11 @@ def _territory_props(game: RulesGame) -> tuple[list[int], list[int]] | None:
     if game.end_reason != "score":
         return None
     score = game.score()
-    tb = set(score.territory.get(BLACK, frozenset()))
-    tw = set(score.territory.get(WHITE, frozenset()))
-    for p in game.dead:
-        if game.board.get(p) == WHITE:
-            tb.add(p)
-        elif game.board.get(p) == BLACK:
-            tw.add(p)
+    dead_white = {p for p in game.dead if game.board.get(p) == WHITE}
+    dead_black = {p for p in game.dead if game.board.get(p) == BLACK}
+    # A dead stone is listed in its opponent's set (that is how readers find it dead), and only there.
+    tb = (set(score.territory.get(BLACK, frozenset())) | dead_white) - dead_black
+    tw = (set(score.territory.get(WHITE, frozenset())) | dead_black) - dead_white
     return sorted(tb), sorted(tw)
 
 
@@ -691,6 +690,8 @@ def _write_events(
                 node.add_comment_text("Play resumed after a disagreement about the dead stones.")
                 pending_resume = False
         elif ev.kind == "setup":
+            if not (ev.black or ev.white or ev.empty or ev.color is not None):
+                continue  # a setup that changes nothing has nothing to write (SGF has no empty setup)
             if not fresh:
                 node = child()
             _set_points(node, "AB", list(ev.black), size)
@@ -730,12 +731,13 @@ def _dump_fresh(game: RulesGame, info: Mapping[str, str]) -> str:
     for ident, value in info.items():
         _set_text(root, ident, value)
     last = root
-    if game.phase == "handicap":
+    if game.handicap_left > 0:
         # Free placement not finished: the stones placed so far are Black's first moves (IGS style), which
         # reads back as the same unfinished placement (HA with fewer AB stones would be an impossible setup).
         for p in game.handicap_stones:
             last = last.new_child()
             last.set_raw("B", to_sgf(p, game.size).encode("ascii"))
+        _finish(game, tree, last, None)
         return _serialise(tree)
     if game.handicap_stones:
         _set_points(root, "AB", list(game.handicap_stones), game.size)
