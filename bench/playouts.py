@@ -1,0 +1,110 @@
+"""Playout speed of the compiled core (one core), against a plain-Python peer in the same run.
+
+Usage::
+
+    python bench/playouts.py [--seconds 3]
+
+For 9x9 and 19x19, from the empty board and from a mid-game position (a seeded sequence of random legal moves:
+30 on 9x9, 120 on 19x19), it prints playouts per second of the numba core with light (uniform, no own-eye filling)
+and heavy (captures, escapes, 3x3 patterns, no big self-atari) policies, and of a plain-Python uniform playout on
+the referee's board (``keima.rules.board.Board``) as the peer, with the ratio. Rates are per second of this
+process's CPU time (``time.process_time``), so that other programs sharing the machine do not lower them. The target is >= 20,000 heavy
+playouts per second on the empty 9x9 board.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+
+import numpy as np
+
+from keima.ai import search as S
+from keima.ai.engine import load
+from keima.ai.patterns import PATTERN_TABLE
+from keima.ai.player import own_eye
+from keima.rules import Board, Game
+
+
+def position(n: int, moves: int, seed: int = 7) -> Game:
+    """A seeded position of ``moves`` random legal moves that fill no own eye."""
+    rng = random.Random(seed)
+    game = Game(n)
+    for _ in range(moves):
+        legal = [p for p in game.legal_moves() if not own_eye(game.board.colors, n, p, game.to_move)]
+        if not legal:
+            break
+        game.play(rng.choice(legal))
+    return game
+
+
+def fast_rate(game: Game, heavy: bool, seconds: float) -> float:
+    """Playouts per second of the compiled core from ``game``'s position."""
+    b = load(game)
+    params = S.make_params(7.5, heavy=heavy)
+    own = np.zeros(b.shape[1], dtype=np.float64)
+    S.run_playouts(b, 2, PATTERN_TABLE, params, own, 1, False)  # compile or load from cache outside the timing
+    done = 0
+    start = time.process_time()
+    batch = 200 if game.size <= 9 else 40
+    while time.process_time() - start < seconds:
+        S.run_playouts(b, batch, PATTERN_TABLE, params, own, -1, False)
+        done += batch
+    return done / (time.process_time() - start)
+
+
+def python_playout(board: Board, to_move: int, rng: random.Random) -> None:
+    """A uniform random playout on the referee's board in plain Python (the peer): no own-eye filling, no
+    suicide, simple ko ignored (captures make kos rare enough for a speed peer)."""
+    n = board.size
+    passes = 0
+    color = to_move
+    limit = 3 * n * n
+    moves = 0
+    while passes < 2 and moves < limit:
+        empties = [p for p in range(board.npoints) if board.colors[p] == 0]
+        rng.shuffle(empties)
+        played = False
+        for p in empties:
+            if own_eye(board.colors, n, p, color):
+                continue
+            if board.analyse(p, color).suicide:
+                continue
+            board.play(p, color)
+            played = True
+            break
+        passes = 0 if played else passes + 1
+        color = 3 - color
+        moves += 1
+
+
+def python_rate(game: Game, seconds: float) -> float:
+    rng = random.Random(1)
+    done = 0
+    start = time.process_time()
+    while time.process_time() - start < seconds or done == 0:
+        python_playout(game.board.copy(), game.to_move, rng)
+        done += 1
+    return done / (time.process_time() - start)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--seconds", type=float, default=3.0, help="measuring time per figure")
+    args = ap.parse_args()
+    print(f"{'position':<16} {'heavy/s':>10} {'light/s':>10} {'python/s':>9} {'heavy/python':>13} {'light/python':>13}")
+    for n, mid in ((9, 30), (19, 120)):
+        for label, moves in (("empty", 0), ("mid-game", mid)):
+            game = position(n, moves)
+            heavy = fast_rate(game, True, args.seconds)
+            light = fast_rate(game, False, args.seconds)
+            peer = python_rate(game, args.seconds)
+            name = f"{n}x{n} {label}"
+            print(f"{name:<16} {heavy:>10.0f} {light:>10.0f} {peer:>9.1f} {heavy / peer:>12.0f}x {light / peer:>12.0f}x",
+                  flush=True)
+    print("target: >= 20,000 heavy playouts per second on 9x9 (one core; the machine may be shared: see ratios)")
+
+
+if __name__ == "__main__":
+    main()
