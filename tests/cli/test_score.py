@@ -111,3 +111,12 @@ def test_ma_marks_on_the_last_node(capsys: pytest.CaptureFixture[str], tmp_path:
     path.write_text(text)
     data = score_json(capsys, str(path))
     assert data["dead"] == ["C5"] and data["dead_source"] == "the record's MA"
+
+
+def test_unfinished_record_is_counted_as_it_stands(capsys: pytest.CaptureFixture[str]) -> None:
+    path = CORPUS / "sabaki_19x19_variations.sgf"  # 40 moves, no passes
+    assert main(["score", str(path), "--all-alive"]) == 0
+    out = capsys.readouterr().out
+    assert "stops after move 40 without the passes" in out
+    data = score_json(capsys, str(path), "--all-alive")
+    assert data["phase"] == "play" and data["moves"] == 40

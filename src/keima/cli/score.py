@@ -158,6 +158,8 @@ def report(
         "white": score.white,
         "method": score.method,
         "recorded_result": recorded,
+        "phase": game.phase,
+        "moves": game.move_number,
         "dead": _vertices(score.dead, game.size),
         "dead_source": dead_source,
         "methods": {},
@@ -188,6 +190,11 @@ def render(data: dict[str, Any]) -> str:
         black = " ".join(x for x in (players.get("PB"), players.get("BR")) if x)
         white = " ".join(x for x in (players.get("PW"), players.get("WR")) if x)
         lines.append(f"Black: {black or '?'}    White: {white or '?'}")
+    if data["phase"] in ("play", "handicap"):
+        lines.append(
+            f"Note: the record stops after move {data['moves']} without the passes that end play; "
+            "this counts the position as it stands."
+        )
     dead = data["dead"]
     lines.append(f"Dead stones ({data['dead_source']}): {' '.join(dead) if dead else 'none'}")
     lines.append(
