@@ -4,6 +4,7 @@ matches with alternating colours and one SGF per game."""
 from __future__ import annotations
 
 import os
+
 import pytest
 
 from keima.gtp.controller import EngineLink, InProcessEngine, SubprocessEngine

@@ -5,7 +5,7 @@ looks only at moves that ``Game.legal_moves`` accepts (so it never plays an ille
 superko included) and picks, in this order of priority:
 
 1. **Capture**: a move that captures stones; the largest capture wins (ties broken by the seeded
-   random generator).
+   random generator). A capture that leaves a chain of two or more stones in atari is not taken.
 2. **Escape atari**: a move that gives one of its chains in atari two or more liberties; the largest
    chain saved wins.
 3. **Weighted random**: any other move, except those that fill one of its own true eyes or that leave the
@@ -178,7 +178,9 @@ def choose_move(game: Game, color: int, rng: random.Random, candidates: Iterable
     analyzer = Analyzer(board_colors(game), game.size)
     effects = [analyzer.effect(p, color) for p in legal]
 
-    captures = [e for e in effects if e.captured > 0]
+    # A capture that leaves the capturing chain of two or more stones in atari is no better than any
+    # other self-atari (a snapback), so it is not taken.
+    captures = [e for e in effects if e.captured > 0 and (e.liberties >= 2 or e.chain_size == 1)]
     if captures:
         best = max(e.captured for e in captures)
         return rng.choice([e.point for e in captures if e.captured == best])

@@ -34,7 +34,7 @@ from keima.gtp.controller import (
 from keima.gtp.engine import KGS_RULES
 from keima.rules import coords
 from keima.rules.board import BLACK, WHITE, color_name, opponent
-from keima.rules.game import Game, GameError, IllegalMove
+from keima.rules.game import Game, GameError
 
 _RULES_TO_KGS = {preset: kgs for kgs, preset in KGS_RULES.items()}
 

@@ -1,0 +1,86 @@
+"""``keima gtp`` and ``keima match`` from the command line, and a real match against GNU Go."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+
+import pytest
+
+from keima.cli import main
+from keima.record import load_sgf
+
+from .conftest import FAKE, gnugo_path
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["gtp", "--size", "1"], "--size must be from 2 to 25, not 1"),
+        (["gtp", "--rules", "calvinball"], "unknown ruleset 'calvinball'"),
+        (["gtp", "--level", "grandmaster"], "--level: unknown bot level 'grandmaster'"),
+        (["gtp", "--seconds", "0"], "--seconds must be positive"),
+        (["match", "--black", "keima", "--white", "keima", "--games", "0"], "--games must be at least 1"),
+        (["match", "--black", "/nonexistent/engine", "--white", "keima"], "--black: cannot find the program"),
+        (["match", "--black", "keima", "--white", "'unclosed"], "--white: cannot read the command"),
+        (["match", "--black", "keima", "--white", "keima:grandmaster"], "--white: unknown bot level"),
+        (["match", "--black", "keima", "--white", "keima", "--size", "30"], "30"),
+        (["match", "--black", "keima", "--white", "keima", "--rules", "calvinball"], "unknown ruleset"),
+        (["match", "--black", "keima", "--white", "keima", "--move-time", "-1"], "--move-time must be positive"),
+    ],
+)
+def test_bad_options_exit_2_with_a_message(argv: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert f"keima {argv[0]}: error:" in err and message in err, err
+
+
+def test_match_against_a_cheating_engine(tmp_path: object, capsys: pytest.CaptureFixture[str]) -> None:
+    cheat = f"{sys.executable} {FAKE} illegal"
+    code = main(["match", "--black", "keima:policy", "--white", cheat, "--size", "7", "--games", "2",
+                 "--sgf", str(tmp_path), "--move-time", "10"])
+    out, err = capsys.readouterr()
+    assert code == 0
+    rows = [line.split() for line in out.splitlines()[1:3]]
+    label = os.path.basename(sys.executable)
+    assert [row[:4] for row in rows] == [["1", "keima:policy", label, "B+F"], ["2", label, "keima:policy", "W+F"]]
+    assert "forfeits: illegal move" in out and "game 2:" in err
+    assert sorted(os.listdir(str(tmp_path))) == ["game-001.sgf", "game-002.sgf"]
+
+
+def test_match_with_a_crashing_engine_exits_1(capsys: pytest.CaptureFixture[str]) -> None:
+    crash = f"{sys.executable} {FAKE} crash"
+    assert main(["match", "--black", crash, "--white", "keima:policy", "--size", "7"]) == 1
+    out = capsys.readouterr().out
+    assert "W+F" in out and "crash" in out
+
+
+@pytest.mark.gnugo
+@pytest.mark.slow
+def test_keima_against_gnugo(tmp_path: object) -> None:
+    gnugo = gnugo_path()
+    if gnugo is None:
+        pytest.skip("GNU Go is not installed (scripts/test.sh installs the Debian package gnugo)")
+    sgf_dir = os.path.join(str(tmp_path), "sgf")
+    done = subprocess.run(
+        [sys.executable, "-m", "keima", "match", "--black", "keima:beginner", "--white",
+         f"{gnugo} --mode gtp --level 1", "--size", "9", "--rules", "french", "--games", "2",
+         "--move-time", "30", "--keima-seconds", "0.1", "--sgf", sgf_dir],
+        capture_output=True, text=True, timeout=400,
+    )
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    rows = [line.split() for line in lines[1:3]]
+    # Colours alternate, and both games end normally: by counting or by resignation, never by forfeit.
+    assert [(row[1], row[2]) for row in rows] == [("keima:beginner", "gnugo"), ("gnugo", "keima:beginner")]
+    for number, row in enumerate(rows, start=1):
+        assert re.fullmatch(r"[BW]\+(\d+(\.\d+)?|R)|0", row[3]), row
+        game = load_sgf(os.path.join(sgf_dir, f"game-{number:03d}.sgf"))
+        assert game.result == row[3] and game.size == 9 and game.rules.name == "french"
+        assert len(game.moves) == int(row[4])
+        if game.end_reason == "score":
+            # keima counted the final position itself, with the dead stones the engines agreed on.
+            assert game.score().result == row[3]
+    assert lines[-1].startswith("Wins: keima:beginner ")
