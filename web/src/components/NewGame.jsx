@@ -11,7 +11,7 @@ const CLOCK_FIELDS = {
   absolute: ["main"],
   byoyomi: ["main", "period", "periods"],
   canadian: ["main", "period", "stones"],
-  fischer: ["main", "increment"],
+  fischer: ["main", "increment", "max"],
 };
 
 const CLOCK_LABELS = {
@@ -44,6 +44,7 @@ export function NewGame({ onCreated }) {
     periods: 5,
     stones: 25,
     increment: 10,
+    max: "",
     opponent: "bot",
     botLevel: null,
     color: "B",
@@ -79,8 +80,8 @@ export function NewGame({ onCreated }) {
     const size = form.sizeChoice === "custom" ? Number(form.customSize) : Number(form.sizeChoice);
     const clock = { type: form.clockType };
     for (const field of CLOCK_FIELDS[form.clockType]) {
-      const value = Number(form[field]);
-      clock[field] = field === "main" ? value * 60 : value;
+      if (field === "max" && form.max === "") clock.max = null; // no cap
+      else clock[field] = field === "main" ? Number(form[field]) * 60 : Number(form[field]);
     }
     const body = {
       size,
@@ -195,6 +196,8 @@ export function NewGame({ onCreated }) {
         {CLOCK_FIELDS[form.clockType].includes("periods") && num("periods", t("periods"), { min: 1 })}
         {CLOCK_FIELDS[form.clockType].includes("stones") && num("stones", t("stonesPerPeriod"), { min: 1 })}
         {CLOCK_FIELDS[form.clockType].includes("increment") && num("increment", t("increment"), { min: 0 })}
+        {CLOCK_FIELDS[form.clockType].includes("max") &&
+          num("max", t("fischerMax"), { min: 1, placeholder: t("noCap") })}
       </fieldset>
 
       <fieldset>
