@@ -460,3 +460,23 @@ def test_loadsgf_errors_keep_the_game(engine: GtpEngine, tmp_path: object) -> No
     assert reply(engine, f"loadsgf {bad} x").startswith("? loadsgf: the move number must be an integer")
     assert reply(engine, f"loadsgf {bad} 0") == "? loadsgf: the move number must be 1 or more, got 0"
     assert engine.game.events == before
+
+
+def test_final_status_list_seki(engine: GtpEngine) -> None:
+    # RULES.md section 4, seed 001 example 6: each side has one eye and they share two liberties.
+    #   . X O O .
+    #   X X O O O
+    #   X X . O O
+    #   X X X . O
+    #   X X X O O
+    reply(engine, "boardsize 5")
+    reply(engine, "komi 0")
+    for v in "B5 A4 B4 A3 B3 A2 B2 C2 A1 B1 C1".split():
+        assert reply(engine, f"play b {v}") == "="
+    for v in "C5 D5 C4 D4 E4 D3 E3 E2 D1 E1".split():
+        assert reply(engine, f"play w {v}") == "="
+    seki = reply(engine, "final_status_list seki")[2:].split("\n")
+    assert len(seki) == 2 and {len(line.split()) for line in seki} == {10, 11}
+    assert reply(engine, "final_status_list alive") == "="
+    assert reply(engine, "final_status_list dead") == "="
+    assert reply(engine, "final_score") == "= B+1"
