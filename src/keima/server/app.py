@@ -181,6 +181,19 @@ def create_app(db_url: str | None = None, *, pubsub: PubSub | None = None, dist:
             "clock_types": list(CLOCK_TYPES),
         }
 
+    @app.get("/api/stats")
+    async def stats(request: Request) -> dict[str, Any]:
+        """Server-side figures: games in memory, and the time from an action's arrival at its game to its
+        stored change (the server's share of a move's round trip), over the last 100,000 actions."""
+        hub = hub_of(request)
+        ms = sorted(t * 1000 for t in hub.timings)
+
+        def pct(q: float) -> float | None:
+            return round(ms[min(len(ms) - 1, int(q * len(ms)))], 3) if ms else None
+
+        return {"games_in_memory": len(hub.sessions), "actions": len(ms), "p50_ms": pct(0.5), "p99_ms": pct(0.99),
+                "max_ms": round(ms[-1], 3) if ms else None}
+
     def _created(s: Any, token: str, invite: str | None, status: int) -> Response:
         seats = s.seats.held_by(_thash(token))
         body = (

@@ -12,7 +12,7 @@ nobody).
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 ClockType = Literal["none", "absolute", "byoyomi", "canadian", "fischer"]
@@ -186,28 +186,39 @@ class Clock:
     def view(self, now: float) -> dict[str, Any]:
         """Return the API form: both sides as of ``now`` (the running side charged provisionally)."""
         out: dict[str, Any] = {"spec": self.spec.as_dict(), "running": _name(self.running)}
+        kind = self.spec.type
         for color in (1, 2):
-            side = SideClock(**asdict(self.sides[color]))
+            side = self.sides[color]
             if self.running == color:
+                side = _copy(side)
                 probe = Clock(self.spec, {color: side, 3 - color: SideClock(0.0)})
                 probe.charge(color, max(0.0, now - self.started_at), moved=False)
             out[_name(color) or "?"] = {
                 "main": round(side.main, 3),
-                "periods": side.periods if self.spec.type == "byoyomi" else None,
-                "period": round(side.period, 3) if self.spec.type in ("byoyomi", "canadian") else None,
-                "stones": side.stones if self.spec.type == "canadian" else None,
+                "periods": side.periods if kind == "byoyomi" else None,
+                "period": round(side.period, 3) if kind in ("byoyomi", "canadian") else None,
+                "stones": side.stones if kind == "canadian" else None,
                 "expired": side.expired,
             }
         return out
 
     def snapshot(self) -> dict[str, Any]:
         """Return both sides' stored state (not the running side or start time, which do not survive a restart)."""
-        return {_name(c) or "?": asdict(s) for c, s in self.sides.items()}
+        return {_name(c) or "?": _side_dict(s) for c, s in self.sides.items()}
 
     def restore(self, snap: dict[str, Any]) -> None:
         """Load a ``snapshot``; raises ``KeyError``/``TypeError`` for a malformed one."""
         self.sides = {1: SideClock(**snap["B"]), 2: SideClock(**snap["W"])}
         self.running = None
+
+
+def _side_dict(s: SideClock) -> dict[str, Any]:
+    # By hand: dataclasses.asdict deep-copies, which showed in the server's profile.
+    return {"main": s.main, "periods": s.periods, "period": s.period, "stones": s.stones, "expired": s.expired}
+
+
+def _copy(s: SideClock) -> SideClock:
+    return SideClock(s.main, s.periods, s.period, s.stones, s.expired)
 
 
 def _name(color: int | None) -> str | None:

@@ -13,6 +13,7 @@ meanwhile (otherwise they start again on the new position).
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import hmac
 import logging
@@ -59,6 +60,8 @@ class Hub:
         self._bot_busy: set[str] = set()
         self._estimating: set[str] = set()
         self._players: dict[str, Any] = {}
+        # Seconds from taking a game's lock to the stored change, for the last actions (GET /api/stats).
+        self.timings: collections.deque[float] = collections.deque(maxlen=100_000)
         self.pool = ThreadPoolExecutor(max_workers=bot_threads or max(1, os.cpu_count() or 1), thread_name_prefix="keima-bot")
 
     async def close(self) -> None:
@@ -197,6 +200,7 @@ class Hub:
             "result": None,
         }
         await self.store.write(Store.insert_game(row, []))
+        s.stored_row = s.row_update()
         self.sessions[gid] = s
         self.after_change(s)
         return s, token, invite_code
@@ -211,8 +215,10 @@ class Hub:
             async with s.lock:
                 if s.broken:
                     continue
+                t0 = time.perf_counter()
                 entry = s.apply(action, s.seats.held_by(thash), time.monotonic())
                 await self._commit(s, entry)
+                self.timings.append(time.perf_counter() - t0)
                 notice = s.notice
                 self.after_change(s)
             if notice is not None:
@@ -237,8 +243,12 @@ class Hub:
         return s, token
 
     async def _commit(self, s: GameSession, entry: dict[str, Any]) -> None:
+        row = s.row_update()
+        # The games row changes rarely (join, end of game): most moves write only their log entry.
+        update = None if row == s.stored_row else row
         try:
-            await self.store.write(Store.append(s.id, s.version, [entry], s.row_update()))
+            await self.store.write(Store.append(s.id, s.version, [entry], update))
+            s.stored_row = row
         except Exception as exc:
             log.exception("game %s: storing entry %d failed", s.id, s.version)
             s.broken = True

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import json
 import time
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -127,8 +128,12 @@ class GameSession:
     event_dicts: list[dict[str, Any]] = field(default_factory=list)
     broken: bool = False
     notice: ApiError | None = None
+    stored_row: dict[str, Any] | None = None
     lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False)
     _state_cache: tuple[int, str] | None = None
+    _static: dict[str, Any] | None = field(default=None, repr=False)
+    _frag_src: list[Any] = field(default_factory=list, repr=False)
+    _frags: list[str] = field(default_factory=list, repr=False)
 
     # -------------------------------------------------------------------------------------------- building
     @classmethod
@@ -182,6 +187,7 @@ class GameSession:
         if snap is not None:
             session.clock.restore(snap)
         session.sync_clock(time.monotonic())
+        session.stored_row = {k: row[k] for k in ("phase", "result", "seat_b", "seat_w", "invite_hash")}
         return session
 
     @staticmethod
@@ -419,8 +425,8 @@ class GameSession:
             "invite_hash": self.invite_hash,
         }
 
-    def state(self, now: float) -> dict[str, Any]:
-        """Return ``GameState`` of docs/web-api.md without ``you``."""
+    def state(self, now: float, *, with_moves: bool = True) -> dict[str, Any]:
+        """Return ``GameState`` of docs/web-api.md without ``you`` (and without ``moves`` if not ``with_moves``)."""
         g = self.game
         size = g.size
         score: dict[str, Any] | None = None
@@ -434,16 +440,21 @@ class GameSession:
                 "level": self.bot_level if bot else None,
                 "seated": bot or self.seats.get(c) is not None,
             }
-        return {
-            "id": self.id,
+        if self._static is None:
+            # What never changes in a game, computed once (the ruleset's dict showed in the profile).
+            self._static = {
+                "id": self.id,
+                "created_at": self.created_at.isoformat(),
+                "mode": self.mode,
+                "size": size,
+                "rules": g.rules.as_dict(),
+                "komi": g.komi,
+                "handicap": g.handicap,
+                "placement": g.placement,
+            }
+        out = dict(self._static)
+        out.update({
             "version": self.version,
-            "created_at": self.created_at.isoformat(),
-            "mode": self.mode,
-            "size": size,
-            "rules": g.rules.as_dict(),
-            "komi": g.komi,
-            "handicap": g.handicap,
-            "placement": g.placement,
             "handicap_stones": list(g.handicap_stones),
             "handicap_left": g.handicap_left,
             "phase": g.phase,
@@ -451,11 +462,6 @@ class GameSession:
             "result": g.result,
             "end_reason": g.end_reason,
             "board": list(g.board.colors),
-            "moves": [
-                {"n": m.number, "color": cname(m.color), "point": m.point, "vertex": to_gtp(m.point, size),
-                 "captures": m.captures}
-                for m in g.moves
-            ],
             "prisoners": jsonable(g.prisoners),
             "pass_count": jsonable(g.pass_count),
             "consecutive_passes": g.consecutive_passes,
@@ -467,15 +473,41 @@ class GameSession:
             "invite_open": self.invite_hash is not None,
             "clock": self.clock.view(now) if self.clock.enabled else None,
             "undo_request": None if self.undo_request is None else {"by": cname(self.undo_request)},
-        }
+        })
+        if with_moves:
+            out["moves"] = [self._move_dict(m, size) for m in g.moves]
+        return out
 
     def state_json(self, now: float) -> str:
-        """The JSON text of ``state`` (cached per version; the clock is as of the change)."""
-        import json
+        """The JSON text of ``state`` (cached per version; the clock is as of the change).
 
+        The move list is kept as one JSON fragment per move, so a state costs the same whatever the game's
+        length: only new moves are serialized."""
         if self._state_cache is None or self._state_cache[0] != self.version:
-            self._state_cache = (self.version, json.dumps(self.state(now), separators=(",", ":")))
+            st = self.state(now, with_moves=False)
+            base = json.dumps(st, separators=(",", ":"))
+            self._state_cache = (self.version, f'{base[:-1]},"moves":[{",".join(self._move_fragments())}]}}')
         return self._state_cache[1]
+
+    def _move_fragments(self) -> list[str]:
+        moves = self.game.moves
+        src, frags = self._frag_src, self._frags
+        keep = 0
+        limit = min(len(src), len(moves))
+        while keep < limit and src[keep] is moves[keep]:
+            keep += 1
+        del src[keep:]
+        del frags[keep:]
+        size = self.game.size
+        for m in moves[keep:]:
+            src.append(m)
+            frags.append(json.dumps(self._move_dict(m, size), separators=(",", ":")))
+        return frags
+
+    @staticmethod
+    def _move_dict(m: Any, size: int) -> dict[str, Any]:
+        return {"n": m.number, "color": cname(m.color), "point": m.point, "vertex": to_gtp(m.point, size),
+                "captures": m.captures}
 
 
 def with_you(state_json: str, seats: frozenset[int]) -> str:

@@ -111,6 +111,17 @@ def now_utc() -> datetime:
 
 
 @dataclass
+class Append:
+    """A write op: log entries of one game from sequence number ``first_seq`` on, and an optional update of its
+    ``games`` row."""
+
+    game_id: str
+    first_seq: int
+    entries: list[dict[str, Any]]
+    update: dict[str, Any] | None = None
+
+
+@dataclass
 class StoredGame:
     """A game as read back: its ``games`` row (as a dict) and its log entries in order."""
 
@@ -118,14 +129,15 @@ class StoredGame:
     entries: list[dict[str, Any]]
 
 
+_Item = tuple["Callable[[Connection], Any] | Append", asyncio.AbstractEventLoop, "asyncio.Future[Any]"]
+
+
 class Store:
     """Database access. Reads run in the caller's thread (use an executor); writes go through ``write``."""
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
-        self._queue: queue.Queue[tuple[Callable[[Connection], Any], asyncio.AbstractEventLoop, asyncio.Future[Any]] | None] = (
-            queue.Queue()
-        )
+        self._queue: queue.Queue[_Item | None] = queue.Queue()
         self._thread: threading.Thread | None = None
 
     # -- writing -------------------------------------------------------------------------------------------
@@ -142,11 +154,9 @@ class Store:
             self._thread.join()
             self._thread = None
 
-    async def write(self, op: Callable[[Connection], Any]) -> Any:
-        """Run ``op(connection)`` in a committed transaction; returns its result once the commit is done.
-
-        Raises whatever ``op`` or the commit raised (nothing of that op is then stored).
-        """
+    async def write(self, op: Callable[[Connection], Any] | Append) -> Any:
+        """Run ``op`` (an ``Append``, or any ``op(connection)``) in a committed transaction; returns its result
+        once the commit is done. Raises whatever ``op`` or the commit raised (nothing of that op is stored)."""
         loop = asyncio.get_running_loop()
         fut: asyncio.Future[Any] = loop.create_future()
         self._queue.put((op, loop, fut))
@@ -160,7 +170,7 @@ class Store:
             batch = [item]
             stop = False
             # Group commit: everything queued meanwhile shares one transaction.
-            while len(batch) < 500:
+            while len(batch) < 1000:
                 try:
                     nxt = self._queue.get_nowait()
                 except queue.Empty:
@@ -173,20 +183,39 @@ class Store:
             if stop:
                 return
 
-    def _run_batch(self, batch: list[tuple[Callable[[Connection], Any], asyncio.AbstractEventLoop, asyncio.Future[Any]]]) -> None:
+    @staticmethod
+    def _execute(conn: Connection, ops: list[Callable[[Connection], Any] | Append]) -> list[Any]:
+        # All appended log rows go in one executemany: per-statement work in this thread is what competes
+        # with the event loop for the GIL.
+        now = now_utc()
+        rows = [
+            {"game_id": op.game_id, "seq": op.first_seq + i, "entry": e, "created_at": now}
+            for op in ops
+            if isinstance(op, Append)
+            for i, e in enumerate(op.entries)
+        ]
+        if rows:
+            conn.execute(game_log.insert(), rows)
+        results: list[Any] = []
+        for op in ops:
+            if isinstance(op, Append):
+                if op.update is not None:
+                    values = dict(op.update)
+                    values["updated_at"] = now
+                    conn.execute(games.update().where(games.c.id == op.game_id).values(**values))
+                results.append(None)
+            else:
+                results.append(op(conn))
+        return results
+
+    def _run_batch(self, batch: list[_Item]) -> None:
         try:
             with self.engine.begin() as conn:
-                results = [op(conn) for op, _loop, _fut in batch]
-        except Exception:
+                results = self._execute(conn, [op for op, _loop, _fut in batch])
+        except Exception as exc:
             if len(batch) == 1:
-                op, loop, fut = batch[0]
-                try:
-                    with self.engine.begin() as conn:
-                        result = op(conn)
-                except Exception as exc:  # the caller gets the error; nothing of this op was committed
-                    _resolve(loop, fut, None, exc)
-                    return
-                _resolve(loop, fut, result, None)
+                _op, loop, fut = batch[0]
+                _resolve(loop, fut, None, exc)  # nothing of this op was committed
                 return
             # One op failed: retry each alone so that only the bad one fails.
             for one in batch:
@@ -215,25 +244,10 @@ class Store:
     @staticmethod
     def append(
         game_id: str, first_seq: int, entries: list[dict[str, Any]], update: dict[str, Any] | None = None
-    ) -> Callable[[Connection], None]:
-        """Return a write op that appends ``entries`` at ``first_seq``, ``first_seq + 1``... and updates the
-        game row with ``update``. A sequence number already used raises an integrity error (lost update)."""
-
-        def op(conn: Connection) -> None:
-            now = now_utc()
-            if entries:
-                conn.execute(
-                    game_log.insert(),
-                    [
-                        {"game_id": game_id, "seq": first_seq + i, "entry": e, "created_at": now}
-                        for i, e in enumerate(entries)
-                    ],
-                )
-            values = dict(update or {})
-            values["updated_at"] = now
-            conn.execute(games.update().where(games.c.id == game_id).values(**values))
-
-        return op
+    ) -> Append:
+        """Return a write op that appends ``entries`` at ``first_seq``, ``first_seq + 1``... and, when given,
+        updates the game row with ``update``. A sequence number already used raises an integrity error."""
+        return Append(game_id, first_seq, entries, update)
 
     def load(self, game_id: str) -> StoredGame | None:
         """Read a game and its whole log; None when there is no such game. Blocking: call from a thread."""

@@ -1,0 +1,283 @@
+"""Load benchmark of ``keima serve``: N concurrent games played by simulated clients over WebSockets.
+
+Starts ``keima serve`` in a child process on a free loopback port with a fresh SQLite database (or uses
+``--url`` of a running server on loopback), creates N invitation games, joins each from a second client, opens
+one WebSocket per player (2N sockets) and lets every game play: the player to move thinks ``--think`` seconds
+(random, uniform around the mean), sends a move over its socket and times the round trip until the server's
+``ack`` (the move is then checked by the referee and stored in the database). Each game plays ``--moves`` moves
+at most; the run stops after ``--duration`` seconds whatever happens. Every loop is bounded; nothing leaves the
+machine.
+
+Prints: games, sockets, moves acknowledged, moves/s, round-trip p50 / p99 / max, refusals and errors, and the
+same figures for a single game played alone in the same run (the peer: the load's cost is the ratio).
+
+    python bench/server_load.py                      # 1000 games, 19x19, think 2 s, 60 s
+    python bench/server_load.py --games 100 --duration 20
+
+Target (issue 5): 1,000 concurrent games with p99 < 50 ms on a 2-core machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+import httpx
+from websockets.asyncio.client import ClientConnection, connect
+
+
+@dataclass
+class Stats:
+    rtts: list[float] = field(default_factory=list)
+    refused: int = 0
+    errors: int = 0
+    finished_games: int = 0
+
+
+def percentile(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    k = min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))
+    return ordered[k]
+
+
+async def _create(http: httpx.AsyncClient, size: int, sem: asyncio.Semaphore) -> tuple[str, str, str]:
+    async with sem:
+        r = await http.post("/api/games", json={"size": size, "opponent": "invite", "color": "B"})
+        r.raise_for_status()
+        g = r.json()
+        gid = g["game"]["id"]
+        r = await http.post(f"/api/games/{gid}/join", json={"code": g["invite"]["code"]},
+                            headers={"X-Keima-Seat": "bench-nobody"}, cookies={})
+        r.raise_for_status()
+        return gid, g["seat"]["token"], r.json()["seat"]["token"]
+
+
+class Player:
+    """One simulated player: its socket, its colour, and the latest state the server sent."""
+
+    def __init__(self, ws: ClientConnection, color: str) -> None:
+        self.ws = ws
+        self.color = color
+        self.state: dict[str, Any] | None = None
+        self.changed = asyncio.Event()
+        self.acks: dict[str, asyncio.Future[dict[str, Any]]] = {}
+
+    async def reader(self, parse_states: bool) -> None:
+        async for raw in self.ws:
+            if not parse_states and raw.startswith('{"type":"state"'):
+                continue  # one player per game follows the board; the other only needs its acks
+            msg = json.loads(raw)
+            kind = msg["type"]
+            if kind == "state":
+                if self.state is None or msg["game"]["version"] > self.state["version"]:
+                    self.state = msg["game"]
+                    self.changed.set()
+            elif kind in ("ack", "error"):
+                fut = self.acks.pop(msg["id"], None)
+                if fut is not None and not fut.done():
+                    fut.set_result(msg)
+
+
+async def play_game(url: str, gid: str, tokens: dict[str, str], moves: int, think: float, deadline: float,
+                    stats: Stats, rng: random.Random) -> None:
+    ws_url = url.replace("http://", "ws://") + f"/api/games/{gid}/ws"
+    players: dict[str, Player] = {}
+    readers: list[asyncio.Task[None]] = []
+    try:
+        for color in ("B", "W"):
+            ws = await connect(ws_url, additional_headers={"X-Keima-Seat": tokens[color]}, max_size=2**22,
+                               open_timeout=60, ping_interval=None, compression=None)
+            p = Player(ws, color)
+            players[color] = p
+            readers.append(asyncio.create_task(p.reader(color == "B")))
+        # Spread the games' first moves over one think time so that the load is steady from the start.
+        await asyncio.sleep(rng.uniform(0, think))
+        seq = 0
+        played = 0
+        while played < moves and time.monotonic() < deadline:
+            p = players["B"]
+            while p.state is None:
+                p.changed.clear()
+                await asyncio.wait_for(p.changed.wait(), timeout=30)
+            st = p.state
+            if st["phase"] != "play":
+                break
+            mover = players[st["to_move"]]
+            empties = [i for i, c in enumerate(st["board"]) if c == 0]
+            await asyncio.sleep(rng.uniform(0.5 * think, 1.5 * think))
+            if time.monotonic() >= deadline:
+                break
+            move: Any = rng.choice(empties) if empties and rng.random() > 0.02 else "pass"
+            seq += 1
+            mid = f"{gid}-{seq}"
+            fut: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+            mover.acks[mid] = fut
+            action = {"type": "pass"} if move == "pass" else {"type": "play", "move": move}
+            t0 = time.perf_counter()
+            await mover.ws.send(json.dumps({"type": "action", "id": mid, "action": action}))
+            reply = await asyncio.wait_for(fut, timeout=30)
+            rtt = time.perf_counter() - t0
+            stats.rtts.append(rtt)
+            if reply["type"] == "ack":
+                played += 1
+                # The next mover is read from Black's socket: wait until it shows this move.
+                while p.state is not None and p.state["version"] <= st["version"]:
+                    p.changed.clear()
+                    await asyncio.wait_for(p.changed.wait(), timeout=30)
+            elif reply["error"]["code"] == "illegal-move":
+                stats.refused += 1
+            else:
+                stats.errors += 1
+                break
+        stats.finished_games += 1
+    except (TimeoutError, OSError, Exception) as exc:  # counted, reported; the run goes on
+        stats.errors += 1
+        if stats.errors <= 3:
+            print(f"  game {gid}: {type(exc).__name__}: {exc}", file=sys.stderr)
+    finally:
+        for p in players.values():
+            await p.ws.close()
+        for t in readers:
+            t.cancel()
+
+
+async def run_load(url: str, games: int, size: int, moves: int, think: float, duration: float,
+                   seed: int) -> tuple[Stats, float, int]:
+    rng = random.Random(seed)
+    limits = httpx.Limits(max_connections=32)
+    async with httpx.AsyncClient(base_url=url, timeout=60, limits=limits) as http:
+        sem = asyncio.Semaphore(32)
+        created = await asyncio.gather(*(_create(http, size, sem) for _ in range(games)))
+    stats = Stats()
+    start = time.monotonic()
+    deadline = start + duration
+    # Open sockets gradually (a browser crowd does not connect in the same millisecond).
+    tasks = []
+    for gid, black, white in created:
+        tasks.append(asyncio.create_task(play_game(url, gid, {"B": black, "W": white}, moves, think, deadline,
+                                                   stats, random.Random(rng.random()))))
+        await asyncio.sleep(0.001)
+    await asyncio.wait(tasks, timeout=duration + 90)
+    for t in tasks:
+        t.cancel()
+    elapsed = time.monotonic() - start
+    return stats, elapsed, len(created)
+
+
+def start_server(db: str) -> tuple[subprocess.Popen[str], str]:
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "keima", "serve", "--no-open", "--host", "127.0.0.1", "--port", "0", "--db", db],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=dict(os.environ, PYTHONUNBUFFERED="1"),
+    )
+    assert proc.stdout is not None
+    line = proc.stdout.readline()
+    m = re.search(r"http://localhost:(\d+)/", line)
+    if not m:
+        proc.kill()
+        raise SystemExit(f"keima serve did not start: {line!r}")
+    url = f"http://127.0.0.1:{m.group(1)}"
+    for _ in range(600):  # at most 30 s
+        try:
+            if httpx.get(url + "/api/info", timeout=2).status_code == 200:
+                return proc, url
+        except httpx.TransportError:
+            pass
+        time.sleep(0.05)
+    proc.kill()
+    raise SystemExit("keima serve did not answer within 30 s")
+
+
+def cpu_seconds(proc: subprocess.Popen[str] | None) -> float | None:
+    """User + system CPU seconds used so far by the server process (Linux ``/proc``; None elsewhere)."""
+    if proc is None:
+        return None
+    try:
+        with open(f"/proc/{proc.pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+def report(label: str, stats: Stats, elapsed: float, games: int) -> dict[str, float]:
+    ms = [r * 1000 for r in stats.rtts]
+    fig = {
+        "moves": len(ms),
+        "moves_per_s": len(ms) / elapsed if elapsed > 0 else 0.0,
+        "p50_ms": percentile(ms, 0.50),
+        "p99_ms": percentile(ms, 0.99),
+        "max_ms": max(ms) if ms else float("nan"),
+        "mean_ms": statistics.fmean(ms) if ms else float("nan"),
+    }
+    print(f"{label}: {games} games, {2 * games} sockets, {fig['moves']} moves in {elapsed:.1f} s = "
+          f"{fig['moves_per_s']:.0f} moves/s; round trip p50 {fig['p50_ms']:.1f} ms, p99 {fig['p99_ms']:.1f} ms, "
+          f"max {fig['max_ms']:.1f} ms; refused {stats.refused}, errors {stats.errors}")
+    return fig
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--games", type=int, default=1000, help="concurrent games (default 1000)")
+    ap.add_argument("--size", type=int, default=19, help="board size (default 19)")
+    ap.add_argument("--moves", type=int, default=200, help="moves per game at most (default 200)")
+    ap.add_argument("--think", type=float, default=2.0, help="mean thinking time per move, seconds (default 2)")
+    ap.add_argument("--duration", type=float, default=60.0, help="length of the loaded run, seconds (default 60)")
+    ap.add_argument("--url", help="a running server on loopback (default: start keima serve here)")
+    ap.add_argument("--seed", type=int, default=1)
+    args = ap.parse_args(argv)
+    if not 1 <= args.games <= 5000 or not 0 < args.duration <= 3600 or args.think < 0:
+        ap.error("--games 1..5000, --duration 0..3600, --think >= 0")
+    if args.url and not re.match(r"http://(127\.\d+\.\d+\.\d+|localhost|\[::1\])(:\d+)?$", args.url):
+        ap.error("--url must be a loopback address (http://127.0.0.1:PORT)")
+    proc = None
+    tmp = tempfile.TemporaryDirectory(prefix="keima-bench-")
+    try:
+        if args.url:
+            url = args.url
+        else:
+            proc, url = start_server(f"sqlite:///{tmp.name}/bench.db")
+        print(f"server {url}; board {args.size}x{args.size}; think {args.think} s; up to {args.moves} moves a game")
+        # The peer: one game alone, same server, same pace (shorter run).
+        solo, solo_t, n1 = asyncio.run(run_load(url, 1, args.size, 40, min(args.think, 0.2), 10, args.seed))
+        f1 = report("alone ", solo, solo_t, n1)
+        cpu0 = cpu_seconds(proc)
+        load, load_t, n = asyncio.run(run_load(url, args.games, args.size, args.moves, args.think, args.duration,
+                                               args.seed + 1))
+        cpu1 = cpu_seconds(proc)
+        fn = report("loaded", load, load_t, n)
+        if cpu0 is not None and cpu1 is not None and load.rtts:
+            per_move = (cpu1 - cpu0) / len(load.rtts) * 1000
+            print(f"server CPU during the loaded run: {cpu1 - cpu0:.1f} s = {per_move:.2f} ms per move "
+                  f"(game creation excluded; one core sustains about {1000 / per_move:.0f} moves/s)")
+        srv = httpx.get(url + "/api/stats", timeout=10).json()
+        print(f"server side (apply + store, both runs): {srv['actions']} actions, p50 {srv['p50_ms']} ms, "
+              f"p99 {srv['p99_ms']} ms, max {srv['max_ms']} ms")
+        print(f"ratio loaded/alone: p50 x{fn['p50_ms'] / f1['p50_ms']:.2f}, p99 x{fn['p99_ms'] / f1['p99_ms']:.2f}")
+        verdict = "met" if fn["p99_ms"] < 50 and load.errors == 0 else "NOT met"
+        print(f"target p99 < 50 ms with {args.games} concurrent games: {verdict}")
+        return 0 if load.errors == 0 else 1
+    finally:
+        if proc is not None:
+            proc.terminate()
+            try:
+                proc.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+        tmp.cleanup()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
