@@ -77,7 +77,7 @@ class Player:
 
     async def reader(self, parse_states: bool) -> None:
         async for raw in self.ws:
-            if not parse_states and raw.startswith('{"type":"state"'):
+            if not parse_states and isinstance(raw, str) and raw.startswith('{"type":"state"'):
                 continue  # one player per game follows the board; the other only needs its acks
             msg = json.loads(raw)
             kind = msg["type"]
