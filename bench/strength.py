@@ -5,10 +5,22 @@ Usage::
     python bench/strength.py --size 9 --games 50          # 9x9, komi 7.5, French rules, 1 s per move
     python bench/strength.py --size 19 --games 6
 
-Runs ``keima match`` with keima (in-process, ``keima:strong``) and ``gnugo --mode gtp --level 10`` alternating
-colours, keeps the SGF files under ``bench/out/strength-<size>/``, appends each finished game to
-``bench/out/strength-<size>.txt`` as it ends, and prints keima's wins, losses and win rate (with a 95% Wilson
-interval) so far. It can be stopped at any time: the games that finished are in the table.
+Plays ``keima match``'s referee (``keima.gtp.referee.run_match``, the code behind the command) between keima
+(in-process, ``keima:strong``) and ``gnugo --mode gtp --level 10``, alternating colours. It drives the referee
+through its Python API rather than the command line only to hold keima to exactly ``--seconds`` per move: the
+referee announces a generous per-move limit with ``time_settings``, which the command line's engine would use
+as its thinking budget. SGF files go under ``bench/out/strength-<size>/``; each finished game is appended to
+``bench/out/strength-<size>.txt`` as it ends, and the script prints keima's wins, losses and win rate (with a
+95% Wilson interval) so far. It can be stopped at any time: the games that finished are in the table.
+
+Dead-stone agreement::
+
+    python bench/strength.py --dead-stones bench/out/strength-9 [more SGF folders]
+
+For every game of the folders that ended by counting, compares ``keima.ai.estimate_dead`` on the final position
+with GNU Go's ``final_status_list dead`` (after ``loadsgf``), prints the agreement (games with identical sets,
+and stones on which they differ) and writes each differing position as a diagram to
+``bench/out/deadstones.txt`` for a human to judge.
 """
 
 from __future__ import annotations
@@ -16,14 +28,11 @@ from __future__ import annotations
 import argparse
 import math
 import os
-import re
 import shutil
 import subprocess
 import sys
 import time
 from pathlib import Path
-
-LINE = re.compile(r"^game (\d+): (\S+) \(B\) vs (\S+) \(W\): (\S+)(.*)$")
 
 
 def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -37,8 +46,65 @@ def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
+def gnugo_dead(gnugo: str, path: Path, size: int) -> frozenset[int]:
+    """GNU Go's ``final_status_list dead`` for the final position of the SGF file ``path``."""
+    from keima.rules import from_gtp
+
+    script = f"loadsgf {path}\nfinal_status_list dead\nquit\n"
+    out = subprocess.run([gnugo, "--mode", "gtp", "--level", "10"], input=script, capture_output=True, text=True,
+                         timeout=600, check=True).stdout
+    answers = [block.strip() for block in out.split("\n\n") if block.strip()]
+    if len(answers) < 2 or not answers[1].startswith("="):
+        raise RuntimeError(f"gnugo: unexpected answer for {path}: {out!r}")
+    points = answers[1][1:].split()
+    return frozenset(p for p in (from_gtp(v, size) for v in points) if p is not None)
+
+
+def dead_stone_agreement(folders: list[str], gnugo: str, out: Path) -> int:
+    """Compare keima's and GNU Go's dead stones on every counted game of ``folders``; prints the figures."""
+    from keima.ai import estimate_dead
+    from keima.record import load_record
+    from keima.rules import to_gtp
+
+    report = out / "deadstones.txt"
+    games = same = stones_total = stones_diff = 0
+    keima_only = gnugo_only = 0
+    with report.open("w") as log:
+        for folder in folders:
+            for path in sorted(Path(folder).glob("*.sgf")):
+                rec = load_record(str(path))
+                game = rec.game
+                result = rec.result_text or ""
+                if result[:2] not in ("B+", "W+") or result[2:3] in ("R", "T", "F"):
+                    continue  # resignations, time, forfeits: no final position to judge
+                n = game.size
+                ours = estimate_dead(game, seed=1)
+                theirs = gnugo_dead(gnugo, path, n)
+                games += 1
+                stones = sum(1 for c in game.board.colors if c)
+                stones_total += stones
+                diff = ours ^ theirs
+                if not diff:
+                    same += 1
+                    continue
+                stones_diff += len(diff)
+                keima_only += len(ours - theirs)
+                gnugo_only += len(theirs - ours)
+                # Disputed stones in lower case (x black, o white); the header says who calls them dead.
+                marks = {p: ("x" if game.board.colors[p] == 1 else "o") for p in diff}
+                log.write(f"{path.name} ({result}): keima only {sorted(to_gtp(p, n) for p in ours - theirs)}, "
+                          f"gnugo only {sorted(to_gtp(p, n) for p in theirs - ours)}\n")
+                log.write(game.board.to_ascii(marks) + "\n\n")
+    pct = 100 * same / max(games, 1)
+    print(f"dead stones, keima estimate_dead vs gnugo final_status_list dead: {same}/{games} counted games "
+          f"identical ({pct:.0f}%); stones in dispute {stones_diff} of {stones_total} on the boards "
+          f"({keima_only} dead for keima only, {gnugo_only} dead for gnugo only); diagrams in {report}")
+    return 0
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--dead-stones", nargs="+", metavar="DIR", help="compare dead stones on the SGF files of DIR")
     ap.add_argument("--size", type=int, default=9)
     ap.add_argument("--games", type=int, default=50)
     ap.add_argument("--seconds", type=float, default=1.0, help="keima's thinking time per move")
@@ -53,48 +119,67 @@ def main() -> int:
         print("strength: gnugo is not installed (apt-get install gnugo)", file=sys.stderr)
         return 2
     out = Path(args.out)
+    if args.dead_stones:
+        return dead_stone_agreement(args.dead_stones, gnugo, out)
     sgf_dir = out / f"strength-{args.size}"
     sgf_dir.mkdir(parents=True, exist_ok=True)
     table = out / f"strength-{args.size}.txt"
+    from keima.gtp.controller import InProcessEngine, SubprocessEngine
+    from keima.gtp.engine import GtpEngine, default_player
+    from keima.gtp.referee import GameReport, Referee, results_table, run_match
+
     keima = f"keima:{args.level}"
-    cmd = [sys.executable, "-m", "keima", "match", "--black", keima, "--white",
-           f"{gnugo} --mode gtp --level {args.gnugo_level}", "--size", str(args.size), "--komi", str(args.komi),
-           "--rules", args.rules, "--games", str(args.games), "--sgf", str(sgf_dir),
-           "--keima-seconds", str(args.seconds), "--move-time", "120"]
-    print("running:", " ".join(cmd), flush=True)
+    counter = {"game": 0}
+
+    def make_keima() -> InProcessEngine:
+        counter["game"] += 1
+        seed = 1000 + counter["game"]
+        player = default_player(args.level, seed)
+        engine = GtpEngine(player, size=args.size, rules=args.rules, seconds=args.seconds, seed=seed,
+                           max_seconds=args.seconds)
+        return InProcessEngine(engine, label=keima)
+
+    gnugo_argv = [gnugo, "--mode", "gtp", "--level", str(args.gnugo_level)]
+
+    def make_gnugo() -> SubprocessEngine:
+        return SubprocessEngine(gnugo_argv)
+
+    referee = Referee(size=args.size, rules=args.rules, komi=args.komi, move_timeout=120.0,
+                      log=lambda message: print(message, file=sys.stderr, flush=True))
+    print(f"{keima} ({args.seconds} s/move) vs {' '.join(gnugo_argv)}, {args.size}x{args.size}, komi {args.komi}, "
+          f"{args.rules}, {args.games} games, colours alternating", flush=True)
     start = time.time()
-    wins = losses = other = 0
+    tally = {"wins": 0, "losses": 0, "other": 0}
+
+    def on_game(report: GameReport) -> None:
+        keima_color = "B" if report.black == keima else "W"
+        result = report.result
+        if result.startswith(keima_color + "+"):
+            tally["wins"] += 1
+            verdict = "keima wins"
+        elif result[:2] in ("B+", "W+"):
+            tally["losses"] += 1
+            verdict = "gnugo wins"
+        else:
+            tally["other"] += 1
+            verdict = "no winner"
+        note = f" - {report.reason}" if report.reason else ""
+        line = (f"game {report.number}: {report.black} (B) vs {report.white} (W): {result}{note}, "
+                f"{report.moves} moves  [{verdict}]")
+        with table.open("a") as log:
+            log.write(line + "\n")
+        n = tally["wins"] + tally["losses"]
+        lo, hi = wilson(tally["wins"], n)
+        print(f"{line} -> keima {tally['wins']}/{n} ({100 * tally['wins'] / max(n, 1):.0f}%, 95% CI "
+              f"{100 * lo:.0f}-{100 * hi:.0f}%), {time.time() - start:.0f} s", flush=True)
+
     with table.open("a") as log:
-        log.write(f"# {time.strftime('%Y-%m-%d %H:%M:%S')} {' '.join(cmd)}\n")
-        proc = subprocess.Popen(cmd, stderr=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-        assert proc.stderr is not None
-        for raw in proc.stderr:
-            line = raw.rstrip("\n")
-            m = LINE.match(line)
-            if not m:
-                print(line, file=sys.stderr, flush=True)
-                continue
-            number, black, _white, result = m.group(1), m.group(2), m.group(3), m.group(4)
-            keima_color = "B" if black == keima else "W"
-            if result.startswith(keima_color + "+"):
-                wins += 1
-                verdict = "keima wins"
-            elif result[:2] in ("B+", "W+"):
-                losses += 1
-                verdict = "gnugo wins"
-            else:
-                other += 1
-                verdict = "no winner"
-            log.write(f"{line}  [{verdict}]\n")
-            log.flush()
-            n = wins + losses
-            lo, hi = wilson(wins, n)
-            print(f"game {number}: keima {keima_color}: {result}{m.group(5)} -> keima {wins}/{n} "
-                  f"({100 * wins / max(n, 1):.0f}%, 95% CI {100 * lo:.0f}-{100 * hi:.0f}%), "
-                  f"{other} without winner, {time.time() - start:.0f} s", flush=True)
-        proc.wait()
-        assert proc.stdout is not None
-        print(proc.stdout.read())
+        log.write(f"# {time.strftime('%Y-%m-%d %H:%M:%S')} {keima} {args.seconds} s/move vs "
+                  f"{' '.join(gnugo_argv)}, {args.size}x{args.size}, komi {args.komi}, {args.rules}\n")
+    reports = run_match((keima, make_keima), ("gnugo", make_gnugo), referee, args.games, str(sgf_dir),
+                        on_game=on_game)
+    print(results_table(reports))
+    wins, losses, other = tally["wins"], tally["losses"], tally["other"]
     n = wins + losses
     lo, hi = wilson(wins, n)
     summary = (f"keima:{args.level} vs gnugo level {args.gnugo_level}, {args.size}x{args.size}, komi {args.komi}, "
