@@ -67,3 +67,13 @@ def test_clock_runs_down_and_time_loss_is_shown(new_page: Any, ui: Any, server: 
     expect(page.get_by_test_id("clock-W")).to_have_text("0:00")
     assert server.game(gid)["result"] == "B+T"
     shot(page, "time-loss")
+
+
+def test_unknown_game_is_said_plainly(new_page: Any) -> None:
+    page = new_page()
+    page.goto("/g/no-such-game-here")
+    error = page.get_by_test_id("error")
+    expect(error).to_have_attribute("data-code", "no-such-game")
+    expect(error).to_have_text("This game does not exist")
+    page.get_by_role("link", name="Home").click()
+    expect(page.get_by_role("heading", name="New game")).to_be_visible()

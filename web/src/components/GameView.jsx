@@ -120,7 +120,7 @@ export function GameView({ gameId, inviteCode }) {
     const last = n > 0 ? moves[n - 1] : null;
     const lastMove = last ? anyToVertex(last.point, size) : null;
     const showScore = !reviewing && (game.phase === "scoring" || game.phase === "finished") && game.score;
-    const dead = showScore || game.phase === "scoring" ? new Set(game.dead || []) : null;
+    const dead = !reviewing && (showScore || game.phase === "scoring") ? new Set(game.dead || []) : null;
     const territory = showScore && game.score.territory
       ? { B: new Set(game.score.territory.B || []), W: new Set(game.score.territory.W || []) }
       : null;
