@@ -471,12 +471,21 @@ def test_final_status_list_seki(engine: GtpEngine) -> None:
     #   X X X O O
     reply(engine, "boardsize 5")
     reply(engine, "komi 0")
-    for v in "B5 A4 B4 A3 B3 A2 B2 C2 A1 B1 C1".split():
+    for v in ["B5", "A4", "B4", "A3", "B3", "A2", "B2", "C2", "A1", "B1", "C1"]:
         assert reply(engine, f"play b {v}") == "="
-    for v in "C5 D5 C4 D4 E4 D3 E3 E2 D1 E1".split():
+    for v in ["C5", "D5", "C4", "D4", "E4", "D3", "E3", "E2", "D1", "E1"]:
         assert reply(engine, f"play w {v}") == "="
     seki = reply(engine, "final_status_list seki")[2:].split("\n")
     assert len(seki) == 2 and {len(line.split()) for line in seki} == {10, 11}
     assert reply(engine, "final_status_list alive") == "="
     assert reply(engine, "final_status_list dead") == "="
     assert reply(engine, "final_score") == "= B+1"
+
+
+def test_loadsgf_honours_the_record_charset(engine: GtpEngine, tmp_path: object) -> None:
+    path = f"{tmp_path}/latin1.sgf"
+    with open(path, "wb") as fh:
+        fh.write("(;FF[4]CA[ISO-8859-1]SZ[9]PB[Stéphane];B[ee];W[cc])".encode("latin-1"))
+    assert reply(engine, f"loadsgf {path}") == "="
+    assert [coords.to_gtp(m.point, 9) for m in engine.game.moves] == ["E5", "C7"]
+    assert "PB[Stéphane]" in reply(engine, "printsgf")

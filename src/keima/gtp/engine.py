@@ -531,12 +531,13 @@ class GtpEngine:
         if limit is not None and limit < 1:
             raise GtpSyntaxError(f"loadsgf: the move number must be 1 or more, got {limit}")
         try:
-            with open(args[0], encoding="utf-8", errors="replace") as fh:
-                text = fh.read()
+            # Bytes, so that keima.record can honour the record's own CA[] charset.
+            with open(args[0], "rb") as fh:
+                data = fh.read()
         except OSError as exc:
             raise GtpError(f"cannot load file {args[0]!r}: {exc.strerror or exc}") from None
         try:
-            game: Game = self._load_sgf(text)
+            game: Game = self._load_sgf(data)
             if limit is not None:
                 while len(game.moves) > limit - 1:
                     game.undo()
