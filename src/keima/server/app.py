@@ -112,8 +112,9 @@ def _json(text: str, status: int = 200) -> Response:
     return Response(text, status_code=status, media_type="application/json")
 
 
-def _set_seat_cookie(resp: Response, game_id: str, token: str) -> None:
-    resp.set_cookie(COOKIE_PREFIX + game_id, token, max_age=365 * 86400, path="/", httponly=True, samesite="lax")
+def _set_seat_cookie(resp: Response, game_id: str, token: str, secure: bool) -> None:
+    resp.set_cookie(COOKIE_PREFIX + game_id, token, max_age=365 * 86400, path="/", httponly=True, samesite="lax",
+                    secure=secure)
 
 
 def create_app(db_url: str | None = None, *, pubsub: PubSub | None = None, dist: Path | None = None) -> FastAPI:
@@ -194,7 +195,7 @@ def create_app(db_url: str | None = None, *, pubsub: PubSub | None = None, dist:
         return {"games_in_memory": len(hub.sessions), "actions": len(ms), "p50_ms": pct(0.5), "p99_ms": pct(0.99),
                 "max_ms": round(ms[-1], 3) if ms else None}
 
-    def _created(s: Any, token: str, invite: str | None, status: int) -> Response:
+    def _created(request: Request, s: Any, token: str, invite: str | None, status: int) -> Response:
         seats = s.seats.held_by(_thash(token))
         body = (
             '{"game":' + with_you(s.state_json(time.monotonic()), seats)
@@ -204,7 +205,8 @@ def create_app(db_url: str | None = None, *, pubsub: PubSub | None = None, dist:
             + "}"
         )
         resp = _json(body, status)
-        _set_seat_cookie(resp, s.id, token)
+        # Secure over HTTPS (behind a TLS proxy uvicorn takes the scheme from X-Forwarded-Proto).
+        _set_seat_cookie(resp, s.id, token, request.url.scheme == "https")
         return resp
 
     @app.post("/api/games", status_code=201)
@@ -212,7 +214,7 @@ def create_app(db_url: str | None = None, *, pubsub: PubSub | None = None, dist:
         """Create a game; the caller gets its seat (cookie and body) and, for an invitation, the link."""
         data = (body or NewGame()).model_dump()
         s, token, invite = await hub_of(request).create(data)
-        return _created(s, token, invite, 201)
+        return _created(request, s, token, invite, 201)
 
     @app.get("/api/games/{game_id}")
     async def get_game(game_id: str, request: Request) -> Response:
@@ -230,8 +232,8 @@ def create_app(db_url: str | None = None, *, pubsub: PubSub | None = None, dist:
         s, new = await hub_of(request).join(game_id, body.code, _thash(token))
         if new is None:
             assert token is not None
-            return _created(s, token, None, 200)
-        return _created(s, new, None, 200)
+            return _created(request, s, token, None, 200)
+        return _created(request, s, new, None, 200)
 
     @app.post("/api/games/{game_id}/actions")
     async def act(game_id: str, request: Request, action: ActionBody) -> Response:
