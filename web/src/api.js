@@ -78,10 +78,16 @@ export class GameSocket {
     ws.onopen = () => {
       this.delay = 500;
       this.onStatus("open");
+      // A ping now and then keeps proxies from closing a quiet socket (a long think).
+      clearInterval(this.pinger);
+      this.pinger = setInterval(() => {
+        if (ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify({ type: "ping" }));
+      }, 25000);
     };
     ws.onmessage = (evt) => this.receive(evt.data);
     ws.onclose = (evt) => {
       if (this.ws !== ws) return;
+      clearInterval(this.pinger);
       // Actions in flight on this socket may or may not have been applied: the
       // next state says which, so their promises are settled as "unknown".
       for (const [, p] of this.pending) p.reject(new ApiError(0, { error: { code: "network" } }));
@@ -140,6 +146,7 @@ export class GameSocket {
   close() {
     this.closed = true;
     clearTimeout(this.timer);
+    clearInterval(this.pinger);
     if (this.ws) this.ws.close();
   }
 }
