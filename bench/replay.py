@@ -2,11 +2,14 @@
 (captures only) on the same moves, in the same run.
 
 The corpus is generated reproducibly by ``bench/make_corpus.py`` (same seed, same games). Both sides read the
-moves from the same pre-parsed lists, so only the board work is timed. keima also checks every move's legality
-(occupied, suicide, ko/superko under the French natural-situational rule) before playing it.
+moves pre-parsed from the same records, each in its own native coordinates (keima: point index; sgfmill: row and
+column), so only the board work is timed. keima also checks turn order and every move's legality (occupied,
+suicide, ko/superko under the French natural-situational rule) and keeps the full history (events, move records,
+undo), which sgfmill's board does not.
 
-    python bench/replay.py --size 9 --games 60 --repeat 3
-    python bench/replay.py --size 19 --games 20 --repeat 3
+    python bench/replay.py --size 9 --games 40
+    python bench/replay.py --size 19 --games 8
+    python bench/replay.py --size 9 --games 40 --policy random   # capture-heavy games
 """
 
 from __future__ import annotations
@@ -39,15 +42,17 @@ def load_moves(data: bytes) -> tuple[int, Moves]:
     return game.get_size(), moves
 
 
-def replay_keima(size: int, moves: Moves) -> int:
-    """Replay through keima's referee (legality + superko), returning the number of moves."""
+def native_points(size: int, moves: Moves) -> list[tuple[int, int | None]]:
+    """Return the moves in keima's own coordinates (point index, None for a pass), as sgfmill gets its own."""
+    return [(c, None if m is None else (size - 1 - m[0]) * size + m[1]) for c, m in moves]
+
+
+def replay_keima(size: int, moves: list[tuple[int, int | None]]) -> int:
+    """Replay through keima's referee (turn order, legality, superko), returning the number of moves."""
     game = Game(size, "french")
-    for colour, move in moves:
-        if move is None:
-            game.play(None, colour, allow_out_of_turn=True)
-        else:
-            row, col = move
-            game.play((size - 1 - row) * size + col, colour, allow_out_of_turn=True)
+    play = game.play
+    for colour, point in moves:
+        play(point, colour)
     return len(moves)
 
 
@@ -55,9 +60,10 @@ def replay_sgfmill(size: int, moves: Moves) -> int:
     """Replay with sgfmill's board (captures only, no ko or superko check)."""
     board = boards.Board(size)
     letter = _LETTER
+    play = board.play
     for colour, move in moves:
         if move is not None:
-            board.play(move[0], move[1], letter[colour])
+            play(move[0], move[1], letter[colour])
     return len(moves)
 
 
@@ -67,9 +73,10 @@ def timed_pair(corpus: list[tuple[int, Moves]], repeat: int) -> tuple[float, flo
     core on a shared machine is not counted; interleaving exposes both to the same cache and load conditions."""
     best_k = best_s = float("inf")
     n = 0
+    native = [(size, native_points(size, moves)) for size, moves in corpus]
     for _ in range(repeat):
         t0 = time.process_time()
-        n = sum(replay_keima(size, moves) for size, moves in corpus)
+        n = sum(replay_keima(size, moves) for size, moves in native)
         t1 = time.process_time()
         sum(replay_sgfmill(size, moves) for size, moves in corpus)
         t2 = time.process_time()
@@ -84,11 +91,12 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=20)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--repeat", type=int, default=7)
+    ap.add_argument("--policy", choices=("careful", "random"), default="careful", help="corpus policy (make_corpus)")
     args = ap.parse_args()
     rng = random.Random(args.seed * 1000 + args.size)
     corpus = []
     for _ in range(args.games):
-        game = random_game(args.size, rng, 3 * args.size * args.size)
+        game = random_game(args.size, rng, 3 * args.size * args.size, args.policy)
         corpus.append(load_moves(to_sgf_bytes(game)))
     captures = 0
     for size, moves in corpus:
@@ -99,7 +107,10 @@ def main() -> None:
                 board.play(move[0], move[1], _LETTER[colour])
                 captures += before + 1 - sum(1 for _ in board.list_occupied_points())
     k_time, s_time, n = timed_pair(corpus, args.repeat)
-    print(f"corpus: {args.games} games on {args.size}x{args.size}, seed {args.seed}, {n} moves, {captures} stones captured")
+    print(
+        f"corpus: {args.games} games on {args.size}x{args.size}, seed {args.seed}, policy {args.policy}, "
+        f"{n} moves, {captures} stones captured"
+    )
     print(f"keima   (legality + natural-situational superko): {n / k_time:12,.0f} moves/s  ({k_time:.3f} s)")
     print(f"sgfmill (captures only)                         : {n / s_time:12,.0f} moves/s  ({s_time:.3f} s)")
     print(f"ratio keima / sgfmill: {s_time / k_time:.2f}x  (target >= 3x)")

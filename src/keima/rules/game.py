@@ -150,11 +150,13 @@ class _State(NamedTuple):
 
 
 class _Entry(NamedTuple):
-    """How to take back one event: the state before it, and the board record or history keys it added."""
+    """How to take back one event: the state before it, and the board record and history keys it added."""
 
     state: _State
     board_undo: Undo | None = None
-    keys: tuple[int, int | None, int | None] | None = None
+    position: int | None = None
+    situation: int | None = None
+    creation: int | None = None
     rebuild: bool = False
 
 
@@ -228,11 +230,13 @@ class Game:
         self.events: list[Event] = []
         self.moves: list[MoveRecord] = []
         self._undo: list[_Entry] = []
-        # Whole-history multisets (hash -> occurrences). Positions are always kept; the situational and
-        # natural-situational ones only where the ko rule (or Japanese cycle detection) needs them.
+        # Whole-history multisets (hash -> occurrences), each kept only where the ko rule (or Japanese cycle
+        # detection) needs it: boards (positional), boards with the player to move (situational), boards with
+        # the player who created them by a board play (natural-situational).
         self._positions: dict[int, int] = {}
         self._situations: dict[int, int] = {}
         self._created: dict[int, int] = {}
+        self._track_positions = self.rules.ko == "positional"
         self._track_situations = self.rules.ko == "situational" or self.rules.cycle_no_result
         self._ko_mode = _KO_MODES[self.rules.ko]
         self._track_created = self.rules.ko == "natural-situational"
@@ -501,8 +505,16 @@ class Game:
 
         Raises ``IllegalMove`` (the game is then unchanged).
         """
-        p = move if type(move) is int and 0 <= move < self.board.npoints else self._point(move)  # noqa: E721
         st = self._state
+        if (
+            type(move) is int  # noqa: E721
+            and st.phase == "play"
+            and (color is None or (type(color) is int and color == st.to_move))  # noqa: E721
+            and 0 <= move < self.board.npoints
+        ):
+            # The common case of a replay or a game: a board point by the player to move.
+            return self._board_play(move, st.to_move)
+        p = self._point(move)
         if color is None:
             c = st.to_move
         elif type(color) is int and color in (BLACK, WHITE):  # noqa: E721
@@ -540,7 +552,7 @@ class Game:
                 board.undo(rec)
                 raise self._suicide(p, c, single)
         ko_rule = self._ko_mode
-        sit = nat = None
+        pos = sit = nat = None
         if ko_rule == _KO_NATURAL:
             nat = h ^ _CREATOR_KEY[c]
             repeated = nat in self._created
@@ -557,14 +569,15 @@ class Game:
             assert err is not None
             raise err
         opp = 3 - c
-        positions = self._positions
-        positions[h] = positions.get(h, 0) + 1
+        if self._track_positions:
+            pos = h
+            self._positions[h] = self._positions.get(h, 0) + 1
         if self._track_situations:
             sit = h ^ _SIDE_KEY[opp]
             self._situations[sit] = self._situations.get(sit, 0) + 1
         if nat is not None:
             self._created[nat] = self._created.get(nat, 0) + 1
-        self._undo.append(_new(_Entry, (st, rec, (h, sit, nat), False)))
+        self._undo.append(_new(_Entry, (st, rec, pos, sit, nat, False)))
         caps = rec.captured_count
         lost = len(rec.base.stones) if rec.suicide else 0
         if caps or lost:
@@ -591,12 +604,14 @@ class Game:
         st = self._state
         h = self.board.hash
         opp = opponent(c)
-        self._positions[h] = self._positions.get(h, 0) + 1
-        sit = None
+        pos = sit = None
+        if self._track_positions:
+            pos = h
+            self._positions[h] = self._positions.get(h, 0) + 1
         if self._track_situations:
             sit = h ^ _SIDE_KEY[opp]
             self._situations[sit] = self._situations.get(sit, 0) + 1
-        self._undo.append(_Entry(st, None, (h, sit, None)))
+        self._undo.append(_Entry(st, None, pos, sit))
         passes = list(st.pass_count)
         passes[c - 1] += 1
         n = st.consecutive_passes + 1
@@ -634,7 +649,8 @@ class Game:
         move, as if that player had just placed a stone: the immediate recapture of a ko set up on the board is
         then forbidden, as the FFG ko diagrams show, and handicap stones count as Black's creation."""
         h = self.board.hash
-        self._positions[h] = self._positions.get(h, 0) + 1
+        if self._track_positions:
+            self._positions[h] = self._positions.get(h, 0) + 1
         if self._track_situations:
             k = h ^ _SIDE_KEY[self.to_move]
             self._situations[k] = self._situations.get(k, 0) + 1
@@ -887,13 +903,12 @@ class Game:
             self.moves.pop()
             if entry.board_undo is not None:
                 self.board.undo(entry.board_undo)
-            assert entry.keys is not None
-            pos, sit, created = entry.keys
-            _decrement(self._positions, pos)
-            if sit is not None:
-                _decrement(self._situations, sit)
-            if created is not None:
-                _decrement(self._created, created)
+            if entry.position is not None:
+                _decrement(self._positions, entry.position)
+            if entry.situation is not None:
+                _decrement(self._situations, entry.situation)
+            if entry.creation is not None:
+                _decrement(self._created, entry.creation)
         self._state = entry.state
         return ev
 
@@ -995,7 +1010,12 @@ class Game:
     def check_consistency(self) -> None:
         """Raise ``AssertionError`` unless the board and the recorded history agree with a recomputation."""
         self.board.check_consistency()
-        assert self._positions.get(self.board.hash, 0) > 0, "current position missing from the history"
+        h = self.board.hash
+        st = self._state
+        if self._track_positions:
+            assert self._positions.get(h, 0) > 0, "current position missing from the history"
+        if self._track_situations and st.phase == "play":
+            assert self._situations.get(h ^ _SIDE_KEY[st.to_move], 0) > 0, "current situation missing"
         assert len(self._undo) == len(self.events), "undo stack out of step with the events"
 
     def __repr__(self) -> str:
