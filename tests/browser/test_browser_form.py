@@ -44,7 +44,11 @@ def test_bad_settings_are_explained_and_kept(new_page: Any, ui: Any, shot: Any) 
     page.get_by_role("button", name="Start the game").click()
     page.wait_for_url(re.compile(r"/g/[^/?]+$"))
     expect(page.get_by_test_id("board")).to_have_attribute("aria-label", "Go board, 5 by 5")
-    expect(page.get_by_test_id("turn")).to_have_text("Black places 9 handicap stones")
+    expect(page.get_by_test_id("turn")).to_have_text("Black places the handicap stones (9 left)")
+    for i, vertex in enumerate(("A1", "C3", "E5"), start=1):
+        ui.point(page, vertex).click()
+        ui.wait_stone(page, vertex, "black")
+        expect(page.get_by_test_id("turn")).to_have_text(f"Black places the handicap stones ({9 - i} left)")
 
 
 def test_clock_runs_down_and_time_loss_is_shown(new_page: Any, ui: Any, server: Any, shot: Any) -> None:

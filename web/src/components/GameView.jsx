@@ -209,7 +209,7 @@ export function GameView({ gameId, inviteCode }) {
   let turnText;
   if (game.result) turnText = t("resultText", game.result);
   else if (game.phase === "scoring") turnText = t("phaseScoring");
-  else if (game.phase === "handicap") turnText = t("handicapPhase", game.handicap);
+  else if (game.phase === "handicap") turnText = t("handicapPhase", game.handicap_left ?? game.handicap);
   else if (local) turnText = t("toMove", colorName(game.to_move));
   else if (mine(game.to_move)) turnText = `${t("yourTurn")} (${colorName(game.to_move)})`;
   else turnText = t("toMove", colorName(game.to_move));
@@ -426,6 +426,7 @@ export function GameView({ gameId, inviteCode }) {
         {game.result && (
           <p class="result" data-testid="result" data-result={game.result}>
             <strong>{t("result")}:</strong> {t("resultText", game.result)} ({game.result})
+            {game.end_reason && tn("endReasons", game.end_reason) && ` – ${tn("endReasons", game.end_reason)}`}
           </p>
         )}
         {live && game.score && (game.phase === "scoring" || game.phase === "finished") && (
