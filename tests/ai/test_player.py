@@ -3,6 +3,7 @@ game, resignation and the dead-stone phase. Budgets are tiny so that the whole f
 
 from __future__ import annotations
 
+import dataclasses
 import random
 
 import pytest
@@ -239,8 +240,10 @@ def test_resigns_hopeless_game() -> None:
     ])
     game.setup(to_move=2)
     player = make_player("strong", seed=8)
-    # White cannot live anywhere: with enough thinking the answer is a resignation.
-    assert player.genmove(game, 2, seconds=1.0) == "resign"
+    # White cannot live anywhere: with enough thinking (a fixed playout count, not a time, so that a loaded
+    # machine gives the same answer) the answer is a resignation.
+    player.config = dataclasses.replace(player.config, playouts=800)
+    assert player.genmove(game, 2, seconds=60.0) == "resign"
     # The beginner level never resigns; it still answers a legal move or a pass.
     move = make_player("beginner", seed=8).genmove(game, 2, seconds=0.1)
     _check_move(game, move, 2)

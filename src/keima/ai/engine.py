@@ -124,7 +124,10 @@ class Searcher:
         start = time.perf_counter()
         n = game.size
         b = load(game)
-        b[fb.META, fb.M_TOMOVE] = color
+        if color != b[fb.META, fb.M_TOMOVE]:
+            # Out of turn (GTP genmove may ask): the ko point binds the side to move, not this colour.
+            b[fb.META, fb.M_TOMOVE] = color
+            b[fb.META, fb.M_KO] = -1
         params = S.make_params(effective_komi(game), heavy=self.heavy, expand=2 if n <= 13 else 4)
         mask = np.zeros(b.shape[1], dtype=np.int64)
         legal = allowed if allowed is not None else game.legal_moves(color)

@@ -119,7 +119,7 @@ class LevelConfig:
 LEVEL_CONFIGS: dict[str, LevelConfig] = {
     "beginner": LevelConfig(playouts=120, seconds=1.0, heavy=False, resign=False, max_nodes=1 << 17),
     "intermediate": LevelConfig(playouts=2000, seconds=2.0, heavy=True, resign=True, max_nodes=1 << 19),
-    "strong": LevelConfig(playouts=None, seconds=3.0, heavy=True, resign=True, max_nodes=1 << 21),
+    "strong": LevelConfig(playouts=None, seconds=3.0, heavy=True, resign=True, max_nodes=1 << 20),
 }
 
 RESIGN_WINRATE = 0.06
@@ -239,7 +239,7 @@ class Player:
         """After the opponent passed: True when ending the game now wins for ``color`` by the ruleset's count,
         with the dead stones this player believes."""
         try:
-            score = game.score(dead=estimate_dead(game))
+            score = game.score(dead=estimate_dead(game, seed=self._seed))
         except Exception:  # a count that cannot be made now: keep playing
             return False
         margin = float(score.margin)
@@ -263,7 +263,7 @@ class Player:
     def propose_dead(self, game: Any) -> frozenset[int]:
         """Return the stones this player believes dead in ``game``'s current position, and remember the claim
         (if play resumes, it captures them)."""
-        dead = estimate_dead(game)
+        dead = estimate_dead(game, seed=self._seed)
         self._claimed = dead
         self._claim_moves = 0
         return dead
