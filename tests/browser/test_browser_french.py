@@ -24,7 +24,7 @@ def test_french_from_the_browser_and_switchable(new_page: Any, ui: Any, shot: An
     ui.point(page, "A1").wait_for()
     expect(page.get_by_test_id("board")).to_have_attribute("aria-label", "Goban de 9 sur 9")
     expect(page.get_by_test_id("turn")).to_have_text("Noir joue")
-    expect(page.get_by_test_id("settings")).to_have_text("9×9, règles french, komi 7,5")
+    expect(page.get_by_test_id("settings")).to_have_text("9×9, règles françaises (FFG), komi 7,5")
     ui.point(page, "D4").click()
     expect(ui.point(page, "D4")).to_have_attribute("aria-label", "D4, pierre noire, dernier coup")
     expect(page.get_by_test_id("announcer")).to_have_text("Noir D4")

@@ -250,7 +250,13 @@ export function GameView({ gameId, inviteCode }) {
           {t("connection")}: {status === "open" ? t("connected") : status === "gone" ? t("notFound") : t("reconnecting")}
         </p>
         <p class="settings" data-testid="settings">
-          {t("settingsLine", game.rules?.name ?? "", game.komi, game.handicap, game.size)}
+          {t(
+            "settingsLine",
+            tn("rulesetNames", game.rules?.name) ?? game.rules?.name ?? "",
+            game.komi,
+            game.handicap,
+            game.size,
+          )}
         </p>
         <p class="you" data-testid="you">
           {local ? t("bothSides") : you.length ? t("youAre", colorName(you[0])) : t("spectator")}

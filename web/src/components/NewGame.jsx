@@ -142,7 +142,7 @@ export function NewGame({ onCreated }) {
           <select name="rules" value={form.rules} onChange={set("rules")}>
             {Object.keys(info?.rulesets || { french: {} }).map((name) => (
               <option key={name} value={name}>
-                {name}
+                {tn("rulesetNames", name) ?? name}
               </option>
             ))}
           </select>
