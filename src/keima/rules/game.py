@@ -186,6 +186,13 @@ _KO_WORDS = {
 }
 
 
+def _as_event(entry: MoveRecord | Event) -> Event:
+    if type(entry) is MoveRecord:  # noqa: E721
+        return Event("move", entry.color, entry.point)
+    assert isinstance(entry, Event)
+    return entry
+
+
 def _decrement(counts: dict[int, int], key: int) -> None:
     left = counts[key] - 1
     if left:
@@ -227,7 +234,10 @@ class Game:
         self.komi = float(komi)
         self.handicap = handicap
         self.board = Board(size)
-        self.events: list[Event] = []
+        # The log holds one entry per event: the MoveRecord itself for a move (no second object on the hot
+        # path), an Event for anything else. ``events`` turns it into Events, caching what it already built.
+        self._log: list[MoveRecord | Event] = []
+        self._events: list[Event] = []
         self.moves: list[MoveRecord] = []
         self._undo: list[_Entry] = []
         # Whole-history multisets (hash -> occurrences), each kept only where the ko rule (or Japanese cycle
@@ -332,6 +342,15 @@ class Game:
     def accepted(self) -> frozenset[int]:
         """Colours that accepted the current dead-stone marking."""
         return self._state.accepted
+
+    @property
+    def events(self) -> list[Event]:
+        """Every event so far, in order (a list the caller must not change)."""
+        cache = self._events
+        log = self._log
+        if len(cache) != len(log):
+            cache.extend(_as_event(e) for e in log[len(cache) :])
+        return cache
 
     @property
     def move_number(self) -> int:
@@ -597,7 +616,7 @@ class Game:
         if sit is not None and self.rules.cycle_no_result and self._situations[sit] >= 3:
             self._set(phase="finished", result="Void", end_reason="cycle")
         moves.append(mr)
-        self.events.append(_new(Event, ("move", c, p, (), (), (), (), "")))
+        self._log.append(mr)
         return mr
 
     def _pass(self, c: int) -> MoveRecord:
@@ -618,7 +637,7 @@ class Game:
         since = st.moves_since_resume + 1
         mr = MoveRecord(len(self.moves) + 1, c, None)
         self.moves.append(mr)
-        self.events.append(Event("move", c, None))
+        self._log.append(mr)
         self._set(
             to_move=opp,
             consecutive_passes=n,
@@ -691,7 +710,7 @@ class Game:
     def _place_handicap_stones(self, points: list[int]) -> None:
         st = self._state
         self._undo.append(_Entry(st, rebuild=True))
-        self.events.append(Event("handicap", BLACK, points=tuple(points)))
+        self._log.append(Event("handicap", BLACK, points=tuple(points)))
         placed = self.handicap_stones + tuple(points)
         left = st.handicap_left - len(points)
         if left == 0:
@@ -738,7 +757,7 @@ class Game:
                     "bad-setup",
                 )
         self._undo.append(_Entry(self._state, rebuild=True))
-        self.events.append(
+        self._log.append(
             Event(
                 "setup",
                 None if to_move is None else new_to_move,
@@ -756,7 +775,7 @@ class Game:
         if self.phase == "finished":
             raise GameError(f"the game is already over ({self.result})", "wrong-phase")
         self._undo.append(_Entry(self._state))
-        self.events.append(Event(kind, color, text=text))
+        self._log.append(Event(kind, color, text=text))
         self._set(phase="finished", result=result, end_reason=reason)
 
     def resign(self, color: int | str | None = None) -> None:
@@ -779,7 +798,7 @@ class Game:
         if self.phase == "finished":
             raise GameError(f"the game is already over ({self.result})", "wrong-phase")
         self._undo.append(_Entry(self._state))
-        self.events.append(Event("no-result", text=reason))
+        self._log.append(Event("no-result", text=reason))
         self._set(phase="finished", result="Void", end_reason="no-result")
 
     # ------------------------------------------------------------------ dead-stone phase
@@ -802,7 +821,7 @@ class Game:
         c = None if color is None else self._color(color)
         dead = self.dead - chain if chain <= self.dead else self.dead | chain
         self._undo.append(_Entry(self._state))
-        self.events.append(Event("toggle", c, min(chain)))
+        self._log.append(Event("toggle", c, min(chain)))
         self._set(dead=dead, accepted=frozenset())
         return dead
 
@@ -814,7 +833,7 @@ class Game:
             dead |= self._chain_points(m)
         c = None if color is None else self._color(color)
         self._undo.append(_Entry(self._state))
-        self.events.append(Event("mark", c, points=tuple(sorted(dead))))
+        self._log.append(Event("mark", c, points=tuple(sorted(dead))))
         self._set(dead=dead, accepted=frozenset())
         return dead
 
@@ -823,7 +842,7 @@ class Game:
         self._need_scoring("accept")
         c = self._color(color)
         self._undo.append(_Entry(self._state))
-        self.events.append(Event("accept", c))
+        self._log.append(Event("accept", c))
         accepted = self.accepted | {c}
         self._set(accepted=accepted)
         if accepted == {BLACK, WHITE}:
@@ -840,7 +859,7 @@ class Game:
         else:
             first = opponent(c)
         self._undo.append(_Entry(st))
-        self.events.append(Event("resume", c))
+        self._log.append(Event("resume", c))
         self._set(
             phase="play",
             to_move=first,
@@ -881,7 +900,7 @@ class Game:
     def undo(self) -> Event:
         """Take back the last event exactly (move, pass, handicap or setup, marking, acceptance, resumption,
         resignation...). Returns the event taken back; raises ``GameError`` if there is none."""
-        if not self.events:
+        if not self._log:
             raise GameError("there is nothing to undo", "nothing-to-undo")
         entry = self._undo[-1]
         if entry.rebuild:
@@ -898,7 +917,8 @@ class Game:
             self._adopt(fresh)
             return removed
         self._undo.pop()
-        ev = self.events.pop()
+        ev = _as_event(self._log.pop())
+        del self._events[len(self._log) :]
         if ev.kind == "move":
             self.moves.pop()
             if entry.board_undo is not None:
@@ -914,7 +934,8 @@ class Game:
 
     def _adopt(self, other: Game) -> None:
         self.board = other.board
-        self.events = other.events
+        self._log = other._log
+        self._events = other._events
         self.moves = other.moves
         self._undo = other._undo
         self._positions = other._positions
@@ -1016,7 +1037,7 @@ class Game:
             assert self._positions.get(h, 0) > 0, "current position missing from the history"
         if self._track_situations and st.phase == "play":
             assert self._situations.get(h ^ _SIDE_KEY[st.to_move], 0) > 0, "current situation missing"
-        assert len(self._undo) == len(self.events), "undo stack out of step with the events"
+        assert len(self._undo) == len(self._log), "undo stack out of step with the events"
 
     def __repr__(self) -> str:
         return (
