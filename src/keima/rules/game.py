@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Sequence
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, Self
 
 from keima.rules.board import (
     BLACK,
@@ -1003,7 +1003,7 @@ class Game:
         komi: float | None = None,
         handicap: int = 0,
         placement: str | None = None,
-    ) -> Game:
+    ) -> Self:
         """Return a new game of this class built from ``events`` (``Event`` objects or their dicts).
         Raises ``GameError``/``IllegalMove`` naming the first event that does not apply (with its index)."""
         game = cls(size=size, rules=rules, komi=komi, handicap=handicap, placement=placement)
@@ -1017,7 +1017,7 @@ class Game:
                 raise GameError(f"event {i} ({event.kind}): {exc}", exc.reason) from None
         return game
 
-    def copy(self) -> Game:
+    def copy(self) -> Self:
         """Return an independent copy with the same history (so undo works on it too)."""
         return self.replay(
             self.events,
