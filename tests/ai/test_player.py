@@ -7,10 +7,12 @@ import dataclasses
 import random
 
 import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 
 from keima.ai import LEVELS, estimate_dead, make_player
 from keima.ai.player import level_name
-from keima.rules import PRESETS, Game, from_gtp, get_ruleset
+from keima.rules import PRESETS, Game, GameError, from_gtp, get_ruleset
 
 
 def _rows(game: Game, rows: list[str]) -> None:
@@ -247,3 +249,30 @@ def test_resigns_hopeless_game() -> None:
     # The beginner level never resigns; it still answers a legal move or a pass.
     move = make_player("beginner", seed=8).genmove(game, 2, seconds=0.1)
     _check_move(game, move, 2)
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    n=st.integers(min_value=2, max_value=9),
+    stones=st.lists(st.tuples(st.integers(min_value=0, max_value=80), st.sampled_from([1, 2])), max_size=40),
+    rules=st.sampled_from(sorted(PRESETS)),
+    to_move=st.sampled_from([1, 2]),
+)
+def test_any_setup_position_gets_a_legal_answer(n: int, stones: list[tuple[int, int]], rules: str,
+                                                to_move: int) -> None:
+    """Whatever position the referee accepts as setup, both colours get a legal move (or a pass) at once."""
+    game = Game(n, rules=rules)
+    placed: dict[int, int] = {}
+    for p, c in stones:
+        if p < n * n:
+            placed[p] = c
+    try:
+        game.setup(black=[p for p, c in placed.items() if c == 1], white=[p for p, c in placed.items() if c == 2],
+                   to_move=to_move)
+    except GameError:
+        assume(False)
+    player = make_player("strong", seed=0)
+    for color in (to_move, 3 - to_move):
+        move = player.genmove(game, color, seconds=0.0)
+        assert move is None or move == "resign" or game.legality(
+            move, color, allow_out_of_turn=color != game.to_move) is None
