@@ -276,3 +276,11 @@ def test_any_setup_position_gets_a_legal_answer(n: int, stones: list[tuple[int, 
         move = player.genmove(game, color, seconds=0.0)
         assert move is None or move == "resign" or game.legality(
             move, color, allow_out_of_turn=color != game.to_move) is None
+
+
+def test_odd_time_budgets_still_answer() -> None:
+    game = Game(5)
+    player = make_player("intermediate", seed=9)
+    for seconds in (-1.0, float("nan"), float("inf"), 0.0):
+        move = player.genmove(game, 1, seconds=seconds)
+        _check_move(game, move, 1)

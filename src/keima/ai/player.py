@@ -6,6 +6,7 @@ referee accepts (``game.legality(move, color) is None``), falling back to the ne
 
 from __future__ import annotations
 
+import math
 import random
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -123,6 +124,7 @@ LEVEL_CONFIGS: dict[str, LevelConfig] = {
 }
 
 RESIGN_WINRATE = 0.06
+MAX_SECONDS = 3600.0  # one move never thinks longer than this, whatever the caller asks
 
 
 def _handicap_candidates(size: int) -> list[int]:
@@ -201,7 +203,10 @@ class Player:
             return None
         if allow_pass and game.consecutive_passes >= 1 and self._passing_wins(game, color):
             return None
-        budget = self.config.seconds if seconds is None else max(0.0, float(seconds))
+        budget = self.config.seconds if seconds is None else float(seconds)
+        if not math.isfinite(budget):
+            budget = self.config.seconds  # no usable budget given (inf, nan): the level's default
+        budget = min(max(0.0, budget), MAX_SECONDS)
         # Keep a margin for loading the position and checking legality.
         budget = max(0.0, budget * 0.9 - 0.02)
         playouts = self.config.playouts
