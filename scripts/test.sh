@@ -10,7 +10,7 @@ SUDO=""
 [ "$(id -u)" = 0 ] || SUDO="sudo"
 
 need_apt=()
-command -v gnugo >/dev/null 2>&1 || need_apt+=(gnugo)
+command -v gnugo >/dev/null 2>&1 || [ -x /usr/games/gnugo ] || need_apt+=(gnugo)
 command -v chromium >/dev/null 2>&1 || need_apt+=(chromium)
 # node builds the browser UI (web/): Debian's npm (node 18) is enough for esbuild.
 [ ! -f web/package.json ] || command -v npm >/dev/null 2>&1 || need_apt+=(nodejs npm)
@@ -38,7 +38,8 @@ if [ -z "${KEIMA_TEST_PG_URL:-}" ]; then
     PGUSER_RUN="nobody"
     [ "$(id -u)" = 0 ] || PGUSER_RUN="$(id -un)"
     run_pg() { if [ "$(id -u)" = 0 ]; then su -s /bin/sh "$PGUSER_RUN" -c "$*"; else sh -c "$*"; fi; }
-    PGPORT=${KEIMA_PG_PORT:-55432}
+    # A free loopback port, so that a run never collides with another server on this machine.
+    PGPORT=${KEIMA_PG_PORT:-$($PY -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')}
     run_pg "$PGBIN/initdb -D $PGDIR/data -U keima --auth=trust -E UTF8 >/dev/null"
     run_pg "$PGBIN/pg_ctl -D $PGDIR/data -o '-p $PGPORT -k $PGDIR -c listen_addresses=127.0.0.1' -l $PGDIR/log -w start >/dev/null"
     trap 'run_pg "$PGBIN/pg_ctl -D $PGDIR/data -m immediate stop" >/dev/null 2>&1 || true' EXIT
