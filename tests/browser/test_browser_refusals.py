@@ -29,6 +29,9 @@ def test_ko_refusal_and_occupied_point_then_reload(new_page: Any, ui: Any, serve
     expect(page.get_by_test_id("clock-W")).to_have_text("10:00")
     expect(page.get_by_test_id("clock-B")).to_have_class(re.compile("running"))
     expect(page.get_by_test_id("clock-B")).to_have_text(re.compile(r"^9:5\d$"), timeout=5_000)
+    # The stone about to be played is previewed under the pointer, in the colour to move.
+    ui.point(page, "D5").hover()
+    expect(ui.point(page, "D5")).to_have_class(re.compile(r"shudan-ghost_1\b"))
     for i, vertex in enumerate(KO_SETUP):
         color = "black" if i % 2 == 0 else "white"
         ui.point(page, vertex).click()

@@ -2,7 +2,7 @@
 // focusable control ("D4, black stone") with a roving tab stop, so the board
 // can be played from the keyboard and read by screen readers.
 import { BoundedGoban } from "@sabaki/shudan";
-import { useLayoutEffect, useMemo, useRef } from "preact/hooks";
+import { useLayoutEffect, useMemo, useRef, useState } from "preact/hooks";
 import { LETTERS, vertexToGtp } from "../coords.js";
 import { t } from "../i18n.js";
 
@@ -11,11 +11,13 @@ const SIGN = { 0: 0, 1: 1, 2: -1 };
 /**
  * Props: size, board (flat array, 0 empty, 1 black, 2 white), lastMove ([x, y] or null),
  * dead (Set of points), territory ({B: Set, W: Set} or null), onActivate(vertex),
- * interactive (bool), maxWidth, maxHeight, id.
+ * interactive (bool), ghost (1 black, 2 white, 0 none: the stone previewed under the pointer),
+ * onPass, maxWidth, maxHeight.
  */
 export function Board(props) {
-  const { size, board, lastMove, dead, territory, onActivate, interactive, maxWidth, maxHeight } = props;
+  const { size, board, lastMove, dead, territory, onActivate, interactive, ghost, maxWidth, maxHeight } = props;
   const container = useRef(null);
+  const [hover, setHover] = useState(null);
   const focus = useRef(null); // [x, y] of the roving tab stop
 
   const maps = useMemo(() => {
@@ -44,6 +46,16 @@ export function Board(props) {
     }
     return { signMap, markerMap, paintMap };
   }, [size, board, lastMove, dead, territory]);
+
+  // The stone the player would place, shown faintly under the pointer on an empty point.
+  const ghostStoneMap = useMemo(() => {
+    if (!interactive || !ghost || !hover) return null;
+    const [x, y] = hover;
+    if (x >= size || y >= size || board[y * size + x] !== 0) return null;
+    const map = Array.from({ length: size }, () => new Array(size).fill(null));
+    map[y][x] = { sign: SIGN[ghost], faint: true };
+    return map;
+  }, [interactive, ghost, hover, size, board]);
 
   const dimmed = useMemo(() => {
     if (!dead) return [];
@@ -153,7 +165,10 @@ export function Board(props) {
         markerMap={maps.markerMap}
         paintMap={maps.paintMap}
         dimmedVertices={dimmed}
+        ghostStoneMap={ghostStoneMap}
         onVertexClick={onClick}
+        onVertexMouseEnter={(_evt, vertex) => setHover(vertex)}
+        onVertexMouseLeave={() => setHover(null)}
       />
     </div>
   );

@@ -224,6 +224,7 @@ export function GameView({ gameId, inviteCode }) {
           dead={view.dead}
           territory={view.territory}
           interactive={canPlay || canMark}
+          ghost={canPlay ? (game.to_move === "B" ? 1 : 2) : 0}
           onActivate={onActivate}
           onPass={canPlay && game.phase === "play" ? () => send({ type: "pass" }) : null}
           maxWidth={boardWidth}
