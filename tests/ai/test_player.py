@@ -11,7 +11,9 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from keima.ai import LEVELS, estimate_dead, make_player
-from keima.ai.player import level_name
+from keima.ai import fastboard as fb
+from keima.ai.player import Player, level_name
+from keima.ai.search import F_VIS, T_FIRST, T_MOVE, T_NCHILD
 from keima.rules import PRESETS, Game, GameError, from_gtp, get_ruleset
 
 
@@ -284,3 +286,39 @@ def test_odd_time_budgets_still_answer() -> None:
     for seconds in (-1.0, float("nan"), float("inf"), 0.0):
         move = player.genmove(game, 1, seconds=seconds)
         _check_move(game, move, 1)
+
+
+def _fixed(level: str, playouts: int, seed: int) -> Player:
+    """A player limited by a playout count rather than time, so that a loaded machine gives the same answer."""
+    player = make_player(level, seed=seed)
+    player.config = dataclasses.replace(player.config, playouts=playouts)
+    return player
+
+
+def test_search_finds_the_centre_on_3x3() -> None:
+    """On 3x3 the centre is Black's only first move that wins the whole board (a known solved result), so with
+    komi 8.5 it is the only winning move; the bot must play it, not pass on a board it expects to own."""
+    game = Game(3, komi=8.5)
+    assert _fixed("strong", 3000, 11).genmove(game, 1, seconds=60.0) == from_gtp("B2", 3)
+
+
+def test_tree_is_reused_two_plies_later() -> None:
+    game = Game(9)
+    player = _fixed("strong", 3000, 13)
+    move = player.genmove(game, 1, seconds=60.0)
+    assert isinstance(move, int)
+    searcher = player._searcher
+    ti, tf = searcher.ti, searcher.tf
+    # White answers with its most visited reply in Black's tree, so that the node is expanded.
+    first, count = int(ti[T_FIRST, 0]), int(ti[T_NCHILD, 0])
+    node = next(i for i in range(first, first + count) if ti[T_MOVE, i] == fb.to_fast(move, 9))
+    first, count = int(ti[T_FIRST, node]), int(ti[T_NCHILD, node])
+    assert count > 0
+    reply = max(range(first, first + count), key=lambda i: tf[F_VIS, i])
+    assert ti[T_MOVE, reply] != fb.PASS
+    game.play(move)
+    game.play(fb.from_fast(int(ti[T_MOVE, reply]), 9))
+    visits_before = float(tf[F_VIS, reply])
+    player.genmove(game.copy(), 1, seconds=60.0)
+    assert searcher._root == reply
+    assert tf[F_VIS, reply] > visits_before  # the new search added to the reused statistics

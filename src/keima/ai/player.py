@@ -150,6 +150,7 @@ class Player:
         self._rng = random.Random(seed)
         self._seed = seed
         self._searcher: Any = None
+        self._pass_searcher: Any = None
         self._claimed: frozenset[int] = frozenset()
         self._claim_moves = 0
         self.last_result: Any = None
@@ -218,7 +219,7 @@ class Player:
         if (self.config.resign and result.playouts >= 300 and result.winrate < RESIGN_WINRATE
                 and stones >= size):
             return "resign"
-        if allow_pass and self._decided(result, game, color):
+        if allow_pass and self._decided(result, game, color, budget, playouts):
             return None
         for move, _visits, _wr in result.ranked:
             if move is None:
@@ -229,16 +230,27 @@ class Player:
                 return int(move)
         return None
 
-    def _decided(self, result: Any, game: Any, color: int) -> bool:
-        """True when the game is decided and playing on changes nothing: every empty point is settled in the
-        playouts and the best move lies in settled ground."""
-        if result.playouts < 100 or result.move is None:
-            return result.move is None
-        if result.winrate < 0.9:
+    def _decided(self, result: Any, game: Any, color: int, budget: float, playouts: int | None) -> bool:
+        """True when the game is decided and a pass loses nothing: the best move wins, every empty point is
+        settled in the playouts, and a search from the position after a pass (the opponent to move) confirms
+        that the opponent's best answer still loses."""
+        if result.move is None:
+            return True
+        if result.playouts < 100 or result.winrate < 0.9:
             return False
         own = result.ownership
         colors = board_colors(game)
-        return all(c != EMPTY or abs(own[p]) >= 0.9 for p, c in enumerate(colors))
+        if not all(c != EMPTY or abs(own[p]) >= 0.9 for p, c in enumerate(colors)):
+            return False
+        if self._pass_searcher is None:
+            from keima.ai.engine import Searcher
+
+            self._pass_searcher = Searcher(1 << 17, heavy=self.config.heavy, seed=self._seed)
+        else:
+            self._pass_searcher.reset()
+        check = self._pass_searcher.search(game, 3 - color, budget * 0.3,
+                                           None if playouts is None else max(100, playouts // 3))
+        return bool(1.0 - check.winrate >= 0.9)
 
     def _passing_wins(self, game: Any, color: int) -> bool:
         """After the opponent passed: True when ending the game now wins for ``color`` by the ruleset's count,
