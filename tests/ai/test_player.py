@@ -322,3 +322,22 @@ def test_tree_is_reused_two_plies_later() -> None:
     player.genmove(game.copy(), 1, seconds=60.0)
     assert searcher._root == reply
     assert tf[F_VIS, reply] > visits_before  # the new search added to the reused statistics
+
+
+def test_tromp_taylor_captures_dead_stones_before_passing() -> None:
+    """Tromp-Taylor counts every stone on the board: after White's pass, Black does not pass while White's dead
+    stone in its area would count, if passing then loses."""
+    game = Game(7, rules="tromp-taylor", komi=7.5)
+    _rows(game, DEAD_WHITE)
+    game.setup(to_move=2)
+    game.pass_move(2)
+    player = make_player("strong", seed=14)
+    assert game.score(dead=()).margin < 0 < game.score(dead=[from_gtp("B6", 7)]).margin
+    move = player.genmove(game, 1, seconds=0.3)
+    assert isinstance(move, int)
+    # Under French rules the same position is won by passing: the dead stone is removed by agreement.
+    french = Game(7, rules="french", komi=7.5)
+    _rows(french, DEAD_WHITE)
+    french.setup(to_move=2)
+    french.pass_move(2)
+    assert make_player("strong", seed=14).genmove(french, 1, seconds=0.3) is None

@@ -242,6 +242,11 @@ class Player:
         colors = board_colors(game)
         if not all(c != EMPTY or abs(own[p]) >= 0.9 for p, c in enumerate(colors)):
             return False
+        if getattr(game.rules, "dead_stones", "agreement") == "none":
+            # Every stone counts at the end: first capture the opposing stones the playouts call dead.
+            opp = 3 - color
+            if any(colors[p] == opp for p in estimate_dead(game, seed=self._seed)):
+                return False
         if self._pass_searcher is None:
             from keima.ai.engine import Searcher
 
@@ -254,9 +259,11 @@ class Player:
 
     def _passing_wins(self, game: Any, color: int) -> bool:
         """After the opponent passed: True when ending the game now wins for ``color`` by the ruleset's count,
-        with the dead stones this player believes."""
+        with the dead stones this player believes (none where the ruleset removes no dead stones: Tromp-Taylor
+        counts every stone on the board, so dead stones must be captured before passing)."""
         try:
-            score = game.score(dead=estimate_dead(game, seed=self._seed))
+            no_removal = getattr(game.rules, "dead_stones", "agreement") == "none"
+            score = game.score(dead=() if no_removal else estimate_dead(game, seed=self._seed))
         except Exception:  # a count that cannot be made now: keep playing
             return False
         margin = float(score.margin)
