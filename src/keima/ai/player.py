@@ -215,9 +215,7 @@ class Player:
             playouts = 0
         result = self._get_searcher().search(game, color, budget, playouts, candidates, allow_pass)
         self.last_result = result
-        stones = sum(1 for c in colors if c != EMPTY)
-        if (self.config.resign and result.playouts >= 300 and result.winrate < RESIGN_WINRATE
-                and stones >= size):
+        if self._hopeless(result, game, colors):
             return "resign"
         if allow_pass and self._decided(result, game, color, budget, playouts):
             return None
@@ -229,6 +227,20 @@ class Player:
             if self._legal(game, move, color):
                 return int(move)
         return None
+
+    def _hopeless(self, result: Any, game: Any, colors: list[int]) -> bool:
+        """True when the level resigns and the game is lost: the best move wins fewer than 6% of enough
+        playouts (300 up to 13x13; 80 above, where a second gives few), or fewer than 15% after the opponent
+        passed (playing on would only fill the board). Never in the opening (fewer stones than the board
+        size)."""
+        if not self.config.resign or sum(1 for c in colors if c != EMPTY) < game.size:
+            return False
+        enough = 300 if game.size <= 13 else 80
+        if result.playouts < enough:
+            return False
+        if result.winrate < RESIGN_WINRATE:
+            return True
+        return bool(game.consecutive_passes >= 1 and result.winrate < 0.15)
 
     def _decided(self, result: Any, game: Any, color: int, budget: float, playouts: int | None) -> bool:
         """True when the game is decided and a pass loses nothing: the best move wins, every empty point is
