@@ -68,7 +68,7 @@ def dead_stone_agreement(folders: list[str], gnugo: str, out: Path) -> int:
 
     report = out / "deadstones.txt"
     games = same = stones_total = stones_diff = 0
-    keima_only = gnugo_only = 0
+    keima_only = gnugo_only = keima_dead = gnugo_dead_total = 0
     with report.open("w") as log:
         for folder in folders:
             for path in sorted(Path(folder).glob("*.sgf")):
@@ -81,6 +81,8 @@ def dead_stone_agreement(folders: list[str], gnugo: str, out: Path) -> int:
                 ours = estimate_dead(game, seed=1)
                 theirs = gnugo_dead(gnugo, path, n)
                 games += 1
+                keima_dead += len(ours)
+                gnugo_dead_total += len(theirs)
                 stones = sum(1 for c in game.board.colors if c)
                 stones_total += stones
                 diff = ours ^ theirs
@@ -98,7 +100,8 @@ def dead_stone_agreement(folders: list[str], gnugo: str, out: Path) -> int:
     pct = 100 * same / max(games, 1)
     print(f"dead stones, keima estimate_dead vs gnugo final_status_list dead: {same}/{games} counted games "
           f"identical ({pct:.0f}%); stones in dispute {stones_diff} of {stones_total} on the boards "
-          f"({keima_only} dead for keima only, {gnugo_only} dead for gnugo only); diagrams in {report}")
+          f"({keima_only} dead for keima only, {gnugo_only} dead for gnugo only); dead stones found: keima "
+          f"{keima_dead}, gnugo {gnugo_dead_total}; diagrams in {report}")
     return 0
 
 

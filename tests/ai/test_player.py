@@ -341,3 +341,16 @@ def test_tromp_taylor_captures_dead_stones_before_passing() -> None:
     french.setup(to_move=2)
     french.pass_move(2)
     assert make_player("strong", seed=14).genmove(french, 1, seconds=0.3) is None
+
+
+def test_a_dead_stone_claim_does_not_follow_into_a_new_game() -> None:
+    game = Game(7, komi=0.5)
+    _rows(game, DEAD_WHITE)
+    game.pass_move(1)
+    game.pass_move(2)
+    bot = make_player("strong", seed=15)
+    assert bot.propose_dead(game)
+    fresh = Game(7, komi=0.5)
+    _rows(fresh, DEAD_WHITE)  # same stones, but a new game with no moves: the old claim must not bind
+    assert bot._claim_targets(fresh, list(fresh.board.colors), 1) == set()
+    assert isinstance(bot.genmove(fresh, 1, seconds=0.05), int | None)

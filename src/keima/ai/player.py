@@ -153,6 +153,7 @@ class Player:
         self._pass_searcher: Any = None
         self._claimed: frozenset[int] = frozenset()
         self._claim_moves = 0
+        self._claim_at = 0  # game.move_number when the claim was made
         self.last_result: Any = None
 
     def reset(self) -> None:
@@ -285,6 +286,10 @@ class Player:
         """Liberties of the opposing chains this player claimed dead that are still on the board."""
         if not self._claimed:
             return set()
+        if game.move_number < self._claim_at:
+            # Another game (or moves taken back): the claim was about a position that no longer exists.
+            self._claimed = frozenset()
+            return set()
         opp = 3 - color
         standing = [p for p in self._claimed if colors[p] == opp]
         self._claim_moves += 1
@@ -302,6 +307,7 @@ class Player:
         dead = estimate_dead(game, seed=self._seed)
         self._claimed = dead
         self._claim_moves = 0
+        self._claim_at = game.move_number
         return dead
 
     def accepts(self, game: Any) -> bool:
