@@ -141,3 +141,43 @@ def test_true_eye_and_self_atari() -> None:
     fb.set_stone(b4, fb.to_fast(4 * n + 3, n), fb.WHITE)
     assert fb.self_atari_size(b4, corner, fb.WHITE) == 2
     assert fb.self_atari_size(b4, fb.to_fast(3 * n + 4, n), fb.WHITE) == 0
+
+
+def _board_from_rows(rows: list[str], suicide_allowed: bool = False) -> np.ndarray:
+    n = len(rows)
+    b = fb.new_board(n, suicide_allowed=suicide_allowed)
+    for r, line in enumerate(rows):
+        for c, ch in enumerate(line):
+            if ch in "XO":
+                fb.set_stone(b, fb.to_fast(r * n + c, n), fb.BLACK if ch == "X" else fb.WHITE)
+    return b
+
+
+@pytest.mark.parametrize("heavy", [False, True])
+@pytest.mark.parametrize("suicide_allowed", [False, True])
+def test_playouts_never_fill_own_true_eyes(heavy: bool, suicide_allowed: bool) -> None:
+    """A black group with two true eyes survives every playout (light or heavy, either suicide rule): neither
+    side ever fills Black's eyes (White could not, Black never does), so its stones end Black's every time."""
+    from keima.ai import search as S
+    from keima.ai.patterns import PATTERN_TABLE
+
+    rows = [
+        "X.X.XO.",
+        "XXXXXO.",
+        "OOOOOO.",
+        ".......",
+        ".......",
+        ".......",
+        ".......",
+    ]
+    b = _board_from_rows(rows, suicide_allowed)
+    n = 7
+    own = np.zeros(b.shape[1], dtype=np.float64)
+    params = S.make_params(0.5, heavy=heavy)
+    playouts = 300
+    mean = S.run_playouts(b, playouts, PATTERN_TABLE, params, own, 3, True)
+    assert -n * n - 0.5 <= mean <= n * n - 0.5
+    for p in (0, 2, 4, 7, 8, 9, 10, 11):
+        assert own[fb.to_fast(p, n)] == playouts  # black every time
+    # Light and heavy playouts both end with a filled board: every point has an owner or is neutral.
+    assert np.all(np.abs(own) <= playouts)
