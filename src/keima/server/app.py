@@ -7,6 +7,7 @@ goes through ``Hub``.
 
 from __future__ import annotations
 
+import gc
 import json
 import logging
 import time
@@ -131,9 +132,11 @@ def create_app(db_url: str | None = None, *, pubsub: PubSub | None = None, dist:
         store.start()
         hub = Hub(store, pubsub or LocalPubSub())
         app.state.hub = hub
+        gc.callbacks.append(hub.gc_pauses.observe)
         try:
             yield
         finally:
+            gc.callbacks.remove(hub.gc_pauses.observe)
             await hub.close()
             store.stop()
             engine.dispose()
@@ -193,7 +196,7 @@ def create_app(db_url: str | None = None, *, pubsub: PubSub | None = None, dist:
             return round(ms[min(len(ms) - 1, int(q * len(ms)))], 3) if ms else None
 
         return {"games_in_memory": len(hub.sessions), "actions": len(ms), "p50_ms": pct(0.5), "p99_ms": pct(0.99),
-                "max_ms": round(ms[-1], 3) if ms else None}
+                "max_ms": round(ms[-1], 3) if ms else None, "gc": hub.gc_pauses.summary()}
 
     def _created(request: Request, s: Any, token: str, invite: str | None, status: int) -> Response:
         seats = s.seats.held_by(_thash(token))

@@ -47,6 +47,30 @@ def _ai() -> Any | None:
     return ai
 
 
+class GcPauses:
+    """Durations of the garbage collector's passes (a ``gc.callbacks`` entry), for ``/api/stats``."""
+
+    def __init__(self) -> None:
+        self._start = 0.0
+        self.count = [0, 0, 0]
+        self.longest = [0.0, 0.0, 0.0]
+        self.total = 0.0
+
+    def observe(self, phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            self._start = time.perf_counter()
+            return
+        gen = info.get("generation", 0)
+        took = time.perf_counter() - self._start
+        self.count[gen] += 1
+        self.longest[gen] = max(self.longest[gen], took)
+        self.total += took
+
+    def summary(self) -> dict[str, Any]:
+        return {"collections": self.count, "longest_ms": [round(t * 1000, 3) for t in self.longest],
+                "total_s": round(self.total, 3)}
+
+
 class Hub:
     """Games in memory, their locks, timers and background tasks (one per server process)."""
 
@@ -62,6 +86,7 @@ class Hub:
         self._players: dict[str, Any] = {}
         # Seconds from taking a game's lock to the stored change, for the last actions (GET /api/stats).
         self.timings: collections.deque[float] = collections.deque(maxlen=100_000)
+        self.gc_pauses = GcPauses()
         self.pool = ThreadPoolExecutor(max_workers=bot_threads or max(1, os.cpu_count() or 1), thread_name_prefix="keima-bot")
 
     async def close(self) -> None:
