@@ -56,6 +56,16 @@ def percentile(values: list[float], q: float) -> float:
 
 
 async def _create(http: httpx.AsyncClient, size: int, sem: asyncio.Semaphore) -> tuple[str, str, str]:
+    for attempt in range(3):
+        try:
+            return await _create_once(http, size, sem)
+        except httpx.TransportError:  # a kept-alive connection closed by the server under us: try again
+            if attempt == 2:
+                raise
+    raise AssertionError("unreachable")
+
+
+async def _create_once(http: httpx.AsyncClient, size: int, sem: asyncio.Semaphore) -> tuple[str, str, str]:
     async with sem:
         r = await http.post("/api/games", json={"size": size, "opponent": "invite", "color": "B"})
         r.raise_for_status()

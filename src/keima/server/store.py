@@ -4,14 +4,15 @@ Tables (created by the Alembic migrations in ``keima/server/migrations``):
 - ``games``: one row per game: its parameters, mode, clock spec, bot, the SHA-256 of each seat token and of the
   invitation code, and the phase and result (for listing; the log is the truth).
 - ``game_log``: the log of each game, ``(game_id, seq)`` primary key, ``seq`` = 1, 2, 3...; an entry is a small
-  JSON object (``kind`` + data, see ``keima.server.session``). The primary key also makes two writers of the same
+  JSON object describing one change (see ``keima.server.session``). The primary key also makes two writers of the same
   game collide instead of interleaving.
 
-Writes go through one writer thread that commits whatever is queued in one transaction (group commit), and
-each caller's future resolves only after that commit: an acknowledged move is on disk. SQLite runs in WAL mode
-with ``synchronous=NORMAL``, which keeps every committed transaction when the *process* is killed (the server's
-guarantee); ``KEIMA_SQLITE_SYNC=FULL`` in the environment also makes a commit
-survives a power loss, at a cost per commit.
+Each caller of ``Store.write`` is answered only after the commit that holds its change: an acknowledged move is
+on disk. Changes queued at the same moment share one transaction (group commit). SQLite commits run on the event
+loop's thread (a local call of well under a millisecond) in WAL mode with ``synchronous=NORMAL``, which keeps
+every committed transaction when the *process* is killed (the server's guarantee); ``KEIMA_SQLITE_SYNC=FULL`` in
+the environment also makes a commit survive a power loss, at a cost per commit. PostgreSQL commits run in a
+writer thread.
 """
 
 from __future__ import annotations
@@ -74,7 +75,7 @@ def default_url() -> str:
 def make_engine(url: str) -> Engine:
     """Create the SQLAlchemy engine for ``url``; raises ``sqlalchemy.exc.ArgumentError`` for a bad URL."""
     if url.startswith("sqlite"):
-        engine = sa.create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
+        engine = sa.create_engine(url, connect_args={"check_same_thread": False, "timeout": 5})
         sync = os.environ.get("KEIMA_SQLITE_SYNC", "NORMAL").upper()
         if sync not in ("OFF", "NORMAL", "FULL", "EXTRA"):
             sync = "NORMAL"
