@@ -10,7 +10,7 @@ import pytest
 from keima.gtp.controller import EngineLink, InProcessEngine, SubprocessEngine
 from keima.gtp.engine import GtpEngine
 from keima.gtp.policy import PolicyPlayer
-from keima.gtp.referee import GameReport, Referee, results_table, run_match
+from keima.gtp.referee import GameReport, Referee, results_table, run_match, sgf_text
 from keima.record import load_sgf
 from keima.rules.ruleset import PRESETS
 
@@ -57,6 +57,21 @@ def test_misbehaving_engine_loses(mode: str, as_black: bool, result: str, reason
     assert report.game.result == result and report.game.phase == "finished"
     assert report.reason.startswith(reason), report.reason
     assert any(reason.split(": ", 1)[-1] in c or "resigned" in c for c in report.comments), report.comments
+    # The SGF record carries the result in RE and the referee's explanation in the root comment.
+    text = sgf_text(report)
+    assert text is not None and f"RE[{result}]" in text
+    assert report.comments[0].split(":")[0] in text
+
+
+@pytest.mark.parametrize("mode", ["crash", "hang", "illegal"])
+def test_misbehaving_engine_record_round_trips(mode: str) -> None:
+    report = play(fake(mode), keima_policy(), move_timeout=1.0)
+    expected = "W+T" if mode == "hang" else "W+F"
+    text = sgf_text(report)
+    assert text is not None
+    game = load_sgf(text)
+    assert game.result == expected and report.result == expected
+    assert "Black (fake-" + mode + ")" in text
 
 
 def test_illegal_move_forfeit_names_the_rule() -> None:
