@@ -65,31 +65,31 @@ def test_full_game_against_the_bot(new_page: Any, ui: Any, server: Any, shot: An
             assert refused.get_attribute("data-reason") in ("suicide", "ko", "superko")
     shot(page, "middle-game")
 
-    for i in range(120):
-        if page.locator(".game").get_attribute("data-phase") != "play":
+    # Pass until the bot passes too. The bot accepts a marking equal to its own estimate; when it does not
+    # (its estimate differs from the proposal), the human rejects the marking and play resumes, as a person
+    # facing a disagreement would: two passes opening the resumption end the game with every stone alive.
+    first_round = True
+    for _round in range(4):
+        pass_until_play_stops(ui, page, keyboard_first=first_round)
+        phase = page.locator(".game").get_attribute("data-phase")
+        if phase == "finished":
             break
-        before = ui.moves_shown(page)
-        if i == 0:  # the first pass from the keyboard, on the board
-            ui.point(page, "A1").focus()
-            page.keyboard.press("p")
-        else:
-            page.get_by_role("button", name="Pass", exact=True).click()
-        wait_bot_answer(page, before)
-    expect(page.locator(".game")).to_have_attribute("data-phase", "scoring")
-
-    # The dead-stone phase starts with the estimator's proposal as the marking.
-    state = server.game(gid)
-    assert sorted(state["dead"]) == sorted(state["proposal"] or [])
-    scoring = page.get_by_test_id("scoring")
-    expect(scoring).to_be_visible()
-    for p in state["dead"]:
-        vertex = state_vertex(p, 9)
-        expect(ui.point(page, vertex)).to_have_attribute("aria-label", re.compile("marked dead"))
-    expect(page.get_by_test_id("score").locator("table.method")).to_have_count(4)
-    shot(page, "scoring")
-
-    page.get_by_role("button", name="Accept this marking").click()
-    expect(page.locator(".game")).to_have_attribute("data-phase", "finished", timeout=30_000)
+        assert phase == "scoring", phase
+        if first_round:
+            check_dead_stone_phase(ui, page, server, gid)
+            shot(page, "scoring")
+            first_round = False
+        # Wait for the bot's verdict before acting, so that nothing changes the game while it thinks.
+        try:
+            expect(page.get_by_test_id("accepted-W")).to_have_text("White accepted", timeout=20_000)
+        except AssertionError:
+            page.get_by_role("button", name="Reject and resume play").click()
+            expect(page.locator(".game")).to_have_attribute("data-phase", "play")
+            continue
+        page.get_by_role("button", name="Accept this marking").click()
+        expect(page.locator(".game")).to_have_attribute("data-phase", "finished", timeout=30_000)
+        break
+    expect(page.locator(".game")).to_have_attribute("data-phase", "finished")
     final = server.game(gid)
     result = page.get_by_test_id("result")
     expect(result).to_have_attribute("data-result", final["result"])
@@ -129,6 +129,37 @@ def test_full_game_against_the_bot(new_page: Any, ui: Any, server: Any, shot: An
     shot(page, "review")
     page.get_by_test_id("review-live").click()
     expect(page.get_by_test_id("reviewing")).to_have_count(0)
+
+
+def pass_until_play_stops(ui: Any, page: Any, keyboard_first: bool) -> None:
+    """The human passes, turn after turn, until play stops (the bot passed too, or the game ended)."""
+    for i in range(120):
+        page.wait_for_function(  # after a resumption the bot may be the one to start
+            """() => document.querySelector('.game').dataset.phase !== 'play'
+                || document.querySelector('[data-testid=turn]').textContent.startsWith('Your turn')""",
+            timeout=30_000,
+        )
+        if page.locator(".game").get_attribute("data-phase") != "play":
+            return
+        before = ui.moves_shown(page)
+        if i == 0 and keyboard_first:  # the first pass from the keyboard, on the board
+            ui.point(page, "A1").focus()
+            page.keyboard.press("p")
+        else:
+            page.get_by_role("button", name="Pass", exact=True).click()
+        wait_bot_answer(page, before)
+    raise AssertionError("the bot did not pass in 120 turns")
+
+
+def check_dead_stone_phase(ui: Any, page: Any, server: Any, gid: str) -> None:
+    """The dead-stone phase starts with the estimator's proposal as the marking, shown on the board."""
+    expect(page.get_by_test_id("scoring")).to_be_visible()
+    expect(page.get_by_test_id("proposal")).to_contain_text("The marking is its proposal.")
+    state = server.game(gid)
+    assert state["proposal"] is not None and sorted(state["dead"]) == sorted(state["proposal"])
+    for p in state["dead"]:
+        expect(ui.point(page, state_vertex(p, 9))).to_have_attribute("aria-label", re.compile("marked dead"))
+    expect(page.get_by_test_id("score").locator("table.method")).to_have_count(4)
 
 
 def state_vertex(p: int, size: int) -> str:

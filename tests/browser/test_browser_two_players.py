@@ -22,16 +22,18 @@ def play(ui: Any, mover: Any, watchers: list[Any], vertex: str, color: str) -> N
 
 
 def pass_whoever(pages: list[Any]) -> None:
-    """The page whose turn it is passes (after a resumption the ruleset decides who starts)."""
+    """The page whose turn it is passes (after a resumption the ruleset decides who starts), once every page
+    shows the same moves (a page may be a few milliseconds behind the other); then every page shows the pass."""
+    counts = [p.locator('[data-testid="move-list"] li').count() for p in pages]
     for page in pages:
-        if page.get_by_test_id("turn").text_content().startswith("Your turn"):
-            before = page.locator('[data-testid="move-list"] li').count()
-            page.get_by_role("button", name="Pass", exact=True).click()
-            expect(page.locator('[data-testid="move-list"] li')).to_have_count(before + 1)
-            return
-    raise AssertionError(
-        "nobody's turn: " + " | ".join(p.get_by_test_id("turn").text_content() for p in pages)
+        expect(page.locator('[data-testid="move-list"] li')).to_have_count(max(counts))
+    mover = next((p for p in pages if p.get_by_test_id("turn").text_content().startswith("Your turn")), None)
+    assert mover is not None, "nobody's turn: " + " | ".join(
+        p.get_by_test_id("turn").text_content() for p in pages
     )
+    mover.get_by_role("button", name="Pass", exact=True).click()
+    for page in pages:
+        expect(page.locator('[data-testid="move-list"] li')).to_have_count(max(counts) + 1)
 
 
 def test_invitation_live_play_undo_reconnect_and_scoring(
