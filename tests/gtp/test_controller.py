@@ -19,7 +19,7 @@ from keima.gtp.controller import (
 from keima.gtp.engine import GtpEngine
 from keima.gtp.policy import PolicyPlayer
 
-from .conftest import fake_argv
+from .conftest import fake_argv, gnugo_path
 
 KEIMA_GTP = [sys.executable, "-m", "keima", "gtp", "--policy", "--size", "9"]
 
@@ -121,3 +121,17 @@ def test_in_process_engine_time_limit_is_checked_after_the_fact() -> None:
     link = InProcessEngine(GtpEngine(Slow(), size=9, dead_estimator=lambda game: frozenset()))
     with pytest.raises(EngineTimeout):
         link.send("genmove b", 0.1)
+
+
+def test_engines_started_one_after_another_never_share_a_pipe() -> None:
+    # Regression: closing a pipe under its reader thread let the next engine's pipe reuse the descriptor,
+    # and the old thread stole the first byte ('=') of the new engine's first reply (seen with GNU Go).
+    gnugo = gnugo_path()
+    argv = [gnugo, "--mode", "gtp", "--level", "1"] if gnugo else fake_argv("pass")
+    for _ in range(60):
+        engine = SubprocessEngine(argv)
+        try:
+            assert engine.send("boardsize 9", 10) == ""
+            assert engine.send("clear_board", 10) == ""
+        finally:
+            engine.close()

@@ -122,8 +122,15 @@ class SubprocessEngine(_LinkBase):
         except OSError as exc:
             raise EngineDied(f"cannot start {args[0]!r}: {exc.strerror or exc}") from None
         assert self.proc.stdout is not None and self.proc.stderr is not None
-        threading.Thread(target=self._pump, args=(self.proc.stdout, self._lines), daemon=True).start()
-        threading.Thread(target=self._drain, args=(self.proc.stderr,), daemon=True).start()
+        self._readers = [
+            threading.Thread(target=self._pump, args=(self.proc.stdout, self._lines), daemon=True),
+            threading.Thread(target=self._drain, args=(self.proc.stderr,), daemon=True),
+        ]
+        for thread in self._readers:
+            thread.start()
+
+    # Each pipe is closed by the thread that reads it, never by another thread: closing a file descriptor
+    # under a reader lets the next engine's pipe reuse that number, and the old reader would steal its bytes.
 
     @staticmethod
     def _pump(stream: IO[bytes], lines: queue.Queue[str | None]) -> None:
@@ -133,7 +140,9 @@ class SubprocessEngine(_LinkBase):
                 lines.put(raw.decode("utf-8", errors="replace").rstrip("\r\n"))
         except (OSError, ValueError):
             pass
-        lines.put(None)
+        finally:
+            stream.close()
+            lines.put(None)
 
     def _drain(self, stream: IO[bytes]) -> None:
         try:
@@ -141,6 +150,8 @@ class SubprocessEngine(_LinkBase):
                 self._stderr.append(raw.decode("utf-8", errors="replace").rstrip())
         except (OSError, ValueError):
             pass
+        finally:
+            stream.close()
 
     def stderr_tail(self, lines: int = 5) -> str:
         """The last ``lines`` lines the engine wrote to its standard error, joined by `` | ``."""
@@ -215,12 +226,14 @@ class SubprocessEngine(_LinkBase):
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 self.proc.wait()
-        for stream in (self.proc.stdin, self.proc.stdout, self.proc.stderr):
-            try:
-                if stream is not None:
-                    stream.close()
-            except OSError:
-                pass
+        try:
+            if self.proc.stdin is not None:
+                self.proc.stdin.close()
+        except OSError:
+            pass
+        # The process is gone, so its pipes reach end of file and the reader threads close them.
+        for thread in self._readers:
+            thread.join(timeout=2.0)
         self._dead = True
 
 
