@@ -218,6 +218,10 @@ class Player:
         self.last_result = result
         if self._hopeless(result, game, colors):
             return "resign"
+        if (not self.config.resign and allow_pass and game.consecutive_passes >= 1 and result.playouts >= 50
+                and result.winrate < 0.15):
+            # A level that never resigns accepts a lost count instead of throwing stones into the other side.
+            return None
         if allow_pass and self._decided(result, game, color, budget, playouts):
             return None
         for move, _visits, _wr in result.ranked:
