@@ -91,6 +91,10 @@ def test_join_once_with_the_right_code(client: TestClient) -> None:
     g = new_game(client, size=9)
     gid, code = g["game"]["id"], g["invite"]["code"]
     assert state(client, gid)["invite_open"] is True
+    # The creator opening their own link keeps their seat and is told to send the link.
+    r = client.post(f"/api/games/{gid}/join", json={"code": code}, headers={"X-Keima-Seat": g["seat"]["token"]})
+    assert r.status_code == 409 and r.json()["error"]["reason"] == "already-seated"
+    assert state(client, gid, g["seat"]["token"])["you"] == ["B"]
     r = client.post(f"/api/games/{gid}/join", json={"code": "wrong-code"})
     assert r.status_code == 403 and r.json()["error"]["code"] == "bad-invitation"
     r = client.post(f"/api/games/{gid}/join", json={"code": code})
@@ -258,3 +262,22 @@ def test_bot_plays_first_as_black(client: TestClient) -> None:
     assert g["game"]["placement"] == "fixed" and g["game"]["to_move"] == "W"
     act(client, gid, g["seat"]["token"], {"type": "play", "move": 40})
     wait_for(lambda: len(state(client, gid)["moves"]) == 2)
+
+
+def test_bot_game_to_the_count(fast_client: TestClient) -> None:
+    """On a tiny board the human only passes: the bot plays until it passes too, then it accepts the
+    estimator's marking, and the human's acceptance ends the game with a count."""
+    c = fast_client
+    g = new_game(c, size=3, opponent="bot", bot_level="beginner", color="W", clock={"type": "absolute", "main": 20})
+    gid, tok = g["game"]["id"], g["seat"]["token"]
+    for _ in range(30):
+        wait_for(lambda: state(c, gid)["to_move"] == "W" or state(c, gid)["phase"] != "play")
+        s = state(c, gid)
+        if s["phase"] != "play":
+            break
+        act(c, gid, tok, {"type": "pass"})
+    wait_for(lambda: state(c, gid)["accepted"] == ["B"])
+    s = state(c, gid)
+    assert s["phase"] == "scoring" and s["dead"] == s["proposal"]
+    s = act(c, gid, tok, {"type": "accept"})["game"]
+    assert s["phase"] == "finished" and s["end_reason"] == "score" and s["score"]["result"] == s["result"]

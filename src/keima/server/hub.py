@@ -256,8 +256,13 @@ class Hub:
         already holds that seat). Raises ``ApiError`` 403 for a wrong or used code."""
         s = await self.get(game_id)
         async with s.lock:
-            if s.invite_color is not None and s.invite_color in s.seats.held_by(thash):
+            held = s.seats.held_by(thash)
+            if s.invite_color is not None and s.invite_color in held:
                 return s, None
+            if held:
+                # The creator opening their own link would trade their seat for the other one.
+                raise ApiError(409, "wrong-phase", "you already hold a seat in this game: send the invitation link "
+                               "to your opponent", reason="already-seated")
             if s.invite_hash is None or not hmac.compare_digest(token_hash(code), s.invite_hash):
                 raise ApiError(403, "bad-invitation", "this invitation code is wrong or was already used")
             assert s.invite_color is not None

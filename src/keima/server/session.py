@@ -307,9 +307,11 @@ class GameSession:
         """Record the estimator's dead stones; they become the marking unless a player already marked some."""
         base = len(self.game.events)
         g = self.game
+        # Only stones can be dead: an estimator's stray point must not cost the players their proposal.
+        dead = frozenset(p for p in dead if 0 <= p < len(g.board.colors) and g.board.colors[p] != 0)
         if g.phase == "scoring" and not g.dead and dead:
             g.set_dead(dead)
-        self.proposal = frozenset(dead)
+        self.proposal = dead
         return self._finish({"proposal": sorted(dead)}, base, 0, self.undo_request, time.monotonic())
 
     def join(self, color: int, thash: str, now: float) -> dict[str, Any]:
