@@ -5,15 +5,14 @@ The board knows nothing of turns, ko rules or scoring (``game`` adds those). Poi
 times. ``play`` returns an ``Undo`` record; ``undo(record)`` restores the board exactly (stones, chains, hash), so
 that a history layer can take back any move in constant time.
 
-Why copy-on-merge: the chain that absorbs others gets a fresh liberty set and keeps its old one in the undo
-record, and absorbed chains are never mutated, so undo only re-points stones and restores references instead of
-recomputing anything.
+Why this undo works: the chain that absorbs others keeps a copy of its old liberties in the undo record, and
+absorbed chains are never mutated, so undo only re-points stones and restores sets instead of recomputing.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache
 from typing import Final, NamedTuple
@@ -71,18 +70,22 @@ def zobrist_table(size: int) -> tuple[tuple[int, ...], tuple[int, ...], tuple[in
     return (tuple(0 for _ in range(n)), black, white)
 
 
-class Chain:
-    """A maximal set of connected stones of one colour with its exact set of liberties."""
+class Chain(NamedTuple):
+    """A maximal set of connected stones of one colour with its exact set of liberties.
 
-    __slots__ = ("color", "stones", "libs")
+    A named tuple (cheap to create on every move) whose ``stones`` list and ``libs`` set change in place; two
+    chains are told apart by identity (``is``), never by value."""
 
-    def __init__(self, color: int, stones: list[int], libs: set[int]) -> None:
-        self.color = color
-        self.stones = stones
-        self.libs = libs
+    color: int
+    stones: list[int]
+    libs: set[int]
 
     def __repr__(self) -> str:
         return f"Chain({color_name(self.color)}, stones={sorted(self.stones)}, libs={sorted(self.libs)})"
+
+
+def _chain(color: int, stones: list[int], libs: set[int]) -> Chain:
+    return tuple.__new__(Chain, (color, stones, libs))
 
 
 class Undo(NamedTuple):
@@ -94,11 +97,13 @@ class Undo(NamedTuple):
     base: Chain  # the chain holding the played stone
     fresh: bool  # the played stone started a new chain
     base_len: int  # stones in base before the play (when not fresh)
-    base_libs: set[int] | None  # base's liberty set before the play (when not fresh)
-    absorbed: list[Chain]  # other own chains merged into base
-    touched: list[Chain]  # opposing chains that lost the liberty at point
-    captured: list[Chain]
-    gains: list[tuple[Chain, int]]  # liberties gained by removals, to take back
+    base_libs: set[int] | None  # a copy of base's liberties before the play (when not fresh)
+    # The sequences below are the shared empty tuple when empty (most plays): fewer objects that outlive the
+    # play means fewer garbage-collector passes over a long game's history.
+    absorbed: Sequence[Chain]  # other own chains merged into base
+    touched: Sequence[Chain]  # opposing chains that lost the liberty at point
+    captured: Sequence[Chain]
+    gains: Sequence[tuple[Chain, int]]  # liberties gained by removals, to take back
     suicide: bool
     captured_count: int  # opposing stones this play captured
 
@@ -234,9 +239,9 @@ class Board:
                 elif ch not in adj:
                     adj.append(ch)
         colors[p] = color
-        absorbed: list[Chain] = []
+        absorbed: Sequence[Chain] = ()
         if not own:
-            base = Chain(color, [p], set(empties))
+            base = _chain(color, [p], set(empties))
             chain_at[p] = base
             fresh = True
             base_len = 0
@@ -248,29 +253,32 @@ class Board:
                     base = ch
             fresh = False
             base_len = len(base.stones)
-            base_libs = base.libs
-            libs = set(base_libs)
-            base.libs = libs
+            libs = base.libs
+            base_libs = set(libs)
             base.stones.append(p)
             chain_at[p] = base
-            for ch in own:
-                if ch is not base:
-                    absorbed.append(ch)
-                    base.stones.extend(ch.stones)
-                    for s in ch.stones:
-                        chain_at[s] = base
-                    libs |= ch.libs
+            if len(own) > 1:
+                absorbed = [ch for ch in own if ch is not base]
+            for ch in absorbed:
+                base.stones.extend(ch.stones)
+                for s in ch.stones:
+                    chain_at[s] = base
+                libs |= ch.libs
             libs.discard(p)
             libs.update(empties)
-        gains: list[tuple[Chain, int]] = []
-        captured: list[Chain] = []
+        gains: list[tuple[Chain, int]] | tuple[()] = ()
+        captured: list[Chain] | tuple[()] = ()
         suicide = False
         for ch in adj:
             ch.libs.discard(p)
             if not ch.libs:
-                captured.append(ch)
+                if captured:
+                    captured.append(ch)
+                else:
+                    captured = [ch]
         ncap = 0
         if captured:
+            gains = []
             zo = zob[opp]
             for ch in captured:
                 ncap += len(ch.stones)
@@ -289,6 +297,7 @@ class Board:
                                 gains.append((cq, s))
         elif not base.libs:
             suicide = True
+            gains = []
             zc = zob[color]
             for s in base.stones:
                 colors[s] = EMPTY
@@ -305,7 +314,8 @@ class Board:
         self.hash = h
         # tuple.__new__ skips the named tuple's Python-level constructor on this hot path.
         return tuple.__new__(
-            Undo, (p, color, prev_hash, base, fresh, base_len, base_libs, absorbed, adj, captured, gains, suicide, ncap)
+            Undo,
+            (p, color, prev_hash, base, fresh, base_len, base_libs, absorbed, adj or (), captured, gains, suicide, ncap),
         )
 
     def undo(self, rec: Undo) -> None:
@@ -331,7 +341,8 @@ class Board:
         if not rec.fresh:
             del base.stones[rec.base_len :]
             assert rec.base_libs is not None
-            base.libs = rec.base_libs
+            base.libs.clear()
+            base.libs.update(rec.base_libs)
             for ch in rec.absorbed:
                 for s in ch.stones:
                     chain_at[s] = ch
@@ -364,7 +375,7 @@ class Board:
             h ^= zob[c][p]
             if chain_at[p] is not None:
                 continue
-            ch = Chain(c, [], set())
+            ch = _chain(c, [], set())
             stack = [p]
             chain_at[p] = ch
             while stack:

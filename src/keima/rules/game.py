@@ -131,28 +131,31 @@ class MoveRecord(NamedTuple):
 
 
 class _State(NamedTuple):
-    """The small part of a game's state that every event may change (snapshotted for undo)."""
+    """The part of a game's state that events other than board plays change (snapshotted for undo). What every
+    board play changes lives in ``Game._hot``, a plain tuple of ints: ``(to_move, consecutive_passes,
+    prisoners, ko_point, moves_since_resume)``, which the garbage collector stops tracking, so a long history
+    costs it nothing."""
 
     phase: str
-    to_move: int
-    consecutive_passes: int
-    prisoners: tuple[int, int]
     pass_count: tuple[int, int]
-    ko_point: int | None
     dead: frozenset[int]
     accepted: frozenset[int]
     result: str | None
     end_reason: str | None
     resumed: bool
-    moves_since_resume: int
     last_passer: int | None
     handicap_left: int
+
+
+_Hot = tuple[int, int, tuple[int, int], int | None, int]
+_HOT_FIELDS = ("to_move", "consecutive_passes", "prisoners", "ko_point", "moves_since_resume")
 
 
 class _Entry(NamedTuple):
     """How to take back one event: the state before it, and the board record and history keys it added."""
 
     state: _State
+    hot: _Hot
     board_undo: Undo | None = None
     position: int | None = None
     situation: int | None = None
@@ -265,19 +268,15 @@ class Game:
         elif placement not in (None, "fixed", "free"):
             raise RulesError(f"handicap placement must be 'fixed' or 'free', not {placement!r}")
         self.placement = placement if stones else None
+        self._hot: _Hot = (BLACK, 0, (0, 0), None, 0)
         self._state = _State(
             phase="handicap" if stones and placement == "free" else "play",
-            to_move=BLACK,
-            consecutive_passes=0,
-            prisoners=(0, 0),
             pass_count=(0, 0),
-            ko_point=None,
             dead=frozenset(),
             accepted=frozenset(),
             result=None,
             end_reason=None,
             resumed=False,
-            moves_since_resume=0,
             last_passer=None,
             handicap_left=stones if placement == "free" else 0,
         )
@@ -299,7 +298,7 @@ class Game:
     @property
     def to_move(self) -> int:
         """The colour whose turn it is (``BLACK`` or ``WHITE``)."""
-        return self._state.to_move
+        return self._hot[0]
 
     @property
     def result(self) -> str | None:
@@ -314,7 +313,7 @@ class Game:
     @property
     def prisoners(self) -> dict[int, int]:
         """Stones each colour captured during play (own stones lost by suicide count for the opponent)."""
-        b, w = self._state.prisoners
+        b, w = self._hot[2]
         return {BLACK: b, WHITE: w}
 
     @property
@@ -326,12 +325,12 @@ class Game:
     @property
     def consecutive_passes(self) -> int:
         """Passes in a row at the end of the move list."""
-        return self._state.consecutive_passes
+        return self._hot[1]
 
     @property
     def ko_point(self) -> int | None:
         """The point of a single-stone ko that the player to move may not retake at once, if any."""
-        return self._state.ko_point
+        return self._hot[3]
 
     @property
     def dead(self) -> frozenset[int]:
@@ -368,7 +367,21 @@ class Game:
         return self._state.handicap_left
 
     def _set(self, **changes: Any) -> None:
-        self._state = self._state._replace(**changes)
+        if any(k in changes for k in _HOT_FIELDS):
+            to_move, passes, prisoners, ko, since = self._hot
+            self._hot = (
+                changes.pop("to_move", to_move),
+                changes.pop("consecutive_passes", passes),
+                changes.pop("prisoners", prisoners),
+                changes.pop("ko_point", ko),
+                changes.pop("moves_since_resume", since),
+            )
+        if changes:
+            self._state = self._state._replace(**changes)
+
+    def _entry(self, rebuild: bool = False) -> _Entry:
+        """An undo entry that restores the whole current state (for events other than moves)."""
+        return _Entry(self._state, self._hot, rebuild=rebuild)
 
     # ------------------------------------------------------------------ parsing
     def _point(self, move: Move) -> int | None:
@@ -400,9 +413,10 @@ class Game:
         """Raise ``IllegalMove`` if the phase or the turn forbids ``color`` to move now (board not consulted)."""
         st = self._state
         if st.phase == "play":
-            if color != st.to_move and not allow_out_of_turn:
+            to_move = self._hot[0]
+            if color != to_move and not allow_out_of_turn:
                 raise IllegalMove(
-                    "wrong-turn", f"it is {color_word(st.to_move)}'s turn, not {color_word(color)}'s", p, color
+                    "wrong-turn", f"it is {color_word(to_move)}'s turn, not {color_word(color)}'s", p, color
                 )
             return
         if st.phase == "finished":
@@ -452,10 +466,10 @@ class Game:
 
     def _repetition(self, p: int, color: int, h: int) -> IllegalMove | None:
         """Return the error if the board ``h`` that ``color`` creates at ``p`` repeats what the ko rule forbids."""
-        st = self._state
+        to_move, _, _, ko_point, _ = self._hot
         rule = self.rules.ko
         if rule == "simple":
-            repeated = p == st.ko_point and color == st.to_move
+            repeated = p == ko_point and color == to_move
         elif rule == "positional":
             repeated = h in self._positions
         elif rule == "situational":
@@ -465,7 +479,7 @@ class Game:
         if not repeated:
             return None
         gtp = to_gtp(p, self.size)
-        if p == st.ko_point and color == st.to_move:
+        if p == ko_point and color == to_move:
             return IllegalMove(
                 "ko",
                 f"{gtp} retakes the ko at once: recapturing the single stone that just captured would repeat "
@@ -525,22 +539,23 @@ class Game:
         Raises ``IllegalMove`` (the game is then unchanged).
         """
         st = self._state
+        to_move = self._hot[0]
         if (
             type(move) is int  # noqa: E721
             and st.phase == "play"
-            and (color is None or (type(color) is int and color == st.to_move))  # noqa: E721
+            and (color is None or (type(color) is int and color == to_move))  # noqa: E721
             and 0 <= move < self.board.npoints
         ):
             # The common case of a replay or a game: a board point by the player to move.
-            return self._board_play(move, st.to_move)
+            return self._board_play(move, to_move)
         p = self._point(move)
         if color is None:
-            c = st.to_move
+            c = to_move
         elif type(color) is int and color in (BLACK, WHITE):  # noqa: E721
             c = color
         else:
             c = self._color(color)
-        if st.phase != "play" or (c != st.to_move and not allow_out_of_turn):
+        if st.phase != "play" or (c != to_move and not allow_out_of_turn):
             self._check_turn(p, c, allow_out_of_turn)
             if st.phase == "handicap":
                 assert p is not None
@@ -564,7 +579,7 @@ class Game:
         except ValueError:
             raise self._occupied(p, c) from None
         h = board.hash
-        st = self._state
+        hot = self._hot
         if rec.suicide:
             single = len(rec.base.stones) == 1
             if single or not self.rules.multi_stone_suicide:
@@ -581,38 +596,38 @@ class Game:
             sit = h ^ _SIDE_KEY[3 - c]
             repeated = sit in self._situations
         else:
-            repeated = p == st.ko_point and c == st.to_move
+            repeated = p == hot[3] and c == hot[0]
         if repeated:
             board.undo(rec)
             err = self._repetition(p, c, h)
             assert err is not None
             raise err
         opp = 3 - c
+        # A key the ko rule has just checked is new: it is set to 1 without a lookup.
         if self._track_positions:
             pos = h
-            self._positions[h] = self._positions.get(h, 0) + 1
-        if self._track_situations:
+            self._positions[h] = 1
+        if sit is not None:
+            self._situations[sit] = 1
+        elif self._track_situations:
             sit = h ^ _SIDE_KEY[opp]
             self._situations[sit] = self._situations.get(sit, 0) + 1
         if nat is not None:
-            self._created[nat] = self._created.get(nat, 0) + 1
-        self._undo.append(_new(_Entry, (st, rec, pos, sit, nat, False)))
+            self._created[nat] = 1
+        self._undo.append(_new(_Entry, (self._state, hot, rec, pos, sit, nat, False)))
         caps = rec.captured_count
         lost = len(rec.base.stones) if rec.suicide else 0
         if caps or lost:
-            b, w = st.prisoners
+            b, w = hot[2]
             pris = (b + caps, w + lost) if c == BLACK else (b + lost, w + caps)
         else:
-            pris = st.prisoners
+            pris = hot[2]
         ko = None
         if caps == 1 and len(rec.base.stones) == 1 and len(rec.base.libs) == 1:
             ko = rec.captured[0].stones[0]
         moves = self.moves
         mr = _new(MoveRecord, (len(moves) + 1, c, p, caps, lost))
-        phase, _, _, _, passes, _, dead, accepted, result, reason, resumed, since, last_passer, left = st
-        self._state = _new(
-            _State, (phase, opp, 0, pris, passes, ko, dead, accepted, result, reason, resumed, since + 1, last_passer, left)
-        )
+        self._hot = (opp, 0, pris, ko, hot[4] + 1)
         if sit is not None and self.rules.cycle_no_result and self._situations[sit] >= 3:
             self._set(phase="finished", result="Void", end_reason="cycle")
         moves.append(mr)
@@ -630,11 +645,12 @@ class Game:
         if self._track_situations:
             sit = h ^ _SIDE_KEY[opp]
             self._situations[sit] = self._situations.get(sit, 0) + 1
-        self._undo.append(_Entry(st, None, pos, sit))
+        hot = self._hot
+        self._undo.append(_Entry(st, hot, None, pos, sit))
         passes = list(st.pass_count)
         passes[c - 1] += 1
-        n = st.consecutive_passes + 1
-        since = st.moves_since_resume + 1
+        n = hot[1] + 1
+        since = hot[4] + 1
         mr = MoveRecord(len(self.moves) + 1, c, None)
         self.moves.append(mr)
         self._log.append(mr)
@@ -709,7 +725,7 @@ class Game:
 
     def _place_handicap_stones(self, points: list[int]) -> None:
         st = self._state
-        self._undo.append(_Entry(st, rebuild=True))
+        self._undo.append(self._entry(rebuild=True))
         self._log.append(Event("handicap", BLACK, points=tuple(points)))
         placed = self.handicap_stones + tuple(points)
         left = st.handicap_left - len(points)
@@ -756,7 +772,7 @@ class Game:
                     f"impossible setup: the chain at {to_gtp(ch.stones[0], self.size)} would have no liberty",
                     "bad-setup",
                 )
-        self._undo.append(_Entry(self._state, rebuild=True))
+        self._undo.append(self._entry(rebuild=True))
         self._log.append(
             Event(
                 "setup",
@@ -774,7 +790,7 @@ class Game:
     def _end(self, kind: str, color: int, result: str, reason: str, text: str = "") -> None:
         if self.phase == "finished":
             raise GameError(f"the game is already over ({self.result})", "wrong-phase")
-        self._undo.append(_Entry(self._state))
+        self._undo.append(self._entry())
         self._log.append(Event(kind, color, text=text))
         self._set(phase="finished", result=result, end_reason=reason)
 
@@ -797,7 +813,7 @@ class Game:
         """End the game without result (``"Void"``)."""
         if self.phase == "finished":
             raise GameError(f"the game is already over ({self.result})", "wrong-phase")
-        self._undo.append(_Entry(self._state))
+        self._undo.append(self._entry())
         self._log.append(Event("no-result", text=reason))
         self._set(phase="finished", result="Void", end_reason="no-result")
 
@@ -820,7 +836,7 @@ class Game:
         chain = self._chain_points(move)
         c = None if color is None else self._color(color)
         dead = self.dead - chain if chain <= self.dead else self.dead | chain
-        self._undo.append(_Entry(self._state))
+        self._undo.append(self._entry())
         self._log.append(Event("toggle", c, min(chain)))
         self._set(dead=dead, accepted=frozenset())
         return dead
@@ -832,7 +848,7 @@ class Game:
         for m in points:
             dead |= self._chain_points(m)
         c = None if color is None else self._color(color)
-        self._undo.append(_Entry(self._state))
+        self._undo.append(self._entry())
         self._log.append(Event("mark", c, points=tuple(sorted(dead))))
         self._set(dead=dead, accepted=frozenset())
         return dead
@@ -841,7 +857,7 @@ class Game:
         """``color`` accepts the current marking; once both have, the game is finished and scored."""
         self._need_scoring("accept")
         c = self._color(color)
-        self._undo.append(_Entry(self._state))
+        self._undo.append(self._entry())
         self._log.append(Event("accept", c))
         accepted = self.accepted | {c}
         self._set(accepted=accepted)
@@ -858,7 +874,7 @@ class Game:
             first = opponent(st.last_passer)
         else:
             first = opponent(c)
-        self._undo.append(_Entry(st))
+        self._undo.append(self._entry())
         self._log.append(Event("resume", c))
         self._set(
             phase="play",
@@ -930,6 +946,7 @@ class Game:
             if entry.creation is not None:
                 _decrement(self._created, entry.creation)
         self._state = entry.state
+        self._hot = entry.hot
         return ev
 
     def _adopt(self, other: Game) -> None:
@@ -943,6 +960,7 @@ class Game:
         self._created = other._created
         self.handicap_stones = other.handicap_stones
         self._state = other._state
+        self._hot = other._hot
 
     def apply(self, event: Event) -> None:
         """Apply one recorded event (as produced by this class); raises ``GameError``/``IllegalMove`` if it does
@@ -1036,7 +1054,7 @@ class Game:
         if self._track_positions:
             assert self._positions.get(h, 0) > 0, "current position missing from the history"
         if self._track_situations and st.phase == "play":
-            assert self._situations.get(h ^ _SIDE_KEY[st.to_move], 0) > 0, "current situation missing"
+            assert self._situations.get(h ^ _SIDE_KEY[self.to_move], 0) > 0, "current situation missing"
         assert len(self._undo) == len(self._log), "undo stack out of step with the events"
 
     def __repr__(self) -> str:
