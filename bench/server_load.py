@@ -264,6 +264,15 @@ def report(label: str, stats: Stats, elapsed: float, games: int) -> dict[str, fl
     return fig
 
 
+def _run(coro: Any) -> Any:
+    """Run a coroutine on uvloop when installed (uvicorn[standard] brings it; the server uses it too)."""
+    try:
+        import uvloop
+    except ImportError:
+        return asyncio.run(coro)
+    return uvloop.run(coro)
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--games", type=int, default=1000, help="concurrent games (default 1000)")
@@ -292,16 +301,19 @@ def main(argv: list[str] | None = None) -> int:
             proc, url = start_server(f"sqlite:///{tmp.name}/bench.db")
         print(f"server {url}; board {args.size}x{args.size}; think {args.think} s; up to {args.moves} moves a game")
         # The peer: one game alone, same server, same pace (shorter run).
-        solo, solo_t, n1, _cpu = asyncio.run(
+        solo, solo_t, n1, _cpu = _run(
             run_load(url, 1, args.size, 40, min(args.think, 0.2), 10, args.seed, proc))
         f1 = report("alone ", solo, solo_t, n1)
-        load, load_t, n, cpu = asyncio.run(
+        client0 = time.process_time()
+        load, load_t, n, cpu = _run(
             run_load(url, args.games, args.size, args.moves, args.think, args.duration, args.seed + 1, proc))
         fn = report("loaded", load, load_t, n)
+        client_cpu = time.process_time() - client0
         if cpu is not None and load.rtts:
             per_move = cpu / len(load.rtts) * 1000
             print(f"server CPU during the loaded run: {cpu:.1f} s = {per_move:.2f} ms per move "
-                  f"(one core sustains about {1000 / per_move:.0f} moves/s)")
+                  f"(one core sustains about {1000 / per_move:.0f} moves/s); the simulated clients: "
+                  f"{client_cpu:.1f} s = {client_cpu / len(load.rtts) * 1000:.2f} ms per move (game creation included)")
         srv = httpx.get(url + "/api/stats", timeout=10).json()
         print(f"server side (apply + store, both runs): {srv['actions']} actions, p50 {srv['p50_ms']} ms, "
               f"p99 {srv['p99_ms']} ms, max {srv['max_ms']} ms; garbage collections by generation "
