@@ -189,11 +189,13 @@ _KO_WORDS = {
 }
 
 
-def _as_event(entry: MoveRecord | Event) -> Event:
-    if type(entry) is MoveRecord:  # noqa: E721
-        return Event("move", entry.color, entry.point)
-    assert isinstance(entry, Event)
-    return entry
+_LogMove = tuple[int, int | None, int, int]  # (color, point, captures, suicided): a move in Game._log
+
+
+def _as_event(entry: _LogMove | Event) -> Event:
+    if isinstance(entry, Event):
+        return entry
+    return Event("move", entry[0], entry[1])
 
 
 def _decrement(counts: dict[int, int], key: int) -> None:
@@ -237,11 +239,14 @@ class Game:
         self.komi = float(komi)
         self.handicap = handicap
         self.board = Board(size)
-        # The log holds one entry per event: the MoveRecord itself for a move (no second object on the hot
-        # path), an Event for anything else. ``events`` turns it into Events, caching what it already built.
-        self._log: list[MoveRecord | Event] = []
+        # The log holds one entry per event: for a move a plain tuple of ints (color, point, captures, suicided),
+        # which the garbage collector stops tracking, an Event for anything else. ``events`` and ``moves`` are
+        # built from it on demand and cached, so the hot path creates no object that outlives it for them.
+        self._log: list[_LogMove | Event] = []
         self._events: list[Event] = []
-        self.moves: list[MoveRecord] = []
+        self._moves: list[MoveRecord] = []
+        self._moves_seen = 0  # log entries already turned into self._moves
+        self._nmoves = 0
         self._undo: list[_Entry] = []
         # Whole-history multisets (hash -> occurrences), each kept only where the ko rule (or Japanese cycle
         # detection) needs it: boards (positional), boards with the player to move (situational), boards with
@@ -352,14 +357,30 @@ class Game:
         return cache
 
     @property
+    def moves(self) -> list[MoveRecord]:
+        """Every move (stones and passes) in order, handicap and setup excluded (a list not to be changed)."""
+        cache = self._moves
+        log = self._log
+        seen = self._moves_seen
+        if seen < len(log):
+            n = len(cache)
+            for e in log[seen:]:
+                if not isinstance(e, Event):
+                    n += 1
+                    cache.append(MoveRecord(n, e[0], e[1], e[2], e[3]))
+            self._moves_seen = len(log)
+        return cache
+
+    @property
     def move_number(self) -> int:
         """Number of moves (stones and passes) played, handicap and setup excluded."""
-        return len(self.moves)
+        return self._nmoves
 
     @property
     def last_move(self) -> MoveRecord | None:
         """The last move played, or None."""
-        return self.moves[-1] if self.moves else None
+        moves = self.moves
+        return moves[-1] if moves else None
 
     @property
     def handicap_left(self) -> int:
@@ -625,14 +646,13 @@ class Game:
         ko = None
         if caps == 1 and len(rec.base.stones) == 1 and len(rec.base.libs) == 1:
             ko = rec.captured[0].stones[0]
-        moves = self.moves
-        mr = _new(MoveRecord, (len(moves) + 1, c, p, caps, lost))
+        n = self._nmoves + 1
+        self._nmoves = n
         self._hot = (opp, 0, pris, ko, hot[4] + 1)
         if sit is not None and self.rules.cycle_no_result and self._situations[sit] >= 3:
             self._set(phase="finished", result="Void", end_reason="cycle")
-        moves.append(mr)
-        self._log.append(mr)
-        return mr
+        self._log.append((c, p, caps, lost))
+        return _new(MoveRecord, (n, c, p, caps, lost))
 
     def _pass(self, c: int) -> MoveRecord:
         st = self._state
@@ -651,9 +671,9 @@ class Game:
         passes[c - 1] += 1
         n = hot[1] + 1
         since = hot[4] + 1
-        mr = MoveRecord(len(self.moves) + 1, c, None)
-        self.moves.append(mr)
-        self._log.append(mr)
+        self._nmoves += 1
+        mr = MoveRecord(self._nmoves, c, None)
+        self._log.append((c, None, 0, 0))
         self._set(
             to_move=opp,
             consecutive_passes=n,
@@ -900,7 +920,7 @@ class Game:
                     raise GameError(f"no stone at {to_gtp(p, self.size)} to count as dead", "no-stone")
                 pts.add(p)
             dead_set = frozenset(pts)
-        last = self.moves[-1].color if self.moves else None
+        last = self._last_mover()
         return score_position(
             self.board,
             self.rules,
@@ -911,6 +931,12 @@ class Game:
             pass_count=self.pass_count,
             last_mover=last,
         )
+
+    def _last_mover(self) -> int | None:
+        for e in reversed(self._log):
+            if not isinstance(e, Event):
+                return e[0]
+        return None
 
     # ------------------------------------------------------------------ undo, copy, replay
     def undo(self) -> Event:
@@ -936,7 +962,10 @@ class Game:
         ev = _as_event(self._log.pop())
         del self._events[len(self._log) :]
         if ev.kind == "move":
-            self.moves.pop()
+            self._nmoves -= 1
+            if self._moves_seen > len(self._log):
+                self._moves_seen = len(self._log)
+                self._moves.pop()
             if entry.board_undo is not None:
                 self.board.undo(entry.board_undo)
             if entry.position is not None:
@@ -953,7 +982,9 @@ class Game:
         self.board = other.board
         self._log = other._log
         self._events = other._events
-        self.moves = other.moves
+        self._moves = other._moves
+        self._moves_seen = other._moves_seen
+        self._nmoves = other._nmoves
         self._undo = other._undo
         self._positions = other._positions
         self._situations = other._situations
@@ -1060,5 +1091,5 @@ class Game:
     def __repr__(self) -> str:
         return (
             f"Game(size={self.size}, rules={self.rules.name!r}, komi={self.komi}, handicap={self.handicap}, "
-            f"phase={self.phase!r}, moves={len(self.moves)})"
+            f"phase={self.phase!r}, moves={self._nmoves})"
         )
