@@ -41,13 +41,26 @@ def run(args: argparse.Namespace) -> int:
 
     if not 0 <= args.port <= 65535:
         raise UsageError(f"--port must be 0..65535, not {args.port}")
-    url = args.db or default_url()
+    url = normalise_url(args.db) if args.db else default_url()
     try:
         from sqlalchemy.engine import make_url
 
         make_url(url)
     except Exception as exc:
         raise UsageError(f"--db: not a database URL: {url!r} ({exc})") from None
+    # Open and migrate the database now, so that a wrong URL or a stopped database server gets one clear line.
+    try:
+        from keima.server.store import make_engine, migrate
+
+        engine = make_engine(url)
+        try:
+            migrate(engine)
+        finally:
+            engine.dispose()
+    except Exception as exc:
+        detail = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        print(f"keima serve: cannot open the database {_redact(url)}: {detail}", file=sys.stderr)
+        return 1
     # Bind first so that the port (0 = any free one) is known before the URL is printed.
     family = socket.AF_INET6 if ":" in args.host else socket.AF_INET
     sock = socket.socket(family, socket.SOCK_STREAM)
@@ -102,6 +115,14 @@ def tune_gc(full_every: float = 600.0) -> None:
         t.start()
 
     schedule()
+
+
+def normalise_url(url: str) -> str:
+    """Accept the usual ``postgresql://`` and ``postgres://`` URLs: keima's PostgreSQL driver is psycopg 3."""
+    for prefix in ("postgresql://", "postgres://"):
+        if url.startswith(prefix):
+            return "postgresql+psycopg://" + url[len(prefix):]
+    return url
 
 
 def _redact(url: str) -> str:

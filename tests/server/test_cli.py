@@ -1,0 +1,34 @@
+"""``keima serve``'s command line: bad input gets one clear line and an exit code, before any server starts."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from keima.cli import main
+from keima.cli.serve import normalise_url
+
+
+def test_bad_port_and_url_are_usage_errors(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["serve", "--no-open", "--port", "70000"]) == 2
+    assert "--port must be 0..65535" in capsys.readouterr().err
+    assert main(["serve", "--no-open", "--db", "not a url"]) == 2
+    assert "not a database URL" in capsys.readouterr().err
+
+
+def test_unreachable_database_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["serve", "--no-open", "--port", "0", "--db", f"sqlite:///{tmp_path}/missing/dir/k.db"]) == 1
+    err = capsys.readouterr().err
+    assert "cannot open the database" in err and "unable to open database file" in err
+    assert main(["serve", "--no-open", "--port", "0", "--db", "postgresql://nobody:secret@127.0.0.1:1/x"]) == 1
+    err = capsys.readouterr().err
+    assert "cannot open the database postgresql+psycopg://nobody:***@127.0.0.1:1/x" in err
+    assert "secret" not in err
+
+
+def test_postgres_urls_use_psycopg3() -> None:
+    assert normalise_url("postgres://u@h/d") == "postgresql+psycopg://u@h/d"
+    assert normalise_url("postgresql://u@h/d") == "postgresql+psycopg://u@h/d"
+    assert normalise_url("postgresql+psycopg://u@h/d") == "postgresql+psycopg://u@h/d"
+    assert normalise_url("sqlite:///x.db") == "sqlite:///x.db"
