@@ -118,9 +118,11 @@ def _set_seat_cookie(resp: Response, game_id: str, token: str, secure: bool) -> 
                     secure=secure)
 
 
-def create_app(db_url: str | None = None, *, pubsub: PubSub | None = None, dist: Path | None = None) -> FastAPI:
+def create_app(db_url: str | None = None, *, pubsub: PubSub | None = None, dist: Path | None = None,
+               cache_size: int = 2000) -> FastAPI:
     """Return the keima web application for the database at ``db_url`` (default: SQLite in the user's data
-    folder). The database is opened and migrated when the application starts (ASGI lifespan)."""
+    folder). The database is opened and migrated when the application starts (ASGI lifespan). At most about
+    ``cache_size`` idle games stay in memory."""
     url = db_url or default_url()
     web_root = dist or DIST
 
@@ -130,7 +132,7 @@ def create_app(db_url: str | None = None, *, pubsub: PubSub | None = None, dist:
         migrate(engine)
         store = Store(engine)
         store.start()
-        hub = Hub(store, pubsub or LocalPubSub())
+        hub = Hub(store, pubsub or LocalPubSub(), cache_size=cache_size)
         app.state.hub = hub
         gc.callbacks.append(hub.gc_pauses.observe)
         try:

@@ -74,10 +74,13 @@ class GcPauses:
 class Hub:
     """Games in memory, their locks, timers and background tasks (one per server process)."""
 
-    def __init__(self, store: Store, pubsub: PubSub, *, bot_threads: int | None = None) -> None:
+    def __init__(self, store: Store, pubsub: PubSub, *, bot_threads: int | None = None,
+                 cache_size: int = 2000) -> None:
         self.store = store
         self.pubsub = pubsub
-        self.sessions: dict[str, GameSession] = {}
+        # Games in memory, least recently used first; the database holds them all.
+        self.sessions: collections.OrderedDict[str, GameSession] = collections.OrderedDict()
+        self.cache_size = cache_size
         self._loading: dict[str, asyncio.Future[GameSession]] = {}
         self._timers: dict[str, asyncio.TimerHandle] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
@@ -109,6 +112,7 @@ class Hub:
         """
         s = self.sessions.get(game_id)
         if s is not None and not s.broken:
+            self.sessions.move_to_end(game_id)
             return s
         if not GAME_ID_RE.fullmatch(game_id):
             raise ApiError(404, "no-such-game", "there is no game with this id")
@@ -127,6 +131,7 @@ class Hub:
                 log.error("game %s: stored log does not replay: %s", game_id, exc)
                 raise ApiError(500, "corrupt-game", f"the stored log of game {game_id} does not replay: {exc}") from None
             self.sessions[game_id] = s
+            self._trim()
             fut.set_result(s)
             self.after_change(s, publish=False)
             return s
@@ -136,6 +141,27 @@ class Hub:
             raise
         finally:
             del self._loading[game_id]
+
+    def _trim(self) -> None:
+        """Drop the least recently used games from memory beyond ``cache_size`` (they reload from the database
+        when asked for). A game that someone watches, whose clock runs, or whose bot or estimator is at work
+        stays: its timer and tasks live here."""
+        excess = len(self.sessions) - self.cache_size
+        if excess <= 0:
+            return
+        for gid in list(self.sessions):
+            if excess <= 0:
+                break
+            s = self.sessions[gid]
+            if (self.pubsub.subscribers(gid) or s.clock.running is not None or s.lock.locked()
+                    or gid in self._bot_busy or gid in self._estimating):
+                continue
+            del self.sessions[gid]
+            self._players.pop(gid, None)
+            timer = self._timers.pop(gid, None)
+            if timer is not None:
+                timer.cancel()
+            excess -= 1
 
     # ------------------------------------------------------------------------------------------- creating
     async def create(self, body: dict[str, Any]) -> tuple[GameSession, str, str | None]:
@@ -227,6 +253,7 @@ class Hub:
         await self.store.write(Store.insert_game(row, []))
         s.stored_row = s.row_update()
         self.sessions[gid] = s
+        self._trim()
         self.after_change(s)
         return s, token, invite_code
 
