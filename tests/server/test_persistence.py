@@ -143,7 +143,9 @@ def test_kill_hard_mid_game_loses_no_acknowledged_move(db_url: str) -> None:
 
         t = threading.Thread(target=player)
         t.start()
+        deadline = time.monotonic() + 60
         while len(acked) < 12:
+            assert time.monotonic() < deadline and t.is_alive(), f"only {len(acked)} moves acknowledged"
             time.sleep(0.005)
         proc.send_signal(signal.SIGKILL)  # no shutdown of any kind
         proc.wait(timeout=10)
