@@ -72,8 +72,8 @@ def run(args: argparse.Namespace) -> int:
     port = sock.getsockname()[1]
     shown = "localhost" if args.host in ("127.0.0.1", "0.0.0.0", "::", "::1") else args.host
     address = f"http://{shown}:{port}/"
-    # The database writer thread must get the GIL quickly when the event loop is busy: the default 5 ms
-    # switch interval, paid at each of the writer's many hand-offs, made commits wait hundreds of ms under load.
+    # Threads (the PostgreSQL writer, the bot) and the event loop take turns with the GIL: the default 5 ms switch
+    # interval, paid at each of the writer's many hand-offs, made commits wait hundreds of ms under load.
     sys.setswitchinterval(0.0005)
     app = create_app(url)
     tune_gc()
