@@ -104,3 +104,20 @@ def test_forged_seat_cookie_is_a_spectator(fast_client: TestClient) -> None:
     fast_client.cookies.set(f"keima_seat_{gid}", g["seat"]["token"])
     r = fast_client.post(f"/api/games/{gid}/actions", json={"type": "play", "move": 40})
     assert r.status_code == 200
+
+
+def test_pages_of_other_sites_cannot_act(fast_client: TestClient) -> None:
+    gid, black, _white = two_players(fast_client)
+    evil = {"Origin": "https://evil.example", "X-Keima-Seat": black}
+    r = fast_client.post(f"/api/games/{gid}/actions", json={"type": "play", "move": 40}, headers=evil)
+    assert r.status_code == 403 and r.json()["error"]["code"] == "cross-origin"
+    r = fast_client.post("/api/games", json={}, headers={"Origin": "http://elsewhere:8000"})
+    assert r.status_code == 403
+    with fast_client.websocket_connect(f"/api/games/{gid}/ws", headers=evil) as ws:
+        assert ws.receive_json()["game"]["you"] == []
+        ws.send_json({"type": "action", "id": "e", "action": {"type": "play", "move": 40}})
+        assert ws.receive_json()["error"]["code"] == "not-your-seat"
+    # The server's own pages (same host) act normally.
+    ok = {"Origin": "http://testserver", "X-Keima-Seat": black}
+    r = fast_client.post(f"/api/games/{gid}/actions", json={"type": "play", "move": 40}, headers=ok)
+    assert r.status_code == 200

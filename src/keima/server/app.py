@@ -15,6 +15,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
@@ -94,6 +95,18 @@ def _validation_error(exc: ValidationError | RequestValidationError) -> ApiError
     if etype in ("json_invalid", "model_attributes_type", "union_tag_invalid", "union_tag_not_found", "dict_type"):
         return ApiError(400, "bad-request", f"{path + ': ' if path else ''}{msg}", field=path)
     return ApiError(422, "invalid-request", f"{path + ': ' if path else ''}{msg}", field=path)
+
+
+def _cross_origin(headers: Any) -> bool:
+    """True when a browser says the request comes from a page of another site (``Origin`` names another host).
+
+    The seat cookie is ``SameSite=Lax`` already; this refuses a page elsewhere driving a player's seat through
+    their browser even where a browser would send the cookie."""
+    origin = str(headers.get("origin") or "")
+    if not origin or origin == "null":
+        return origin == "null"
+    host = str(headers.get("host") or "")
+    return urlsplit(origin).netloc.lower() != host.lower()
 
 
 def _seat_token(headers: Any, cookies: dict[str, str], game_id: str) -> str | None:
@@ -217,6 +230,7 @@ def create_app(db_url: str | None = None, *, pubsub: PubSub | None = None, dist:
     @app.post("/api/games", status_code=201)
     async def create_game(request: Request, body: NewGame | None = None) -> Response:
         """Create a game; the caller gets its seat (cookie and body) and, for an invitation, the link."""
+        _same_origin(request)
         data = (body or NewGame()).model_dump()
         s, token, invite = await hub_of(request).create(data)
         return _created(request, s, token, invite, 201)
@@ -233,6 +247,7 @@ def create_app(db_url: str | None = None, *, pubsub: PubSub | None = None, dist:
     @app.post("/api/games/{game_id}/join")
     async def join_game(game_id: str, body: JoinGame, request: Request) -> Response:
         """Take the invited seat (once)."""
+        _same_origin(request)
         token = _seat_token(request.headers, request.cookies, game_id)
         s, new = await hub_of(request).join(game_id, body.code, _thash(token))
         if new is None:
@@ -243,6 +258,7 @@ def create_app(db_url: str | None = None, *, pubsub: PubSub | None = None, dist:
     @app.post("/api/games/{game_id}/actions")
     async def act(game_id: str, request: Request, action: ActionBody) -> Response:
         """Apply one action for the caller's seat; answers the state once the change is stored."""
+        _same_origin(request)
         token = _seat_token(request.headers, request.cookies, game_id)
         th = _thash(token)
         s = await hub_of(request).act(game_id, action.root.model_dump(), th)
@@ -290,6 +306,11 @@ def create_app(db_url: str | None = None, *, pubsub: PubSub | None = None, dist:
     return app
 
 
+def _same_origin(request: Request) -> None:
+    if _cross_origin(request.headers):
+        raise ApiError(403, "cross-origin", "requests that change a game must come from this server's own pages")
+
+
 def _index(root: Path) -> Response:
     page = root / "index.html"
     if page.is_file():
@@ -319,7 +340,8 @@ async def _serve_socket(hub: Hub, websocket: WebSocket, game_id: str) -> None:
         await websocket.close(code=4404)
         return
     await websocket.accept()
-    th = _thash(_seat_token(websocket.headers, websocket.cookies, game_id))
+    # A page of another site may watch, never act: its socket is a spectator's whatever cookie came with it.
+    th = None if _cross_origin(websocket.headers) else _thash(_seat_token(websocket.headers, websocket.cookies, game_id))
     last = 0
     sub = hub.pubsub.subscribe(game_id)
 
