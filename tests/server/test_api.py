@@ -5,6 +5,7 @@ from __future__ import annotations
 from fastapi.testclient import TestClient
 
 from keima.rules.game import Game
+from keima.server.schemas import Created, ErrorBody, GameEnvelope, GameState
 from server.helpers import act, new_game, state, two_players, wait_for
 
 
@@ -21,6 +22,23 @@ def test_openapi_describes_the_endpoints(fast_client: TestClient) -> None:
     paths = fast_client.get("/openapi.json").json()["paths"]
     for p in ("/api/games", "/api/games/{game_id}", "/api/games/{game_id}/actions", "/api/games/{game_id}/join"):
         assert p in paths
+
+
+def test_answers_match_their_openapi_models(client: TestClient) -> None:
+    """The bodies the server writes by hand are exactly the documented models (no field missing or extra)."""
+    r = client.post("/api/games", json={"size": 9, "clock": {"type": "byoyomi", "main": 5, "period": 5, "periods": 2}})
+    created = Created.model_validate(r.json())
+    gid, tok = created.game.id, created.seat.token
+    client.cookies.clear()
+    GameState.model_validate(state(client, gid, tok))
+    GameEnvelope.model_validate(act(client, gid, tok, {"type": "pass"}))
+    ErrorBody.model_validate(act(client, gid, tok, {"type": "pass"}, status=409))
+    local = new_game(client, size=5, opponent="local")
+    for p in [1, 3, 6, 8, 11, 13, 16, 18, 21, 23]:
+        act(client, local["game"]["id"], local["seat"]["token"], {"type": "play", "move": p})
+    act(client, local["game"]["id"], local["seat"]["token"], {"type": "pass"})
+    s = act(client, local["game"]["id"], local["seat"]["token"], {"type": "pass"})["game"]
+    assert GameState.model_validate(s).score is not None
 
 
 def test_create_gives_a_seat_cookie_and_an_invitation(client: TestClient) -> None:

@@ -25,7 +25,16 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from keima.server.hub import Hub, _ai
 from keima.server.pubsub import LocalPubSub, PubSub
-from keima.server.schemas import WS_ADAPTER, ActionBody, JoinGame, NewGame
+from keima.server.schemas import (
+    WS_ADAPTER,
+    ActionBody,
+    Created,
+    ErrorBody,
+    GameEnvelope,
+    GameState,
+    JoinGame,
+    NewGame,
+)
 from keima.server.session import ApiError, with_you
 from keima.server.store import Store, default_url, make_engine, migrate
 
@@ -227,7 +236,11 @@ def create_app(db_url: str | None = None, *, pubsub: PubSub | None = None, dist:
         _set_seat_cookie(resp, s.id, token, request.url.scheme == "https")
         return resp
 
-    @app.post("/api/games", status_code=201)
+    errors: dict[int | str, dict[str, Any]] = {
+        code: {"model": ErrorBody} for code in (400, 403, 404, 409, 413, 422, 503)
+    }
+
+    @app.post("/api/games", status_code=201, responses={201: {"model": Created}, **errors})
     async def create_game(request: Request, body: NewGame | None = None) -> Response:
         """Create a game; the caller gets its seat (cookie and body) and, for an invitation, the link."""
         _same_origin(request)
@@ -235,7 +248,7 @@ def create_app(db_url: str | None = None, *, pubsub: PubSub | None = None, dist:
         s, token, invite = await hub_of(request).create(data)
         return _created(request, s, token, invite, 201)
 
-    @app.get("/api/games/{game_id}")
+    @app.get("/api/games/{game_id}", responses={200: {"model": GameState}, **errors})
     async def get_game(game_id: str, request: Request) -> Response:
         """The game's state (``you``: the seats the caller holds)."""
         hub = hub_of(request)
@@ -244,7 +257,7 @@ def create_app(db_url: str | None = None, *, pubsub: PubSub | None = None, dist:
             text = s.state_json(time.monotonic())
         return _json(with_you(text, s.seats.held_by(_thash(_seat_token(request.headers, request.cookies, game_id)))))
 
-    @app.post("/api/games/{game_id}/join")
+    @app.post("/api/games/{game_id}/join", responses={200: {"model": Created}, **errors})
     async def join_game(game_id: str, body: JoinGame, request: Request) -> Response:
         """Take the invited seat (once)."""
         _same_origin(request)
@@ -255,7 +268,7 @@ def create_app(db_url: str | None = None, *, pubsub: PubSub | None = None, dist:
             return _created(request, s, token, None, 200)
         return _created(request, s, new, None, 200)
 
-    @app.post("/api/games/{game_id}/actions")
+    @app.post("/api/games/{game_id}/actions", responses={200: {"model": GameEnvelope}, **errors})
     async def act(game_id: str, request: Request, action: ActionBody) -> Response:
         """Apply one action for the caller's seat; answers the state once the change is stored."""
         _same_origin(request)
@@ -264,7 +277,7 @@ def create_app(db_url: str | None = None, *, pubsub: PubSub | None = None, dist:
         s = await hub_of(request).act(game_id, action.root.model_dump(), th)
         return _json('{"game":' + with_you(s.state_json(time.monotonic()), s.seats.held_by(th)) + "}")
 
-    @app.get("/api/games/{game_id}/sgf")
+    @app.get("/api/games/{game_id}/sgf", responses={200: {"content": {"application/x-go-sgf": {}}}, **errors})
     async def sgf(game_id: str, request: Request) -> Response:
         """The game record as an SGF file."""
         s = await hub_of(request).get(game_id)

@@ -157,3 +157,89 @@ class WsPing(_Strict):
 
 
 WS_ADAPTER: TypeAdapter[Any] = TypeAdapter(Annotated[WsAction | WsPing, Field(discriminator="type")])
+
+
+# -- Responses (for the OpenAPI description; the server writes these bodies itself, see docs/web-api.md) --------
+class MoveOut(_Strict):
+    n: int
+    color: Color
+    point: int | None
+    vertex: str
+    captures: int
+
+
+class PlayerOut(_Strict):
+    kind: Literal["human", "bot"]
+    level: str | None
+    seated: bool
+
+
+class GameState(_Strict):
+    """A game as every client renders it (docs/web-api.md, *GameState*)."""
+
+    id: str
+    version: int
+    created_at: str
+    mode: Literal["invite", "bot", "local"]
+    size: int
+    rules: dict[str, Any]
+    komi: float
+    handicap: int
+    placement: Literal["fixed", "free"] | None
+    handicap_stones: list[int]
+    handicap_left: int
+    phase: Literal["handicap", "play", "scoring", "finished"]
+    to_move: Color
+    result: str | None
+    end_reason: str | None
+    board: list[int]
+    moves: list[MoveOut]
+    prisoners: dict[str, int]
+    pass_count: dict[str, int]
+    consecutive_passes: int
+    dead: list[int]
+    accepted: list[Color]
+    proposal: list[int] | None
+    score: dict[str, Any] | None
+    players: dict[str, PlayerOut]
+    invite_open: bool
+    clock: dict[str, Any] | None
+    undo_request: dict[str, Color] | None
+    you: list[Color]
+
+
+class SeatOut(_Strict):
+    colors: list[Color]
+    token: str
+
+
+class InviteOut(_Strict):
+    code: str
+    url: str
+
+
+class Created(_Strict):
+    """Answer of ``POST /api/games`` and ``POST /api/games/{id}/join``."""
+
+    game: GameState
+    seat: SeatOut
+    invite: InviteOut | None
+
+
+class GameEnvelope(_Strict):
+    """Answer of ``POST /api/games/{id}/actions``."""
+
+    game: GameState
+
+
+class ErrorDetail(_Strict):
+    code: str
+    message: str
+    reason: str | None
+    field: str | None
+
+
+class ErrorBody(_Strict):
+    """Every error answer."""
+
+    error: ErrorDetail
