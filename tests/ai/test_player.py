@@ -354,3 +354,14 @@ def test_a_dead_stone_claim_does_not_follow_into_a_new_game() -> None:
     _rows(fresh, DEAD_WHITE)  # same stones, but a new game with no moves: the old claim must not bind
     assert bot._claim_targets(fresh, list(fresh.board.colors), 1) == set()
     assert isinstance(bot.genmove(fresh, 1, seconds=0.05), int | None)
+
+
+def test_ownership_estimate() -> None:
+    from keima.ai import estimate_ownership
+
+    game = Game(7, komi=0.5)
+    _rows(game, DEAD_WHITE)
+    own = estimate_ownership(game, seed=2)
+    assert len(own) == 49 and all(-1.0 <= x <= 1.0 for x in own)
+    assert own[from_gtp("B6", 7)] > 0.5  # the dead white stone's point ends Black's
+    assert own[from_gtp("G1", 7)] < -0.5  # White's corner

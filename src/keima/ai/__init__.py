@@ -2,14 +2,15 @@
 
 Public API (stable): ``make_player(level)`` returns a ``Player`` whose ``genmove(game, color, seconds)`` answers a
 board point, ``None`` (pass) or ``"resign"``; ``estimate_dead(game)`` returns the dead stones of the current
-position; ``LEVELS`` names the strength levels (also accepted as 1..3).
+position; ``estimate_ownership(game)`` each point's expected owner (+1 Black .. -1 White); ``LEVELS`` names the
+strength levels (also accepted as 1..3). numba is imported on first use, not by ``import keima.ai``.
 """
 
 from __future__ import annotations
 
-from keima.ai.player import LEVELS, Player, estimate_dead, level_name
+from keima.ai.player import LEVELS, Player, estimate_dead, estimate_ownership, level_name
 
-__all__ = ["LEVELS", "Player", "estimate_dead", "level_name", "make_player"]
+__all__ = ["LEVELS", "Player", "estimate_dead", "estimate_ownership", "level_name", "make_player"]
 
 
 def make_player(level: str | int = "strong", seed: int | None = None) -> Player:

@@ -326,3 +326,11 @@ def estimate_dead(game: Any, playouts: int | None = None, seed: int | None = Non
     from keima.ai.estimate import estimate_dead as _estimate
 
     return _estimate(game, playouts, seed)
+
+
+def estimate_ownership(game: Any, playouts: int | None = None, seed: int | None = None) -> list[float]:
+    """Return each point's expected owner in ``game``'s current position, from +1.0 (Black) to -1.0 (White),
+    as the mean over playouts half started by each side (see ``keima.ai.engine.ownership``). Not changed: game."""
+    from keima.ai.engine import ownership
+
+    return [float(x) for x in ownership(game, playouts, seed)]
