@@ -365,3 +365,17 @@ def test_ownership_estimate() -> None:
     assert len(own) == 49 and all(-1.0 <= x <= 1.0 for x in own)
     assert own[from_gtp("B6", 7)] > 0.5  # the dead white stone's point ends Black's
     assert own[from_gtp("G1", 7)] < -0.5  # White's corner
+
+
+def test_estimator_leaves_a_seki_alive() -> None:
+    """Each side has one eye and they share two liberties: a seki. Nothing is dead (the seki veto of
+    ``keima.rules.life`` holds even when random playouts break the seki)."""
+    game = Game(5, komi=0.5)
+    _rows(game, [
+        ".XOO.",
+        "XXOOO",
+        "XX.OO",
+        "XXX.O",
+        "XXXOO",
+    ])
+    assert estimate_dead(game, seed=4) == frozenset()
