@@ -279,44 +279,41 @@ class Board:
         ncap = 0
         if captured:
             gains = []
-            zo = zob[opp]
             for ch in captured:
                 ncap += len(ch.stones)
-                for s in ch.stones:
-                    colors[s] = EMPTY
-                    chain_at[s] = None
-                    h ^= zo[s]
-            for ch in captured:
-                for s in ch.stones:
-                    for q in nbrs[s]:
-                        if colors[q] == color:
-                            cq = chain_at[q]
-                            assert cq is not None
-                            if s not in cq.libs:
-                                cq.libs.add(s)
-                                gains.append((cq, s))
+                h = self._lift(ch.stones, opp, h, gains)
         elif not base.libs:
             suicide = True
             gains = []
-            zc = zob[color]
-            for s in base.stones:
-                colors[s] = EMPTY
-                chain_at[s] = None
-                h ^= zc[s]
-            for s in base.stones:
-                for q in nbrs[s]:
-                    if colors[q] == opp:
-                        cq = chain_at[q]
-                        assert cq is not None
-                        if s not in cq.libs:
-                            cq.libs.add(s)
-                            gains.append((cq, s))
+            h = self._lift(base.stones, color, h, gains)
         self.hash = h
         # tuple.__new__ skips the named tuple's Python-level constructor on this hot path.
         return tuple.__new__(
             Undo,
             (p, color, prev_hash, base, fresh, base_len, base_libs, absorbed, adj or (), captured, gains, suicide, ncap),
         )
+
+    def _lift(self, stones: list[int], color: int, h: int, gains: list[tuple[Chain, int]]) -> int:
+        """Take ``stones`` of ``color`` off the board, give their points as liberties to the adjacent chains of
+        the other colour (recorded in ``gains``), and return the hash ``h`` updated."""
+        colors = self.colors
+        chain_at = self.chain_at
+        zc = self._zob[color]
+        for s in stones:
+            colors[s] = EMPTY
+            chain_at[s] = None
+            h ^= zc[s]
+        other = 3 - color
+        nbrs = self.nbrs
+        for s in stones:
+            for q in nbrs[s]:
+                if colors[q] == other:
+                    cq = chain_at[q]
+                    assert cq is not None
+                    if s not in cq.libs:
+                        cq.libs.add(s)
+                        gains.append((cq, s))
+        return h
 
     def undo(self, rec: Undo) -> None:
         """Take back the play described by ``rec``, which must be the last play not yet undone."""
