@@ -58,6 +58,8 @@ def test_socket_errors_keep_the_socket_open(client: TestClient) -> None:
         assert w.receive_json()["error"]["code"] == "invalid-request"
         w.send_text(json.dumps({"type": "action", "id": "big", "action": {"type": "play", "move": "x" * 20000}}))
         assert w.receive_json()["error"]["code"] == "too-large"
+        w.send_bytes(b'{"type": "ping"}')
+        assert w.receive_json()["error"]["code"] == "bad-request"
         w.send_json({"type": "ping"})
         assert w.receive_json() == {"type": "pong"}
     # A spectator's socket cannot act.

@@ -367,8 +367,11 @@ async def _serve_socket(hub: Hub, websocket: WebSocket, game_id: str) -> None:
         await websocket.send_text('{"type":"state","game":' + with_you(text, current.seats.held_by(th)) + "}")
 
     async def pump() -> None:
-        async for version, text in sub:
-            await send_state(version, text)
+        try:
+            async for version, text in sub:
+                await send_state(version, text)
+        except (WebSocketDisconnect, RuntimeError, OSError):
+            pass  # the socket closed; the reader's end cleans up
 
     import asyncio
 
@@ -376,9 +379,14 @@ async def _serve_socket(hub: Hub, websocket: WebSocket, game_id: str) -> None:
     sender = asyncio.get_running_loop().create_task(pump())
     try:
         while True:
-            raw = await websocket.receive_text()
+            frame = await websocket.receive()
+            if frame["type"] == "websocket.disconnect":
+                break
+            raw = frame.get("text")
             msg_id: Any = None
             try:
+                if raw is None:
+                    raise ApiError(400, "bad-request", "send JSON text frames, not binary ones")
                 if len(raw) > MAX_BODY:
                     raise ApiError(413, "too-large", f"the message is over {MAX_BODY} bytes")
                 try:
