@@ -382,8 +382,9 @@ class Hub:
 
     async def _bot_turn(self, s: GameSession, what: str) -> None:
         loop = asyncio.get_running_loop()
+        version = s.version
+        retry = True
         try:
-            version = s.version
             player = self._player(s)
             copy = s.game.copy()
             color = s.bot_color
@@ -408,13 +409,16 @@ class Hub:
         except ApiError as exc:
             log.warning("game %s: bot %s refused: %s", s.id, what, exc.message)
         except asyncio.CancelledError:
+            retry = False
             raise
         except Exception:
             log.exception("game %s: bot %s failed", s.id, what)
         finally:
             self._bot_busy.discard(s.id)
-        if not s.broken and s.version != version:
-            self._maybe_bot(s)
+            # In finally, so that the early returns above (the game changed while the bot was thinking) still
+            # give the bot its turn in the new state instead of leaving the game waiting for it.
+            if retry and not s.broken and s.version != version:
+                self._maybe_bot(s)
 
     def _bot_entry(self, s: GameSession, move: Any, seats: frozenset[int], now: float) -> dict[str, Any]:
         if move == "resign":
@@ -438,6 +442,7 @@ class Hub:
 
     async def _estimate(self, s: GameSession) -> None:
         version = s.version
+        retry = True
         try:
             ai = _ai()
             dead: frozenset[int] = frozenset()
@@ -450,6 +455,7 @@ class Hub:
                 await self._commit(s, entry)
                 self.after_change(s)
         except asyncio.CancelledError:
+            retry = False
             raise
         except ApiError:
             pass
@@ -457,5 +463,6 @@ class Hub:
             log.exception("game %s: dead-stone estimate failed", s.id)
         finally:
             self._estimating.discard(s.id)
-        if not s.broken and s.version != version:
-            self._maybe_estimate(s)
+            # In finally: an early return (the game changed during the estimate) must not drop the proposal.
+            if retry and not s.broken and s.version != version:
+                self._maybe_estimate(s)
