@@ -1,13 +1,17 @@
 """The state machine of one game: setup, turns, legality, passes, the end of play, dead stones, undo.
 
-Every change is an ``Event`` appended to ``Game.events``; ``Game.replay`` rebuilds a game exactly from them (the
-server stores events, and ``undo`` of a setup rebuilds that way). Board plays and passes are undone in constant
-time from their ``Undo`` record and a snapshot of the small state.
+Every change is an ``Event`` in ``Game.events``; ``Game.replay`` rebuilds a game exactly from them (the server
+stores events, and ``undo`` of a setup rebuilds that way). Board plays and passes are undone in constant time from
+their ``Undo`` record and a snapshot of the small state.
 
-Repetition is checked against the whole history, never a window: three multisets record every board hash
-(positional superko), every (board, player to move) (situational) and every (board, player who created it by
-placing a stone) (natural-situational). The simple-ko point is kept for every ruleset, so that an immediate
-single-stone recapture is reported as "ko" whichever rule forbids it.
+Repetition is checked against the whole history, never a window: a multiset of hashes records, as the ruleset's
+ko rule needs, every board (positional superko), every board with the player to move (situational), or every
+board with the player who created it by placing a stone (natural-situational). The simple-ko point is kept for
+every ruleset, so that an immediate single-stone recapture is reported as "ko" whichever rule forbids it.
+
+Replaying records is the hot path (bench/replay.py): a board play is checked by playing it and taking it back if
+illegal, and it leaves behind only objects the garbage collector can forget (plain tuples of ints) besides the
+board's undo record.
 
 Phases: ``"handicap"`` (free placement pending), ``"play"``, ``"scoring"`` (dead-stone agreement), ``"finished"``.
 """
