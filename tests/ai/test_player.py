@@ -379,3 +379,26 @@ def test_estimator_leaves_a_seki_alive() -> None:
         "XXXOO",
     ])
     assert estimate_dead(game, seed=4) == frozenset()
+
+
+def test_estimator_loses_no_capturing_race_to_the_seki_test() -> None:
+    """Final position of a game against GNU Go (9x9 match, game 22): Black's chain F8-F7-G7-H7-J7-H6 has two
+    liberties (H8, J6) and cannot make more; with Black's dead stones on the right removed, White kills it. A
+    shape-based seki test once called it seki; the playouts capture it nearly always, and it is dead (GNU Go
+    agrees)."""
+    game = Game(9, komi=7.5)
+    _rows(game, [
+        "...XOOOO.",
+        "...XOXO.O",
+        "...XOXXXX",
+        "XX.XXOOX.",
+        "X.XXXO.OX",
+        ".XXXO.OOX",
+        "XX.XOOOOX",
+        ".XXOO.XOX",
+        "X.XXOX.X.",
+    ])
+    dead = estimate_dead(game, seed=1)
+    for vertex in ("F8", "F7", "G7", "H7", "J7", "H6", "J5", "J2", "H1"):
+        assert from_gtp(vertex, 9) in dead
+    assert from_gtp("D9", 9) not in dead and from_gtp("E9", 9) not in dead
