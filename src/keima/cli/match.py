@@ -64,7 +64,15 @@ def _factory(option: str, spec: str, args: argparse.Namespace, index: int) -> tu
             counter["game"] += 1
             seed = args.seed + 1000 * index + counter["game"]
             player = PolicyPlayer(seed) if level == "policy" else default_player(level, seed)
-            engine = GtpEngine(player, size=args.size, rules=args.rules, seconds=args.keima_seconds, seed=seed)
+            # The referee sends a per-move limit (time_settings); --keima-seconds stays the most keima thinks.
+            engine = GtpEngine(
+                player,
+                size=args.size,
+                rules=args.rules,
+                seconds=args.keima_seconds,
+                max_seconds=args.keima_seconds,
+                seed=seed,
+            )
             return InProcessEngine(engine, label=text)
 
         return text, make_keima
