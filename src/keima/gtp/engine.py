@@ -7,22 +7,24 @@ happens here except the files named by ``loadsgf`` / ``printsgf``; ``keima gtp``
 it standard input.
 
 Moves are chosen by a *player object* with ``genmove(game, color, seconds) -> point | None | "resign"``
-(None = pass): the real bot from ``keima.ai.make_player`` when it is installed, else the documented policy
-of :mod:`keima.gtp.policy`. Whatever the player answers, the engine plays only a move that
-``Game.legality`` accepts; an illegal answer is replaced by the policy's choice.
+(None = pass): keima's bot from ``keima.ai.make_player`` by default, or the documented stand-in policy of
+:mod:`keima.gtp.policy` (``keima gtp --policy``). Whatever the player answers, the engine plays only a move
+that ``Game.legality`` accepts; an illegal answer, or a failure of the bot (reported on standard error), is
+replaced by the policy's choice.
 """
 
 from __future__ import annotations
 
-import importlib
 import math
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Protocol
 
 from keima.gtp.clock import Clock
 from keima.gtp.policy import Analyzer, Move, PolicyPlayer, board_colors, choose_move
 from keima.gtp.protocol import Command, GtpError, GtpSyntaxError, format_reply, parse_line
+from keima.record import dump_sgf, load_sgf
 from keima.rules import coords
 from keima.rules.board import BLACK, WHITE, opponent, parse_color
 from keima.rules.game import Game, GameError, IllegalMove
@@ -50,30 +52,20 @@ class Player(Protocol):
 DeadEstimator = Callable[[Game], frozenset[int]]
 
 
-def _optional(module: str, attr: str) -> Any:
-    # The bot (keima.ai) and SGF support (keima.record) are separate layers that may be absent.
-    try:
-        return getattr(importlib.import_module(module), attr)
-    except (ImportError, AttributeError):
-        return None
-
-
 def default_player(level: str | int | None = None, seed: int = 0) -> Player:
-    """Return keima's real bot (``keima.ai.make_player(level, seed=seed)``) when installed, else a
-    :class:`PolicyPlayer`. Raises ``ValueError`` for a level the bot does not know."""
-    make_player = _optional("keima.ai", "make_player")
-    if make_player is not None:
-        player: Player = make_player(level, seed=seed) if level is not None else make_player(seed=seed)
-        return player
-    return PolicyPlayer(seed)
+    """Return keima's bot (``keima.ai.make_player(level, seed=seed)``). Raises ``ValueError`` for a level the
+    bot does not know."""
+    from keima.ai import make_player  # numba loads on the bot's first move, not here
+
+    player: Player = make_player(level, seed=seed) if level is not None else make_player(seed=seed)
+    return player
 
 
 def default_dead_estimator() -> DeadEstimator:
-    """Return ``keima.ai.estimate_dead`` when installed, else an estimator that calls every stone alive."""
-    estimate = _optional("keima.ai", "estimate_dead")
-    if estimate is not None:
-        return estimate  # type: ignore[no-any-return]
-    return lambda game: frozenset()
+    """Return keima's dead-stone estimator (``keima.ai.estimate_dead``)."""
+    from keima.ai import estimate_dead
+
+    return estimate_dead
 
 
 @dataclass
@@ -134,8 +126,6 @@ class GtpEngine:
         self.game = self._fresh_game()
         self.clock = Clock()
         self.finished_quit = False
-        self._load_sgf = _optional("keima.record", "load_sgf")
-        self._dump_sgf = _optional("keima.record", "dump_sgf")
         self.commands: dict[str, Callable[[tuple[str, ...]], str]] = {
             "protocol_version": self.cmd_protocol_version,
             "name": self.cmd_name,
@@ -165,10 +155,8 @@ class GtpEngine:
             "keima-set-rules": self.cmd_set_rules,
             "keima-get-rules": self.cmd_get_rules,
         }
-        if self._load_sgf is not None:
-            self.commands["loadsgf"] = self.cmd_loadsgf
-        if self._dump_sgf is not None:
-            self.commands["printsgf"] = self.cmd_printsgf
+        self.commands["loadsgf"] = self.cmd_loadsgf
+        self.commands["printsgf"] = self.cmd_printsgf
 
     # ----------------------------------------------------------------- dispatch
 
@@ -378,7 +366,8 @@ class GtpEngine:
         move: object
         try:
             move = self.player.genmove(game.copy(), color, seconds)
-        except Exception:  # a failing bot must not cost the game: the policy answers instead
+        except Exception as exc:  # a failing bot must not cost the game: the policy answers instead
+            print(f"keima: the bot failed ({type(exc).__name__}: {exc}); the stand-in policy answers", file=sys.stderr)
             move = "failed"
         if move == "resign" or move is None:
             return game, move  # type: ignore[return-value]
@@ -537,7 +526,7 @@ class GtpEngine:
         except OSError as exc:
             raise GtpError(f"cannot load file {args[0]!r}: {exc.strerror or exc}") from None
         try:
-            game: Game = self._load_sgf(data)
+            game: Game = load_sgf(data)
             if limit is not None:
                 while len(game.moves) > limit - 1:
                     game.undo()
@@ -550,7 +539,7 @@ class GtpEngine:
     def cmd_printsgf(self, args: tuple[str, ...]) -> str:
         if len(args) > 1:
             raise GtpSyntaxError(f"printsgf: expected 0 or 1 argument (file), got {len(args)}")
-        text = str(self._dump_sgf(self.game))
+        text = dump_sgf(self.game)
         if args:
             try:
                 with open(args[0], "w", encoding="utf-8") as fh:
