@@ -222,17 +222,6 @@ def test_ctrl_c_still_saves(
     assert len(load_record(sgf).game.moves) == 2
 
 
-def test_vs_bot_without_a_bot_is_refused(
-    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
-) -> None:
-    import keima.ai
-
-    monkeypatch.delattr(keima.ai, "make_player")
-    monkeypatch.setattr(sys, "stdin", io.StringIO("D4\n"))
-    assert main(["play", "--vs", "bot"]) == 2
-    assert "computer player" in capsys.readouterr().err
-
-
 def test_undecodable_input_is_not_a_crash(tmp_path: Path) -> None:
     sgf = tmp_path / "b.sgf"
     proc = subprocess.run(

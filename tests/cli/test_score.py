@@ -92,19 +92,6 @@ def test_bad_input_exits_2(capsys: pytest.CaptureFixture[str], argv: list[str], 
     assert message in err and "Traceback" not in err
 
 
-def test_without_an_estimator_every_stone_is_alive(
-    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
-) -> None:
-    import keima.ai
-
-    monkeypatch.delattr(keima.ai, "estimate_dead")
-    data = score_json(capsys, str(UNCOUNTED))
-    assert (
-        data["dead"] == []
-        and data["dead_source"] == "every stone alive (no dead-stone estimator in this keima)"
-    )
-
-
 def test_ma_marks_on_the_last_node(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     text = UNCOUNTED.read_text().rstrip().rstrip(")") + "MA[ce])\n"  # C5 on 9x9 is SGF "ce"
     path = tmp_path / "marked.sgf"

@@ -127,6 +127,4 @@ def run(args: argparse.Namespace) -> int:
 
     reports = run_match(first, second, referee, args.games, args.sgf, on_game=progress)
     print(results_table(reports))
-    if args.sgf is not None and any(r.sgf_path is None for r in reports):
-        print("note: SGF support (keima.record) is not installed: no SGF file was written", file=sys.stderr)
     return 1 if any(r.crashed for r in reports) else 0

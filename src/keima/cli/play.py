@@ -388,15 +388,8 @@ class TerminalGame:
 def _make_bot(args: argparse.Namespace) -> tuple[Any, int] | None:
     if args.vs != "bot":
         return None
-    try:
-        import keima.ai as ai
-    except ImportError:
-        ai = None  # type: ignore[assignment]
-    make_player = getattr(ai, "make_player", None) if ai is not None else None
-    if make_player is None:
-        raise UsageError(
-            "--vs bot: keima's computer player (keima.ai.make_player) is not available in this build"
-        )
+    from keima.ai import make_player
+
     human = args.human.strip().lower()
     if human not in ("b", "black", "w", "white"):
         raise UsageError(f"--human must be black or white, not {args.human!r}")
@@ -407,17 +400,11 @@ def _make_bot(args: argparse.Namespace) -> tuple[Any, int] | None:
     return player, WHITE if human[0] == "b" else BLACK
 
 
-def _estimator() -> Callable[[RulesGame], frozenset[int]] | None:
-    try:
-        import keima.ai as ai
-    except ImportError:
-        return None
-    estimate = getattr(ai, "estimate_dead", None)
-    if estimate is None:
-        return None
+def _estimator() -> Callable[[RulesGame], frozenset[int]]:
+    from keima.ai import estimate_dead
 
     def run(game: RulesGame) -> frozenset[int]:
-        return frozenset(estimate(game))
+        return frozenset(estimate_dead(game))
 
     return run
 

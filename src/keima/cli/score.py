@@ -115,14 +115,9 @@ def choose_dead(
         return frozenset(), f"every stone alive (the {game.rules.name} rules remove no dead stones)"
     if record_dead is not None:
         return frozenset(p for p in record_dead if game.board.get(p) != 0), f"the record's {record_source}"
-    try:
-        import keima.ai as ai
-    except ImportError:
-        ai = None  # type: ignore[assignment]
-    estimate = getattr(ai, "estimate_dead", None) if ai is not None else None
-    if estimate is None:
-        return frozenset(), "every stone alive (no dead-stone estimator in this keima)"
-    return frozenset(estimate(game)), "keima's dead-stone estimator"
+    from keima.ai import estimate_dead  # numba loads only when the estimator is needed
+
+    return frozenset(estimate_dead(game)), "keima's dead-stone estimator"
 
 
 def _fmt(value: float) -> str:

@@ -1,5 +1,5 @@
 """The stand-in move policy: ``keima gtp --policy``, ``keima match ... keima:policy``, and the safety net
-that ``genmove`` falls back on when the bot (``keima.ai``) is not installed, fails, or answers an illegal move.
+that ``genmove`` falls back on when the bot (``keima.ai``) fails or answers an illegal move.
 
 The policy is deliberately simple, deterministic for a given seed, and safe. For the colour to move it
 looks only at moves that ``Game.legal_moves`` accepts (so it never plays an illegal move under any ruleset,

@@ -32,6 +32,7 @@ from keima.gtp.controller import (
     EngineTimeout,
 )
 from keima.gtp.engine import KGS_RULES
+from keima.record import dump_sgf
 from keima.rules import coords
 from keima.rules.board import BLACK, WHITE, color_name, opponent
 from keima.rules.game import Game, GameError
@@ -355,24 +356,17 @@ def run_match(
     return reports
 
 
-def sgf_text(report: GameReport) -> str | None:
-    """The SGF of ``report``'s game with the player names and the referee's comments (root ``C``), or None
-    when ``keima.record`` (SGF support) is not installed."""
-    try:
-        from keima.record import dump_sgf
-    except ImportError:
-        return None
+def sgf_text(report: GameReport) -> str:
+    """The SGF of ``report``'s game with the player names and the referee's comments (root ``C``)."""
     info = {"PB": report.black, "PW": report.white}
     if report.comments:
         info["C"] = "\n".join(report.comments)
-    return str(dump_sgf(report.game, info))
+    return dump_sgf(report.game, info)
 
 
-def write_sgf(report: GameReport, directory: str) -> str | None:
-    """Write ``report``'s game to ``directory/game-NNN.sgf``; returns the path, or None without SGF support."""
+def write_sgf(report: GameReport, directory: str) -> str:
+    """Write ``report``'s game to ``directory/game-NNN.sgf``; returns the path."""
     text = sgf_text(report)
-    if text is None:
-        return None
     os.makedirs(directory, exist_ok=True)
     path = os.path.join(directory, f"game-{report.number:03d}.sgf")
     with open(path, "w", encoding="utf-8") as fh:

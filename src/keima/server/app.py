@@ -23,7 +23,9 @@ from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from pydantic import ValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from keima.server.hub import Hub, _ai
+from keima import ai
+from keima.record import dump_sgf
+from keima.server.hub import Hub
 from keima.server.pubsub import LocalPubSub, PubSub
 from keima.server.schemas import (
     WS_ADAPTER,
@@ -199,12 +201,11 @@ def create_app(db_url: str | None = None, *, pubsub: PubSub | None = None, dist:
         from keima.rules.ruleset import DEFAULT_RULESET, PRESETS
         from keima.server.clock import CLOCK_TYPES
 
-        ai = _ai()
         return {
             "version": _version(),
             "rulesets": {name: r.as_dict() for name, r in PRESETS.items()},
             "default_ruleset": DEFAULT_RULESET,
-            "bot_levels": list(ai.LEVELS) if ai is not None else [],
+            "bot_levels": list(ai.LEVELS),
             "sizes": {"min": 2, "max": 25, "common": [9, 13, 19]},
             "clock_types": list(CLOCK_TYPES),
         }
@@ -281,10 +282,6 @@ def create_app(db_url: str | None = None, *, pubsub: PubSub | None = None, dist:
     async def sgf(game_id: str, request: Request) -> Response:
         """The game record as an SGF file."""
         s = await hub_of(request).get(game_id)
-        try:
-            from keima.record import dump_sgf
-        except ImportError:
-            raise ApiError(501, "not-available", "SGF export is not installed on this server") from None
         async with s.lock:
             text = dump_sgf(s.game)
         return Response(

@@ -25,6 +25,7 @@ from collections.abc import Coroutine
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
+from keima import ai
 from keima.rules.board import BLACK, WHITE, opponent
 from keima.rules.game import GameError
 from keima.rules.ruleset import RulesError, get_ruleset
@@ -36,15 +37,6 @@ from keima.server.store import Store, now_utc
 log = logging.getLogger("keima.server")
 
 GAME_ID_RE = re.compile(r"[A-Za-z0-9_-]{1,32}")
-
-
-def _ai() -> Any | None:
-    """The bot package, or None when it cannot be imported."""
-    try:
-        import keima.ai as ai
-    except Exception:  # an optional layer: the server still serves games between people
-        return None
-    return ai
 
 
 class GcPauses:
@@ -178,9 +170,6 @@ class Hub:
         bot_color = bot_level = None
         placement = body["placement"]
         if mode == "bot":
-            ai = _ai()
-            if ai is None:
-                raise ApiError(422, "invalid-request", "the bot is not available on this server", field="opponent")
             try:
                 bot_level = ai.level_name(body["bot_level"] or ai.LEVELS[len(ai.LEVELS) // 2])
             except ValueError as exc:
@@ -357,14 +346,13 @@ class Hub:
     def _player(self, s: GameSession) -> Any:
         player = self._players.get(s.id)
         if player is None:
-            ai = _ai()
-            assert ai is not None
+            assert s.bot_level is not None, "a bot game always has a level"
             player = ai.make_player(s.bot_level)
             self._players[s.id] = player
         return player
 
     def _maybe_bot(self, s: GameSession) -> None:
-        if s.bot_color is None or s.broken or s.id in self._bot_busy or _ai() is None:
+        if s.bot_color is None or s.broken or s.id in self._bot_busy:
             return
         g = s.game
         if g.phase in PLAY_PHASES and g.result is None and g.to_move == s.bot_color:
@@ -444,10 +432,8 @@ class Hub:
         version = s.version
         retry = True
         try:
-            ai = _ai()
-            dead: frozenset[int] = frozenset()
-            if ai is not None:
-                dead = frozenset(await asyncio.get_running_loop().run_in_executor(self.pool, ai.estimate_dead, s.game.copy()))
+            loop = asyncio.get_running_loop()
+            dead = frozenset(await loop.run_in_executor(self.pool, ai.estimate_dead, s.game.copy()))
             async with s.lock:
                 if s.broken or s.version != version or s.game.phase != "scoring" or s.proposal is not None:
                     return
