@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import threading
 from pathlib import Path
 
 from keima.server.hub import Hub
@@ -55,4 +56,18 @@ def test_concurrent_intents_on_many_games(tmp_path: Path) -> None:
             store.stop()
             engine.dispose()
 
-    asyncio.run(scenario())
+    # In a thread of its own: Playwright's sync API (tests/browser) keeps an event loop running in the main
+    # thread for the whole session, and asyncio.run refuses to start inside it.
+    errors: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            asyncio.run(scenario())
+        except BaseException as exc:  # re-raised in the test's thread below
+            errors.append(exc)
+
+    thread = threading.Thread(target=run)
+    thread.start()
+    thread.join()
+    if errors:
+        raise errors[0]
