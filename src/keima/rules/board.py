@@ -97,7 +97,7 @@ class Undo(NamedTuple):
     base: Chain  # the chain holding the played stone
     fresh: bool  # the played stone started a new chain
     base_len: int  # stones in base before the play (when not fresh)
-    base_libs: set[int] | None  # a copy of base's liberties before the play (when not fresh)
+    added_libs: tuple[int, ...]  # liberties base gained from the play (when not fresh); it lost only the point
     # The sequences below are the shared empty tuple when empty (most plays): fewer objects that outlive the
     # play means fewer garbage-collector passes over a long game's history.
     absorbed: Sequence[Chain]  # other own chains merged into base
@@ -245,7 +245,7 @@ class Board:
             chain_at[p] = base
             fresh = True
             base_len = 0
-            base_libs = None
+            added: tuple[int, ...] | list[int] = ()
         else:
             base = own[0]
             for ch in own[1:]:
@@ -254,18 +254,26 @@ class Board:
             fresh = False
             base_len = len(base.stones)
             libs = base.libs
-            base_libs = set(libs)
             base.stones.append(p)
             chain_at[p] = base
+            # Only what base's liberties gain is recorded (a few ints, usually), not a copy of them all: the
+            # play point was one of them, so undo removes the gains and puts the point back.
+            added = []
             if len(own) > 1:
                 absorbed = [ch for ch in own if ch is not base]
-            for ch in absorbed:
-                base.stones.extend(ch.stones)
-                for s in ch.stones:
-                    chain_at[s] = base
-                libs |= ch.libs
+                for ch in absorbed:
+                    base.stones.extend(ch.stones)
+                    for s in ch.stones:
+                        chain_at[s] = base
+                    for q in ch.libs:
+                        if q not in libs:
+                            libs.add(q)
+                            added.append(q)
             libs.discard(p)
-            libs.update(empties)
+            for q in empties:
+                if q not in libs:
+                    libs.add(q)
+                    added.append(q)
         gains: list[tuple[Chain, int]] | tuple[()] = ()
         captured: list[Chain] | tuple[()] = ()
         suicide = False
@@ -290,7 +298,7 @@ class Board:
         # tuple.__new__ skips the named tuple's Python-level constructor on this hot path.
         return tuple.__new__(
             Undo,
-            (p, color, prev_hash, base, fresh, base_len, base_libs, absorbed, adj or (), captured, gains, suicide, ncap),
+            (p, color, prev_hash, base, fresh, base_len, tuple(added), absorbed, adj or (), captured, gains, suicide, ncap),
         )
 
     def _lift(self, stones: list[int], color: int, h: int, gains: list[tuple[Chain, int]]) -> int:
@@ -337,9 +345,8 @@ class Board:
         chain_at[rec.point] = None
         if not rec.fresh:
             del base.stones[rec.base_len :]
-            assert rec.base_libs is not None
-            base.libs.clear()
-            base.libs.update(rec.base_libs)
+            base.libs.difference_update(rec.added_libs)
+            base.libs.add(rec.point)
             for ch in rec.absorbed:
                 for s in ch.stones:
                     chain_at[s] = ch
