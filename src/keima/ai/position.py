@@ -1,60 +1,31 @@
-"""Read a referee position (``keima.Game``) into plain data for the bot.
+"""Read a referee position (``keima.Game``) into plain data for the bot's Python-side tactics.
 
-The bot never changes the game it is given: it reads the board's colours, the side to move and the referee's
-legality, and keeps its own copies.
+The bot never changes the game it is given: it reads the board's colours and keeps its own copies. Neighbours
+and chains come from the referee's own board code, so the bot and the referee cannot disagree on them.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-EMPTY = 0
-BLACK = 1
-WHITE = 2
+from keima.rules.board import BLACK, EMPTY, WHITE, Board
+from keima.rules.coords import neighbours_table
+
+__all__ = ["BLACK", "EMPTY", "WHITE", "board_colors", "chains", "neighbours"]
 
 
 def board_colors(game: Any) -> list[int]:
     """Return the colour of every point of ``game``'s board (``row * size + col``; 0 empty, 1 black, 2 white)."""
-    board = game.board
-    colors = getattr(board, "colors", None)
-    if colors is not None:
-        return list(colors)
-    return [int(board.get(p)) for p in range(game.size * game.size)]
+    return list(game.board.colors)
 
 
-def neighbours(p: int, size: int) -> list[int]:
+def neighbours(p: int, size: int) -> tuple[int, ...]:
     """Return the on-board neighbours of point ``p``."""
-    r, c = divmod(p, size)
-    out = []
-    if r > 0:
-        out.append(p - size)
-    if r < size - 1:
-        out.append(p + size)
-    if c > 0:
-        out.append(p - 1)
-    if c < size - 1:
-        out.append(p + 1)
-    return out
+    return neighbours_table(size)[p]
 
 
 def chains(colors: list[int], size: int) -> list[tuple[int, list[int], set[int]]]:
-    """Return every chain as ``(color, stones, liberties)`` by flood fill (plain Python; small boards or rare use)."""
-    seen = [False] * len(colors)
-    out: list[tuple[int, list[int], set[int]]] = []
-    for p, col in enumerate(colors):
-        if col == EMPTY or seen[p]:
-            continue
-        stones = [p]
-        libs: set[int] = set()
-        seen[p] = True
-        i = 0
-        while i < len(stones):
-            for q in neighbours(stones[i], size):
-                if colors[q] == EMPTY:
-                    libs.add(q)
-                elif colors[q] == col and not seen[q]:
-                    seen[q] = True
-                    stones.append(q)
-            i += 1
-        out.append((col, stones, libs))
-    return out
+    """Return every chain of the position ``colors`` as ``(color, stones, liberties)``."""
+    board = Board(size)
+    board.set_stones(enumerate(colors))
+    return [(ch.color, ch.stones, ch.libs) for ch in board.chains()]
