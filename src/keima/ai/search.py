@@ -196,6 +196,18 @@ def choose_move(b: np.ndarray, c: int, heavy: bool, pat: np.ndarray, params: np.
 
 
 @njit(cache=True)
+def _play_recorded(b: np.ndarray, p: int, c: int, amaf_col: np.ndarray, amaf_ply: np.ndarray, ply: int) -> None:
+    """Play ``p`` (or a pass) for ``c`` and note, for RAVE, the first colour and ply at which ``p`` was played."""
+    if p == PASS:
+        play_pass(b)
+    else:
+        place(b, p, c)
+        if amaf_col[p] == 0:
+            amaf_col[p] = c
+            amaf_ply[p] = ply
+
+
+@njit(cache=True)
 def playout(b: np.ndarray, pat: np.ndarray, params: np.ndarray, own: np.ndarray, amaf_col: np.ndarray,
             amaf_ply: np.ndarray, ply: int, cand: np.ndarray) -> float:
     """Play the position out to two consecutive passes (or a move limit) and return Black's area margin minus komi.
@@ -208,13 +220,7 @@ def playout(b: np.ndarray, pat: np.ndarray, params: np.ndarray, own: np.ndarray,
     while b[META, M_PASSES] < 2 and moves < limit:
         c = b[META, M_TOMOVE]
         p = choose_move(b, c, heavy, pat, params, cand)
-        if p == PASS:
-            play_pass(b)
-        else:
-            place(b, p, c)
-            if amaf_col[p] == 0:
-                amaf_col[p] = c
-                amaf_ply[p] = ply
+        _play_recorded(b, p, c, amaf_col, amaf_ply, ply)
         ply += 1
         moves += 1
     return area_score(b, params[P_KOMI], own)
@@ -358,13 +364,7 @@ def run_iterations(root_b: np.ndarray, ti: np.ndarray, tf: np.ndarray, root: int
                 break
             mv = ti[T_MOVE, child]
             c = ti[T_COLOR, child]
-            if mv == PASS:
-                play_pass(b)
-            else:
-                place(b, mv, c)
-                if amaf_col[mv] == 0:
-                    amaf_col[mv] = c
-                    amaf_ply[mv] = depth
+            _play_recorded(b, mv, c, amaf_col, amaf_ply, depth)
             depth += 1
             path[depth] = child
             node = child
