@@ -1,10 +1,11 @@
 """Repetition rules (docs/rules.md): the positions that separate simple ko and the three superko rules.
 
-The three positions (send-two-return-one on 6x5, a pass in between on 6x3, triple ko on 7x6) are those of
-KataGo's public rules tests (``cpp/tests/testrules.cpp``), redrawn here (``X`` black, ``O`` white); coordinates
-in this file are ``(x, y)`` from the top-left corner (``x`` = column). keima boards are square, so each is set in the top-left corner of a square board whose extra rows are empty and
-far from the fight (they only add liberties to chains that are never captured). Every expected verdict is also
-checked against the naive reference referee in ``reference.py``, so a wrong reading of a rule shows up there.
+The three positions (send-two-return-one on 6x5, a pass in between on 6x3, triple ko on 7x6) are those of KataGo's
+public rules tests (``cpp/tests/testrules.cpp``), redrawn here (``X`` black, ``O`` white); coordinates in this file
+are ``(x, y)`` from the top-left corner (``x`` = column). keima boards are square, so each is set in the top-left
+corner of a square board whose extra rows are empty and far from the fight (they only add liberties to chains that
+are never captured). Every expected verdict is also checked against the naive reference referee in
+``reference.py``, so a wrong reading of a rule shows up there.
 
 Where a sequence must not depend on who "created" the set-up position (natural-situational superko only forbids
 recreating a board that the same player made by a board play, and set-up stones were placed by nobody), it
