@@ -14,7 +14,7 @@ same figures for a single game played alone in the same run (the peer: the load'
     python bench/server_load.py                      # 1000 games, 19x19, think 2 s, 60 s
     python bench/server_load.py --games 100 --duration 20
 
-Target (issue 5): 1,000 concurrent games with p99 < 50 ms on a 2-core machine.
+Target (docs/server.md): 1,000 concurrent games with p99 < 50 ms on a 2-core machine.
 """
 
 from __future__ import annotations

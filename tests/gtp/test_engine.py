@@ -463,7 +463,7 @@ def test_loadsgf_errors_keep_the_game(engine: GtpEngine, tmp_path: object) -> No
 
 
 def test_final_status_list_seki(engine: GtpEngine) -> None:
-    # RULES.md section 4, seed 001 example 6: each side has one eye and they share two liberties.
+    # A seki like the EGC 2011 explanations' example 6: each side has one eye and they share two liberties.
     #   . X O O .
     #   X X O O O
     #   X X . O O

@@ -2,8 +2,8 @@
 
 A diagram is a block of rows, top row first (row 0 at the top, as in keima's internal convention), one
 character per point, spaces ignored: ``X`` black stone, ``O`` white stone, ``.`` empty point, a lowercase
-letter an empty point carrying that label (``a``, ``b``... as in the seeds' figures, used to name the points a
-test plays or checks). A diagram may be narrower or shorter than the board it is set on: ``parse`` places it
+letter an empty point carrying that label (``a``, ``b``... as in the FFG rules' diagrams, used to name the
+points a test plays or checks). A diagram may be narrower or shorter than the board it is set on: ``parse`` places it
 in the top-left corner of a square board of ``size`` (default: the larger of its two dimensions), the rest
 of the board being empty.
 """

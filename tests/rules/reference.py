@@ -5,16 +5,16 @@ recomputed from the whole board after every stone, and repetition is checked aga
 earlier position. It is slow and obviously right, which is the point: the property tests play random games on
 both and compare them after every move.
 
-Repetition rules, as RULES.md section 2 words them:
+Repetition rules, as docs/rules.md words them:
 - ``simple``: no immediate recapture of a single stone that has just captured a single stone;
 - ``positional``: no board play may recreate any earlier board;
 - ``situational``: no board play may recreate an earlier board with the same player to move (passes are moves,
   so the position after a pass is an earlier situation too);
 - ``natural-situational``: no board play may recreate a board that the same player earlier created by a board
   play (passes create nothing). The starting (set-up) position counts as made by the player who is not to move
-  in it, as if that player had just played: RULES.md section 3 says White's immediate ko retake in the
-  send-two-return-one diagram, straight from its set-up, is illegal under every rule, and seed 000 (diagrams
-  10-11) forbids the immediate retake without condition.
+  in it, as if that player had just played: an immediate ko retake straight from a set-up position is illegal
+  under every ko rule, and the FFG rules (« Répétition », diagrams 10-11) forbid the immediate retake without
+  condition.
 Suicide: a stone that leaves its own chain without liberties after captures; single-stone suicide is illegal
 under every rule, multi-stone suicide only where the ruleset allows it (the chain is removed and becomes the
 opponent's prisoners).

@@ -1,4 +1,4 @@
-"""Coordinates (docs/api.md), the presets of RULES.md section 7, and handicap settings (RULES.md section 5)."""
+"""Coordinates (docs/api.md), the ruleset presets and handicap settings (docs/rules.md, « Presets »)."""
 
 from __future__ import annotations
 
@@ -108,7 +108,7 @@ def test_game_accepts_every_move_spelling() -> None:
     assert game.phase == "scoring"
 
 
-# ---------------------------------------------------------------- presets (RULES.md section 7)
+# ---------------------------------------------------------------- presets (docs/rules.md)
 PRESET_TABLE = {
     # name: (ko, suicide, scoring, seki eyes count, pass stones, white passes last, handicap bonus, komi,
     #        dead stones)
@@ -151,7 +151,7 @@ def test_replace_makes_a_variant() -> None:
         PRESETS["french"].replace(colour="blue")
 
 
-# ---------------------------------------------------------------- handicap (RULES.md section 5)
+# ---------------------------------------------------------------- handicap (FFG rules, « Partie à handicap »)
 # GTP version 2 fixed_handicap points on 19x19.
 FIXED_19 = {
     2: {"D4", "Q16"},
@@ -172,7 +172,7 @@ def test_fixed_handicap_points_19(n: int) -> None:
     assert game.board.count(BLACK) == n
     assert game.to_move == WHITE
     assert game.phase == "play"
-    # French rules: komi becomes 0.5 (seed 000 "Blanc reçoit un demi-point").
+    # French rules: komi becomes half a point in a handicap game (FFG rules, « Partie à handicap »).
     assert game.komi == 0.5
 
 
@@ -197,8 +197,8 @@ def test_explicit_komi_wins_over_handicap_komi() -> None:
     ("rules", "bonus"), [("french", 3), ("egc2011", 3), ("aga", 3), ("chinese", 4), ("new-zealand", 0)]
 )
 def test_handicap_bonus_under_area_counting(rules: str, bonus: int) -> None:
-    """White receives n-1 points (French, seed 000: "un nombre de points supplémentaires égal au nombre de coups
-    qu'il n'a pas pu jouer"), n under Chinese rules, none under New Zealand rules."""
+    """White receives n-1 points (French: one for each move White could not play at the start, FFG rules,
+    « Partie à handicap »), n under Chinese rules, none under New Zealand rules."""
     game = keima.Game(size=9, rules=rules, handicap=4, placement="free")
     game.place_handicap(["C3", "G7", "C7", "G3"])
     score = game.score()

@@ -1,7 +1,8 @@
-"""The numbers the seeds give for counting, reproduced on invented positions (the seeds' figures are not in their
-text: every position below is built to match the numbers, and says which seed figure it stands for).
+"""The counts worked out in the public rule texts, reproduced on positions drawn for keima: each position is
+built to give the numbers a text states for one of its diagrams or examples, and names that diagram or example
+(the FFG rules and quick-count page, the EGC 2011 explanations; docs/rules.md lists the sources).
 
-Where the seed's count depends on the game's history (captures, passes, who played last), the test plays that
+Where a text's count depends on the game's history (captures, passes, who played last), the test plays that
 history through the referee: a set-up position, then the capturing moves and the passes, then the dead-stone
 agreement, so that prisoners and pass stones come from real play.
 """
@@ -36,11 +37,10 @@ def bd(score: keima.Score, method: str, color: int) -> keima.rules.scoring.Break
     return score.methods[method].breakdown[color]
 
 
-# ---------------------------------------------------------------- seed 000, diagram 12
-# "Noir a 8 points de territoire en bas à gauche et 2 en haut à droite. Il a de plus 33 pierres sur le jeu. Son
-# total est de 43 points. Blanc a 2 points de territoire en haut à gauche et 9 en bas à droite. Il a de plus 27
-# pierres sur le jeu. Son total est de 38 points ... si l'on tient compte du komi, Blanc gagne de 2 points et
-# demi." Invented 9x9 position with exactly those regions and stone counts.
+# ---------------------------------------------------------------- FFG rules, « Fin de la partie », diagram 12
+# Area count of an even game: Black has 10 points of territory (8 in one corner, 2 in another) and 33 stones, 43
+# in all; White has 11 (2 and 9) and 27 stones, 38 in all; Black leads by 5 on the board and White wins by 2.5
+# with the 7.5 komi. A 9x9 position drawn with exactly those regions and stone counts.
 DIAGRAM_12 = """
 . . O O X X X . .
 O O O O X X X X X
@@ -54,7 +54,7 @@ X X X X X O . . .
 """
 
 
-def test_seed000_diagram12_area_count() -> None:
+def test_ffg_area_count_even_game_won_by_komi() -> None:
     game, pos = setup_game(DIAGRAM_12, rules="french")
     assert game.komi == 7.5
     score = game.score()
@@ -67,7 +67,7 @@ def test_seed000_diagram12_area_count() -> None:
     assert area.margin == pytest.approx(43 - 38 - 7.5)
     assert score.method == "area"
     assert score.result == "W+2.5"
-    # The regions the seed names: 8 bottom-left and 2 top-right for Black, 2 top-left and 9 bottom-right for White.
+    # The four regions of the diagram: 8 and 2 points for Black, 2 and 9 for White.
     n = pos.size
     assert {rc(0, 7, n), rc(0, 8, n)} <= score.territory[BLACK]
     assert {rc(r, c, n) for r in (7, 8) for c in range(4)} <= score.territory[BLACK]
@@ -76,15 +76,16 @@ def test_seed000_diagram12_area_count() -> None:
     assert not score.neutral
 
 
-# ---------------------------------------------------------------- seed 000 diagrams 14-16 (= seed 004)
-# Even game, Black placed the last stone. "Durant la partie, Noir a capturé 5 pierres blanches, et Blanc a
-# capturé 2 pierres noires", 2 dead stones of each colour. Area: "(23+24)-(14+20+7,5), soit 5 points et demi".
-# Quick count: "Noir a 9 pierres blanches à placer (5 ... capturées, 2 ... retirées, 1 pierre que Blanc lui donne
-# car c'est Noir qui a joué le dernier, et 1 pierre pour le passe de Blanc). Blanc en a 5 ... Noir a 18
-# intersections dans son territoire, et Blanc 5 ... Noir gagne de (18-(5+7,5))".
-# Invented 9x9 position: White's five stones in the top-left corner are in atari (Black captures them at (3,0)),
-# Black's two stones in the top-right corner are in atari (White captures them at (2,8)); (5,1)-(6,1) are dead
-# white stones and (5,7)-(6,7) dead black stones. White moves first from the set-up so that Black plays last.
+# ---------------------------------------------------------------- FFG rules, diagrams 14-16 (quick count)
+# Even game in which Black placed the last stone; 5 white stones and 2 black ones were captured during play, and 2
+# dead stones of each colour are removed. Area count (diagram 15): Black 23 + 24, White 14 + 20 + 7.5 komi, B+5.5.
+# Quick count (diagram 16): Black holds 9 white stones (5 captured, 2 dead, the extra stone because Black played
+# last, White's pass stone), White holds 5 (2 captured, 2 dead, Black's pass stone); once they fill the other's
+# territory Black has 18 empty points and White 5, so again B+5.5 with komi. The same game is on the FFG's
+# quick-count page. A 9x9 position drawn for it: White's five stones in the top-left corner are in atari (Black
+# captures them at (3,0)), Black's two stones in the top-right corner are in atari (White captures them at (2,8));
+# (5,1)-(6,1) are dead white stones and (5,7)-(6,7) dead black stones. White moves first from the set-up so that
+# Black plays last.
 DIAGRAM_14 = """
 O O O X X X O O X
 O X X X X X O O X
@@ -111,7 +112,7 @@ def play_diagram_14(rules: str = "french") -> keima.Game:
     return game
 
 
-def test_seed000_diagrams_14_to_16_even_game() -> None:
+def test_ffg_quick_count_even_game_equals_area() -> None:
     game = play_diagram_14()
     assert game.prisoners == {BLACK: 5, WHITE: 2}
     assert game.pass_count == {BLACK: 1, WHITE: 1}
@@ -133,14 +134,14 @@ def test_seed000_diagrams_14_to_16_even_game() -> None:
     assert score.methods["area"].result == "B+5.5"
 
 
-# ---------------------------------------------------------------- seed 000 diagrams 17-19 (= seed 004)
-# Three-stone handicap game, White played the last move. "Pendant la partie, Blanc a capturé 5 pierres. Noir n'a
-# capturé aucune pierre blanche. Après les deux passes ... Blanc retire les 2 pierres noires 'X'". Area: "(28+16)-
-# (16+21+2,5), soit 4 points et demi"; quick count: "Noir a 1 pierre blanche à placer ... Blanc en a 8 ... Noir a
-# 20 intersections inoccupées dans son territoire, et Blanc 15 ... (20-15,5)".
-# Invented 9x9 position around the GTP fixed handicap stones C7, G7 and C3 ((2,2), (2,6), (6,2)): the C3 stone
-# and its neighbour (6,3) die inside White's area; five black stones on the bottom edge are captured by White's
-# (8,5), the last stone placed. Then Black passes and White passes.
+# ---------------------------------------------------------------- FFG rules, diagrams 17-19 (quick count)
+# Three-stone handicap game in which White played the last move; White captured 5 stones, Black none, and 2 dead
+# black stones are removed after the passes. Area count (diagram 18): Black 28 + 16, White 16 + 21 + 2.5 (2 points
+# for the handicap, n-1, and the half point), B+4.5. Quick count (diagram 19): Black holds 1 white stone, White 8;
+# after filling, Black has 20 empty points and White 15 + 0.5, B+4.5 again. A 9x9 position drawn around the GTP
+# fixed handicap stones C7, G7 and C3 ((2,2), (2,6), (6,2)): the C3 stone and its neighbour (6,3) die inside White's
+# area; five black stones on the bottom edge are captured by White's (8,5), the last stone placed. Then Black passes
+# and White passes.
 DIAGRAM_17 = """
 . . . . . . . . .
 . X X . . . X X .
@@ -170,7 +171,7 @@ def play_diagram_17(rules: str = "french") -> keima.Game:
     return game
 
 
-def test_seed000_diagrams_17_to_19_handicap_game() -> None:
+def test_ffg_quick_count_handicap_game_equals_area() -> None:
     game = play_diagram_17()
     assert game.komi == 0.5
     assert game.prisoners == {BLACK: 0, WHITE: 5}
@@ -192,9 +193,9 @@ def test_seed000_diagrams_17_to_19_handicap_game() -> None:
     assert score.methods["quick-count"].margin == pytest.approx(20 - 15.5)
 
 
-# ---------------------------------------------------------------- seed 001, first example
-# "Score de Noir : 37 points. Score de Blanc : 41 points. Les trois intersections X ne sont pas comptées ...
-# Blanc gagne de 4 points." Invented 9x9 position with three dame points between the walls; no komi.
+# ---------------------------------------------------------------- EGC 2011 explanations, example 1
+# Area count on 9x9 with dame: Black 37 points, White 41, three neutral points counted for nobody, so White wins
+# by 4 without komi. A 9x9 position drawn with three dame points between the walls.
 EXAMPLE_1 = """
 . . . X X O . . .
 . . . X . O . . .
@@ -208,7 +209,7 @@ EXAMPLE_1 = """
 """
 
 
-def test_seed001_example1_area_with_dame() -> None:
+def test_egc2011_area_count_leaves_dame_uncounted() -> None:
     game, pos = setup_game(EXAMPLE_1, komi=0)
     score = game.score()
     area = score.methods["area"]
@@ -220,12 +221,12 @@ def test_seed001_example1_area_with_dame() -> None:
     assert score.result == "W+4"
 
 
-# ---------------------------------------------------------------- seed 001, sixth example (seki)
-# "Voici les 12 points de Noir ... et le 11 points de Blanc. Les deux intersections X ne sont pas comptées ...
-# sans komi, Noir gagne d'un point." Invented 5x5 seki: each side has one eye and they share two liberties, so
-# neither chain is alive on its own; the two shared liberties are the two uncounted points. (The seed's seki is
-# "asymmetric": White's side holds no territory. The numbers are the same here; Japanese counting gives the
-# eyes of chains in seki to nobody, which the last assertions check.)
+# ---------------------------------------------------------------- EGC 2011 explanations, example 6 (seki)
+# A seki on 5x5 counted by area: Black 12 points, White 11, the two shared liberties counted for nobody, so Black
+# wins by 1 without komi. Drawn for keima: each side has one eye and they share two liberties, so neither chain
+# lives on its own. (The example's seki is "asymmetric", White's side holding no territory; the numbers are the
+# same here. Japanese counting gives the eyes of chains in seki to nobody, Japanese 1989 rules, art. 8, which the
+# last assertions check.)
 EXAMPLE_6 = """
 . X O O .
 X X O O O
@@ -235,7 +236,7 @@ X X X O O
 """
 
 
-def test_seed001_example6_seki_area() -> None:
+def test_egc2011_seki_area_count() -> None:
     game, pos = setup_game(EXAMPLE_6, rules="french", komi=0)
     score = game.score()
     area = score.methods["area"]
@@ -246,7 +247,7 @@ def test_seed001_example6_seki_area() -> None:
     assert pos.black | pos.white <= set(score.seki)
 
 
-def test_seed001_example6_seki_eyes_under_japanese_counting() -> None:
+def test_seki_eyes_are_nobodys_under_japanese_counting() -> None:
     game, pos = setup_game(EXAMPLE_6, rules="french", komi=0)
     score = game.score()
     jap = score.methods["japanese"]
@@ -264,11 +265,11 @@ def test_seed001_example6_seki_eyes_under_japanese_counting() -> None:
     assert not sj.territory[BLACK] and not sj.territory[WHITE]
 
 
-# ---------------------------------------------------------------- seed 001, eighth example
-# "Le komi est de 7,5. Méthode des aires : Noir a 16 points sur le goban et Blanc en a 9. Blanc gagne de 0,5
-# point. Méthode des territoires « traditionnelle » : Noir a 8 points sur le goban et Blanc en a 2. Blanc gagne
-# de 1,5 point." and with pass stones: "Noir a 7 points sur le goban (N) et Blanc n'en a aucun. Avec le komi,
-# Blanc gagne de 0,5 point." Invented 5x5 game: Black places one stone more than White, then both pass.
+# ---------------------------------------------------------------- EGC 2011 explanations, example 8
+# Area against traditional territory counting, komi 7.5: by area Black has 16 points and White 9, W+0.5; by
+# territory minus prisoners Black has 8 and White 2, W+1.5; with pass stones and White passing last, Black keeps
+# 7 points after filling and White none, W+0.5 again. A 5x5 game drawn for keima: Black places one stone more
+# than White, then both pass.
 EXAMPLE_8_FINAL = """
 . . X O .
 . . X O .
@@ -283,7 +284,7 @@ EXAMPLE_8_MOVES = [
 
 
 @pytest.mark.parametrize("rules", ["french", "egc2011", "aga"])
-def test_seed001_example8_area_versus_japanese(rules: str) -> None:
+def test_egc2011_area_and_japanese_counts_differ_by_one(rules: str) -> None:
     game = keima.Game(size=5, rules=rules, komi=7.5)
     for r, c in EXAMPLE_8_MOVES:
         game.play(rc(r, c, 5))
@@ -312,8 +313,8 @@ def test_seed001_example8_area_versus_japanese(rules: str) -> None:
 
 
 def test_no_extra_stone_when_white_passes_last() -> None:
-    """Seed 001: "si c'est Noir qui a passé en premier et si Blanc passe ensuite ... la différence entre les
-    prisonniers de Noir et ceux de Blanc n'aura pas changé": no extra stone when White's pass ends the game."""
+    """EGC 2011 explanations, « méthode des territoires »: when Black passes first and White's pass ends the game,
+    each has received one pass stone and no extra stone is owed."""
     game = keima.Game(size=5, rules="egc2011", komi=7.5)
     for r, c in EXAMPLE_8_MOVES:
         game.play(rc(r, c, 5))
@@ -330,14 +331,14 @@ def test_no_extra_stone_when_white_passes_last() -> None:
     assert tps.result == "W+0.5"
 
 
-# ---------------------------------------------------------------- seed 002: territory minus prisoners
-# "Noir récupère 7 pierres blanches, et Blanc récupère 1 pierre noire ... Blanc a 36 points de territoire et
-# Noir en a 33 ... Blanc s'est fait prendre 19 pierres en cours de jeu, et Noir 14. Résultat : Blanc 36 - (19 +
-# 7) = 10 Noir 33 - (14 + 1) = 18 Noir est le vainqueur." Invented 13x13 position: a 19-stone white chain along
-# the top is in atari (Black captures it at (2,0)), a 14-stone black chain in the bottom-left corner is in atari
-# (White captures it at (12,7)); 7 dead white stones lie in Black's area, 1 dead black stone in White's; four
-# dame points (A, B, C, D in the seed) separate the walls. No komi, as in the seed.
-SEED_002 = """
+# ---------------------------------------------------------------- Japanese 1989 rules, art. 10
+# Territory minus prisoners: dead stones join the prisoners taken during play, and each side's territory is reduced
+# by the stones it lost. Here White has 36 points of territory and lost 19 + 7 stones (10 points); Black has 33 and
+# lost 14 + 1 (18 points); Black wins by 8 without komi. A 13x13 position drawn for these numbers: a 19-stone white
+# chain along the top is in atari (Black captures it at (2,0)), a 14-stone black chain in the bottom-left corner is
+# in atari (White captures it at (12,7)); 7 dead white stones lie in Black's area, 1 dead black stone in White's;
+# four dame points separate the walls.
+JAPANESE_13X13 = """
 O O O O O O O O O O O O O
 O O O O O O X X X X X X X
 . X X X X X . O O O . . .
@@ -354,8 +355,8 @@ X X X X X X X . . . . . O
 """
 
 
-def test_seed002_territory_minus_prisoners() -> None:
-    pos = parse(SEED_002)
+def test_japanese_territory_minus_prisoners() -> None:
+    pos = parse(JAPANESE_13X13)
     n = pos.size
     game = keima.Game(size=n, rules="japanese", komi=0)
     game.setup(black=sorted(pos.black), white=sorted(pos.white))
@@ -371,7 +372,7 @@ def test_seed002_territory_minus_prisoners() -> None:
     jb, jw = bd(score, "japanese", BLACK), bd(score, "japanese", WHITE)
     assert (jb.territory, jb.captures, jb.dead) == (33, 19, 7)
     assert (jw.territory, jw.captures, jw.dead) == (36, 14, 1)
-    # The seed's own arithmetic: each territory minus the stones that player lost.
+    # Japanese arithmetic: each territory minus the stones that player lost.
     white_points = jw.territory - (jb.captures + jb.dead)
     black_points = jb.territory - (jw.captures + jw.dead)
     assert (white_points, black_points) == (10, 18)
@@ -380,11 +381,12 @@ def test_seed002_territory_minus_prisoners() -> None:
     assert len(score.neutral) == 4
 
 
-# ---------------------------------------------------------------- seed 003: territory and prisoners
-# "Noir a 9 points de territoire. Blanc a 6 points de territoire + 2 points pour les 2 pierres noires qui ne
-# peuvent être sauvées." Invented 6x6 position: a 3x3 black corner, and two dead black stones inside White's
+# ---------------------------------------------------------------- territory and prisoners
+# Territory counting as the Belgian Go Federation's leaflet teaches it (§ 5: each empty point of territory and
+# each captured or hopeless stone is a point): Black 9 points of territory, White 6 plus 2 for two black stones
+# that cannot escape. A 6x6 position: a 3x3 black corner, and two dead black stones inside White's
 # six points on the right edge.
-SEED_003 = """
+TERRITORY_6X6 = """
 . . . X O .
 . . . X O X
 . . . X O X
@@ -394,8 +396,8 @@ O O O O O .
 """
 
 
-def test_seed003_territory_plus_dead_stones() -> None:
-    game, pos = setup_game(SEED_003, rules="japanese", komi=0)
+def test_territory_plus_captures_and_dead_stones() -> None:
+    game, pos = setup_game(TERRITORY_6X6, rules="japanese", komi=0)
     n = pos.size
     game.play(None)
     game.play(None)
@@ -430,16 +432,14 @@ def test_breakdowns_add_up(method: str, which: str) -> None:
     assert ms.margin == pytest.approx(ms.black - ms.white)
 
 
-# ---------------------------------------------------------------- seed 001, second example (pass stones)
-# "Quand Blanc passe (coup 2), il donne une pierre à Noir. Quand Noir passe (coup 3), il donne une pierre à
-# Blanc ... Les joueurs sont d'accord pour retirer du goban la pierre noire et les 5 pierres blanches ... Blanc
-# doit passer en dernier (coup 4) en donnant une pierre de plus à Noir, ce qui fait au total 7 prisonniers
-# détenus par Noir et 4 par Blanc ... Noir a 7 points et Blanc n'a aucun point. Noir gagne donc de 7 points."
-# Invented 9x9 position: White first captures two black stones (White's 2 prisoners), Black fills the last dame
-# (coup 1), White passes, Black passes; five white stones and one black stone are agreed dead; Black's pass
-# ended play, so White owes the extra stone. Black's territory is 11 points, White's 7. (Set-up stones are not
-# moves, so only the territory-based counts are checked here: the area count of a set-up position is not
-# comparable.)
+# -------------------------------------------------------- EGC 2011 explanations, example 2 (pass stones)
+# Each pass hands a stone to the opponent (White's pass at move 2, Black's at move 3); the players agree that one
+# black and five white stones are dead; White must pass last (move 4) and hands one more stone, so Black holds 7
+# prisoners and White 4; after filling, Black keeps 7 points and White none: B+7. A 9x9 position drawn for it: White
+# first captures two black stones (White's 2 prisoners), Black fills the last dame (move 1), White passes, Black
+# passes; five white stones and one black stone are agreed dead; Black's pass ended play, so White owes the extra
+# stone. Black's territory is 11 points, White's 7. (Set-up stones are not moves, so only the territory-based counts
+# are checked here: the area count of a set-up position is not comparable.)
 EXAMPLE_2 = """
 O O O O O . . . .
 X X X X X X X . .
@@ -453,14 +453,14 @@ O . . X . . . X X
 """
 
 
-def test_seed001_example2_pass_stones_and_white_passes_last() -> None:
+def test_egc2011_pass_stones_and_white_passes_last() -> None:
     pos = parse(EXAMPLE_2)
     game = keima.Game(size=9, rules="egc2011", komi=0)
     game.setup(black=sorted(pos.black), white=sorted(pos.white), to_move=WHITE)
     game.play(rc(8, 6, 9))  # White captures two black stones
-    game.play(rc(3, 8, 9))  # coup 1: Black fills the last dame
-    game.play(None)  # coup 2: White passes, a stone to Black
-    game.play(None)  # coup 3: Black passes, a stone to White
+    game.play(rc(3, 8, 9))  # move 1: Black fills the last dame
+    game.play(None)  # move 2: White passes, a stone to Black
+    game.play(None)  # move 3: Black passes, a stone to White
     finish(game, [rc(0, 0, 9), rc(8, 3, 9)])
     score = game.score()
     tb, tw = bd(score, "territory", BLACK), bd(score, "territory", WHITE)

@@ -1,6 +1,7 @@
-"""The end of the game (RULES.md section 6, seeds 000 and 001): two passes, the dead-stone agreement that both
-players must accept, resumption of play on disagreement (which loses no points, seed 001), Tromp-Taylor's
-all-alive end, resignation and the other results."""
+"""The end of the game (FFG rules, « Fin de la partie »; EGC 2011 explanations, « Fin de partie »; AGA rules):
+two passes, the dead-stone agreement that both players must accept, resumption of play on disagreement (which
+loses no points, as the EGC 2011 explanations show), Tromp-Taylor's all-alive end, resignation and the other
+results."""
 
 from __future__ import annotations
 
@@ -25,7 +26,7 @@ DEAD_BLACK = rc(5, 7)
 
 
 def diagram_14_at_scoring(rules: str) -> keima.Game:
-    """The seed 000 diagram 14 game (see test_counting.py), stopped after the two passes."""
+    """The game of the FFG rules' diagram 14 (see test_counting.py), stopped after the two passes."""
     pos = parse(DIAGRAM_14)
     game = keima.Game(size=9, rules=rules)
     game.setup(black=sorted(pos.black), white=sorted(pos.white), to_move=WHITE)
@@ -38,11 +39,11 @@ def diagram_14_at_scoring(rules: str) -> keima.Game:
 
 @pytest.mark.parametrize("rules", ["french", "egc2011", "aga"])
 def test_resumption_loses_no_points(rules: str) -> None:
-    """Seed 001: "Voici pourquoi la reprise de la partie ne fait pas perdre de points": White disputes the
+    """EGC 2011 explanations, second example and the note on why resuming loses no points: White disputes the
     marking, play resumes (White first: the opponent of the last passer), both sides capture the stones they
     claimed dead, giving pass stones as they pass, and the count is the same as with the agreement. Black's pass
     ends play, so White hands the extra stone; Black then holds more white stones than White's territory has
-    points: "4 pierres blanches n'ont pu être placées" - the quick count credits them to Black (overflow)."""
+    points, as in that example, and the quick count credits the stones that do not fit to Black (overflow)."""
     agreed = diagram_14_at_scoring(rules)
     agreed.set_dead([DEAD_WHITE, DEAD_BLACK])
     agreed.accept(BLACK)
@@ -159,11 +160,10 @@ def test_other_endings(action: Callable[[keima.Game], None], result: str) -> Non
     assert game.phase == "play" and game.result is None
 
 
-# Seed 000 diagram 13: "si Noir joue en 'a', il capture les pierres blanches 'X'. Si Blanc essaie de les sauver
-# en jouant lui-même en 'a', Noir joue en 'b' et les capture quand même ... les deux joueurs passent. Puis Noir
-# retire les pierres 'X' du jeu", and before it: "les joueurs pourront, d'un commun accord, retirer du goban les
-# pierres mortes adverses juste avant le décompte des points, sans avoir à rajouter les coups nécessaires à leur
-# capture" - removing them by agreement gives the same area count as capturing them.
+# FFG rules, « Fin de la partie », diagram 13: Black can capture the white stones at a; if White defends at a,
+# Black captures them at b all the same, so after the passes Black simply removes them. The same section lets the
+# players remove dead stones by agreement instead of playing the captures out: removing them by agreement gives
+# the same area count as capturing them.
 DIAGRAM_13 = """
 . X X X . . O
 X O a b X . O
@@ -175,7 +175,7 @@ O O O O O O O
 """
 
 
-def test_seed000_diagram13_dead_stones_removed_or_captured_count_the_same() -> None:
+def test_ffg_dead_stones_removed_or_captured_count_the_same() -> None:
     game, pos = setup_game(DIAGRAM_13, komi=0)
     a, b = pos.at("a"), pos.at("b")
     white = 1 * 7 + 1

@@ -1,8 +1,9 @@
-"""Every rule statement of the seeds about playing, as small diagram cases: neighbours, chains and liberties,
-capture, suicide and its capture exception, ko, eyes, seki.
+"""The rules of play as small diagram cases: neighbours, chains and liberties, capture, suicide and its capture
+exception, ko, eyes, seki.
 
-The seeds' figures are not in their text, so each position here is invented to show exactly what the sentence
-quoted above it says; the comment names the seed and figure it stands for.
+Each position is drawn for keima to show exactly what the rule named in the comment above it says; the comment
+names the public text and, where it has one, its diagram (FFG rules sections and diagrams, the Belgian Go
+Federation's leaflet, the Japanese 1989 articles, the EGC 2011 examples; docs/rules.md lists the sources).
 """
 
 from __future__ import annotations
@@ -53,11 +54,11 @@ def refused(game: keima.Game, p: int, color: int | None = None) -> str:
 
 
 # ---------------------------------------------------------------- chains and liberties
-# Seed 002: "Une pierre a au maximum 4 libertés, si elle se situe au centre du Go-ban, 3 libertés, si elle est
-# placée sur un bord du plateau, 2 si elle est à l'un des quatre coins du jeu" and "Une connexion de deux pierres
-# possède 6 libertés au centre du Go-ban, 4 libertés sur un bord et 3 sur un angle". Seed 003: "Chaîne de 3
-# pierres au bord du Goban avec 5 libertés", "La pierre blanche a 3 libertés" (a black stone touching it).
-# Seed 000 diagram 2: a chain of four white stones with five liberties (here along the edge, from the corner).
+# Liberties are the empty points next to a chain along the lines (FFG rules, « Chaîne et libertés »; Japanese
+# 1989 rules, art. 4): a lone stone has 4 in the centre, 3 on an edge, 2 in a corner; two joined stones have 6, 4
+# and 3; the Belgian leaflet (§ 4.2, § 4.3) shows three stones on the edge with 5 and a stone touched by an
+# enemy stone with 3. FFG diagram 2: a chain of four white stones with five liberties (here along the edge, from
+# the corner).
 LIBERTY_CASES = [
     ("centre stone", ".....\n.....\n..O..\n.....\n.....", (2, 2), 1, 4),
     ("edge stone", "..O..\n.....\n.....\n.....\n.....", (0, 2), 1, 3),
@@ -67,9 +68,9 @@ LIBERTY_CASES = [
     ("two in the corner", "OO...\n.....\n.....\n.....\n.....", (0, 0), 2, 3),
     ("three on the edge", ".XXX.\n.....\n.....\n.....\n.....", (0, 1), 3, 5),
     ("stone touched by an enemy", ".....\n..X..\n..O..\n.....\n.....", (2, 2), 1, 3),
-    ("four from the corner (seed 000 diag 2)", "OOOO.\n.....\n.....\n.....\n.....", (0, 0), 4, 5),
-    # Diagonal stones are not neighbours: three stones, three chains (seed 003 "Ces 3 pierres ne forment pas
-    # une chaîne").
+    ("four from the corner (FFG diag 2)", "OOOO.\n.....\n.....\n.....\n.....", (0, 0), 4, 5),
+    # Diagonal stones are not neighbours: three stones, three chains (FFG rules, « Chaîne et libertés », diag. 1;
+    # Belgian leaflet, § 4.1).
     ("diagonal is not connected", ".....\n.X...\n..X..\n...X.\n.....", (2, 2), 1, 4),
 ]
 
@@ -90,9 +91,8 @@ def test_chain_and_liberties(name: str, diagram: str, rc: tuple[int, int], stone
 
 
 # ---------------------------------------------------------------- capture
-# Seed 000 diagrams 4-6: "les trois pierres blanches 'X' forment une chaîne qui est en atari (car elle n'a plus
-# qu'une liberté, en 'a')" ... "si Noir joue en 1, il supprime la dernière liberté des pierres blanches ...
-# alors Noir capture les pierres blanches et les retire du goban".
+# FFG rules, « Capture », diagrams 4-6: a chain of three white stones with one liberty left, at a, is in atari;
+# Black playing there takes its last liberty and removes the three stones from the board.
 ATARI_THREE = """
 .......
 ..XXX..
@@ -120,8 +120,9 @@ def test_capture_of_a_chain_in_atari(preset: str) -> None:
     game.check_consistency()
 
 
-# Seed 003: "Blanc peut capturer la chaîne de 3 pierres noires en jouant sur leur dernière liberté" (edge case).
-# Seed 002: a stone captured in atari "sera retirée du jeu et mise de côté par Noir qui gagne ainsi 1 point".
+# Belgian leaflet, § 4.3: White captures a chain of three black stones on the edge by playing on its last
+# liberty. Captured stones are kept as prisoners, one point each under territory counting (Japanese 1989 rules,
+# art. 5 and 10).
 def test_capture_on_the_edge_and_prisoner_count() -> None:
     game, pos = setup_game(
         """
@@ -141,8 +142,9 @@ def test_capture_on_the_edge_and_prisoner_count() -> None:
 
 
 # Several chains captured by one stone, and captures resolved before the played stone's liberties are counted
-# (RULES.md section 1: "Opposing captures are resolved before checking the played chain"): Black at a has no
-# empty neighbour but takes four single white stones.
+# (Japanese 1989 rules, art. 5: the move is complete once the captured stones are removed; Tromp-Taylor rule 7:
+# the opponent's stones are cleared before one's own): Black at a has no empty neighbour but takes four single
+# white stones.
 FOUR_CHAINS = """
 . . . X . . .
 . . X O X . .
@@ -166,10 +168,9 @@ def test_one_stone_captures_four_chains() -> None:
 
 
 # ---------------------------------------------------------------- suicide and its capture exception
-# Seed 000: "en posant une pierre, un joueur ne doit pas construire une chaîne sans liberté, sauf si par ce coup
-# il capture une chaîne adverse". Seed 003 4.4.1: "Blanc n'a pas le droit de jouer ni en A ni en B" and "Si la
-# pierre jouée capture une ou plusieurs pierres adverses, ce n'est pas un suicide ! Blanc a le droit de jouer en
-# 1 et capturer 7 pierres noires. De même, Noir a le droit de jouer en 1 et capturer 1 pierre blanche."
+# FFG rules, « Capture »: a player may not make a chain without liberty unless the same move captures an
+# opposing chain. Belgian leaflet, § 4.4.1: White may play at neither of two such points, while a stone that
+# captures (seven black stones for White, one white stone for Black) is not a suicide.
 SUICIDE_POINTS = """
 a X . . . . .
 X X . . . . .
@@ -189,7 +190,7 @@ def test_single_stone_suicide_is_illegal_everywhere(preset: str, label: str) -> 
     assert refused(game, pos.at(label)) == "suicide"
 
 
-# Seed 003: White at 1 captures 7 black stones although 1 has no empty neighbour.
+# Belgian leaflet, § 4.4.1: White at 1 captures 7 black stones although 1 has no empty neighbour.
 CAPTURE_SEVEN = """
 . O O O . . .
 O X X X O . .
@@ -215,9 +216,9 @@ def test_capture_exception_seven_stones(preset: str) -> None:
     game.check_consistency()
 
 
-# Seed 002 diagram 7: "on ne peut poser une pierre sur une intersection sans liberté, à moins que cette manœuvre
-# ne permette instantanément de capturer une ou plusieurs pierres de l'adversaire ... il entoure et tue deux des
-# pierres noires". White at a (the corner) has no empty neighbour; it captures the two black stones in atari.
+# The capture exception (FFG rules, « Capture »; Japanese 1989 rules, art. 4 and 5): a stone on a point without
+# liberty is legal when it captures at once. White at a (the corner) has no empty neighbour; it captures the two
+# black stones in atari.
 CAPTURE_TWO = """
 a X O . . .
 X O . . . .
@@ -240,9 +241,9 @@ def test_capture_exception_two_stones() -> None:
     game.check_consistency()
 
 
-# Seed 002 diagram 8: "il peut jouer comme l'indique la flèche pour connecter ses pions et supprimer la menace
-# de Noir bien que la pierre blanche se pose sur une intersection sans liberté": a stone with no empty
-# neighbour is legal when it joins a chain that keeps a liberty.
+# The rule forbids a chain without liberty, not a stone without an empty neighbour (FFG rules, « Capture »;
+# Japanese 1989 rules, art. 4): a stone with no empty neighbour is legal when it joins a chain that keeps a
+# liberty, here to save two white stones in atari.
 def test_connecting_on_a_point_without_liberty() -> None:
     game, pos = setup_game(
         """
@@ -264,8 +265,9 @@ def test_connecting_on_a_point_without_liberty() -> None:
     assert game.prisoners == {BLACK: 0, WHITE: 0}
 
 
-# Seed 002 diagrams 9 and 10: a black chain of 9 stones with a single eye in its middle is captured by a white
-# stone in the eye ("il capture en totalité les 9 pions noirs"); with two eyes A and B White can play neither.
+# One eye against two (FFG rules, « Vie et mort »; Belgian leaflet, § 4.4.1): a black chain of 9 stones with a
+# single eye in its middle is captured whole by a white stone in the eye; with two eyes A and B White can play in
+# neither.
 ONE_EYE_NINE = """
 . O O O O O .
 O X X X X X O
@@ -309,8 +311,8 @@ def test_two_eyes_cannot_be_filled(preset: str, label: str) -> None:
     assert refused(game, pos.at(label)) == "suicide"
 
 
-# Seed 000 diagram 7: "Blanc peut jouer en 'a' et prendre Noir. On dit dans ce cas que Noir n'a qu'un œil";
-# diagram 8: "blanc ne pouvant jouer ni en 'b', ni en 'c', il ne pourra jamais capturer Noir" (two eyes).
+# FFG rules, « Vie et mort », diagram 7: with a single eye, a, Black is captured when White plays there;
+# diagram 8: with two eyes, b and c, White can play in neither, so Black can never be captured.
 CORNER_ONE_EYE = """
 a X O . . .
 X X O . . .
@@ -343,7 +345,7 @@ def test_corner_two_eyes_live(label: str) -> None:
     assert refused(game, pos.at(label)) == "suicide"
 
 
-# Multi-stone suicide (seed 001 example 9, RULES.md section 1): legal under egc2011, new-zealand and
+# Multi-stone suicide (EGC 2011 explanations, example 9; Tromp-Taylor rule 7): legal under egc2011, new-zealand and
 # tromp-taylor; the stones leave the board and count as the opponent's prisoners. Forbidden elsewhere. White in
 # the corner joins its three stones into a chain without liberty that captures nothing: a four-stone suicide.
 SUICIDE_THREE = """
@@ -376,10 +378,10 @@ def test_three_stone_suicide(preset: str) -> None:
 
 
 # ---------------------------------------------------------------- ko
-# Seed 000 diagrams 10-11: "si Noir joue en 'a', il capture la pierre blanche 'X' qui est en atari ... blanc ne
-# peut pas rejouer immédiatement en 'b' ... Si Noir répond à la menace, Blanc pourra à nouveau jouer en 'b'".
-# Seed 002 diagram 11 and seed 003 4.4.2 say the same. Here a is Black's capture, and White's stone
-# is at (2,2).
+# FFG rules, « Répétition », diagrams 10-11: Black captures a white stone in atari at a; White may not take back at
+# once at b, since that would give the board the state of diagram 10 again; after a move elsewhere and an answer,
+# White may take back. Japanese 1989 rules, art. 6, and the Belgian leaflet, § 4.4.2, say the same. Here a is
+# Black's capture, and White's stone is at (2,2).
 KO_FIXED = """
 . . . . . . .
 . . X O . . .
@@ -419,7 +421,7 @@ def test_ko_immediate_recapture_forbidden(preset: str) -> None:
 
 @pytest.mark.parametrize("preset", ALL_PRESETS)
 def test_ko_connecting_ends_it(preset: str) -> None:
-    """Black may fill the ko instead ("boucher le trou pour annuler l'Atari", seed 002)."""
+    """Black may fill the ko instead: the ko fight lasts only until one player connects (FFG rules, diag. 11)."""
     game, pos = setup_game(KO_FIXED, rules=preset)
     a = pos.at("a")
     white_stone = 2 * 7 + 2
@@ -442,9 +444,8 @@ def test_ko_diagram_is_a_real_ko() -> None:
 
 
 # ---------------------------------------------------------------- seki
-# Seed 000 diagram 9: "si Noir joue en 'd' (ou 'e'), Blanc jouera en 'e' (ou 'd') et le capturera. De même, si
-# Blanc joue en 'd' (ou 'e'), Noir le capturera ... les pierres 'X' sont vivantes par seki, et 'd' et 'e' sont
-# des intersections neutres."
+# FFG rules, « Vie et mort », diagram 9: whichever player plays first at d or e is captured by the other playing
+# at the remaining point, so neither plays there: the stones live in seki and d and e are neutral points.
 SEKI = """
 X O d X O . O
 X O O X O O O

@@ -9,8 +9,9 @@ a failure shrinks to a small seed and replays exactly. Checked after every move:
 then every move is undone and each earlier state (board, hash, turn, prisoners, passes...) comes back exactly,
 and ``Game.replay`` of the events rebuilds the same game.
 
-On random games played to the end (sizes 5..9, with and without handicap): the counting identities of RULES.md
-section 4, for any dead-stone marking: area difference minus (n-1) == territory-with-pass-stones difference
+On random games played to the end (sizes 5..9, with and without handicap): the counting identities of
+docs/rules.md (« Counting methods »; the AGA commentary's appendix on area and territory scoring proves the
+first), for any dead-stone marking: area difference minus (n-1) == territory-with-pass-stones difference
 (White passing last), FFG quick count == area, each method's breakdown adds up to its total, territory equals a
 naive region count; and the dead-stone agreement finishes the game with the ruleset's own result.
 
@@ -274,8 +275,9 @@ def test_counting_identities_on_finished_games(seed: int, size: int, preset: str
     assert game.phase in ("scoring", "finished")
     if rules.dead_stones == "none":
         assert game.phase == "finished"
-    # Sometimes a player disputes the marking and play resumes (seed 001: pass stones are still given); the
-    # opponent of the last passer moves first, so turns keep alternating and the identities must still hold.
+    # Sometimes a player disputes the marking and play resumes (pass stones are still given, EGC 2011
+    # explanations, example 2); the opponent of the last passer moves first, so turns keep alternating and the
+    # identities must still hold.
     if game.phase == "scoring" and rules.resume_first == "last-passer-opponent" and rng.random() < 0.3:
         last_passer = game.moves[-1].color
         states.append(snapshot(game))

@@ -1,10 +1,11 @@
-"""Repetition rules (RULES.md section 3): the positions that separate simple ko and the three superko rules.
+"""Repetition rules (docs/rules.md): the positions that separate simple ko and the three superko rules.
 
-Coordinates in this file are ``(x, y)`` from the top-left corner, as RULES.md gives them (``x`` = column).
-The three diagrams of RULES.md are encoded exactly (``x`` black, ``o`` white in RULES.md; ``X``/``O`` here);
-keima boards are square, so each is set in the top-left corner of a square board whose extra rows are empty and
-far from the fight (they only add liberties to chains that are never captured). Every expected verdict is also
-checked against the naive reference referee in ``reference.py``, so a wrong reading of a rule shows up there.
+The three positions (send-two-return-one on 6x5, a pass in between on 6x3, triple ko on 7x6) are those of KataGo's
+public rules tests (``cpp/tests/testrules.cpp``), redrawn here (``X`` black, ``O`` white); coordinates in this file
+are ``(x, y)`` from the top-left corner (``x`` = column). keima boards are square, so each is set in the top-left
+corner of a square board whose extra rows are empty and far from the fight (they only add liberties to chains that
+are never captured). Every expected verdict is also checked against the naive reference referee in
+``reference.py``, so a wrong reading of a rule shows up there.
 
 Where a sequence must not depend on who "created" the set-up position (natural-situational superko only forbids
 recreating a board that the same player made by a board play, and set-up stones were placed by nobody), it
@@ -102,7 +103,7 @@ def superko_reason(ko: str, reason: str | None) -> bool:
     return reason in ("ko", "superko")
 
 
-# Send-two-return-one (RULES.md section 3, 6x5 diagram; KataGo's testrules.cpp sequence idea).
+# Send-two-return-one (6x5 position and sequence idea from KataGo's testrules.cpp).
 # After the prefix B(2,5) W(4,5) (extra row), Black takes the ko at (5,1); White's immediate retake at (5,0)
 # is illegal under every rule. White passes, Black fills (3,2), White sends two at (2,0), Black takes two at
 # (0,0): White's return of one at (1,0) recreates the board after Black's (3,2), a board Black made with White
@@ -146,13 +147,13 @@ def test_send_two_return_one(ko: str) -> None:
 
 @pytest.mark.parametrize("ko", KO_RULES)
 def test_send_two_return_one_from_setup(ko: str) -> None:
-    """The RULES.md sentences themselves, straight from the set-up position: Black (5,1) takes a ko and White's
-    immediate retake at (5,0) "is illegal under every rule"; then White (2,0) sends two, Black (0,0) takes two,
-    White (1,0) returns one: illegal under positional, legal under situational.
+    """Straight from the set-up position: Black (5,1) takes a ko and White's immediate retake at (5,0) is
+    illegal under every ko rule; then White (2,0) sends two, Black (0,0) takes two, White (1,0) returns one:
+    illegal under positional, legal under situational.
 
     Under natural-situational superko this needs the set-up position to count as given to the board by White
-    too (nobody placed its stones by a board play); seed 000 (diagrams 10-11) forbids the immediate retake of
-    a ko without any condition, and RULES.md says "every rule"."""
+    too (nobody placed its stones by a board play); the FFG rules (« Répétition », diagrams 10-11) and the
+    Japanese 1989 rules (art. 6) forbid the immediate retake of a ko without any condition."""
     game, _ = setup_game(SEND_TWO, rules=rules_with("french", ko))
     ref = reference_for(SEND_TWO, ko, multi_stone=False)
     play_seq(game, ref, [(5, 1)])
@@ -165,7 +166,7 @@ def test_send_two_return_one_from_setup(ko: str) -> None:
         assert r is None, f"{ko}: the return of one stone is legal, got {r}"
 
 
-# Pass in between (RULES.md section 3, 6x3 diagram, suicide allowed). Prefix B(0,5) W(5,5) so that White made
+# Pass in between (6x3 position of KataGo's testrules.cpp, suicide allowed). Prefix B(0,5) W(5,5) so that White made
 # the position. Black (4,0) is a two-stone suicide, White passes, Black (5,0) recreates the position White made
 # (with Black to move then, White to move now).
 PASS_BETWEEN_EXPECTED = {

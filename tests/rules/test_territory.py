@@ -1,6 +1,7 @@
-"""Territory as the seeds define it: empty points bounded by one colour's stones, the board edge being a natural
-border (seed 000 diagram 3, seed 002 diagram 12); points between both colours are dame (seed 002); dead stones
-are removed before territory is found (seed 001)."""
+"""Territory as the rule texts define it: empty points bounded by one colour's stones, the board edge being a
+natural border (FFG rules, « Territoire », diagram 3); points between both colours are dame, counted for nobody
+(EGC 2011 explanations, example 1; Japanese 1989 rules, art. 8); dead stones are removed before territory is
+found (EGC 2011 explanations, « méthode des aires »)."""
 
 from __future__ import annotations
 
@@ -14,10 +15,10 @@ from .reference import regions
 # A lone white stone in the far corner makes the outside of each black enclosure bordered by both colours, so
 # only the enclosed points are Black's territory.
 CASES = [
-    # Seed 000 diagram 3: "les pierres noires délimitent un territoire de 7 intersections. Notez que le bord de
-    # la grille forme une frontière naturelle du territoire".
+    # FFG rules, « Territoire », diagram 3: black stones enclose 7 points against the edge of the board, which
+    # serves as a border.
     (
-        "seven points on the edge (seed 000 diag 3)",
+        "seven points on the edge (FFG diag 3)",
         """
         a a a a X . . . .
         a a a X . . . . .
@@ -31,8 +32,8 @@ CASES = [
         """,
         7,
     ),
-    # Seed 002 diagram 12: "une même connexion de 8 pierres au milieu du Go-ban délimite un territoire de 4
-    # intersections, sur un côté un territoire de 8, et dans un angle un territoire de 16".
+    # Because the edge is a border, the same eight stones enclose 4 points in the centre, 8 on a side and 16 in
+    # a corner.
     (
         "eight stones in the centre enclose 4",
         """
@@ -110,8 +111,8 @@ def test_enclosed_territory(name: str, diagram: str, count: int) -> None:
 
 
 def test_dead_stones_are_removed_before_territory() -> None:
-    """Seed 001: "Le territoire d'un joueur est constitué des intersections vides entourées des seules pierres
-    vivantes de ce joueur": a dead white stone inside Black's corner turns the corner back into territory."""
+    """A player's territory is the empty points surrounded by his live stones only (EGC 2011 explanations,
+    « méthode des aires »): a dead white stone inside Black's corner turns the corner back into territory."""
     game, pos = setup_game(
         """
         . . . . X . . . .

@@ -1,14 +1,15 @@
 """Rulesets as data: one frozen dataclass of every parameter that differs between rule texts, and the presets.
 
-The parameters are those of RULES.md section 2; the presets those of section 7. Nothing else in keima tests a
-ruleset's name: behaviour follows the parameters, so any preset can be changed field by field
-(``get_ruleset("french", ko="situational")``).
+The parameters are what the public rule texts differ on (FFG, EGC 2011, AGA, Japanese 1989, Chinese, New Zealand,
+Tromp-Taylor; KataGo's ``rules.h`` models rules the same way); docs/rules.md tabulates the presets and cites the
+texts. Nothing else in keima tests a ruleset's name: behaviour follows the parameters, so any preset can be
+changed field by field (``get_ruleset("french", ko="situational")``).
 
 Choices made where the texts leave room (also in docs/rules.md):
 
-- ``french`` uses natural-situational superko, the closest reading of the FFG text "Un joueur, en posant une
-  pierre, ne doit pas redonner au goban un état identique à l'un de ceux qu'il lui avait déjà donné". (KataGo maps
-  "french" to AGA's situational superko instead.)
+- ``french`` uses natural-situational superko, the closest reading of the FFG rules' repetition section
+  (« Répétition »: by placing a stone, a player may not give the board a state it already had after one of his
+  own stones). (KataGo maps "french" to AGA's situational superko instead.)
 - In handicap games (1 to 9 stones) komi becomes ``handicap_komi`` (0.5 under the presets that give one) unless
   the caller sets komi explicitly.
 - ``cycle_no_result``: under Japanese rules a whole-board cycle ends the game without result. keima declares it

@@ -1,24 +1,27 @@
-"""Counting: territory regions, then every counting method of the seeds, each with its full breakdown.
+"""Counting: territory regions, then every counting method of the rule texts, each with its full breakdown.
 
 Territory of a colour: each maximal empty region (dead stones removed first) whose bordering stones are all of that
 colour. A region bordered by both colours, or by none, is neutral (dame). Komi and handicap compensation go to
-White. The methods (RULES.md section 4):
+White. The methods (docs/rules.md, « Counting methods », cites the public texts):
 
 ``area``
-    Stones on the board + territory (FFG and EGC reference method, seeds 000 and 001). White also receives the
-    ruleset's handicap bonus (n-1 under French/EGC/AGA, n under Chinese rules).
+    Stones on the board + territory (the FFG rules' count, « Fin de la partie », and the reference method of the
+    EGC 2011 rules, « méthode des aires »). White also receives the ruleset's handicap bonus (n-1 under
+    French/EGC/AGA, n under Chinese rules).
 ``territory``
     Territory + prisoners (captures, dead stones) + pass stones received, White passing last: if Black made the
-    last move, White hands one extra stone (EGC 2011, seed 001; AGA). Its difference equals the area difference
-    minus (n-1) in a game with n >= 2 handicap stones, and the area difference in an even game.
+    last move, White hands one extra stone (EGC 2011 explanations, « méthode des territoires »; AGA rules 7 and
+    12). Its difference equals the area difference minus (n-1) in a game with n >= 2 handicap stones, and the area
+    difference in an even game.
 ``quick-count``
-    The FFG quick count (seeds 000 and 004): each player fills the opponent's territory with the opponent's stones
-    he holds (captures, dead stones, pass stones, and the extra stone if Black played last), then empty points are
-    compared; stones that do not fit count for their holder (seed 001). White adds the komi (0.5 in a French
-    handicap game). Same result as ``area`` with an n-1 handicap bonus.
+    The FFG quick count (FFG rules, « Méthode de décompte rapide »): each player fills the opponent's territory
+    with the opponent's stones he holds (captures, dead stones, pass stones, and the extra stone if Black played
+    last), then empty points are compared; stones that do not fit count for their holder (EGC 2011 explanations,
+    second example). White adds the komi (0.5 in a French handicap game). Same result as ``area`` with an n-1
+    handicap bonus.
 ``japanese``
-    Territory minus prisoners, Japanese style (seeds 002, 003): territory + captures + dead stones, no pass stones,
-    eyes of chains in seki are nobody's territory, dame not counted.
+    Territory minus prisoners, Japanese style (Japanese 1989 rules, art. 8 and 10): territory + captures + dead
+    stones, no pass stones, eyes of chains in seki are nobody's territory, dame not counted.
 """
 
 from __future__ import annotations
