@@ -11,8 +11,7 @@ import random
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from keima.rules.board import EMPTY
-from keima.rules.shape import is_true_eye
+from keima.rules import EMPTY, is_true_eye
 
 Move = int | None | Literal["resign"]
 

@@ -16,6 +16,9 @@ superko included) and picks, in this order of priority:
 
 It passes when no move is left after those exclusions, and also when the opponent has just passed and
 counting the board as it stands (every stone alive) under the game's own rules already gives it the win.
+
+The facts it weighs (captures, liberties after the play, ataris, true eyes) are read by
+:func:`keima.rules.shape.play_effect` from the referee's own chains; nothing here counts liberties itself.
 """
 
 from __future__ import annotations
@@ -24,8 +27,7 @@ import random
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Literal
 
-from keima.rules.board import BLACK, Board
-from keima.rules.shape import PlayEffect, play_effect
+from keima.rules import BLACK, Board, PlayEffect, play_effect
 
 if TYPE_CHECKING:
     from keima.rules.game import Game
