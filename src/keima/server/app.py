@@ -352,7 +352,8 @@ async def _serve_socket(hub: Hub, websocket: WebSocket, game_id: str) -> None:
     await websocket.accept()
     # A page of another site may watch, never act: its socket is a spectator's whatever cookie came with it.
     th = None if _cross_origin(websocket.headers) else _thash(_seat_token(websocket.headers, websocket.cookies, game_id))
-    last = 0
+    # -1, not 0: a new game's state has version 0 and is sent at once too (docs/web-api.md).
+    last = -1
     sub = hub.pubsub.subscribe(game_id)
 
     async def send_state(version: int, text: str) -> None:
