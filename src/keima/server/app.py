@@ -167,10 +167,16 @@ class SecurityHeaders:
 _OURS = (b"x-content-type-options", b"content-security-policy")
 
 
+def _printable(text: str) -> str:
+    """``text`` as valid UTF-8 text (a lone surrogate from a JSON escape such as ``\\ud800`` becomes ``?``)."""
+    return text.encode("utf-8", "replace").decode("utf-8")
+
+
 def _validation_error(exc: ValidationError | RequestValidationError) -> ApiError:
     errors = exc.errors()
     first = errors[0] if errors else {}
-    loc = [str(p) for p in first.get("loc", ()) if p not in ("body",)]
+    # A path part can be the client's own key (an unknown field): shown cut short and as valid text.
+    loc = [_printable(str(p)[:40]) for p in first.get("loc", ()) if p not in ("body",)]
     # The discriminator's branch name (e.g. "play") is noise in a field path.
     kinds = {"play", "pass", "resign", "place_handicap", "undo_request", "undo_answer", "toggle_dead", "accept",
              "resume", "none", "absolute", "byoyomi", "canadian", "fischer", "action", "ping", "int", "str"}
@@ -481,7 +487,7 @@ async def _serve_socket(hub: Hub, websocket: WebSocket, game_id: str) -> None:
                 except (ValueError, RecursionError):  # RecursionError: nesting deeper than the parser goes
                     raise ApiError(400, "bad-request", "the message is not valid JSON") from None
                 if isinstance(data, dict) and isinstance(data.get("id"), str):
-                    msg_id = data["id"][:64]
+                    msg_id = _printable(data["id"][:64])
                 try:
                     msg = WS_ADAPTER.validate_python(data)
                 except ValidationError as exc:
