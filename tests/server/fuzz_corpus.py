@@ -113,6 +113,8 @@ BODIES: list[bytes] = [
     b'{"type": "toggle_dead", "point": -5}',
     b'{"type": "undo_answer", "accept": 1}',
     b'{"type": "__proto__"}',
+    b'{"type": "' + b"<script>" * 1500 + b'"}',
+    b'{"clock": {"type": "' + b"\\u202e" * 2000 + b'"}}',
     b'{"type": null}',
     b'{"type": ["play"]}',
     b'{"__proto__": {"admin": true}, "type": "pass"}',

@@ -182,7 +182,12 @@ def _validation_error(exc: ValidationError | RequestValidationError) -> ApiError
              "resume", "none", "absolute", "byoyomi", "canadian", "fischer", "action", "ping", "int", "str"}
     path = ".".join(p for p in loc if p not in kinds and not p.startswith(("constrained-", "function-"))) or None
     etype = first.get("type", "")
-    msg = first.get("msg", "invalid request")
+    msg = str(first.get("msg", "invalid request"))
+    ctx = first.get("ctx") or {}
+    if etype == "union_tag_invalid" and "tag" in ctx:
+        # pydantic's sentence repeats the client's tag whole and unescaped.
+        msg = f"unknown type {quote(str(ctx['tag']))}; expected one of {ctx.get('expected_tags', '')}"
+    msg = _printable(msg[:300])
     if etype in ("json_invalid", "model_attributes_type", "union_tag_invalid", "union_tag_not_found", "dict_type"):
         return ApiError(400, "bad-request", f"{path + ': ' if path else ''}{msg}", field=path)
     return ApiError(422, "invalid-request", f"{path + ': ' if path else ''}{msg}", field=path)
