@@ -62,8 +62,9 @@ def move_out(m: MoveRecord, size: int) -> MoveOut:
                    captures=m.captures)
 
 
-def clock_out(clock: GameClock, now: float) -> ClockOut | None:
-    """The ``clock`` of a state as of ``now`` (None for a game without clock)."""
+def clock_out(clock: GameClock, now: float, spec: Any = None) -> ClockOut | None:
+    """The ``clock`` of a state as of ``now`` (None for a game without clock); ``spec``: the spec's model
+    when the caller keeps it (it never changes during a game)."""
     if not clock.enabled:
         return None
     kind = clock.spec.type
@@ -80,7 +81,9 @@ def clock_out(clock: GameClock, now: float) -> ClockOut | None:
         )
 
     running = None if clock.running is None else color_out(clock.running)
-    return ClockOut(spec=_SPEC.validate_python(clock.spec.as_dict()), running=running, B=side(BLACK), W=side(WHITE))
+    if spec is None:
+        spec = _SPEC.validate_python(clock.spec.as_dict())
+    return ClockOut(spec=spec, running=running, B=side(BLACK), W=side(WHITE))
 
 
 def jsonable(value: Any) -> Any:
@@ -108,14 +111,7 @@ def _head(s: GameSession, now: float, moves: list[MoveOut], you: list[Color]) ->
     score = None
     if g.phase == "scoring" or (g.phase == "finished" and g.end_reason == "score"):
         score = jsonable(g.score().as_dict())
-    players = {
-        color_out(c): PlayerOut(
-            kind="bot" if c == s.bot_color else "human",
-            level=s.bot_level if c == s.bot_color else None,
-            seated=c == s.bot_color or s.seats.get(c) is not None,
-        )
-        for c in (BLACK, WHITE)
-    }
+    view = s.view
     # model_construct: every value comes from the referee and the session, typed; validating the board and
     # the lists again on every change would only cost time (tests validate real answers against the models).
     return GameState.model_construct(
@@ -124,7 +120,7 @@ def _head(s: GameSession, now: float, moves: list[MoveOut], you: list[Color]) ->
         created_at=s.created_at.isoformat(),
         mode=s.mode,
         size=g.size,
-        rules=s.view.rules(s),
+        rules=view.rules(s),
         komi=g.komi,
         handicap=g.handicap,
         placement=g.placement,
@@ -142,9 +138,9 @@ def _head(s: GameSession, now: float, moves: list[MoveOut], you: list[Color]) ->
         accepted=colors_out(frozenset(g.accepted)),
         proposal=None if s.proposal is None else sorted(s.proposal),
         score=score,
-        players=players,
+        players=view.players(s),
         invite_open=s.invite_hash is not None,
-        clock=clock_out(s.clock, now),
+        clock=clock_out(s.clock, now, view.clock_spec(s)),
         undo_request=None if s.undo_request is None else UndoRequestOut(by=color_out(s.undo_request)),
         moves=moves,
         you=you,
@@ -159,6 +155,8 @@ class StateView:
     head: str = ""
     texts: dict[frozenset[int], str] = field(default_factory=dict)
     _rules: dict[str, Any] | None = None
+    _spec: Any = None
+    _players: tuple[tuple[bool, bool], dict[Color, PlayerOut]] | None = None
     _move_src: list[Any] = field(default_factory=list)
     _move_json: list[str] = field(default_factory=list)
 
@@ -167,6 +165,26 @@ class StateView:
         if self._rules is None:
             self._rules = s.game.rules.as_dict()
         return self._rules
+
+    def clock_spec(self, s: GameSession) -> Any:
+        """The clock spec's model, made once per game."""
+        if self._spec is None and s.clock.enabled:
+            self._spec = _SPEC.validate_python(s.clock.spec.as_dict())
+        return self._spec
+
+    def players(self, s: GameSession) -> dict[Color, PlayerOut]:
+        """``players``, made again only when a seat is taken."""
+        key = (s.seats.black is not None, s.seats.white is not None)
+        if self._players is None or self._players[0] != key:
+            self._players = (key, {
+                color_out(c): PlayerOut(
+                    kind="bot" if c == s.bot_color else "human",
+                    level=s.bot_level if c == s.bot_color else None,
+                    seated=c == s.bot_color or s.seats.get(c) is not None,
+                )
+                for c in (BLACK, WHITE)
+            })
+        return self._players[1]
 
     def state_json(self, s: GameSession, now: float, seats: frozenset[int]) -> str:
         """Return the ``GameState`` JSON of ``s`` for a viewer holding ``seats``: made once per version and
@@ -183,13 +201,16 @@ class StateView:
         return text
 
     def _moves(self, s: GameSession) -> list[str]:
-        # Moves are kept while they are the very same records as the game's (an undo drops the rest).
+        # Moves are kept while they are the very same records as the game's (an undo drops the rest). The
+        # history only grows or is cut at its end, so when the last kept record is still in place, all are.
         moves = s.game.moves
         src, out = self._move_src, self._move_json
-        keep = 0
-        limit = min(len(src), len(moves))
-        while keep < limit and src[keep] is moves[keep]:
-            keep += 1
+        keep = len(src)
+        if keep > len(moves) or (keep and src[-1] is not moves[keep - 1]):
+            keep = 0
+            limit = min(len(src), len(moves))
+            while keep < limit and src[keep] is moves[keep]:
+                keep += 1
         del src[keep:]
         del out[keep:]
         size = s.game.size
