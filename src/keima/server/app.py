@@ -39,10 +39,14 @@ from keima.server.schemas import (
     ErrorBody,
     GameEnvelope,
     GameState,
+    GcOut,
+    InfoOut,
     InviteOut,
     JoinGame,
     NewGame,
     SeatOut,
+    SizesOut,
+    StatsOut,
     WsAck,
     WsError,
     WsErrorDetail,
@@ -292,22 +296,22 @@ def create_app(db_url: str | None = None, *, pubsub: PubSub | None = None, dist:
 
     # ----------------------------------------------------------------------------------------------- API
     @app.get("/api/info")
-    async def info() -> dict[str, Any]:
+    async def info() -> InfoOut:
         """What the new-game form needs: rulesets, bot levels, sizes, clock types."""
         from keima.rules.ruleset import DEFAULT_RULESET, PRESETS
         from keima.server.clock import CLOCK_TYPES
 
-        return {
-            "version": _version(),
-            "rulesets": {name: r.as_dict() for name, r in PRESETS.items()},
-            "default_ruleset": DEFAULT_RULESET,
-            "bot_levels": list(ai.LEVELS),
-            "sizes": {"min": 2, "max": 25, "common": [9, 13, 19]},
-            "clock_types": list(CLOCK_TYPES),
-        }
+        return InfoOut(
+            version=_version(),
+            rulesets={name: r.as_dict() for name, r in PRESETS.items()},
+            default_ruleset=DEFAULT_RULESET,
+            bot_levels=list(ai.LEVELS),
+            sizes=SizesOut(min=2, max=25, common=[9, 13, 19]),
+            clock_types=list(CLOCK_TYPES),
+        )
 
     @app.get("/api/stats")
-    async def stats(request: Request) -> dict[str, Any]:
+    async def stats(request: Request) -> StatsOut:
         """Server-side figures: games in memory, and the time from an action's arrival at its game to its
         stored change (the server's share of a move's round trip), over the last 100,000 actions."""
         hub = hub_of(request)
@@ -316,8 +320,8 @@ def create_app(db_url: str | None = None, *, pubsub: PubSub | None = None, dist:
         def pct(q: float) -> float | None:
             return round(ms[min(len(ms) - 1, int(q * len(ms)))], 3) if ms else None
 
-        return {"games_in_memory": len(hub.sessions), "actions": len(ms), "p50_ms": pct(0.5), "p99_ms": pct(0.99),
-                "max_ms": round(ms[-1], 3) if ms else None, "gc": hub.gc_pauses.summary()}
+        return StatsOut(games_in_memory=len(hub.sessions), actions=len(ms), p50_ms=pct(0.5), p99_ms=pct(0.99),
+                        max_ms=round(ms[-1], 3) if ms else None, gc=GcOut(**hub.gc_pauses.summary()))
 
     def _created(request: Request, s: GameSession, token: str, invite: str | None, status: int) -> Response:
         seats = s.seats.held_by(_thash(token))

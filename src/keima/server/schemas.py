@@ -269,6 +269,42 @@ class ErrorBody(_Strict):
     error: ErrorDetail
 
 
+class SizesOut(_Strict):
+    min: int
+    max: int
+    common: list[int]
+
+
+class InfoOut(_Strict):
+    """Answer of ``GET /api/info``: what the new-game form needs."""
+
+    version: str
+    rulesets: dict[str, dict[str, Any]]
+    default_ruleset: str
+    bot_levels: list[str]
+    sizes: SizesOut
+    clock_types: list[str]
+
+
+class GcOut(_Strict):
+    """The garbage collector's passes by generation: how many, the longest (ms), their total (s)."""
+
+    collections: list[int]
+    longest_ms: list[float]
+    total_s: float
+
+
+class StatsOut(_Strict):
+    """Answer of ``GET /api/stats`` (docs/web-api.md)."""
+
+    games_in_memory: int
+    actions: int
+    p50_ms: float | None
+    p99_ms: float | None
+    max_ms: float | None
+    gc: GcOut
+
+
 # -- WebSocket messages from the server (docs/web-api.md, *WebSocket*) -----------------------------------------
 class WsState(_Strict):
     type: Literal["state"]
