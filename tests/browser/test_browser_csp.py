@@ -27,6 +27,8 @@ def test_the_ui_loads_and_plays_under_the_csp(new_page: Any, ui: Any) -> None:
     csp = response.headers["content-security-policy"]
     assert "frame-ancestors 'none'" in csp and "'unsafe-inline'" not in csp
     assert response.headers["x-content-type-options"] == "nosniff"
+    page.wait_for_load_state("load")
+    assert page.evaluate("window.__cspViolations") == [], "the page itself was refused something"
     # A whole turn: the form (script and styles loaded), a game page, the live socket, a move answered.
     ui.create_game(page, size=9, opponent="bot", level="beginner")
     ui.point(page, "E5").click()
