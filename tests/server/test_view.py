@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import time
-from pathlib import Path
 
 import sqlalchemy as sa
 from alembic.autogenerate import compare_metadata
@@ -47,8 +46,8 @@ def test_the_sent_state_is_the_models_serialization(fast_client: TestClient) -> 
     assert checked == 56 and json.loads(s.state_json(time.monotonic()))["score"] is not None
 
 
-def test_the_migrated_database_matches_the_live_tables(tmp_path: Path) -> None:
-    engine = make_engine(f"sqlite:///{tmp_path / 'm.db'}")
+def test_the_migrated_database_matches_the_live_tables(db_url: str) -> None:
+    engine = make_engine(db_url)
     migrate(engine)
     with engine.connect() as conn:
         diff = compare_metadata(MigrationContext.configure(conn), metadata)
