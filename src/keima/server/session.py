@@ -5,7 +5,8 @@ returns the log entry that records the change, which the caller stores before an
 
 ``{"undo": n, "events": [Event dicts], "clock": snapshot, "undo_request": "B" | None, "proposal": [points] | None,
 "join": "W"}``: take back ``n`` game events, then apply ``events``; the other keys replace the session's value when
-present. ``replay`` folds a stored log back into a session (``keima.server.store.from_row``), so the database alone rebuilds every game.
+present. ``replay`` folds a stored log back into a session (called by ``keima.server.store.from_row``), so the
+database alone rebuilds every game. What clients are sent is made by ``keima.server.view``.
 
 Every refused intent raises ``ApiError`` and leaves the session exactly as it was.
 """
