@@ -7,6 +7,8 @@ Tables (created by the Alembic migrations in ``keima/server/migrations``):
   JSON object describing one change (see ``keima.server.session``). The primary key also makes two writers of the same
   game collide instead of interleaving.
 
+``to_row`` and ``from_row`` are the one mapping between a session and its ``games`` row.
+
 Each caller of ``Store.write`` is answered only after the commit that holds its change: an acknowledged move is
 on disk. Changes queued at the same moment share one transaction (group commit). SQLite commits run on the event
 loop's thread (a local call of well under a millisecond) in WAL mode with ``synchronous=NORMAL``, which keeps
