@@ -49,6 +49,11 @@ def test_tap_to_select_then_confirm_on_a_phone(new_page: Any, ui: Any, server: A
     assert [m["vertex"] for m in server.game(gid)["moves"]] == ["Q16"]
     shot(page, "phone-played")
 
+    # An occupied point is not selected: the refusal comes at the first tap.
+    ui.point(page, "Q16").tap()
+    expect(page.get_by_test_id("refusal")).to_have_attribute("data-reason", "occupied")
+    expect(page.get_by_test_id("tap-hint")).to_have_count(0)
+
     # Turned off, one tap plays; the choice is remembered.
     confirm.uncheck()
     ui.point(page, "D4").tap()

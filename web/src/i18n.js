@@ -93,8 +93,7 @@ const en = {
   confirmTap: "Confirm each move with a second tap",
   tapHint: (v) => `${v} selected: tap it again to play there, or tap another point.`,
   selectedMark: "selected, tap again to play",
-  quickCountNote:
-    "Filled: points of a player's territory filled with the stones the opponent holds (captures, dead stones, pass stones); stones left over did not fit and count for their holder.",
+  quickCountNote: "Filled: points of each side's territory taken up by the stones the opponent holds (captures, dead stones, pass stones).",
   undoDeclined: "The undo request was declined.",
   moveList: "Moves",
   moveNumber: (n) => `Move ${n}`,
@@ -309,7 +308,7 @@ const fr = {
   tapHint: (v) => `${v} sélectionnée\u00a0: touchez-la de nouveau pour y jouer, ou touchez une autre intersection.`,
   selectedMark: "sélectionnée, touchez de nouveau pour jouer",
   quickCountNote:
-    "Rempli\u00a0: intersections du territoire d'un joueur remplies par les pierres que détient l'adversaire (prisonniers, pierres mortes, pierres de passe)\u202f; les pierres en surplus n'y tenaient pas et comptent pour leur détenteur.",
+    "Rempli\u00a0: intersections du territoire de chacun occupées par les pierres que détient l'adversaire (prisonniers, pierres mortes, pierres de passe).",
   undoDeclined: "La demande de reprise a été refusée.",
   moveList: "Coups",
   moveNumber: (n) => `Coup ${n}`,

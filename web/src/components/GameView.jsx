@@ -242,7 +242,10 @@ export function GameView({ gameId, inviteCode }) {
     }
     if (!canPlay) return;
     // Tap to select, tap again to play: a first tap on another point moves the selection.
-    if (confirmTap && how === "pointer" && !(selected && selected[0] === vertex[0] && selected[1] === vertex[1])) {
+    // An occupied point goes straight to the server, whose refusal says why at once.
+    const empty = game.board[vertex[1] * game.size + vertex[0]] === 0;
+    const again = selected && selected[0] === vertex[0] && selected[1] === vertex[1];
+    if (confirmTap && how === "pointer" && empty && !again) {
       setSelected(vertex);
       return;
     }
