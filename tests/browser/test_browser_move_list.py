@@ -32,7 +32,8 @@ def geometry(page: Any) -> dict[str, Any]:
             const entries = [...list.querySelectorAll('li')].map((li) => li.getBoundingClientRect());
             return {
                 clientWidth: list.clientWidth, scrollWidth: list.scrollWidth, height: box.height,
-                lastVisible: last.top >= box.top - 1 && last.bottom <= box.bottom + 1,
+                lastVisible: last.top >= box.top - 1 && last.bottom <= box.bottom + 1
+                    && last.left >= box.left - 1 && last.right <= box.right + 1,
                 cut: entries.filter((r) => r.right > box.right + 1 || r.left < box.left - 1).length,
             };
         }"""
