@@ -1,20 +1,20 @@
 """keima: Go under the French Go Federation rules.
 
-The main names: ``Game``, ``IllegalMove``, ``GameError``, ``RulesError``, ``Ruleset``, ``get_ruleset``,
-``load_sgf`` (see docs/api.md).
+The main names (see docs/api.md): ``Game`` (the referee's game), ``IllegalMove``, ``GameError``, ``RulesError``,
+``Ruleset``, ``get_ruleset``; SGF records: ``load_sgf`` (a game from a path, bytes or text), ``dump_sgf`` (a game
+as SGF text), ``SgfError``; ``__version__``.
 """
 
 from __future__ import annotations
 
-from typing import Any
-
-from keima.game import Game
+from keima.record import SgfError, dump_sgf, load_sgf
 from keima.rules import (
     BLACK,
     EMPTY,
     PRESETS,
     WHITE,
     Event,
+    Game,
     GameError,
     IllegalMove,
     RulesError,
@@ -22,8 +22,7 @@ from keima.rules import (
     Score,
     get_ruleset,
 )
-
-__version__ = "0.1.0"
+from keima.version import VERSION as __version__
 
 __all__ = [
     "BLACK",
@@ -37,14 +36,9 @@ __all__ = [
     "Ruleset",
     "RulesError",
     "Score",
+    "SgfError",
+    "__version__",
+    "dump_sgf",
     "get_ruleset",
     "load_sgf",
 ]
-
-
-def load_sgf(source: Any) -> Game:
-    """Read an SGF record (path, bytes or str) and return the game replayed through the referee
-    (``keima.record.load_sgf``); raises ``keima.record.SgfError`` naming what was wrong and where."""
-    from keima.record import load_sgf as _load
-
-    return _load(source)

@@ -11,7 +11,7 @@ import pytest
 
 from keima.cli import main
 from keima.cli.play import render_board
-from keima.game import Game
+from keima import Game
 from keima.record import load_record
 
 WALL = [

@@ -20,8 +20,7 @@ from typing import IO, Any
 from keima.cli import UsageError
 from keima.rules.board import BLACK, EMPTY, WHITE, color_word, opponent
 from keima.rules.coords import GTP_LETTERS, CoordinateError, from_gtp, hoshi, to_gtp
-from keima.rules.game import Game as RulesGame
-from keima.rules.game import GameError, IllegalMove
+from keima.rules.game import Game, GameError, IllegalMove
 from keima.rules.ruleset import RulesError
 
 HELP_PLAY = "commands: a vertex (D4), pass, undo, resign, quit, help"
@@ -78,7 +77,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     p.set_defaults(func=run)
 
 
-def render_board(game: RulesGame, color: bool = False, show_score: bool = False) -> str:
+def render_board(game: Game, color: bool = False, show_score: bool = False) -> str:
     """Return the board as text: ``X``/``O`` stones, ``+`` star points, ``.`` empty; in the dead-stone phase
     (``show_score``) dead stones as ``x``/``o`` and territory as ``b``/``w``. The last move is in brackets."""
     size = game.size
@@ -132,7 +131,7 @@ def _fmt(value: float) -> str:
     return f"{value:g}"
 
 
-def score_table(game: RulesGame) -> str:
+def score_table(game: Game) -> str:
     """Return the count of the current position under every method, the ruleset's own first."""
     score = game.score()
     lines = [f"Count under the {game.rules.name} rules ({score.method} counting): {score.result}"]
@@ -154,12 +153,12 @@ class TerminalGame:
 
     def __init__(
         self,
-        game: RulesGame,
+        game: Game,
         out: IO[str],
         color: bool,
         bot: tuple[Any, int] | None,
         seconds: float,
-        estimate: Callable[[RulesGame], frozenset[int]] | None,
+        estimate: Callable[[Game], frozenset[int]] | None,
     ) -> None:
         self.game = game
         self.out = out
@@ -400,10 +399,10 @@ def _make_bot(args: argparse.Namespace) -> tuple[Any, int] | None:
     return player, WHITE if human[0] == "b" else BLACK
 
 
-def _estimator() -> Callable[[RulesGame], frozenset[int]]:
+def _estimator() -> Callable[[Game], frozenset[int]]:
     from keima.ai import estimate_dead
 
-    def run(game: RulesGame) -> frozenset[int]:
+    def run(game: Game) -> frozenset[int]:
         return frozenset(estimate_dead(game))
 
     return run
@@ -411,7 +410,6 @@ def _estimator() -> Callable[[RulesGame], frozenset[int]]:
 
 def run(args: argparse.Namespace) -> int:
     """Play one game on the terminal; returns 0 (the record is saved), or raises UsageError for bad options."""
-    from keima.game import Game
     from keima.record import dump_sgf
 
     if args.komi is not None and not math.isfinite(args.komi):

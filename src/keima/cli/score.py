@@ -12,8 +12,7 @@ from typing import Any
 from keima.cli import UsageError
 from keima.rules.board import BLACK, WHITE, color_name
 from keima.rules.coords import CoordinateError, from_gtp, to_gtp
-from keima.rules.game import Game as RulesGame
-from keima.rules.game import GameError
+from keima.rules.game import Game, GameError
 from keima.rules.ruleset import RulesError, get_ruleset
 from keima.rules.scoring import Breakdown, Score
 
@@ -61,9 +60,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     p.set_defaults(func=run)
 
 
-def _rebuild(game: RulesGame, rules: str | None, komi: float | None) -> RulesGame:
+def _rebuild(game: Game, rules: str | None, komi: float | None) -> Game:
     """Replay the record's position under other rules or komi. Raises UsageError when it does not replay."""
-    from keima.game import Game
 
     try:
         ruleset = get_ruleset(rules) if rules is not None else game.rules
@@ -87,7 +85,7 @@ def _rebuild(game: RulesGame, rules: str | None, komi: float | None) -> RulesGam
         raise UsageError(f"the record does not replay under the {ruleset.name} rules: {exc}") from None
 
 
-def _parse_dead(game: RulesGame, items: Iterable[str]) -> frozenset[int]:
+def _parse_dead(game: Game, items: Iterable[str]) -> frozenset[int]:
     """Points of the chains named on the command line. Raises UsageError naming a bad vertex."""
     dead: set[int] = set()
     for item in items:
@@ -103,7 +101,7 @@ def _parse_dead(game: RulesGame, items: Iterable[str]) -> frozenset[int]:
 
 
 def choose_dead(
-    game: RulesGame, record_dead: frozenset[int] | None, record_source: str | None, args: argparse.Namespace
+    game: Game, record_dead: frozenset[int] | None, record_source: str | None, args: argparse.Namespace
 ) -> tuple[frozenset[int], str]:
     """Return (dead stones, where they come from) following the order: --dead, --all-alive, the ruleset
     (Tromp-Taylor: all alive), the record, keima's estimator, all alive."""
@@ -134,7 +132,7 @@ def _vertices(points: Iterable[int], size: int) -> list[str]:
 
 
 def report(
-    game: RulesGame,
+    game: Game,
     score: Score,
     dead_source: str,
     path: str,
@@ -220,7 +218,7 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("--dead and --all-alive contradict each other")
     for warning in record.warnings:
         print(f"keima score: warning: {args.file}: {warning}", file=sys.stderr)
-    game: RulesGame = record.game
+    game: Game = record.game
     record_dead = record.dead
     if args.rules is not None or args.komi is not None:
         game = _rebuild(game, args.rules, args.komi)

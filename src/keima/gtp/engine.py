@@ -24,7 +24,7 @@ from typing import Protocol
 from keima.gtp.clock import Clock
 from keima.gtp.policy import Analyzer, Move, PolicyPlayer, board_colors, choose_move
 from keima.gtp.protocol import Command, GtpError, GtpSyntaxError, format_reply, parse_line
-from keima.record import dump_sgf, load_sgf
+from keima.record import SgfRecord, dump_sgf, load_record
 from keima.rules import coords
 from keima.rules.board import BLACK, WHITE, opponent, parse_color
 from keima.rules.game import Game, GameError, IllegalMove
@@ -124,6 +124,8 @@ class GtpEngine:
         self.name = name
         self.setup = _Setup(size, get_ruleset(rules).name, komi)
         self.game = self._fresh_game()
+        #: The record ``loadsgf`` read, so that ``printsgf`` writes its game back over the same tree.
+        self.record: SgfRecord | None = None
         self.clock = Clock()
         self.finished_quit = False
         self.commands: dict[str, Callable[[tuple[str, ...]], str]] = {
@@ -526,20 +528,25 @@ class GtpEngine:
         except OSError as exc:
             raise GtpError(f"cannot load file {args[0]!r}: {exc.strerror or exc}") from None
         try:
-            game: Game = load_sgf(data)
+            record = load_record(data)
+            game = record.game
             if limit is not None:
                 while len(game.moves) > limit - 1:
                     game.undo()
         except Exception as exc:  # SgfError and friends: reported, the current game is kept
             raise GtpError(f"cannot load file {args[0]!r}: {exc}") from None
         self.game = game
+        self.record = record
         self.setup = _Setup(game.size, str(game.rules.name), float(game.komi))
         return ""
 
     def cmd_printsgf(self, args: tuple[str, ...]) -> str:
         if len(args) > 1:
             raise GtpSyntaxError(f"printsgf: expected 0 or 1 argument (file), got {len(args)}")
-        text = dump_sgf(self.game)
+        # The loaded record while its game is still the one in play (moves change it in place; undo and rule
+        # changes make a new game, written as a new record).
+        record = self.record
+        text = dump_sgf(record if record is not None and record.game is self.game else self.game)
         if args:
             try:
                 with open(args[0], "w", encoding="utf-8") as fh:
