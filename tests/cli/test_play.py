@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
+from keima import Game
 from keima.cli import main
 from keima.cli.play import render_board
-from keima import Game
 from keima.record import load_record
 
 WALL = [

@@ -20,6 +20,7 @@ import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+
 from sgfmill import sgf, sgf_grammar
 
 from keima.record.encoding import decode_sgf_bytes
