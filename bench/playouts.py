@@ -21,9 +21,9 @@ import time
 import numpy as np
 
 from keima.ai import search as S
-from keima.ai.engine import load
 from keima.ai.patterns import PATTERN_TABLE
 from keima.ai.player import own_eye
+from keima.ai.searcher import load
 from keima.rules import Board, Game
 
 

@@ -1,0 +1,74 @@
+"""Time settings as GTP and KGS send them, and how many seconds ``genmove`` may think.
+
+GTP ``time_settings M B S`` is Canadian overtime (main time M, then S stones in each period of B seconds;
+B > 0 with S == 0 means no time limit). KGS adds ``kgs-time_settings none|absolute|byoyomi|canadian``.
+``time_left COLOR T S`` reports what a player has left: S == 0 means main time (or absolute time), S > 0
+means overtime with S stones (Canadian) or S periods (Japanese byo-yomi) left.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+Kind = Literal["none", "absolute", "canadian", "byoyomi"]
+
+
+@dataclass
+class TimeBudget:
+    """The time control of one game and what each colour has left, as last told by the controller."""
+
+    kind: Kind = "none"
+    main: float = 0.0
+    period: float = 0.0
+    stones: int = 0
+    """Stones per overtime period (Canadian) or number of periods (byo-yomi)."""
+    left: dict[int, tuple[float, int]] = field(default_factory=dict)
+    """colour -> (seconds, stones or periods) from the last ``time_left``."""
+
+    def set_canadian(self, main: float, period: float, stones: int) -> None:
+        """Apply GTP ``time_settings``; a period with no stones means no time limit (GTP 2 section 6.3)."""
+        if period > 0 and stones == 0:
+            self.kind = "none"
+        elif period == 0 and stones == 0:
+            self.kind = "absolute"
+        else:
+            self.kind = "canadian"
+        self.main, self.period, self.stones = main, period, stones
+        self.left.clear()
+
+    def set_kgs(self, kind: Kind, main: float = 0.0, period: float = 0.0, stones: int = 0) -> None:
+        """Apply ``kgs-time_settings``."""
+        self.kind, self.main, self.period, self.stones = kind, main, period, stones
+        self.left.clear()
+
+    def budget(self, color: int, empty_points: int, default: float, cap: float) -> float:
+        """Return the seconds to spend on the next move of ``color``.
+
+        ``default`` is used when there is no time limit; the result never exceeds ``cap`` and leaves a
+        safety margin for the controller's own overhead.
+        """
+        if self.kind == "none":
+            return min(default, cap)
+        seconds, count = self.left.get(color, (self.main, 0))
+        moves_to_go = max(empty_points // 2, 12)
+        if self.kind == "canadian":
+            per_stone = self.period / max(self.stones, 1)
+            if count > 0:
+                budget = seconds / count
+            elif seconds <= 0:
+                budget = per_stone
+            else:
+                budget = max(seconds / moves_to_go, per_stone / 2)
+        elif self.kind == "byoyomi":
+            if count > 0:
+                # KGS reports the seconds left in the current period and the periods left.
+                budget = seconds if seconds > 0 else self.period
+            elif seconds <= 0:
+                budget = self.period
+            else:
+                budget = max(seconds / moves_to_go, self.period / 2)
+        else:
+            budget = seconds / moves_to_go
+        # 0.8 and 0.1 s: a margin for the controller's and the pipe's own delays.
+        return max(0.05, min(cap, budget * 0.8 - 0.1))
