@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import importlib.metadata
 from collections.abc import Callable
 
 import pytest
 
-from keima.gtp.engine import KGS_RULES, GtpEngine
+from keima.gtp.engine import GtpEngine
 from keima.gtp.policy import PolicyPlayer
+from keima.record.rulenames import KGS_RULES
 from keima.rules import coords
 from keima.rules.board import BLACK, WHITE
 from keima.rules.game import Game
@@ -115,15 +117,15 @@ def test_ignored_lines_get_no_reply(engine: GtpEngine) -> None:
 def test_boardsize_clear_board_and_komi(engine: GtpEngine) -> None:
     assert reply(engine, "boardsize 13") == "="
     assert engine.game.size == 13
-    assert reply(engine, "boardsize thirteen") == "? boardsize not an integer: 'thirteen'"
+    assert reply(engine, "boardsize thirteen") == "? boardsize: the size must be an integer, got 'thirteen'"
     assert reply(engine, "boardsize 1") == "? unacceptable size 1 (boardsize takes 2 to 25)"
     assert reply(engine, "boardsize 26").startswith("? unacceptable size 26")
     assert reply(engine, "boardsize") == "? boardsize: expected 1 argument (size), got 0"
     assert engine.game.size == 13
     assert reply(engine, "komi 0.5") == "="
     assert engine.game.komi == 0.5
-    assert reply(engine, "komi lots") == "? komi not a float: 'lots'"
-    assert reply(engine, "komi nan") == "? komi not a finite number: 'nan'"
+    assert reply(engine, "komi lots") == "? komi: komi must be a number, got 'lots'"
+    assert reply(engine, "komi nan") == "? komi: komi must be a finite number, got 'nan'"
     assert engine.game.komi == 0.5
     reply(engine, "play b d4")
     # komi survives clear_board, and a komi change keeps the moves already played.
@@ -446,6 +448,25 @@ def test_printsgf_and_loadsgf_round_trip(engine: GtpEngine, tmp_path: object) ->
     # After loading, play continues from the loaded position.
     assert reply(fresh, "play b c3") == "? illegal move"
     assert reply(fresh, "play b d3") == "="
+
+
+def test_printsgf_writes_a_loaded_record_back_over_its_tree(engine: GtpEngine, tmp_path: object) -> None:
+    path = f"{tmp_path}/commented.sgf"
+    with open(path, "w", encoding="utf-8") as fh:
+        fh.write("(;GM[1]SZ[9]PB[Alice]C[root comment];B[ee]C[first move];W[cc](;B[gg])(;B[gc]C[other]))")
+    assert reply(engine, f"loadsgf {path}") == "="
+    assert reply(engine, "play w d3") == "="  # the same game goes on: the file's tree is kept around it
+    text = reply(engine, "printsgf")[2:]
+    assert "PB[Alice]" in text and "C[first move]" in text and "C[other]" in text and "W[dg]" in text
+    assert reply(engine, "undo") == "="  # undo builds a new game: it is written as a new record
+    text = reply(engine, "printsgf")[2:]
+    assert "C[first move]" not in text and "PB[Alice]" not in text
+    assert "B[ee]" in text and "W[cc]" in text
+
+
+def test_version_is_the_package_version(engine: GtpEngine) -> None:
+    assert reply(engine, "version") == f"= {importlib.metadata.version('keima')}"
+    assert f"AP[keima:{importlib.metadata.version('keima')}]" in reply(engine, "printsgf")
 
 
 def test_loadsgf_errors_keep_the_game(engine: GtpEngine, tmp_path: object) -> None:

@@ -25,6 +25,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from keima import ai
 from keima.record import dump_sgf
+from keima.rules.coords import MAX_SIZE, MIN_SIZE
 from keima.server.hub import Hub
 from keima.server.pubsub import LocalPubSub, PubSub
 from keima.server.schemas import (
@@ -39,6 +40,7 @@ from keima.server.schemas import (
 )
 from keima.server.session import ApiError, with_you
 from keima.server.store import Store, default_url, make_engine, migrate
+from keima.version import VERSION
 
 log = logging.getLogger("keima.server")
 
@@ -169,7 +171,7 @@ def create_app(db_url: str | None = None, *, pubsub: PubSub | None = None, dist:
 
     app = FastAPI(
         title="keima",
-        version=_version(),
+        version=VERSION,
         description="Go under the French rules: the JSON + WebSocket API of the keima server (docs/web-api.md).",
         lifespan=lifespan,
     )
@@ -202,11 +204,11 @@ def create_app(db_url: str | None = None, *, pubsub: PubSub | None = None, dist:
         from keima.server.clock import CLOCK_TYPES
 
         return {
-            "version": _version(),
+            "version": VERSION,
             "rulesets": {name: r.as_dict() for name, r in PRESETS.items()},
             "default_ruleset": DEFAULT_RULESET,
             "bot_levels": list(ai.LEVELS),
-            "sizes": {"min": 2, "max": 25, "common": [9, 13, 19]},
+            "sizes": {"min": MIN_SIZE, "max": MAX_SIZE, "common": [9, 13, 19]},
             "clock_types": list(CLOCK_TYPES),
         }
 
@@ -331,15 +333,6 @@ def _index(root: Path) -> Response:
         "<code>npm ci && npm run build</code> in <code>web/</code>.</p>"
         '<p>API: <a href="/docs">/docs</a>, <a href="/openapi.json">/openapi.json</a>.</p>'
     )
-
-
-def _version() -> str:
-    try:
-        from importlib.metadata import version
-
-        return version("keima")
-    except Exception:
-        return "0"
 
 
 async def _serve_socket(hub: Hub, websocket: WebSocket, game_id: str) -> None:
