@@ -6,8 +6,8 @@ error gives ``? internal error ...``, and in every failure the game is left exac
 happens here except the files named by ``loadsgf`` / ``printsgf``; ``keima gtp`` (``keima.cli.gtp``) feeds
 it standard input.
 
-Moves are chosen by a *player object* with ``genmove(game, color, seconds) -> point | None | "resign"``
-(None = pass): keima's bot from ``keima.ai.make_player`` by default, or the documented stand-in policy of
+Moves are chosen by a :class:`MoveGenerator`, any object with ``genmove(game, color, seconds) -> point | None |
+"resign"`` (None = pass): keima's bot from ``keima.ai.make_player`` by default, or the documented stand-in policy of
 :mod:`keima.gtp.policy` (``keima gtp --policy``). Whatever the player answers, the engine plays only a move
 that ``Game.legality`` accepts; an illegal answer, or a failure of the bot (reported on standard error), is
 replaced by the policy's choice.
