@@ -7,7 +7,9 @@ as SGF text), ``SgfError``; ``__version__``.
 
 from __future__ import annotations
 
-from keima.record import SgfError, dump_sgf, load_sgf
+import importlib
+from typing import TYPE_CHECKING, Any
+
 from keima.rules import (
     BLACK,
     EMPTY,
@@ -22,7 +24,9 @@ from keima.rules import (
     Score,
     get_ruleset,
 )
-from keima.version import VERSION as __version__
+
+if TYPE_CHECKING:
+    from keima.record import SgfError, dump_sgf, load_sgf
 
 __all__ = [
     "BLACK",
@@ -37,8 +41,21 @@ __all__ = [
     "RulesError",
     "Score",
     "SgfError",
-    "__version__",
     "dump_sgf",
     "get_ruleset",
     "load_sgf",
 ]
+
+#: Names of ``keima.record`` offered here; loaded on first use, so that ``import keima`` (the referee alone, as
+#: the bot and the server's workers need it) does not pay for sgfmill.
+_RECORD_NAMES = frozenset({"SgfError", "dump_sgf", "load_sgf"})
+
+
+def __getattr__(name: str) -> Any:
+    """``load_sgf``, ``dump_sgf`` and ``SgfError`` from ``keima.record``, and ``__version__`` (the installed
+    version, from the package metadata), each read on first use. Raises ``AttributeError`` for other names."""
+    if name in _RECORD_NAMES:
+        return getattr(importlib.import_module("keima.record"), name)
+    if name == "__version__":
+        return importlib.import_module("keima.version").package_version()
+    raise AttributeError(f"module 'keima' has no attribute {name!r}")

@@ -32,7 +32,7 @@ from keima.rules.coords import MAX_SIZE, MIN_SIZE
 from keima.rules.game import Game, GameError, IllegalMove
 from keima.rules.render import board_diagram
 from keima.rules.ruleset import RulesError, get_ruleset
-from keima.version import VERSION
+from keima.version import package_version
 
 
 class MoveGenerator(Protocol):
@@ -246,7 +246,7 @@ class GtpEngine:
         return self.name
 
     def cmd_version(self, args: tuple[str, ...]) -> str:
-        return VERSION
+        return package_version()
 
     def cmd_known_command(self, args: tuple[str, ...]) -> str:
         self._expect("known_command", args, 1, "command name")

@@ -30,12 +30,9 @@ from keima.rules.board import BLACK, EMPTY, WHITE, color_name, color_word, oppon
 from keima.rules.coords import CoordinateError, from_sgf, to_gtp, to_sgf
 from keima.rules.game import Game, GameError, IllegalMove
 from keima.rules.ruleset import PRESETS, RulesError, Ruleset
-from keima.version import VERSION
+from keima.version import package_version
 
 __all__ = ["SgfError", "SgfRecord", "dump_sgf", "load_record", "load_sgf"]
-
-#: The application name keima writes in AP.
-APPLICATION = f"keima:{VERSION}"
 
 #: Game-information properties kept as text in ``SgfRecord.info`` (and written from ``dump_sgf(info=...)``).
 INFO_PROPERTIES = (
@@ -701,7 +698,7 @@ def _serialise(tree: sgf.Sgf_game) -> str:
 def _dump_fresh(game: Game, info: Mapping[str, str]) -> str:
     tree = sgf.Sgf_game(size=game.size)
     root = tree.get_root()
-    root.set_raw("AP", APPLICATION.encode("ascii"))
+    root.set_raw("AP", f"keima:{package_version()}".encode("ascii"))
     _write_root(game, root, None)
     for ident, value in info.items():
         _set_text(root, ident, value)

@@ -40,7 +40,7 @@ from keima.server.schemas import (
 )
 from keima.server.session import ApiError, with_you
 from keima.server.store import Store, default_url, make_engine, migrate
-from keima.version import VERSION
+from keima.version import package_version
 
 log = logging.getLogger("keima.server")
 
@@ -171,7 +171,7 @@ def create_app(db_url: str | None = None, *, pubsub: PubSub | None = None, dist:
 
     app = FastAPI(
         title="keima",
-        version=VERSION,
+        version=package_version(),
         description="Go under the French rules: the JSON + WebSocket API of the keima server (docs/web-api.md).",
         lifespan=lifespan,
     )
@@ -204,7 +204,7 @@ def create_app(db_url: str | None = None, *, pubsub: PubSub | None = None, dist:
         from keima.server.clock import CLOCK_TYPES
 
         return {
-            "version": VERSION,
+            "version": package_version(),
             "rulesets": {name: r.as_dict() for name, r in PRESETS.items()},
             "default_ruleset": DEFAULT_RULESET,
             "bot_levels": list(ai.LEVELS),
