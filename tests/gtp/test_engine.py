@@ -117,15 +117,15 @@ def test_ignored_lines_get_no_reply(engine: GtpEngine) -> None:
 def test_boardsize_clear_board_and_komi(engine: GtpEngine) -> None:
     assert reply(engine, "boardsize 13") == "="
     assert engine.game.size == 13
-    assert reply(engine, "boardsize thirteen") == "? boardsize: the size must be an integer, got 'thirteen'"
+    assert reply(engine, "boardsize thirteen") == "? boardsize not an integer: 'thirteen'"
     assert reply(engine, "boardsize 1") == "? unacceptable size 1 (boardsize takes 2 to 25)"
     assert reply(engine, "boardsize 26").startswith("? unacceptable size 26")
     assert reply(engine, "boardsize") == "? boardsize: expected 1 argument (size), got 0"
     assert engine.game.size == 13
     assert reply(engine, "komi 0.5") == "="
     assert engine.game.komi == 0.5
-    assert reply(engine, "komi lots") == "? komi: komi must be a number, got 'lots'"
-    assert reply(engine, "komi nan") == "? komi: komi must be a finite number, got 'nan'"
+    assert reply(engine, "komi lots") == "? komi not a float: 'lots'"
+    assert reply(engine, "komi nan") == "? komi not a finite number: 'nan'"
     assert engine.game.komi == 0.5
     reply(engine, "play b d4")
     # komi survives clear_board, and a komi change keeps the moves already played.

@@ -262,7 +262,10 @@ class GtpEngine:
 
     def cmd_boardsize(self, args: tuple[str, ...]) -> str:
         self._expect("boardsize", args, 1, "size")
-        size = _int_arg("boardsize", args[0], "the size")
+        try:
+            size = int(args[0])
+        except ValueError:
+            raise GtpSyntaxError(f"boardsize not an integer: {args[0][:20]!r}") from None
         if not MIN_SIZE <= size <= MAX_SIZE:
             raise GtpError(f"unacceptable size {size} (boardsize takes {MIN_SIZE} to {MAX_SIZE})")
         self.setup.size = size
@@ -275,7 +278,12 @@ class GtpEngine:
 
     def cmd_komi(self, args: tuple[str, ...]) -> str:
         self._expect("komi", args, 1, "komi")
-        komi = _float_arg("komi", args[0], "komi")
+        try:
+            komi = float(args[0])
+        except ValueError:
+            raise GtpSyntaxError(f"komi not a float: {args[0][:20]!r}") from None
+        if not math.isfinite(komi):
+            raise GtpSyntaxError(f"komi not a finite number: {args[0][:20]!r}")
         game = self._rebuilt("komi", self.setup.rules, komi)
         self.setup.komi = komi
         self.game = game

@@ -92,7 +92,9 @@ def _sjis_weight(ch: str) -> float:
     lead = _lead_byte(ch, "shift_jis")
     if lead is None:
         return 0.1
-    return 1.0 if 0x88 <= lead <= 0x9F else 0.3
+    if 0x88 <= lead <= 0x9F:
+        return 1.0
+    return 0.3
 
 
 def _score(text: str, encoding: str) -> float:
