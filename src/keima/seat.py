@@ -70,6 +70,11 @@ class ComputerPlayer(Protocol):
         """The win rate of the last move's search for the side that moved, or None when unknown."""
         ...
 
+    @property
+    def default_seconds(self) -> float:
+        """Thinking time per move when no clock limits it."""
+        ...
+
     def warm_up(self) -> None:
         """Load what the first move needs (compiled code, the engine process); never raises."""
         ...
@@ -124,14 +129,22 @@ class KeimaPlayer:
         self.name = "keima"
         self.seed = seed
 
+    @property
+    def default_seconds(self) -> float:
+        """The level's own time per move (1 to 3 s)."""
+        return float(self.player.config.seconds)
+
     def genmove(self, game: Game, color: int, seconds: float) -> Move:
-        """Ask the bot (see ``keima.ai.Player.genmove``)."""
+        """Ask the bot (see ``keima.ai.Player.genmove``), once its search is compiled (the wait for that is
+        not taken from the move's time)."""
+        warm_up()
         self.player.last_result = None
         move: Move = self.player.genmove(game, color, seconds)
         return move
 
     def dead_stones(self, game: Game) -> frozenset[int]:
         """The bot's estimate, remembered as its claim: if play resumes, it captures those stones."""
+        warm_up()
         return frozenset(self.player.propose_dead(game))
 
     def winrate(self) -> float | None:
@@ -172,6 +185,8 @@ class EnginePlayer:
         self._setup: tuple[int, float, tuple[int, ...]] | None = None
         self._lock = threading.Lock()
         self.restarts = 0
+        #: Thinking time per move when no clock limits it.
+        self.default_seconds = 1.0
 
     def _start(self) -> SubprocessEngine:
         if self._engine is None:
@@ -300,6 +315,11 @@ class Seat:
     def name(self) -> str:
         """The player's name ("keima", or the engine's)."""
         return self.player.name
+
+    @property
+    def default_seconds(self) -> float:
+        """The player's thinking time per move when no clock limits it."""
+        return self.player.default_seconds
 
     # ------------------------------------------------------------------------------------ time
     @staticmethod

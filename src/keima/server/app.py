@@ -240,10 +240,11 @@ def _set_seat_cookie(resp: Response, game_id: str, token: str, secure: bool) -> 
 
 
 def create_app(db_url: str | None = None, *, pubsub: PubSub | None = None, dist: Path | None = None,
-               cache_size: int = 2000) -> FastAPI:
+               cache_size: int = 2000, engines: dict[str, str] | None = None) -> FastAPI:
     """Return the keima web application for the database at ``db_url`` (default: SQLite in the user's data
     folder). The database is opened and migrated when the application starts (ASGI lifespan). At most about
-    ``cache_size`` idle games stay in memory."""
+    ``cache_size`` idle games stay in memory. ``engines``: GTP engines offered as opponents, name -> command
+    line (their commands are run as child processes, one per game)."""
     url = db_url or default_url()
     web_root = dist or DIST
 
@@ -253,7 +254,7 @@ def create_app(db_url: str | None = None, *, pubsub: PubSub | None = None, dist:
         migrate(engine)
         store = Store(engine)
         store.start()
-        hub = Hub(store, pubsub or LocalPubSub(), cache_size=cache_size)
+        hub = Hub(store, pubsub or LocalPubSub(), cache_size=cache_size, engines=engines)
         app.state.hub = hub
         gc.callbacks.append(hub.gc_pauses.observe)
         try:
@@ -299,7 +300,7 @@ def create_app(db_url: str | None = None, *, pubsub: PubSub | None = None, dist:
     # ----------------------------------------------------------------------------------------------- API
     @app.get("/api/info")
     async def info() -> InfoOut:
-        """What the new-game form needs: rulesets, bot levels, sizes, clock types."""
+        """What the new-game form needs: rulesets, bot levels, GTP engines, sizes, clock types."""
         from keima.rules.ruleset import DEFAULT_RULESET, PRESETS
         from keima.server.clock import CLOCK_TYPES
 
@@ -308,6 +309,7 @@ def create_app(db_url: str | None = None, *, pubsub: PubSub | None = None, dist:
             rulesets={name: r.as_dict() for name, r in PRESETS.items()},
             default_ruleset=DEFAULT_RULESET,
             bot_levels=list(ai.LEVELS),
+            engines=list(engines or {}),
             sizes=SizesOut(min=MIN_SIZE, max=MAX_SIZE, common=[9, 13, 19]),
             clock_types=list(CLOCK_TYPES),
         )
