@@ -54,9 +54,11 @@ class ComputerPlayer(Protocol):
     """What a seat needs from a computer player."""
 
     name: str
-    #: True when the player is keima's bot, whose manners (pass, resign) the seat decides; an external engine
-    #: keeps its own (and its illegal moves forfeit).
+    #: True when a refused or missing move is replaced by the stand-in policy's (keima's own players); False
+    #: for an external engine, whose illegal move forfeits.
     managed: bool
+    #: True when the seat decides the player's manners (pass on a settled board, resignation): keima's bot.
+    manners: bool
 
     def genmove(self, game: Game, color: int, seconds: float) -> Move:
         """Return a board point, None to pass, or ``"resign"`` for ``color`` in ``game`` (not changed)."""
@@ -116,15 +118,19 @@ class Review:
 
 # ---------------------------------------------------------------------------------------------- players
 class KeimaPlayer:
-    """keima's bot (``keima.ai``) at ``level``, with resignation left to the seat."""
+    """keima's bot (``keima.ai``) at ``level`` (or the given ``player``), with resignation left to the seat.
+    ``dead_estimator``: what it calls dead (default: the bot's own estimate)."""
 
     managed = True
+    manners = True
 
-    def __init__(self, level: str | int = "strong", seed: int | None = None) -> None:
+    def __init__(self, level: str | int = "strong", seed: int | None = None, *, player: Any = None,
+                 dead_estimator: Any = None) -> None:
         from keima.ai import make_player
 
-        self.player = make_player(level, seed=seed)
+        self.player = player if player is not None else make_player(level, seed=seed)
         self.player.resigns = False  # the seat decides resignation, over several moves
+        self.dead_estimator = dead_estimator
         self.level = self.player.level
         self.name = "keima"
         self.seed = seed
@@ -144,6 +150,8 @@ class KeimaPlayer:
 
     def dead_stones(self, game: Game) -> frozenset[int]:
         """The bot's estimate, remembered as its claim: if play resumes, it captures those stones."""
+        if self.dead_estimator is not None:
+            return frozenset(self.dead_estimator(game))
         warm_up()
         return frozenset(self.player.propose_dead(game))
 
@@ -166,6 +174,54 @@ class KeimaPlayer:
         """Nothing to release."""
 
 
+class GeneratorPlayer:
+    """Any move generator (``genmove(game, color, seconds)``, e.g. the stand-in policy of ``keima.gtp.policy``)
+    as a computer player; ``dead_estimator`` marks its dead stones (default: ``keima.ai.estimate_dead``).
+    The seat replaces its refused moves and leaves its manners to it."""
+
+    managed = True
+    manners = False
+    default_seconds = 1.0
+
+    def __init__(self, generator: Any, dead_estimator: Any = None, name: str = "keima") -> None:
+        self.generator = generator
+        self.dead_estimator = dead_estimator
+        self.name = name
+
+    def genmove(self, game: Game, color: int, seconds: float) -> Move:
+        """The generator's answer, as it is (the seat checks it)."""
+        move: Move = self.generator.genmove(game, color, seconds)
+        return move
+
+    def dead_stones(self, game: Game) -> frozenset[int]:
+        """The estimator's dead stones."""
+        if self.dead_estimator is None:
+            from keima.ai import estimate_dead
+
+            return frozenset(estimate_dead(game))
+        return frozenset(self.dead_estimator(game))
+
+    def winrate(self) -> float | None:
+        """Unknown."""
+        return None
+
+    def warm_up(self) -> None:
+        """Nothing to load."""
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+
+def computer_for(generator: Any, dead_estimator: Any = None) -> ComputerPlayer:
+    """Return the computer player for a move generator: keima's bot (a ``keima.ai.Player``) with the seat's
+    manners, anything else as a :class:`GeneratorPlayer`."""
+    from keima.ai.player import Player
+
+    if isinstance(generator, Player):
+        return KeimaPlayer(player=generator, dead_estimator=dead_estimator)
+    return GeneratorPlayer(generator, dead_estimator)
+
+
 class EnginePlayer:
     """An external GTP engine (``command``, e.g. ``gnugo --mode gtp --level 10``) as a computer player.
 
@@ -175,6 +231,7 @@ class EnginePlayer:
     """
 
     managed = False
+    manners = False
 
     def __init__(self, name: str, command: str, *, timeout: float = 30.0) -> None:
         self.name = name
@@ -355,10 +412,7 @@ class Seat:
         if game.phase == "handicap":
             return self._handicap(game, color, raw)
         if raw == "resign":
-            if self.player.managed:
-                raw = None  # the seat resigns for keima's bot (below), not a single search
-            else:
-                return Decision("resign")
+            return Decision("resign")
         out_of_turn = color != game.to_move
         if raw is not None and (not isinstance(raw, int) or isinstance(raw, bool)
                                 or game.legality(raw, color, allow_out_of_turn=out_of_turn) is not None):
@@ -370,7 +424,7 @@ class Seat:
             fallback = policy_move(game, color, self._rng)
             return Decision("play" if fallback is not None else "pass", fallback,
                             note=f"the bot's answer {shown} was refused; the stand-in policy played instead")
-        if not self.player.managed:
+        if not self.player.manners:
             return Decision("pass") if raw is None else Decision("play", int(raw))
         return self._manners(game, color, raw)
 
@@ -440,7 +494,7 @@ class Seat:
         mine = self.player.dead_stones(game)
         if mine == marked:
             return Review(True, dead=mine)
-        own = _ownership(game) if self.player.managed else None
+        own = _ownership(game) if self.player.manners else None
         opinions: list[Opinion] = []
         for chain in game.board.chains():
             stones = tuple(sorted(chain.stones))

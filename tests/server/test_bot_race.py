@@ -25,6 +25,7 @@ class SlowJudge:
 
     name = "judge"
     managed = False
+    manners = False
     default_seconds = 0.1
 
     def __init__(self) -> None:

@@ -23,6 +23,7 @@ class Stubborn:
 
     name = "stubborn"
     managed = False
+    manners = False
     default_seconds = 0.1
 
     def genmove(self, game: Any, color: int, seconds: float) -> None:
