@@ -325,7 +325,12 @@ export function GameView({ gameId, inviteCode }) {
         <p class="turn" data-testid="turn">
           {turnText}
         </p>
-        {botThinking && <p class="thinking">{t("thinking")}</p>}
+        {botThinking && <p class="thinking">{t(game.bot_warming ? "warming" : "thinking")}</p>}
+        {game.bot_note && !game.result && (
+          <p class="notice" role="status" data-testid="bot-note">
+            {game.bot_note}
+          </p>
+        )}
         {!game.result && ["B", "W"].some((c) => game.players?.[c] && !game.players[c].seated) && (
           <p class="notice" data-testid="waiting">
             {t("waitingJoin")}
