@@ -110,3 +110,17 @@ def test_the_state_says_when_the_bot_is_warm(fast_client: TestClient) -> None:
     # The server compiles the bot in the background from its start: the first move comes, then it is warm.
     wait_for(lambda: len(state(fast_client, gid)["moves"]) == 1, timeout=120)
     assert state(fast_client, gid)["bot_warming"] is False
+
+
+def test_an_engines_illegal_move_forfeits_its_game(sqlite_url: str) -> None:
+    import sys
+    from pathlib import Path
+
+    fake = Path(__file__).parent.parent / "gtp" / "fake_engine.py"
+    with TestClient(create_app(sqlite_url, engines={"fake": f"{sys.executable} {fake} illegal"})) as c:
+        g = new_game(c, size=9, opponent="bot", engine="fake", color="B")
+        gid, tok = g["game"]["id"], g["seat"]["token"]
+        act(c, gid, tok, {"type": "play", "move": "E5"})
+        wait_for(lambda: state(c, gid)["phase"] == "finished")
+        s = state(c, gid)
+        assert s["result"] == "B+F" and s["end_reason"] == "forfeit"
