@@ -43,8 +43,9 @@ __all__ = [
 
 
 def load_sgf(source: Any) -> Game:
-    """Read an SGF record (path, bytes or str) and return the game replayed through the referee
-    (``keima.record.load_sgf``); raises ``keima.record.SgfError`` naming what was wrong and where."""
+    """Read an SGF record (SGF text as a ``str``, the file's bytes, or a ``pathlib.Path`` to read) and return
+    the game replayed through the referee (``keima.record.load_sgf``); raises ``keima.record.SgfError`` naming
+    what was wrong and where."""
     from keima.record import load_sgf as _load
 
     return _load(source)

@@ -19,12 +19,13 @@ import math
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Protocol
 
 from keima.gtp.clock import Clock
 from keima.gtp.policy import Analyzer, Move, PolicyPlayer, board_colors, choose_move
 from keima.gtp.protocol import Command, GtpError, GtpSyntaxError, format_reply, parse_line
-from keima.record import dump_sgf, load_sgf
+from keima.record import SgfError, dump_sgf, load_sgf
 from keima.rules import coords
 from keima.rules.board import BLACK, WHITE, opponent, parse_color
 from keima.rules.game import Game, GameError, IllegalMove
@@ -520,18 +521,14 @@ class GtpEngine:
         if limit is not None and limit < 1:
             raise GtpSyntaxError(f"loadsgf: the move number must be 1 or more, got {limit}")
         try:
-            # Bytes, so that keima.record can honour the record's own CA[] charset.
-            with open(args[0], "rb") as fh:
-                data = fh.read()
-        except OSError as exc:
-            raise GtpError(f"cannot load file {args[0]!r}: {exc.strerror or exc}") from None
-        try:
-            game: Game = load_sgf(data)
+            # A Path: keima.record reads at most DEFAULT_MAX_BYTES of it and honours its own CA[] charset.
+            game: Game = load_sgf(Path(args[0]))
             if limit is not None:
                 while len(game.moves) > limit - 1:
                     game.undo()
-        except Exception as exc:  # SgfError and friends: reported, the current game is kept
-            raise GtpError(f"cannot load file {args[0]!r}: {exc}") from None
+        except (SgfError, GameError) as exc:  # reported; the current game is kept
+            message = exc.message if isinstance(exc, SgfError) and exc.line is None else str(exc)
+            raise GtpError(f"cannot load file {args[0][:200]!r}: {message}") from None
         self.game = game
         self.setup = _Setup(game.size, str(game.rules.name), float(game.komi))
         return ""
