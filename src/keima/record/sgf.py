@@ -160,20 +160,22 @@ class SgfRecord:
 # ---------------------------------------------------------------------------------------------------- reading
 
 
+_AT = "_keima_at"  # attribute of a main-line node: (index in document order, offset of its ';')
+
+
 class _Reader:
     """One read of one source: keeps the text and where each main-line node starts, for error messages."""
 
     def __init__(self, text: str, source: str) -> None:
         self.text = text
         self.source = source
-        self.index: dict[int, tuple[int, int]] = {}  # id(node) -> (index in document order, offset)
         self.root_offset: int | None = None
 
     def error(self, message: str, node: sgf.Node | None = None, **extra: object) -> SgfError:
         line = column = None
         idx = None
         if node is not None:
-            found = self.index.get(id(node))
+            found: tuple[int, int] | None = getattr(node, _AT, None)
             if found is not None:
                 idx = found[0]
                 line, column = line_col(self.text, found[1])
@@ -456,11 +458,13 @@ def load_record(source: Source, *, max_bytes: int | None = DEFAULT_MAX_BYTES) ->
 
     def node_of(item: MainNode) -> sgf.Node:
         node = sgf.Node(item.properties, presenter)
-        reader.index[id(node)] = (item.index, item.offset)
+        setattr(node, _AT, (item.index, item.offset))
         return node
 
     root = node_of(first)
-    nodes: list[sgf.Node] = [root]
+    # Of the main line only what comes after the replay is kept: the last node and the last one with TB/TW.
+    last = marked = root
+    depth = 0
     gm = _raw(root, "GM")
     if gm is not None and gm.strip() not in ("", "1"):
         raise reader.error(f"GM[{gm}] is not a game of Go (GM[1])", root)
@@ -482,7 +486,9 @@ def load_record(source: Source, *, max_bytes: int | None = DEFAULT_MAX_BYTES) ->
     number = _replay(reader, record, root, 0, size, used_ab, 0)
     for depth, item in enumerate(main, start=1):
         node = node_of(item)
-        nodes.append(node)
+        last = node
+        if node.has_property("TB") or node.has_property("TW"):
+            marked = node
         number = _replay(reader, record, node, depth, size, used_ab, number)
     try:
         coarse = parser.finish()
@@ -494,10 +500,11 @@ def load_record(source: Source, *, max_bytes: int | None = DEFAULT_MAX_BYTES) ->
     # The property maps of the nodes read above are the tree's own (sgfmill builds its nodes on demand).
     record.tree = sgf.Sgf_game.from_coarse_game_tree(coarse, override_encoding="UTF-8")
     if not record.moves:
-        record.start_depth = len(nodes) - 1
+        record.start_depth = depth
         record.start_events = len(game.events)
+    nodes = [marked, last] if marked is not last else [last]
     record.dead, record.dead_source = _dead_from_record(game, nodes, reader)
-    _apply_result(reader, record, nodes[-1])
+    _apply_result(reader, record, last)
     _attach(game, record)
     return record
 
