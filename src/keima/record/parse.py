@@ -102,8 +102,8 @@ def read_source(source: object, max_bytes: int | None = DEFAULT_MAX_BYTES) -> So
             with path.open("rb") as fh:
                 # Read one byte past the limit: a FIFO or /dev/zero has no size to check beforehand.
                 data = fh.read() if max_bytes is None else fh.read(max_bytes + 1)
-        except OSError as exc:
-            raise ParseError(f"cannot read the file: {exc.strerror or exc}") from None
+        except (OSError, ValueError) as exc:  # ValueError: a name with a NUL character
+            raise ParseError(f"cannot read the file: {getattr(exc, 'strerror', None) or exc}") from None
         if max_bytes is not None and len(data) > max_bytes:
             try:
                 size: int | str = path.stat().st_size
