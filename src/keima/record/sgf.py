@@ -160,6 +160,10 @@ class SgfRecord:
 # ---------------------------------------------------------------------------------------------------- reading
 
 
+#: The setup nodes of a record may change this many boards' worth of points, plus one point per 4 characters of
+#: the record (every point written out, ``[aa]``, takes 4): only rectangles repeated many times go beyond.
+SETUP_BOARDS = 16
+
 _AT = "_keima_at"  # attribute of a main-line node: (index in document order, offset of its ';')
 
 
@@ -170,6 +174,8 @@ class _Reader:
         self.text = text
         self.source = source
         self.root_offset: int | None = None
+        # Points the setup nodes may still change (see _changes); set once the board size is known.
+        self.setup_budget = self.setup_left = 0
 
     def error(self, message: str, node: sgf.Node | None = None, **extra: object) -> SgfError:
         line = column = None
@@ -312,6 +318,7 @@ def _setup(reader: _Reader, game: Game, node: sgf.Tree_node, size: int, skip_ab:
         if letter not in ("B", "W"):
             raise reader.error(f"PL[{pl}] must be B or W", node)
         to_move = BLACK if letter == "B" else WHITE
+    black, white, empty = _changes(reader, game, node, black, white, empty)
     if not (black or white or empty) and (to_move is None or (is_root and to_move == game.to_move)):
         return  # nothing to change (KGS writes PL[W] beside handicap stones, where White moves anyway)
     if game.phase == "handicap":
@@ -327,6 +334,36 @@ def _setup(reader: _Reader, game: Game, node: sgf.Tree_node, size: int, skip_ab:
         game.setup(black, white, empty, to_move)
     except GameError as exc:
         raise reader.error(f"bad setup: {exc}", node) from None
+
+
+def _changes(
+    reader: _Reader, game: Game, node: sgf.Node, black: list[int], white: list[int], empty: list[int]
+) -> tuple[list[int], list[int], list[int]]:
+    """The setup points of ``node`` that change the board (AB on a black stone, AW on a white one, AE on an
+    empty point change nothing), charged to the record's setup budget.
+
+    Raises SgfError for a point listed in two of the lists, and when the setup nodes of the main line change
+    more points than the budget allows: rectangles let a few bytes rewrite the whole board, and each change
+    is kept in the game's history, so a record of nothing but ``;AB[aa:sr];AE[aa:sr]`` would cost the referee
+    thousands of times its size.
+    """
+    seen = set(black)
+    for p in (*white, *empty):
+        if p in seen:
+            raise reader.error(f"bad setup: {to_gtp(p, game.size)} is listed twice in the setup", node)
+        seen.add(p)
+    board = game.board
+    black = [p for p in black if board.get(p) != BLACK]
+    white = [p for p in white if board.get(p) != WHITE]
+    empty = [p for p in empty if board.get(p) != EMPTY]
+    reader.setup_left -= len(black) + len(white) + len(empty)
+    if reader.setup_left < 0:
+        raise reader.error(
+            "the setup nodes (AB/AW/AE) of this record change more points than a record of its size can "
+            f"({reader.setup_budget}: {SETUP_BOARDS} boards plus one point per 4 characters)",
+            node,
+        )
+    return black, white, empty
 
 
 def _dead_from_record(
@@ -455,6 +492,7 @@ def load_record(source: Source, *, max_bytes: int | None = DEFAULT_MAX_BYTES) ->
     reader.root_offset = first.offset
     size = _board_size(reader, first.properties)
     presenter = sgf_properties.Presenter(size, "UTF-8")
+    reader.setup_budget = reader.setup_left = SETUP_BOARDS * size * size + len(text) // 4
 
     def node_of(item: MainNode) -> sgf.Node:
         node = sgf.Node(item.properties, presenter)
