@@ -132,17 +132,21 @@ class MainNode:
 class TreeParser:
     """A streaming parse of the first game tree of ``text``.
 
-    Iterate :meth:`main_line` for the nodes of the main line as they complete, then call :meth:`finish` for
-    the whole tree. Both raise :class:`ParseError` at the first thing that is not SGF, with its offset.
+    Iterate :meth:`main_line` for the nodes of the main line as they complete, then call :meth:`finish` to
+    parse the rest. Both raise :class:`ParseError` at the first thing that is not SGF, with its offset.
+    ``keep``: build the whole tree (sgfmill's ``Coarse_game_tree``, returned by :meth:`finish`); without it
+    the parse only checks the text and hands out the main line, holding nothing else (memory is then the
+    text and the node being read, whatever the nesting or the number of variations).
     """
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, keep: bool = True) -> None:
         self.text = text
         start = START_RE.search(text)
         if start is None:
             raise ParseError(_no_game_message(text), 0)
         self.end: int | None = None  # offset just past the tree's closing ')' once parsed
         self._root: sgf_grammar.Coarse_game_tree | None = None
+        self._keep = keep
         self._on_main = True
         self._run = self._parse(start.start())
 
@@ -154,19 +158,26 @@ class TreeParser:
                 return
             yield node
 
-    def finish(self) -> sgf_grammar.Coarse_game_tree:
-        """Parse the rest of the tree and return it (the root's ``Coarse_game_tree``)."""
+    def finish(self) -> sgf_grammar.Coarse_game_tree | None:
+        """Parse the rest of the tree; returns it (the root's ``Coarse_game_tree``), or None without ``keep``."""
         for _ in self._run:
             pass
-        assert self._root is not None
         return self._root
 
     def _parse(self, start: int) -> Iterator[MainNode]:
-        """The parse itself: yields the main-line nodes, then runs to the end of the tree."""
+        """The parse itself: yields the main-line nodes, then runs to the end of the tree.
+
+        The grammar's state is two numbers: ``depth`` (open parentheses) and ``nodes`` (nodes of the sequence
+        being read, or -1 once a variation began or ended in it, where a ``;`` is an error). With ``keep`` the
+        sgfmill structures are built beside them.
+        """
         text = self.text
+        keep = self._keep
         stack: list[sgf_grammar.Coarse_game_tree | None] = []
         tree: sgf_grammar.Coarse_game_tree | None = None
-        sequence: list[dict[str, list[bytes]]] | None = None
+        sequence: list[dict[str, list[bytes]]] = []
+        depth = 0
+        nodes = -1
         props: dict[str, list[bytes]] | None = None
         props_at = 0
         count = 0
@@ -220,38 +231,55 @@ class TreeParser:
             done = props if self._on_main else None
             done_at, done_index = props_at, count - 1
             if delim == ";":
-                if sequence is None:
+                if nodes < 0:
                     raise _malformed("a node (';') after a closed variation, where '(' or ')' must come", offset)
+                nodes += 1
                 props = {}
-                sequence.append(props)
+                if keep:
+                    sequence.append(props)
                 props_at = offset
                 count += 1
             else:
                 props = None
-                if sequence is not None:
-                    if not sequence:
-                        raise _malformed("a game tree with no node ('(' must be followed by ';')", offset)
+                if nodes == 0:
+                    raise _malformed("a game tree with no node ('(' must be followed by ';')", offset)
+                if nodes > 0 and keep:
                     assert tree is not None
                     tree.sequence = sequence
-                    sequence = None
+                nodes = -1
                 if delim == "(":
-                    stack.append(tree)
-                    tree = sgf_grammar.Coarse_game_tree()
-                    sequence = []
+                    depth += 1
+                    nodes = 0
+                    if keep:
+                        stack.append(tree)
+                        tree = sgf_grammar.Coarse_game_tree()
+                        sequence = []
                 else:  # ')': the first one ends the main line
                     self._on_main = False
-                    variation = tree
-                    tree = stack.pop()
-                    if tree is None:
-                        self._root = variation
+                    depth -= 1
+                    if keep:
+                        variation = tree
+                        tree = stack.pop()
+                        if tree is not None:
+                            tree.children.append(variation)
+                        else:
+                            self._root = variation
+                    if depth == 0:
                         self.end = tok.end()
                         if done is not None:
                             yield MainNode(done, done_index, done_at)
                         return
-                    tree.children.append(variation)
             if done is not None:
                 yield MainNode(done, done_index, done_at)
         raise _malformed("the file ends before the game tree is closed (truncated record?)", len(text))
+
+
+def parse_tree(text: str) -> sgf_grammar.Coarse_game_tree:
+    """The whole first game tree of ``text`` (known to parse). Raises :class:`ParseError` otherwise."""
+    parser = TreeParser(text)
+    tree = parser.finish()
+    assert tree is not None
+    return tree
 
 
 def _malformed(message: str, offset: int) -> ParseError:

@@ -32,6 +32,7 @@ from keima.record.parse import (
     PointError,
     TreeParser,
     more_games,
+    parse_tree,
     point_rows,
     position,
     read_source,
@@ -129,8 +130,9 @@ class SgfError(ValueError):
 class SgfRecord:
     """A game read from SGF, with what the game object itself does not hold.
 
-    ``game``: the replayed game. ``tree``: the sgfmill game as read (UTF-8 internally). ``encoding``: the
-    codec the file was read with. ``info``: game-information text (PB, PW, BR, WR, DT, ...).
+    ``game``: the replayed game. ``tree``: the sgfmill game as read (UTF-8 internally), parsed again from
+    ``text`` (the decoded record) the first time it is asked for, so that reading holds no tree. ``encoding``:
+    the codec the file was read with. ``info``: game-information text (PB, PW, BR, WR, DT, ...).
     ``rules_text``: the RU value as written, ``rules``: the ruleset it was read as. ``result_text``: RE as
     written. ``dead``: dead stones given by the record (TB/TW on the last counted node, or MA marks there),
     None when it gives none; ``dead_source`` says which. ``warnings``: things read with a guess.
@@ -140,7 +142,7 @@ class SgfRecord:
     """
 
     game: Game
-    tree: sgf.Sgf_game
+    text: str
     encoding: str
     source: str
     info: dict[str, str] = field(default_factory=dict)
@@ -155,14 +157,24 @@ class SgfRecord:
     move_events: list[int] = field(default_factory=list)
     start_depth: int = 0
     start_events: int = 0
+    _tree: sgf.Sgf_game | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def tree(self) -> sgf.Sgf_game:
+        """The sgfmill game of ``text`` (built on first use; the same object afterwards)."""
+        if self._tree is None:
+            self._tree = sgf.Sgf_game.from_coarse_game_tree(parse_tree(self.text), override_encoding="UTF-8")
+        return self._tree
 
 
 # ---------------------------------------------------------------------------------------------------- reading
 
 
-#: The setup nodes of a record may change this many boards' worth of points, plus one point per 4 characters of
-#: the record (every point written out, ``[aa]``, takes 4): only rectangles repeated many times go beyond.
+#: The setup nodes of a record's main line may list this many boards' worth of points, plus one point per
+#: ``SETUP_CHARS`` characters of the record: a problem's or a handicap's setup is a board at most, and only
+#: floods of setup nodes (rectangles repeated, or thousands of one-stone nodes) go beyond.
 SETUP_BOARDS = 16
+SETUP_CHARS = 8
 
 _AT = "_keima_at"  # attribute of a main-line node: (index in document order, offset of its ';')
 
@@ -340,29 +352,31 @@ def _changes(
     reader: _Reader, game: Game, node: sgf.Node, black: list[int], white: list[int], empty: list[int]
 ) -> tuple[list[int], list[int], list[int]]:
     """The setup points of ``node`` that change the board (AB on a black stone, AW on a white one, AE on an
-    empty point change nothing), charged to the record's setup budget.
+    empty point change nothing). Every point listed is charged to the record's setup budget (a row at least).
 
-    Raises SgfError for a point listed in two of the lists, and when the setup nodes of the main line change
-    more points than the budget allows: rectangles let a few bytes rewrite the whole board, and each change
-    is kept in the game's history, so a record of nothing but ``;AB[aa:sr];AE[aa:sr]`` would cost the referee
-    thousands of times its size.
+    Raises SgfError for a point listed in two of the lists, and when the setup nodes of the main line list
+    more points than the budget allows: rectangles let a few bytes name the whole board, and each node costs
+    the referee work and history in proportion to its points, so a record of nothing but
+    ``;AB[aa:sr];AE[aa:sr]`` or ``;AE[aa:ss]`` would cost hundreds of times its size in memory or minutes.
     """
     seen = set(black)
     for p in (*white, *empty):
         if p in seen:
             raise reader.error(f"bad setup: {to_gtp(p, game.size)} is listed twice in the setup", node)
         seen.add(p)
+    if seen:
+        # A node costs the referee a pass over the board whatever it lists: charged a row at least.
+        reader.setup_left -= max(len(seen), game.size)
+    if reader.setup_left < 0:
+        raise reader.error(
+            "the setup nodes (AB/AW/AE) of this record list more points than a record of its size may "
+            f"({reader.setup_budget}: {SETUP_BOARDS} boards plus one point per {SETUP_CHARS} characters)",
+            node,
+        )
     board = game.board
     black = [p for p in black if board.get(p) != BLACK]
     white = [p for p in white if board.get(p) != WHITE]
     empty = [p for p in empty if board.get(p) != EMPTY]
-    reader.setup_left -= len(black) + len(white) + len(empty)
-    if reader.setup_left < 0:
-        raise reader.error(
-            "the setup nodes (AB/AW/AE) of this record change more points than a record of its size can "
-            f"({reader.setup_budget}: {SETUP_BOARDS} boards plus one point per 4 characters)",
-            node,
-        )
     return black, white, empty
 
 
@@ -482,7 +496,7 @@ def load_record(source: Source, *, max_bytes: int | None = DEFAULT_MAX_BYTES) ->
     text, name, warnings = src.text, src.name, src.warnings
     reader = _Reader(text, name)
     try:
-        parser = TreeParser(text)
+        parser = TreeParser(text, keep=False)  # the tree itself is built only if asked for (SgfRecord.tree)
     except ParseError as exc:
         raise reader.parse_error(exc) from None
     main = _main_nodes(reader, parser)
@@ -492,7 +506,7 @@ def load_record(source: Source, *, max_bytes: int | None = DEFAULT_MAX_BYTES) ->
     reader.root_offset = first.offset
     size = _board_size(reader, first.properties)
     presenter = sgf_properties.Presenter(size, "UTF-8")
-    reader.setup_budget = reader.setup_left = SETUP_BOARDS * size * size + len(text) // 4
+    reader.setup_budget = reader.setup_left = SETUP_BOARDS * size * size + len(text) // SETUP_CHARS
 
     def node_of(item: MainNode) -> sgf.Node:
         node = sgf.Node(item.properties, presenter)
@@ -509,7 +523,7 @@ def load_record(source: Source, *, max_bytes: int | None = DEFAULT_MAX_BYTES) ->
     game, ruleset, ru_text, used_ab = _game_from_root(reader, root, size, warnings)
     record = SgfRecord(
         game=game,
-        tree=None,  # set once the whole tree is parsed, below
+        text=text,
         encoding=src.encoding,
         source=name,
         rules_text=ru_text,
@@ -529,14 +543,12 @@ def load_record(source: Source, *, max_bytes: int | None = DEFAULT_MAX_BYTES) ->
             marked = node
         number = _replay(reader, record, node, depth, size, used_ab, number)
     try:
-        coarse = parser.finish()
+        parser.finish()
     except ParseError as exc:
         raise reader.parse_error(exc) from None
     assert parser.end is not None
     if more_games(text, parser.end):
         warnings.append("the file holds more than one game; only the first was read")
-    # The property maps of the nodes read above are the tree's own (sgfmill builds its nodes on demand).
-    record.tree = sgf.Sgf_game.from_coarse_game_tree(coarse, override_encoding="UTF-8")
     if not record.moves:
         record.start_depth = depth
         record.start_events = len(game.events)
