@@ -4,7 +4,7 @@ Usage::
 
     python bench/hostile_sgf.py [--mb 5] [--only rectangles,passes,comment,variations,corpus]
 
-Each input is built and read in a fresh Python process (``load_record`` on the bytes, with the size limit
+Each input is built in one Python process and read in a fresh one (``load_record`` on the bytes, with the size limit
 raised to the input's size when the reader has one, so that what is measured is the parse itself, not the
 refusal). The child reports the seconds spent in ``load_record``, what it raised, and the growth of its peak
 resident memory (``ru_maxrss``) over what it held just before the call, as a ratio to the input's size.
@@ -23,17 +23,21 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import subprocess
 import sys
+import tempfile
 
 CHILD = r"""
 import inspect, json, resource, sys, time
 from pathlib import Path
 from keima.record import sgf as sgfmod
 
-kind, mb = sys.argv[1], float(sys.argv[2])
-n = int(mb * 1024 * 1024)
-if kind == "rectangles":
+kind = sys.argv[1]
+n = int(float(sys.argv[2]) * 1024 * 1024) if kind != "file" else 0
+if kind == "file":
+    data = Path(sys.argv[2]).read_bytes()
+elif kind == "rectangles":
     head = b"(;GM[1]FF[4]SZ[19]AB"
     data = head + b"[aa:ss]" * ((n - len(head)) // 7) + b")"
 elif kind == "passes":
@@ -63,6 +67,9 @@ else:
             parts.append(b"(;" + b)
             total += len(b) + 2
     data = b"(;GM[1]FF[4]SZ[19]CA[UTF-8]" + b"".join(parts) + b")"
+if kind != "file" and len(sys.argv) > 3:  # build only: the measuring child reads the file, free of the building's peak
+    Path(sys.argv[3]).write_bytes(data)
+    sys.exit(0)
 kwargs = {}
 if "max_bytes" in inspect.signature(sgfmod.load_record).parameters:
     kwargs["max_bytes"] = len(data)
@@ -84,11 +91,15 @@ print(json.dumps({"kind": kind, "bytes": len(data), "seconds": seconds, "peak_gr
 
 
 def measure(kind: str, mb: float) -> dict[str, object]:
-    """Run one input in a child process; returns its JSON report."""
-    out = subprocess.run([sys.executable, "-c", CHILD, kind, str(mb)], capture_output=True, text=True, check=False)
+    """Build one input in a child process, read it in another; returns the reader's JSON report."""
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "input.sgf")
+        subprocess.run([sys.executable, "-c", CHILD, kind, str(mb), path], check=True)
+        out = subprocess.run([sys.executable, "-c", CHILD, "file", path], capture_output=True, text=True, check=False)
     if out.returncode != 0:
         return {"kind": kind, "outcome": f"child died ({out.returncode}): {out.stderr.strip()[-200:]}"}
     report: dict[str, object] = json.loads(out.stdout.strip().splitlines()[-1])
+    report["kind"] = kind
     return report
 
 

@@ -542,6 +542,7 @@ class GtpEngine:
                     game.undo()
         except (SgfError, GameError) as exc:  # reported; the current game is kept
             message = exc.message if isinstance(exc, SgfError) and exc.line is None else str(exc)
+            message = message.removeprefix("cannot read the file: ")
             raise GtpError(f"cannot load file {args[0][:200]!r}: {message}") from None
         self.game = game
         self.setup = _Setup(game.size, str(game.rules.name), float(game.komi))
