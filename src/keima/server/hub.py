@@ -366,7 +366,7 @@ class Hub:
             return
         g = s.game
         if g.phase == "finished":
-            self._release_seat(s.id)
+            self._release_seat(s.id)  # an engine's process ends with its game
         elif g.phase in PLAY_PHASES and g.result is None and g.to_move == s.bot_color:
             self._bot_busy.add(s.id)
             self._spawn(self._bot_turn(s, "move"))
@@ -431,6 +431,8 @@ class Hub:
             # give the bot its turn in the new state instead of leaving the game waiting for it.
             if retry and not s.broken and s.version != version:
                 self._maybe_bot(s)
+            if s.game.phase == "finished":
+                self._release_seat(s.id)
 
     def _bot_entry(self, s: GameSession, decision: seat.Decision, seats: frozenset[int],
                    now: float) -> dict[str, Any]:
