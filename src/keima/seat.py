@@ -156,9 +156,10 @@ class KeimaPlayer:
         return frozenset(self.player.propose_dead(game))
 
     def winrate(self) -> float | None:
-        """The last search's win rate, when it saw enough playouts to mean something."""
+        """The last search's win rate, when it saw enough heavy playouts to mean something (the beginner's light,
+        uniform playouts judge a finished position no better than a coin: None, the seat judges alone)."""
         result = self.player.last_result
-        if result is None or result.playouts < 50:
+        if result is None or result.playouts < 50 or not self.player.config.heavy:
             return None
         return float(result.winrate)
 
@@ -453,8 +454,13 @@ class Seat:
         own = _ownership(game) if wanted and not opening else None
         if own is not None:
             margin = _margin(game, own, color)
-            lost = margin < -0.15 * n * n or (winrate is not None and winrate < RESIGN_WINRATE
-                                               and margin < -max(3.0, 0.04 * n * n))
+            # Both judges must agree: the player's own search (when it reports a win rate) and the expected
+            # margin of heavy playouts (alone, it misjudges open positions; measured against GNU Go, resigning
+            # on the margin alone threw away games the search still thought playable).
+            if winrate is not None:
+                lost = winrate < RESIGN_WINRATE and margin < -max(3.0, 0.04 * n * n)
+            else:
+                lost = margin < -0.15 * n * n
             if lost:
                 self._hopeless.append(game.move_number)
                 if len(self._hopeless) >= self.patience:
@@ -463,7 +469,10 @@ class Seat:
                 self._hopeless.clear()
         if move is None or own is None:
             return Decision("pass") if move is None else Decision("play", move)
-        if self._settled(game, color, own, move):
+        # The pass replaces the search's move only where the game is decided for the search too, or after the
+        # opponent's pass: a balanced search still sees something to play for.
+        decided = winrate is None or not 0.15 <= winrate <= 0.85 or game.consecutive_passes >= 1
+        if decided and self._settled(game, color, own, move):
             return Decision("pass", note="every point is settled: a move gains nothing")
         return Decision("play", move)
 

@@ -88,7 +88,7 @@ def test_keeps_playing_where_a_point_is_still_open() -> None:
 
 @pytest.mark.parametrize("level", ["beginner", "intermediate", "strong"])
 def test_resigns_a_lost_game_after_several_hopeless_moves_at_every_level(level: str) -> None:
-    game = board(LOST_FOR_WHITE, to_move=WHITE, komi=0.5)
+    game = board(LOST_FOR_WHITE, to_move=WHITE, komi=-10.5)
     seat = Seat(KeimaPlayer(level, seed=8))
     decisions: list[Decision] = []
     filler = [at(game, v) for v in ("A9", "C9", "E9", "G9", "J9", "A1", "C1")]
