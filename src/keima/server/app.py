@@ -26,6 +26,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from keima import ai
 from keima.record import dump_sgf
 from keima.server.hub import Hub
+from keima.server.positions import router as positions_router
 from keima.server.pubsub import LocalPubSub, PubSub
 from keima.server.schemas import (
     WS_ADAPTER,
@@ -194,6 +195,7 @@ def create_app(db_url: str | None = None, *, pubsub: PubSub | None = None, dist:
         err = ApiError(exc.status_code, codes.get(exc.status_code, "bad-request"), str(exc.detail))
         return JSONResponse(err.as_dict(), status_code=exc.status_code)
 
+    app.include_router(positions_router)  # before the catch-all asset route below
     # ----------------------------------------------------------------------------------------------- API
     @app.get("/api/info")
     async def info() -> dict[str, Any]:
@@ -297,6 +299,10 @@ def create_app(db_url: str | None = None, *, pubsub: PubSub | None = None, dist:
     # ----------------------------------------------------------------------------------------------- the UI
     @app.get("/", include_in_schema=False)
     async def index() -> Response:
+        return _index(web_root)
+
+    @app.get("/position", include_in_schema=False)
+    async def position_page() -> Response:
         return _index(web_root)
 
     @app.get("/g/{game_id}", include_in_schema=False)
