@@ -233,3 +233,23 @@ def test_position_page_is_the_app(fast_client: TestClient) -> None:
     r = fast_client.get("/position")
     assert r.status_code == 200
     assert "html" in r.headers["content-type"]
+
+
+def test_every_step_kind_has_a_sentence_in_the_ui(fast_client: TestClient) -> None:
+    """The UI words each step from its kind (web/src/countText.js, EN and FR; the build checks that both
+    languages have the same keys): every kind the server sends must be there."""
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[2] / "web" / "src" / "countText.js").read_text(encoding="utf-8")
+    kinds: set[str] = set()
+    for body in (
+        {"size": 5, "komi": 0, "board": SEKI},
+        {"size": 9, "handicap": 2, "board": DAME},
+        {"size": 5, "board": WALL, "prisoners": {"B": 9, "W": 0}, "pass_stones": {"B": 2}, "last_mover": "B"},
+        {"size": 9, "board": DEAD, "dead": ["B8", "G1"]},
+    ):
+        score = count(fast_client, **body)["score"]
+        kinds |= {s["kind"] for steps in score["steps"].values() for s in steps}
+    assert len(kinds) >= 25
+    for kind in sorted(kinds):
+        assert text.count(f'"{kind}": (') == 2, f"{kind} needs one sentence in English and one in French"
