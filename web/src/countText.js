@@ -26,6 +26,7 @@ const en = {
     aga: "AGA rules",
     "japanese-1989": "Japanese rules (1989)",
     "tromp-taylor": "Tromp-Taylor rules",
+    chinese: "Chinese rules",
   },
   article: (a) => a,
   steps: {
@@ -131,6 +132,7 @@ const fr = {
     aga: "Règles AGA",
     "japanese-1989": "Règles japonaises (1989)",
     "tromp-taylor": "Règles de Tromp-Taylor",
+    chinese: "Règles chinoises",
   },
   article: (a) =>
     a.replace(/^example/, "exemple").replace(/examples/, "exemples").replace(/diagrams/, "diagrammes").replace(/^rule/, "règle"),

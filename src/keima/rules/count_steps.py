@@ -16,6 +16,7 @@ of that public text the step follows; docs/rules.md, « Public sources », gives
 ``aga``             AGA Rules of Go (rules numbered)
 ``japanese-1989``   Japanese Rules of Go, 1989 (articles numbered)
 ``tromp-taylor``    Tromp-Taylor concise rules (rules numbered)
+``chinese``         the written Chinese rules (n points to White in a handicap game)
 
 The methods, step kinds in order (a step with nothing to show is left out where noted):
 
@@ -78,7 +79,7 @@ EGC_AREA = RuleRef("egc2011", "example 1")
 EGC_TERRITORY = RuleRef("egc2011", "« méthode des territoires », examples 1-2")
 AGA_PASS = RuleRef("aga", "rule 7")
 AGA_COUNT = RuleRef("aga", "rule 12")
-AGA_COMPENSATION = RuleRef("aga", "rule 3")
+CHINESE_HANDICAP = RuleRef("chinese", "handicap compensation")
 TT_SCORE = RuleRef("tromp-taylor", "rule 9")
 JP_TERRITORY = RuleRef("japanese-1989", "art. 8")
 JP_RESULT = RuleRef("japanese-1989", "art. 10")
@@ -234,7 +235,7 @@ def _area(
     out.add("area-komi", _komi_rule(rules, handicap), gain={WHITE: b[WHITE].komi},
             values={"W": b[WHITE].komi, "handicap": handicap}, color=WHITE)
     if b[WHITE].handicap_bonus:
-        out.add("area-handicap", FFG_HANDICAP if rules.handicap_bonus == "n-1" else AGA_COMPENSATION,
+        out.add("area-handicap", FFG_HANDICAP if rules.handicap_bonus == "n-1" else CHINESE_HANDICAP,
                 gain={WHITE: b[WHITE].handicap_bonus},
                 values={"W": b[WHITE].handicap_bonus, "handicap": handicap, "n": rules.handicap_bonus == "n"},
                 color=WHITE)
