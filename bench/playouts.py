@@ -23,8 +23,7 @@ import numpy as np
 from keima.ai import search as S
 from keima.ai.engine import load
 from keima.ai.patterns import PATTERN_TABLE
-from keima.ai.player import own_eye
-from keima.rules import Board, Game
+from keima.rules import Board, Game, is_true_eye
 
 
 def position(n: int, moves: int, seed: int = 7) -> Game:
@@ -32,7 +31,7 @@ def position(n: int, moves: int, seed: int = 7) -> Game:
     rng = random.Random(seed)
     game = Game(n)
     for _ in range(moves):
-        legal = [p for p in game.legal_moves() if not own_eye(game.board.colors, n, p, game.to_move)]
+        legal = [p for p in game.legal_moves() if not is_true_eye(game.board, p, game.to_move)]
         if not legal:
             break
         game.play(rng.choice(legal))
@@ -67,7 +66,7 @@ def python_playout(board: Board, to_move: int, rng: random.Random) -> None:
         rng.shuffle(empties)
         played = False
         for p in empties:
-            if own_eye(board.colors, n, p, color):
+            if is_true_eye(board, p, color):
                 continue
             if board.analyse(p, color).suicide:
                 continue

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from keima.gtp.policy import Analyzer, PolicyPlayer, board_colors, choose_move
+from keima.gtp.policy import Analyzer, PolicyPlayer, board_colors, policy_move
 from keima.rules import coords
 from keima.rules.board import BLACK, EMPTY, WHITE
 from keima.rules.game import Game
@@ -28,20 +28,20 @@ def vertex(game: Game, move: int | None) -> str:
 def test_captures_the_largest_chain_in_atari() -> None:
     game = position(5, "B3 C4 D3 C5 D4", "C3 D5 E5")
     # C3: liberty C2 (one stone). D5 E5: liberty E4 (two stones). The bigger capture wins.
-    assert vertex(game, choose_move(game, BLACK, random.Random(0))) == "E4"
+    assert vertex(game, policy_move(game, BLACK, random.Random(0))) == "E4"
 
 
 def test_escapes_atari_when_nothing_can_be_captured() -> None:
     # Black C3 has one liberty (C2); extending there gives it three.
     game = position(5, "C3", "B3 D3 C4")
-    assert vertex(game, choose_move(game, BLACK, random.Random(0))) == "C2"
+    assert vertex(game, policy_move(game, BLACK, random.Random(0))) == "C2"
 
 
 def test_never_fills_its_own_true_eye_and_passes_when_nothing_else_is_left() -> None:
     # 3x3, Black everywhere except its two eyes A3 and C1.
     game = position(3, "B3 C3 A2 B2 C2 A1 B1", "")
     assert sorted(vertex(game, p) for p in game.legal_moves(BLACK)) == ["A3", "C1"]
-    assert choose_move(game, BLACK, random.Random(0)) is None
+    assert policy_move(game, BLACK, random.Random(0)) is None
     assert PolicyPlayer(0).genmove(game, BLACK, 1.0) is None
 
 
@@ -51,13 +51,13 @@ def test_avoids_self_atari() -> None:
     colors = board_colors(game)
     analyzer = Analyzer(colors, 3)
     for seed in range(30):
-        move = choose_move(game, BLACK, random.Random(seed))
+        move = policy_move(game, BLACK, random.Random(seed))
         if move is None:
             continue
         assert analyzer.effect(move, BLACK).liberties >= 2, vertex(game, move)
     # A1 would be a lone stone with one liberty (B1): never chosen.
     a1 = coords.from_gtp("A1", 3)
-    assert all(choose_move(game, BLACK, random.Random(seed)) != a1 for seed in range(30))
+    assert all(policy_move(game, BLACK, random.Random(seed)) != a1 for seed in range(30))
 
 
 def test_passes_back_when_the_count_already_wins() -> None:
@@ -72,7 +72,7 @@ def test_passes_back_when_the_count_already_wins() -> None:
 
 def test_same_seed_same_moves() -> None:
     game = Game(size=9)
-    first = [choose_move(game, BLACK, random.Random(42)) for _ in range(3)]
+    first = [policy_move(game, BLACK, random.Random(42)) for _ in range(3)]
     assert len(set(first)) == 1
 
 
@@ -104,7 +104,7 @@ def test_policy_games_are_legal_and_keep_the_promises(seed: int, rules: str, siz
         legal = game.legal_moves(color)
         analyzer = Analyzer(board_colors(game), size)
         effects = {p: analyzer.effect(p, color) for p in legal}
-        move = choose_move(game, color, rng)
+        move = policy_move(game, color, rng)
         if move is None:
             game.play(None, color)
             continue

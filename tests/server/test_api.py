@@ -5,7 +5,7 @@ from __future__ import annotations
 from fastapi.testclient import TestClient
 
 from keima.rules.game import Game
-from keima.server.schemas import Created, ErrorBody, GameEnvelope, GameState
+from keima.server.schemas import Created, ErrorBody, GameEnvelope, GameState, InfoOut, StatsOut
 from server.helpers import act, new_game, state, two_players, wait_for
 
 
@@ -39,6 +39,10 @@ def test_answers_match_their_openapi_models(client: TestClient) -> None:
     act(client, local["game"]["id"], local["seat"]["token"], {"type": "pass"})
     s = act(client, local["game"]["id"], local["seat"]["token"], {"type": "pass"})["game"]
     assert GameState.model_validate(s).score is not None
+    InfoOut.model_validate(client.get("/api/info").json())
+    assert StatsOut.model_validate(client.get("/api/stats").json()).actions > 0
+    schemas = client.get("/openapi.json").json()["components"]["schemas"]
+    assert {"GameState", "ClockOut", "InfoOut", "StatsOut", "ErrorBody"} <= set(schemas)
 
 
 def test_create_gives_a_seat_cookie_and_an_invitation(client: TestClient) -> None:

@@ -7,14 +7,15 @@ from fastapi.testclient import TestClient
 from hypothesis import given
 from hypothesis import strategies as st
 
-from keima.server.clock import Clock, ClockSpec
+from keima.server.clock import ClockSpec, GameClock
+from keima.server.view import clock_out
 from server.helpers import act, new_game, state, two_players, wait_for
 
 B, W = 1, 2
 
 
 def test_absolute() -> None:
-    c = Clock(ClockSpec("absolute", main=10))
+    c = GameClock(ClockSpec("absolute", main=10))
     c.start(B, 0.0)
     assert c.time_left(B, 4.0) == 6.0
     assert not c.stop(4.0)
@@ -25,7 +26,7 @@ def test_absolute() -> None:
 
 
 def test_fischer_adds_the_increment_up_to_the_cap() -> None:
-    c = Clock(ClockSpec("fischer", main=10, increment=5, max=12))
+    c = GameClock(ClockSpec("fischer", main=10, increment=5, max=12))
     assert not c.charge(B, 2.0)
     assert c.sides[B].main == 12.0  # 8 + 5 capped at 12
     assert not c.charge(B, 11.0)
@@ -34,7 +35,7 @@ def test_fischer_adds_the_increment_up_to_the_cap() -> None:
 
 
 def test_byoyomi_periods() -> None:
-    c = Clock(ClockSpec("byoyomi", main=10, period=5, periods=3))
+    c = GameClock(ClockSpec("byoyomi", main=10, period=5, periods=3))
     assert not c.charge(B, 12.0)  # 10 main + 2 of the first period: kept, and reset
     assert (c.sides[B].main, c.sides[B].periods, c.sides[B].period) == (0.0, 3, 5.0)
     assert not c.charge(B, 4.9)
@@ -46,7 +47,7 @@ def test_byoyomi_periods() -> None:
 
 
 def test_canadian_overtime() -> None:
-    c = Clock(ClockSpec("canadian", main=5, period=20, stones=2))
+    c = GameClock(ClockSpec("canadian", main=5, period=20, stones=2))
     assert not c.charge(B, 8.0)  # 3 s of overtime, one stone
     assert (c.sides[B].period, c.sides[B].stones) == (17.0, 1)
     assert not c.charge(B, 10.0)  # second stone: a new period starts
@@ -56,13 +57,15 @@ def test_canadian_overtime() -> None:
 
 
 def test_view_counts_the_running_side_down_and_snapshot_round_trips() -> None:
-    c = Clock(ClockSpec("byoyomi", main=1, period=10, periods=2))
+    c = GameClock(ClockSpec("byoyomi", main=1, period=10, periods=2))
     c.start(W, 100.0)
-    v = c.view(104.0)
-    assert v["running"] == "W" and v["W"]["main"] == 0 and v["W"]["period"] == 7.0 and v["W"]["periods"] == 2
-    assert v["B"]["main"] == 1
+    v = clock_out(c, 104.0)
+    assert v is not None
+    assert v.running == "W" and v.W.main == 0 and v.W.period == 7.0 and v.W.periods == 2
+    assert v.B.main == 1
+    assert c.sides[W].period == 10  # the view charged a copy, not the clock
     c.stop(104.0)
-    d = Clock(ClockSpec("byoyomi", main=1, period=10, periods=2))
+    d = GameClock(ClockSpec("byoyomi", main=1, period=10, periods=2))
     d.restore(c.snapshot())
     assert d.sides == c.sides
 
@@ -80,10 +83,10 @@ def test_bad_specs(bad: dict[str, object]) -> None:
        st.sampled_from(["absolute", "byoyomi", "canadian", "fischer"]))
 def test_time_left_never_grows_without_a_move_and_expiry_is_final(elapsed: list[float], kind: str) -> None:
     spec = ClockSpec(kind, main=20, period=5, periods=3, stones=3, increment=2)  # type: ignore[arg-type]
-    c = Clock(spec)
+    c = GameClock(spec)
     for e in elapsed:
         before = c.time_left(B)
-        probe = Clock(spec, {B: type(c.sides[B])(**vars(c.sides[B])), W: c.sides[W]})
+        probe = GameClock(spec, {B: type(c.sides[B])(**vars(c.sides[B])), W: c.sides[W]})
         probe.charge(B, e, moved=False)
         assert probe.time_left(B) <= before + 1e-9
         flagged = c.charge(B, e)

@@ -7,11 +7,12 @@ import random
 import threading
 from pathlib import Path
 
+from keima.server.errors import ApiError
 from keima.server.hub import Hub
 from keima.server.pubsub import LocalPubSub
 from keima.server.schemas import NewGame
-from keima.server.session import ApiError, GameSession, token_hash
-from keima.server.store import Store, make_engine, migrate
+from keima.server.session import token_hash
+from keima.server.store import Store, from_row, make_engine, migrate
 
 
 def test_concurrent_intents_on_many_games(tmp_path: Path) -> None:
@@ -48,7 +49,7 @@ def test_concurrent_intents_on_many_games(tmp_path: Path) -> None:
                 assert s.version == applied == len(s.game.events)
                 stored = await asyncio.get_running_loop().run_in_executor(None, store.load, gid)
                 assert stored is not None and len(stored.entries) == applied
-                again = GameSession.from_row(stored.row, stored.entries)
+                again = from_row(stored.row, stored.entries)
                 assert again.game.board.colors == s.game.board.colors and again.game.moves == s.game.moves
                 s.game.check_consistency()
         finally:

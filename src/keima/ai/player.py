@@ -11,7 +11,7 @@ import random
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from keima.ai.position import EMPTY, board_colors, chains, neighbours
+from keima.rules import EMPTY, is_true_eye
 
 Move = int | None | Literal["resign"]
 
@@ -35,75 +35,6 @@ def level_name(level: str | int) -> str:
         if text.isdigit() and 1 <= int(text) <= len(LEVELS):
             return LEVELS[int(text) - 1]
     raise ValueError(f"unknown bot level {level!r}: use one of {', '.join(LEVELS)} or 1..{len(LEVELS)}")
-
-
-def own_eye(colors: list[int], size: int, p: int, color: int) -> bool:
-    """Return True when the empty point ``p`` is a true eye of ``color`` (filling it would only hurt)."""
-    for q in neighbours(p, size):
-        if colors[q] != color:
-            return False
-    r, c = divmod(p, size)
-    bad = 0
-    edge = False
-    for dr in (-1, 1):
-        for dc in (-1, 1):
-            rr, cc = r + dr, c + dc
-            if 0 <= rr < size and 0 <= cc < size:
-                if colors[rr * size + cc] == 3 - color:
-                    bad += 1
-            else:
-                edge = True
-    return bad == 0 if edge else bad <= 1
-
-
-def heuristic_scores(colors: list[int], size: int, color: int, moves: list[int], rng: random.Random) -> dict[int, float]:
-    """Score each candidate move with cheap tactics: capture, escape from atari, no own-eye filling,
-    no self-atari of two stones or more. Moves scored ``None`` are left out (own eyes, big self-atari)."""
-    opp = 3 - color
-    chain_of: dict[int, tuple[int, list[int], set[int]]] = {}
-    for ch in chains(colors, size):
-        for s in ch[1]:
-            chain_of[s] = ch
-    out: dict[int, float] = {}
-    for m in moves:
-        if own_eye(colors, size, m, color):
-            continue
-        score = rng.random()
-        captured = 0
-        libs: set[int] = set()
-        joined = 1
-        seen: list[int] = []
-        for q in neighbours(m, size):
-            k = colors[q]
-            if k == EMPTY:
-                libs.add(q)
-                continue
-            ch = chain_of[q]
-            if id(ch) in seen:
-                continue
-            seen.append(id(ch))
-            if k == opp and len(ch[2]) == 1:
-                captured += len(ch[1])
-            elif k == color:
-                joined += len(ch[1])
-                libs |= ch[2]
-        libs.discard(m)
-        if captured:
-            score += 10.0 + 5.0 * captured
-            libs.add(-1)  # a capture always gains at least one liberty
-        escaping = sum(
-            len(chain_of[q][1]) for q in neighbours(m, size) if colors[q] == color and len(chain_of[q][2]) == 1
-        )
-        if escaping and len(libs) >= 2:
-            score += 8.0 + 3.0 * escaping
-        if len(libs) <= 1 and not captured and joined >= 2:
-            continue  # self-atari of a group
-        r, c = divmod(m, size)
-        line = min(r, c, size - 1 - r, size - 1 - c)
-        if size >= 7 and line == 0:
-            score -= 0.5
-        out[m] = score
-    return out
 
 
 @dataclass(frozen=True)
@@ -189,10 +120,9 @@ class Player:
             return None
         if game.phase != "play":
             return None
-        size = game.size
-        colors = board_colors(game)
+        colors = list(game.board.colors)
         legal = list(game.legal_moves(color))
-        candidates = [p for p in legal if not own_eye(colors, size, p, color)]
+        candidates = [p for p in legal if not is_true_eye(game.board, p, color)]
         allow_pass = True
         targets = self._claim_targets(game, colors, color)
         if targets:
@@ -256,7 +186,7 @@ class Player:
         if result.playouts < 100 or result.winrate < 0.9:
             return False
         own = result.ownership
-        colors = board_colors(game)
+        colors = game.board.colors
         if not all(c != EMPTY or abs(own[p]) >= 0.9 for p, c in enumerate(colors)):
             return False
         if getattr(game.rules, "dead_stones", "agreement") == "none":

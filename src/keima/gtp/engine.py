@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from keima.gtp.clock import Clock
-from keima.gtp.policy import Analyzer, Move, PolicyPlayer, board_colors, choose_move
+from keima.gtp.policy import Analyzer, Move, PolicyPlayer, board_colors, policy_move
 from keima.gtp.protocol import Command, GtpError, GtpSyntaxError, format_reply, parse_line
 from keima.record import dump_sgf, load_sgf
 from keima.rules import coords
@@ -372,7 +372,7 @@ class GtpEngine:
         if move == "resign" or move is None:
             return game, move  # type: ignore[return-value]
         if not isinstance(move, int) or isinstance(move, bool) or game.legality(move, color, allow_out_of_turn=True):
-            return game, choose_move(game, color, self.fallback.rng)
+            return game, policy_move(game, color, self.fallback.rng)
         return game, move
 
     def _genmove(self, args: tuple[str, ...], name: str) -> str:

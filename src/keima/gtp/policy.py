@@ -16,21 +16,23 @@ superko included) and picks, in this order of priority:
 
 It passes when no move is left after those exclusions, and also when the opponent has just passed and
 counting the board as it stands (every stone alive) under the game's own rules already gives it the win.
+
+The facts it weighs (captures, liberties after the play, ataris, true eyes) are read by
+:func:`keima.rules.shape.play_effect` from the referee's own chains; nothing here counts liberties itself.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable
-from dataclasses import dataclass
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Literal
+
+from keima.rules import BLACK, Board, PlayEffect, play_effect
 
 if TYPE_CHECKING:
     from keima.rules.game import Game
 
 Move = int | None | Literal["resign"]
-
-EMPTY, BLACK, WHITE = 0, 1, 2
 
 
 def board_colors(game: Game) -> list[int]:
@@ -38,127 +40,40 @@ def board_colors(game: Game) -> list[int]:
     return list(game.board.colors)
 
 
-@dataclass(frozen=True)
-class MoveEffect:
-    """What a board play would do, as the policy sees it."""
-
-    point: int
-    captured: int
-    """Opposing stones removed."""
-    chain_size: int
-    """Stones in the played chain after the move."""
-    liberties: int
-    """Liberties of the played chain after the move (captures counted)."""
-    saved: int
-    """Stones of the mover's chains that were in atari and have two or more liberties afterwards."""
-    ataris: int
-    """Opposing stones left in atari by the move (chains that had two liberties, one of them here)."""
-    own_eye: bool
-    """The point is a true eye of the mover (filling it would destroy it)."""
-
-
 class Analyzer:
-    """Chains and liberties of one position, and the effect of a candidate play on them."""
+    """One position as the policy reads it: the referee's board (its chains and liberties) and the
+    :class:`~keima.rules.shape.PlayEffect` of a candidate play, with the policy's own weight of a point."""
 
-    def __init__(self, colors: list[int], size: int) -> None:
+    def __init__(self, colors: Sequence[int], size: int) -> None:
+        """Read the position ``colors`` (one colour per point) of a ``size`` board into a board of its own.
+
+        Raises ``ValueError`` for an unsupported size or a colour list of the wrong length."""
+        if len(colors) != size * size:
+            raise ValueError(f"{len(colors)} colours do not make a {size}x{size} board")
+        board = Board(size)
+        board.set_stones(enumerate(colors))
+        self.board = board
         self.size = size
-        self.colors = colors
-        n = size * size
-        self.neighbours: list[tuple[int, ...]] = []
-        self.diagonals: list[tuple[int, ...]] = []
-        for p in range(n):
-            r, c = divmod(p, size)
-            self.neighbours.append(
-                tuple(rr * size + cc for rr, cc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1))
-                      if 0 <= rr < size and 0 <= cc < size)
-            )
-            self.diagonals.append(
-                tuple(rr * size + cc for rr, cc in ((r - 1, c - 1), (r - 1, c + 1), (r + 1, c - 1), (r + 1, c + 1))
-                      if 0 <= rr < size and 0 <= cc < size)
-            )
-        self.chain_of: list[int] = [-1] * n
-        self.chain_stones: list[list[int]] = []
-        self.chain_libs: list[set[int]] = []
-        for p in range(n):
-            if colors[p] != EMPTY and self.chain_of[p] < 0:
-                self._flood(p)
 
-    def _flood(self, start: int) -> None:
-        idx = len(self.chain_stones)
-        color = self.colors[start]
-        stones = [start]
-        libs: set[int] = set()
-        self.chain_of[start] = idx
-        i = 0
-        while i < len(stones):
-            for q in self.neighbours[stones[i]]:
-                qc = self.colors[q]
-                if qc == EMPTY:
-                    libs.add(q)
-                elif qc == color and self.chain_of[q] < 0:
-                    self.chain_of[q] = idx
-                    stones.append(q)
-            i += 1
-        self.chain_stones.append(stones)
-        self.chain_libs.append(libs)
+    @classmethod
+    def of_board(cls, board: Board) -> Analyzer:
+        """Return an analyzer that reads ``board`` itself, without a copy; the board must not change while the
+        analyzer is in use."""
+        analyzer = cls.__new__(cls)
+        analyzer.board = board
+        analyzer.size = board.size
+        return analyzer
 
-    def is_true_eye(self, p: int, color: int) -> bool:
-        """True when the empty point ``p`` is surrounded by ``color`` and at most a safe number of its
-        diagonals are held by the opponent (none on the edge, one in the centre)."""
-        if self.colors[p] != EMPTY:
-            return False
-        if any(self.colors[q] != color for q in self.neighbours[p]):
-            return False
-        other = 3 - color
-        bad = sum(1 for q in self.diagonals[p] if self.colors[q] == other)
-        return bad == 0 if len(self.diagonals[p]) < 4 else bad <= 1
+    @property
+    def chain_stones(self) -> list[list[int]]:
+        """The stones of every chain, chains in the order of their lowest point."""
+        return [list(ch.stones) for ch in self.board.chains()]
 
-    def effect(self, p: int, color: int) -> MoveEffect:
-        """Return the :class:`MoveEffect` of ``color`` playing on the empty point ``p``."""
-        own: set[int] = set()
-        opp: set[int] = set()
-        empties: set[int] = set()
-        for q in self.neighbours[p]:
-            qc = self.colors[q]
-            if qc == EMPTY:
-                empties.add(q)
-            elif qc == color:
-                own.add(self.chain_of[q])
-            else:
-                opp.add(self.chain_of[q])
-        captured_points: set[int] = set()
-        ataris = 0
-        for ch in opp:
-            libs = self.chain_libs[ch]
-            if libs == {p}:
-                captured_points.update(self.chain_stones[ch])
-            elif len(libs) == 2:
-                ataris += len(self.chain_stones[ch])
-        stones: set[int] = {p}
-        libs_after: set[int] = set(empties)
-        saved = 0
-        for ch in own:
-            stones.update(self.chain_stones[ch])
-            libs_after |= self.chain_libs[ch]
-        libs_after.discard(p)
-        if captured_points:
-            for s in captured_points:
-                if any(q in stones for q in self.neighbours[s]):
-                    libs_after.add(s)
-        # Saved: the mover's chains in atari that this move joins and lifts to two liberties or more
-        # (a capture that saves a chain is found first anyway, captures having priority).
-        for ch in own:
-            if len(self.chain_libs[ch]) == 1 and len(libs_after) >= 2:
-                saved += len(self.chain_stones[ch])
-        return MoveEffect(
-            point=p,
-            captured=len(captured_points),
-            chain_size=len(stones),
-            liberties=len(libs_after),
-            saved=saved,
-            ataris=ataris if len(libs_after) >= 2 else 0,
-            own_eye=self.is_true_eye(p, color),
-        )
+    def effect(self, p: int, color: int) -> PlayEffect:
+        """Return the :class:`~keima.rules.shape.PlayEffect` of ``color`` playing on the empty point ``p``.
+
+        Raises ``ValueError`` when ``p`` holds a stone."""
+        return play_effect(self.board, p, color)
 
     def line_weight(self, p: int) -> float:
         """Weight of a point by its distance to the edge: the first line is rarely worth playing."""
@@ -167,7 +82,7 @@ class Analyzer:
         return (0.15, 1.0, 2.0, 2.0)[min(line, 3)] if self.size >= 7 else (0.5, 1.0)[min(line, 1)]
 
 
-def choose_move(game: Game, color: int, rng: random.Random, candidates: Iterable[int] | None = None) -> int | None:
+def policy_move(game: Game, color: int, rng: random.Random, candidates: Iterable[int] | None = None) -> int | None:
     """Return the policy's board move for ``color`` in ``game``, or None to pass.
 
     ``candidates`` defaults to ``game.legal_moves(color)``; only moves among them are ever returned.
@@ -176,7 +91,7 @@ def choose_move(game: Game, color: int, rng: random.Random, candidates: Iterable
     legal = sorted(game.legal_moves(color) if candidates is None else candidates)
     if not legal:
         return None
-    analyzer = Analyzer(board_colors(game), game.size)
+    analyzer = Analyzer.of_board(game.board)
     effects = [analyzer.effect(p, color) for p in legal]
 
     # A capture that leaves the capturing chain of two or more stones in atari is no better than any
@@ -202,7 +117,7 @@ def choose_move(game: Game, color: int, rng: random.Random, candidates: Iterable
 
 
 class PolicyPlayer:
-    """A player object (same interface as ``keima.ai.make_player``) that plays :func:`choose_move`.
+    """A player object (same interface as ``keima.ai.make_player``) that plays :func:`policy_move`.
 
     ``seed`` makes its choices reproducible: the same seed and the same game give the same moves.
     """
@@ -217,7 +132,7 @@ class PolicyPlayer:
         """Return a legal board point for ``color``, or None to pass. Never resigns; ignores ``seconds``."""
         if game.consecutive_passes >= 1 and _wins_now(game, color):
             return None
-        return choose_move(game, color, self.rng)
+        return policy_move(game, color, self.rng)
 
 
 def _wins_now(game: Game, color: int) -> bool:

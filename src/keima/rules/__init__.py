@@ -5,6 +5,7 @@ from keima.rules.coords import CoordinateError, from_gtp, from_sgf, to_gtp, to_s
 from keima.rules.game import Event, Game, GameError, IllegalMove, MoveRecord
 from keima.rules.ruleset import PRESETS, RulesError, Ruleset, get_ruleset
 from keima.rules.scoring import METHODS, Breakdown, MethodScore, Score
+from keima.rules.shape import PlayEffect, is_true_eye, play_effect
 
 __all__ = [
     "BLACK",
@@ -22,6 +23,7 @@ __all__ = [
     "IllegalMove",
     "MethodScore",
     "MoveRecord",
+    "PlayEffect",
     "RulesError",
     "Ruleset",
     "Score",
@@ -29,8 +31,10 @@ __all__ = [
     "from_gtp",
     "from_sgf",
     "get_ruleset",
+    "is_true_eye",
     "opponent",
     "parse_color",
+    "play_effect",
     "to_gtp",
     "to_sgf",
 ]

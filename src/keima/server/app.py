@@ -7,9 +7,13 @@ goes through ``Hub``.
 
 from __future__ import annotations
 
+import asyncio
+import base64
 import gc
+import hashlib
 import json
 import logging
+import re
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
 from contextlib import asynccontextmanager
@@ -19,12 +23,13 @@ from urllib.parse import urlsplit
 
 from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
+from fastapi.responses import FileResponse, HTMLResponse, Response
 from pydantic import ValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from keima import ai
 from keima.record import dump_sgf
+from keima.server.errors import ApiError, quote
 from keima.server.hub import Hub
 from keima.server.positions import router as positions_router
 from keima.server.pubsub import LocalPubSub, PubSub
@@ -35,11 +40,22 @@ from keima.server.schemas import (
     ErrorBody,
     GameEnvelope,
     GameState,
+    GcOut,
+    InfoOut,
+    InviteOut,
     JoinGame,
     NewGame,
+    SeatOut,
+    SizesOut,
+    StatsOut,
+    WsAck,
+    WsError,
+    WsErrorDetail,
+    WsPong,
 )
-from keima.server.session import ApiError, with_you
+from keima.server.session import GameSession, token_hash
 from keima.server.store import Store, default_url, make_engine, migrate
+from keima.server.view import colors_out, created_json, envelope_json, ws_state_json
 
 log = logging.getLogger("keima.server")
 
@@ -47,6 +63,7 @@ MAX_BODY = 16 * 1024
 COOKIE_PREFIX = "keima_seat_"
 SEAT_HEADER = "x-keima-seat"
 DIST = Path(__file__).resolve().parent.parent / "web" / "dist"
+PONG = WsPong(type="pong").model_dump_json()
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -77,7 +94,7 @@ class BodyLimit:
             total += len(body)
             if total > self.limit:
                 err = ApiError(413, "too-large", f"the request body is over {self.limit} bytes")
-                await JSONResponse(err.as_dict(), status_code=413)(scope, receive, send)
+                await _error_response(err)(scope, receive, send)
                 return
             chunks.append(body)
             more = msg.get("more_body", False)
@@ -94,16 +111,88 @@ class BodyLimit:
         await self.app(scope, replay, send)
 
 
+def content_security_policy(web_root: Path) -> str:
+    """Return the Content-Security-Policy of every answer but the API explorer's.
+
+    Scripts, styles, images, fonts and connections (the WebSocket included: ``'self'`` covers ``ws:``/``wss:`` to
+    the same host) only from this server; no plugin, no ``<base>``, forms only to this server, and no page of
+    another site may frame these (``frame-ancestors 'none'``, the clickjacking guard). No inline script or style
+    runs, except an inline script of the built ``index.html`` itself, allowed by its SHA-256 (read once here): an
+    injected script never matches it.
+    """
+    hashes = ""
+    page = web_root / "index.html"
+    if page.is_file():
+        html = page.read_text(encoding="utf-8", errors="replace")
+        for body in _INLINE_SCRIPT.findall(html):
+            digest = base64.b64encode(hashlib.sha256(body.encode("utf-8")).digest()).decode()
+            hashes += f" 'sha256-{digest}'"
+    return (
+        f"default-src 'self'; script-src 'self'{hashes}; style-src 'self'; img-src 'self' data:; "
+        "font-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; "
+        "frame-ancestors 'none'"
+    )
+
+
+# An inline script: a <script> element without a src attribute, and its text.
+_INLINE_SCRIPT = re.compile(r"<script(?![^>]*\bsrc\s*=)[^>]*>(.*?)</script\s*>", re.IGNORECASE | re.DOTALL)
+# The API explorer (/docs, /redoc) is FastAPI's page: its inline script and CDN files need a looser policy.
+DOCS_CSP = (
+    "default-src 'self'; script-src 'self' 'unsafe-inline' https://cdn.jsdelivr.net; "
+    "style-src 'self' https://cdn.jsdelivr.net; img-src 'self' data: https://fastapi.tiangolo.com; "
+    "object-src 'none'; base-uri 'none'; frame-ancestors 'none'"
+)
+
+
+class SecurityHeaders:
+    """ASGI middleware: ``X-Content-Type-Options: nosniff`` and the Content-Security-Policy on every HTTP
+    answer (the API explorer gets ``DOCS_CSP``), so that no answer is sniffed into HTML or framed elsewhere."""
+
+    def __init__(self, app: ASGIApp, csp: str) -> None:
+        self.app = app
+        self.csp = csp.encode("latin-1")
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        path = scope.get("path", "")
+        csp = DOCS_CSP.encode("latin-1") if path in ("/docs", "/redoc", "/docs/oauth2-redirect") else self.csp
+
+        async def send_with_headers(msg: Message) -> None:
+            if msg["type"] == "http.response.start":
+                headers = [(k, v) for k, v in msg.get("headers", []) if k.lower() not in _OURS]
+                headers += [(b"x-content-type-options", b"nosniff"), (b"content-security-policy", csp)]
+                msg["headers"] = headers
+            await send(msg)
+
+        await self.app(scope, receive, send_with_headers)
+
+
+_OURS = (b"x-content-type-options", b"content-security-policy")
+
+
+def _printable(text: str) -> str:
+    """``text`` as valid UTF-8 text (a lone surrogate from a JSON escape such as ``\\ud800`` becomes ``?``)."""
+    return text.encode("utf-8", "replace").decode("utf-8")
+
+
 def _validation_error(exc: ValidationError | RequestValidationError) -> ApiError:
     errors = exc.errors()
     first = errors[0] if errors else {}
-    loc = [str(p) for p in first.get("loc", ()) if p not in ("body",)]
+    # A path part can be the client's own key (an unknown field): shown cut short and as valid text.
+    loc = [_printable(str(p)[:40]) for p in first.get("loc", ()) if p not in ("body",)]
     # The discriminator's branch name (e.g. "play") is noise in a field path.
     kinds = {"play", "pass", "resign", "place_handicap", "undo_request", "undo_answer", "toggle_dead", "accept",
              "resume", "none", "absolute", "byoyomi", "canadian", "fischer", "action", "ping", "int", "str"}
     path = ".".join(p for p in loc if p not in kinds and not p.startswith(("constrained-", "function-"))) or None
     etype = first.get("type", "")
-    msg = first.get("msg", "invalid request")
+    msg = str(first.get("msg", "invalid request"))
+    ctx = first.get("ctx") or {}
+    if etype == "union_tag_invalid" and "tag" in ctx:
+        # pydantic's sentence repeats the client's tag whole and unescaped.
+        msg = f"unknown type {quote(str(ctx['tag']))}; expected one of {ctx.get('expected_tags', '')}"
+    msg = _printable(msg[:300])
     if etype in ("json_invalid", "model_attributes_type", "union_tag_invalid", "union_tag_not_found", "dict_type"):
         return ApiError(400, "bad-request", f"{path + ': ' if path else ''}{msg}", field=path)
     return ApiError(422, "invalid-request", f"{path + ': ' if path else ''}{msg}", field=path)
@@ -118,7 +207,11 @@ def _cross_origin(headers: Any) -> bool:
     if not origin or origin == "null":
         return origin == "null"
     host = str(headers.get("host") or "")
-    return urlsplit(origin).netloc.lower() != host.lower()
+    try:
+        netloc = urlsplit(origin).netloc
+    except ValueError:  # not a URL at all ("http://[::1"): certainly not this server's page
+        return True
+    return netloc.lower() != host.lower()
 
 
 def _seat_token(headers: Any, cookies: dict[str, str], game_id: str) -> str | None:
@@ -129,13 +222,15 @@ def _seat_token(headers: Any, cookies: dict[str, str], game_id: str) -> str | No
 
 
 def _thash(token: str | None) -> str | None:
-    from keima.server.session import token_hash
-
     return None if token is None else token_hash(token)
 
 
 def _json(text: str, status: int = 200) -> Response:
     return Response(text, status_code=status, media_type="application/json")
+
+
+def _error_response(err: ApiError) -> Response:
+    return _json(err.json(), err.status)
 
 
 def _set_seat_cookie(resp: Response, game_id: str, token: str, secure: bool) -> None:
@@ -175,45 +270,50 @@ def create_app(db_url: str | None = None, *, pubsub: PubSub | None = None, dist:
         lifespan=lifespan,
     )
     app.add_middleware(BodyLimit)
+    app.add_middleware(SecurityHeaders, csp=content_security_policy(web_root))
 
     def hub_of(request: Request | WebSocket) -> Hub:
         hub: Hub = request.app.state.hub
         return hub
 
     @app.exception_handler(ApiError)
-    async def _api_error(_request: Request, exc: ApiError) -> JSONResponse:
-        return JSONResponse(exc.as_dict(), status_code=exc.status)
+    async def _api_error(_request: Request, exc: ApiError) -> Response:
+        return _error_response(exc)
 
     @app.exception_handler(RequestValidationError)
-    async def _invalid(_request: Request, exc: RequestValidationError) -> JSONResponse:
-        err = _validation_error(exc)
-        return JSONResponse(err.as_dict(), status_code=err.status)
+    async def _invalid(_request: Request, exc: RequestValidationError) -> Response:
+        return _error_response(_validation_error(exc))
 
     @app.exception_handler(StarletteHTTPException)
-    async def _http(_request: Request, exc: StarletteHTTPException) -> JSONResponse:
+    async def _http(_request: Request, exc: StarletteHTTPException) -> Response:
         codes = {404: "not-found", 405: "method-not-allowed"}
-        err = ApiError(exc.status_code, codes.get(exc.status_code, "bad-request"), str(exc.detail))
-        return JSONResponse(err.as_dict(), status_code=exc.status_code)
+        return _error_response(ApiError(exc.status_code, codes.get(exc.status_code, "bad-request"), str(exc.detail)))
+
+    @app.exception_handler(Exception)
+    async def _unexpected(_request: Request, exc: Exception) -> Response:
+        # Never expected (the fuzz test sends every malformed request it knows): still the JSON error body.
+        log.exception("unexpected error: %s", type(exc).__name__)
+        return _error_response(ApiError(500, "internal-error", "the server failed on this request"))
 
     app.include_router(positions_router)  # before the catch-all asset route below
     # ----------------------------------------------------------------------------------------------- API
     @app.get("/api/info")
-    async def info() -> dict[str, Any]:
+    async def info() -> InfoOut:
         """What the new-game form needs: rulesets, bot levels, sizes, clock types."""
         from keima.rules.ruleset import DEFAULT_RULESET, PRESETS
         from keima.server.clock import CLOCK_TYPES
 
-        return {
-            "version": _version(),
-            "rulesets": {name: r.as_dict() for name, r in PRESETS.items()},
-            "default_ruleset": DEFAULT_RULESET,
-            "bot_levels": list(ai.LEVELS),
-            "sizes": {"min": 2, "max": 25, "common": [9, 13, 19]},
-            "clock_types": list(CLOCK_TYPES),
-        }
+        return InfoOut(
+            version=_version(),
+            rulesets={name: r.as_dict() for name, r in PRESETS.items()},
+            default_ruleset=DEFAULT_RULESET,
+            bot_levels=list(ai.LEVELS),
+            sizes=SizesOut(min=2, max=25, common=[9, 13, 19]),
+            clock_types=list(CLOCK_TYPES),
+        )
 
     @app.get("/api/stats")
-    async def stats(request: Request) -> dict[str, Any]:
+    async def stats(request: Request) -> StatsOut:
         """Server-side figures: games in memory, and the time from an action's arrival at its game to its
         stored change (the server's share of a move's round trip), over the last 100,000 actions."""
         hub = hub_of(request)
@@ -222,18 +322,13 @@ def create_app(db_url: str | None = None, *, pubsub: PubSub | None = None, dist:
         def pct(q: float) -> float | None:
             return round(ms[min(len(ms) - 1, int(q * len(ms)))], 3) if ms else None
 
-        return {"games_in_memory": len(hub.sessions), "actions": len(ms), "p50_ms": pct(0.5), "p99_ms": pct(0.99),
-                "max_ms": round(ms[-1], 3) if ms else None, "gc": hub.gc_pauses.summary()}
+        return StatsOut(games_in_memory=len(hub.sessions), actions=len(ms), p50_ms=pct(0.5), p99_ms=pct(0.99),
+                        max_ms=round(ms[-1], 3) if ms else None, gc=GcOut(**hub.gc_pauses.summary()))
 
-    def _created(request: Request, s: Any, token: str, invite: str | None, status: int) -> Response:
+    def _created(request: Request, s: GameSession, token: str, invite: str | None, status: int) -> Response:
         seats = s.seats.held_by(_thash(token))
-        body = (
-            '{"game":' + with_you(s.state_json(time.monotonic()), seats)
-            + ',"seat":' + json.dumps({"colors": [("B", "W")[c - 1] for c in sorted(seats)], "token": token})
-            + ',"invite":'
-            + json.dumps(None if invite is None else {"code": invite, "url": f"/g/{s.id}?invite={invite}"})
-            + "}"
-        )
+        inv = None if invite is None else InviteOut(code=invite, url=f"/g/{s.id}?invite={invite}")
+        body = created_json(s.state_json(time.monotonic(), seats), SeatOut(colors=colors_out(seats), token=token), inv)
         resp = _json(body, status)
         # Secure over HTTPS (behind a TLS proxy uvicorn takes the scheme from X-Forwarded-Proto).
         _set_seat_cookie(resp, s.id, token, request.url.scheme == "https")
@@ -256,9 +351,9 @@ def create_app(db_url: str | None = None, *, pubsub: PubSub | None = None, dist:
         """The game's state (``you``: the seats the caller holds)."""
         hub = hub_of(request)
         s = await hub.get(game_id)
+        seats = s.seats.held_by(_thash(_seat_token(request.headers, request.cookies, game_id)))
         async with s.lock:
-            text = s.state_json(time.monotonic())
-        return _json(with_you(text, s.seats.held_by(_thash(_seat_token(request.headers, request.cookies, game_id)))))
+            return _json(s.state_json(time.monotonic(), seats))
 
     @app.post("/api/games/{game_id}/join", responses={200: {"model": Created}, **errors})
     async def join_game(game_id: str, body: JoinGame, request: Request) -> Response:
@@ -278,7 +373,7 @@ def create_app(db_url: str | None = None, *, pubsub: PubSub | None = None, dist:
         token = _seat_token(request.headers, request.cookies, game_id)
         th = _thash(token)
         s = await hub_of(request).act(game_id, action.root.model_dump(), th)
-        return _json('{"game":' + with_you(s.state_json(time.monotonic()), s.seats.held_by(th)) + "}")
+        return _json(envelope_json(s.state_json(time.monotonic(), s.seats.held_by(th))))
 
     @app.get("/api/games/{game_id}/sgf", responses={200: {"content": {"application/x-go-sgf": {}}}, **errors})
     async def sgf(game_id: str, request: Request) -> Response:
@@ -312,11 +407,17 @@ def create_app(db_url: str | None = None, *, pubsub: PubSub | None = None, dist:
     @app.get("/{path:path}", include_in_schema=False)
     async def asset(path: str) -> Response:
         if path.startswith("api/"):
-            raise ApiError(404, "not-found", f"no API endpoint /{path}")
+            raise ApiError(404, "not-found", f"no API endpoint {quote('/' + path)}")
+        if "\x00" in path:
+            raise ApiError(400, "bad-request", "a path may not contain a NUL character")
         root = web_root.resolve()
-        target = (root / path).resolve()
-        if not target.is_relative_to(root) or not target.is_file():
-            raise ApiError(404, "not-found", f"no file /{path}")
+        try:
+            target = (root / path).resolve()
+            found = target.is_relative_to(root) and target.is_file()
+        except (OSError, ValueError):  # a name the file system refuses (too long, ...) names no file of ours
+            found = False
+        if not found:
+            raise ApiError(404, "not-found", f"no file {quote('/' + path)}")
         return FileResponse(target)
 
     return app
@@ -358,16 +459,22 @@ async def _serve_socket(hub: Hub, websocket: WebSocket, game_id: str) -> None:
     await websocket.accept()
     # A page of another site may watch, never act: its socket is a spectator's whatever cookie came with it.
     th = None if _cross_origin(websocket.headers) else _thash(_seat_token(websocket.headers, websocket.cookies, game_id))
-    last = 0
+    # -1, not 0: a new game's state has version 0 and is sent at once too (docs/web-api.md).
+    last = -1
     sub = hub.pubsub.subscribe(game_id)
 
     async def send_state(version: int, text: str) -> None:
+        # ``text`` is the spectators' JSON of the state at ``version``; a seated viewer is sent the newest
+        # state with its own ``you`` instead (cached per change and viewer). Never an older state than sent.
         nonlocal last
+        current = hub.sessions.get(game_id, s)
+        seats = current.seats.held_by(th)
+        if seats:
+            version, text = current.version, current.state_json(time.monotonic(), seats)
         if version <= last:
             return
         last = version
-        current = hub.sessions.get(game_id, s)
-        await websocket.send_text('{"type":"state","game":' + with_you(text, current.seats.held_by(th)) + "}")
+        await websocket.send_text(ws_state_json(text))
 
     async def pump() -> None:
         try:
@@ -375,8 +482,6 @@ async def _serve_socket(hub: Hub, websocket: WebSocket, game_id: str) -> None:
                 await send_state(version, text)
         except (WebSocketDisconnect, RuntimeError, OSError):
             pass  # the socket closed; the reader's end cleans up
-
-    import asyncio
 
     await send_state(s.version, s.state_json(time.monotonic()))
     sender = asyncio.get_running_loop().create_task(pump())
@@ -394,23 +499,23 @@ async def _serve_socket(hub: Hub, websocket: WebSocket, game_id: str) -> None:
                     raise ApiError(413, "too-large", f"the message is over {MAX_BODY} bytes")
                 try:
                     data = json.loads(raw)
-                except ValueError:
+                except (ValueError, RecursionError):  # RecursionError: nesting deeper than the parser goes
                     raise ApiError(400, "bad-request", "the message is not valid JSON") from None
                 if isinstance(data, dict) and isinstance(data.get("id"), str):
-                    msg_id = data["id"][:64]
+                    msg_id = _printable(data["id"][:64])
                 try:
                     msg = WS_ADAPTER.validate_python(data)
                 except ValidationError as exc:
                     raise _validation_error(exc) from None
                 if msg.type == "ping":
-                    await websocket.send_text('{"type":"pong"}')
+                    await websocket.send_text(PONG)
                     continue
                 s2 = await hub.act(game_id, msg.action.model_dump(), th)
                 await send_state(s2.version, s2.state_json(time.monotonic()))
-                await websocket.send_text(json.dumps({"type": "ack", "id": msg_id}))
+                await websocket.send_text(WsAck(type="ack", id=msg_id).model_dump_json())
             except ApiError as exc:
-                body = exc.as_dict()["error"] | {"status": exc.status}
-                await websocket.send_text(json.dumps({"type": "error", "id": msg_id, "error": body}))
+                detail = WsErrorDetail(**exc.detail().model_dump(), status=exc.status)
+                await websocket.send_text(WsError(type="error", id=msg_id, error=detail).model_dump_json())
     except WebSocketDisconnect:
         pass
     finally:

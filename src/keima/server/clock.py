@@ -80,7 +80,7 @@ class SideClock:
 
 
 @dataclass
-class Clock:
+class GameClock:
     """Both sides' clocks for one game. Colours are 1 (Black) and 2 (White), as in ``keima.rules``."""
 
     spec: ClockSpec
@@ -183,28 +183,21 @@ class Clock:
             total -= now - self.started_at
         return max(0.0, total)
 
-    def view(self, now: float) -> dict[str, Any]:
-        """Return the API form: both sides as of ``now`` (the running side charged provisionally)."""
-        out: dict[str, Any] = {"spec": self.spec.as_dict(), "running": _name(self.running)}
-        kind = self.spec.type
-        for color in (1, 2):
-            side = self.sides[color]
-            if self.running == color:
-                side = _copy(side)
-                probe = Clock(self.spec, {color: side, 3 - color: SideClock(0.0)})
-                probe.charge(color, max(0.0, now - self.started_at), moved=False)
-            out[_name(color) or "?"] = {
-                "main": round(side.main, 3),
-                "periods": side.periods if kind == "byoyomi" else None,
-                "period": round(side.period, 3) if kind in ("byoyomi", "canadian") else None,
-                "stones": side.stones if kind == "canadian" else None,
-                "expired": side.expired,
-            }
+    def sides_at(self, now: float) -> dict[int, SideClock]:
+        """Return both sides as of ``now``: the running side charged provisionally (a copy; the clock itself is
+        unchanged), the other one as it is. The API's view of the clock is built from these."""
+        out = dict(self.sides)
+        color = self.running
+        if color is not None and self.enabled:
+            side = _copy(self.sides[color])
+            probe = GameClock(self.spec, {color: side, 3 - color: SideClock(0.0)})
+            probe.charge(color, max(0.0, now - self.started_at), moved=False)
+            out[color] = side
         return out
 
     def snapshot(self) -> dict[str, Any]:
         """Return both sides' stored state (not the running side or start time, which do not survive a restart)."""
-        return {_name(c) or "?": _side_dict(s) for c, s in self.sides.items()}
+        return {_name(c): _side_dict(s) for c, s in self.sides.items()}
 
     def restore(self, snap: dict[str, Any]) -> None:
         """Load a ``snapshot``; raises ``KeyError``/``TypeError`` for a malformed one."""
@@ -221,5 +214,5 @@ def _copy(s: SideClock) -> SideClock:
     return SideClock(s.main, s.periods, s.period, s.stones, s.expired)
 
 
-def _name(color: int | None) -> str | None:
-    return None if color is None else ("B" if color == 1 else "W")
+def _name(color: int) -> str:
+    return "B" if color == 1 else "W"

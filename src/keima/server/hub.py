@@ -29,10 +29,11 @@ from keima import ai
 from keima.rules.board import BLACK, WHITE, opponent
 from keima.rules.game import GameError
 from keima.rules.ruleset import RulesError, get_ruleset
-from keima.server.clock import Clock, ClockSpec
+from keima.server.clock import ClockSpec, GameClock
+from keima.server.errors import ApiError
 from keima.server.pubsub import PubSub
-from keima.server.session import PLAY_PHASES, ApiError, GameSession, Seats, token_hash
-from keima.server.store import Store, now_utc
+from keima.server.session import PLAY_PHASES, GameSession, Seats, token_hash
+from keima.server.store import Store, from_row, mutable_part, now_utc, to_row
 
 log = logging.getLogger("keima.server")
 
@@ -118,7 +119,7 @@ class Hub:
             if stored is None:
                 raise ApiError(404, "no-such-game", f"there is no game {game_id!r}")
             try:
-                s = GameSession.from_row(stored.row, stored.entries)
+                s = from_row(stored.row, stored.entries)
             except (GameError, ValueError, KeyError, TypeError) as exc:
                 log.error("game %s: stored log does not replay: %s", game_id, exc)
                 raise ApiError(500, "corrupt-game", f"the stored log of game {game_id} does not replay: {exc}") from None
@@ -216,7 +217,7 @@ class Hub:
             params=params,
             mode=mode,
             game=game,
-            clock=Clock(spec),
+            clock=GameClock(spec),
             seats=seats,
             bot_color=bot_color,
             bot_level=bot_level,
@@ -224,23 +225,9 @@ class Hub:
             invite_color=invite_color,
         )
         s.sync_clock(time.monotonic())
-        row = {
-            "id": gid,
-            "created_at": s.created_at,
-            "params": params,
-            "mode": mode,
-            "clock": spec.as_dict() | {"type": spec.type},
-            "bot_color": bot_color,
-            "bot_level": bot_level,
-            "seat_b": seats.black,
-            "seat_w": seats.white,
-            "invite_hash": invite_hash,
-            "invite_color": invite_color,
-            "phase": game.phase,
-            "result": None,
-        }
+        row = to_row(s)
         await self.store.write(Store.insert_game(row, []))
-        s.stored_row = s.row_update()
+        s.stored_row = mutable_part(row)
         self.sessions[gid] = s
         self._trim()
         self.after_change(s)
@@ -289,7 +276,7 @@ class Hub:
         return s, token
 
     async def _commit(self, s: GameSession, entry: dict[str, Any]) -> None:
-        row = s.row_update()
+        row = mutable_part(to_row(s))
         # The games row changes rarely (join, end of game): most moves write only their log entry.
         update = None if row == s.stored_row else row
         try:

@@ -26,7 +26,7 @@ from keima.rules.coords import CoordinateError, from_gtp, to_gtp
 from keima.rules.count_steps import count_steps, game_count_steps, steps_as_dict
 from keima.rules.ruleset import RulesError, get_ruleset
 from keima.rules.scoring import Score, score_position
-from keima.server.session import ApiError
+from keima.server.errors import ApiError, quote
 
 router = APIRouter()
 
@@ -122,10 +122,10 @@ def _dead(body: PositionIn, board: Board) -> frozenset[int]:
     for i, text in enumerate(body.dead):
         try:
             p = from_gtp(text, body.size)
-        except CoordinateError as exc:
-            raise _bad(f"dead.{i}", str(exc)) from None
+        except CoordinateError:
+            raise _bad(f"dead.{i}", f"{quote(text)} is not a GTP vertex of a {body.size}x{body.size} board") from None
         if p is None or board.colors[p] == EMPTY:
-            raise _bad(f"dead.{i}", f"no stone at {text} to count as dead")
+            raise _bad(f"dead.{i}", f"no stone at {quote(text)} to count as dead")
         out.update(board.chain(p).stones)
     return frozenset(out)
 

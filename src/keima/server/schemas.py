@@ -75,53 +75,50 @@ class JoinGame(_Strict):
     code: Annotated[str, Field(min_length=1, max_length=100)]
 
 
-class PlayAction(_Strict):
+class _ActionBase(_Strict):
+    """Every action may name the colour it acts for (docs/web-api.md, *Actions*)."""
+
+    color: Color | None = None
+
+
+class PlayAction(_ActionBase):
     type: Literal["play"]
     move: MoveIn
-    color: Color | None = None
 
 
-class PlaceHandicapAction(_Strict):
+class PlaceHandicapAction(_ActionBase):
     type: Literal["place_handicap"]
     points: Annotated[list[MoveIn], Field(min_length=1, max_length=9)]
-    color: Color | None = None
 
 
-class PassAction(_Strict):
+class PassAction(_ActionBase):
     type: Literal["pass"]
-    color: Color | None = None
 
 
-class ResignAction(_Strict):
+class ResignAction(_ActionBase):
     type: Literal["resign"]
-    color: Color | None = None
 
 
-class UndoRequestAction(_Strict):
+class UndoRequestAction(_ActionBase):
     type: Literal["undo_request"]
-    color: Color | None = None
 
 
-class UndoAnswerAction(_Strict):
+class UndoAnswerAction(_ActionBase):
     type: Literal["undo_answer"]
     accept: StrictBool
-    color: Color | None = None
 
 
-class ToggleDeadAction(_Strict):
+class ToggleDeadAction(_ActionBase):
     type: Literal["toggle_dead"]
     point: MoveIn
-    color: Color | None = None
 
 
-class AcceptAction(_Strict):
+class AcceptAction(_ActionBase):
     type: Literal["accept"]
-    color: Color | None = None
 
 
-class ResumeAction(_Strict):
+class ResumeAction(_ActionBase):
     type: Literal["resume"]
-    color: Color | None = None
 
 
 Action = Annotated[
@@ -159,7 +156,7 @@ class WsPing(_Strict):
 WS_ADAPTER: TypeAdapter[Any] = TypeAdapter(Annotated[WsAction | WsPing, Field(discriminator="type")])
 
 
-# -- Responses (for the OpenAPI description; the server writes these bodies itself, see docs/web-api.md) --------
+# -- Responses: the bodies the server sends; keima.server.view builds them from these models ---------------------
 class MoveOut(_Strict):
     n: int
     color: Color
@@ -174,8 +171,35 @@ class PlayerOut(_Strict):
     seated: bool
 
 
+class SideClockOut(_Strict):
+    """One side's time as of the message (``periods``: byo-yomi only; ``period``: byo-yomi and Canadian;
+    ``stones``: Canadian only)."""
+
+    main: float
+    periods: int | None
+    period: float | None
+    stones: int | None
+    expired: bool
+
+
+class ClockOut(_Strict):
+    """Both clocks (docs/web-api.md, ``clock``)."""
+
+    spec: ClockIn
+    running: Color | None
+    B: SideClockOut
+    W: SideClockOut
+
+
+class UndoRequestOut(_Strict):
+    by: Color
+
+
 class GameState(_Strict):
-    """A game as every client renders it (docs/web-api.md, *GameState*)."""
+    """A game as every client renders it (docs/web-api.md, *GameState*).
+
+    ``moves`` and ``you`` come last: the server serializes the rest once per change and appends those two
+    (the move list grows by one move at a time, ``you`` differs per viewer), see ``keima.server.view``."""
 
     id: str
     version: int
@@ -193,18 +217,18 @@ class GameState(_Strict):
     result: str | None
     end_reason: str | None
     board: list[int]
-    moves: list[MoveOut]
-    prisoners: dict[str, int]
-    pass_count: dict[str, int]
+    prisoners: dict[Color, int]
+    pass_count: dict[Color, int]
     consecutive_passes: int
     dead: list[int]
     accepted: list[Color]
     proposal: list[int] | None
     score: dict[str, Any] | None
-    players: dict[str, PlayerOut]
+    players: dict[Color, PlayerOut]
     invite_open: bool
-    clock: dict[str, Any] | None
-    undo_request: dict[str, Color] | None
+    clock: ClockOut | None
+    undo_request: UndoRequestOut | None
+    moves: list[MoveOut]
     you: list[Color]
 
 
@@ -243,3 +267,64 @@ class ErrorBody(_Strict):
     """Every error answer."""
 
     error: ErrorDetail
+
+
+class SizesOut(_Strict):
+    min: int
+    max: int
+    common: list[int]
+
+
+class InfoOut(_Strict):
+    """Answer of ``GET /api/info``: what the new-game form needs."""
+
+    version: str
+    rulesets: dict[str, dict[str, Any]]
+    default_ruleset: str
+    bot_levels: list[str]
+    sizes: SizesOut
+    clock_types: list[str]
+
+
+class GcOut(_Strict):
+    """The garbage collector's passes by generation: how many, the longest (ms), their total (s)."""
+
+    collections: list[int]
+    longest_ms: list[float]
+    total_s: float
+
+
+class StatsOut(_Strict):
+    """Answer of ``GET /api/stats`` (docs/web-api.md)."""
+
+    games_in_memory: int
+    actions: int
+    p50_ms: float | None
+    p99_ms: float | None
+    max_ms: float | None
+    gc: GcOut
+
+
+# -- WebSocket messages from the server (docs/web-api.md, *WebSocket*) -----------------------------------------
+class WsState(_Strict):
+    type: Literal["state"]
+    game: GameState
+
+
+class WsAck(_Strict):
+    type: Literal["ack"]
+    id: str | None
+
+
+class WsErrorDetail(ErrorDetail):
+    status: int
+
+
+class WsError(_Strict):
+    type: Literal["error"]
+    id: str | None
+    error: WsErrorDetail
+
+
+class WsPong(_Strict):
+    type: Literal["pong"]

@@ -5,7 +5,8 @@ returns the log entry that records the change, which the caller stores before an
 
 ``{"undo": n, "events": [Event dicts], "clock": snapshot, "undo_request": "B" | None, "proposal": [points] | None,
 "join": "W"}``: take back ``n`` game events, then apply ``events``; the other keys replace the session's value when
-present. ``replay_entries`` folds a stored log back into a session, so the database alone rebuilds every game.
+present. ``replay`` folds a stored log back into a session (called by ``keima.server.store.from_row``), so the
+database alone rebuilds every game. What clients are sent is made by ``keima.server.view``.
 
 Every refused intent raises ``ApiError`` and leaves the session exactly as it was.
 """
@@ -14,34 +15,18 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
-import json
 import time
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
 from keima.rules.board import BLACK, WHITE, color_name, color_word, opponent
-from keima.rules.coords import to_gtp
-from keima.rules.game import Game, GameError, IllegalMove
-from keima.server.clock import Clock, ClockSpec
+from keima.rules.game import Game, GameError
+from keima.server.clock import GameClock
+from keima.server.errors import ApiError, game_error, quote
+from keima.server.view import StateView
 
 PLAY_PHASES = ("handicap", "play")
-
-
-class ApiError(Exception):
-    """A refused request: HTTP ``status``, machine ``code``, English ``message``, rule ``reason``, bad ``field``."""
-
-    def __init__(self, status: int, code: str, message: str, *, reason: str | None = None, field: str | None = None):
-        super().__init__(message)
-        self.status = status
-        self.code = code
-        self.message = message
-        self.reason = reason
-        self.field = field
-
-    def as_dict(self) -> dict[str, Any]:
-        """Return the error body ``{"error": {...}}`` of docs/web-api.md."""
-        return {"error": {"code": self.code, "message": self.message, "reason": self.reason, "field": self.field}}
 
 
 def token_hash(token: str) -> str:
@@ -60,29 +45,7 @@ def parse_cname(text: str) -> int:
         return BLACK
     if text == "W":
         return WHITE
-    raise ApiError(400, "bad-request", f"color must be 'B' or 'W', not {text!r}", field="color")
-
-
-def game_error(exc: GameError) -> ApiError:
-    """Translate a referee error into the API's 409 error."""
-    if isinstance(exc, IllegalMove):
-        return ApiError(409, "illegal-move", str(exc), reason=exc.reason)
-    return ApiError(409, "wrong-phase", str(exc), reason=exc.reason)
-
-
-def jsonable(value: Any) -> Any:
-    """Convert scoring dicts to JSON: colour keys 1/2 to "B"/"W", sets to sorted lists."""
-    if isinstance(value, dict):
-        out = {}
-        for k, v in value.items():
-            key = cname(k) if k in (BLACK, WHITE) and isinstance(k, int) and not isinstance(k, bool) else str(k)
-            out[key] = jsonable(v)
-        return out
-    if isinstance(value, frozenset | set):
-        return sorted(value)
-    if isinstance(value, list | tuple):
-        return [jsonable(v) for v in value]
-    return value
+    raise ApiError(400, "bad-request", f"color must be 'B' or 'W', not {quote(text)}", field="color")
 
 
 @dataclass
@@ -116,7 +79,7 @@ class GameSession:
     params: dict[str, Any]
     mode: str
     game: Game
-    clock: Clock
+    clock: GameClock
     seats: Seats
     bot_color: int | None = None
     bot_level: str | None = None
@@ -130,10 +93,7 @@ class GameSession:
     notice: ApiError | None = None
     stored_row: dict[str, Any] | None = None
     lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False)
-    _state_cache: tuple[int, str] | None = None
-    _static: dict[str, Any] | None = field(default=None, repr=False)
-    _frag_src: list[Any] = field(default_factory=list, repr=False)
-    _frags: list[str] = field(default_factory=list, repr=False)
+    view: StateView = field(default_factory=StateView, repr=False)
 
     # -------------------------------------------------------------------------------------------- building
     @classmethod
@@ -148,24 +108,10 @@ class GameSession:
             placement=params["placement"],
         )
 
-    @classmethod
-    def from_row(cls, row: dict[str, Any], entries: list[dict[str, Any]]) -> GameSession:
-        """Rebuild a session from its ``games`` row and log; raises ``GameError`` for a log that does not replay."""
-        params = row["params"]
-        spec = ClockSpec.from_dict(row["clock"])
-        session = cls(
-            id=row["id"],
-            created_at=row["created_at"],
-            params=params,
-            mode=row["mode"],
-            game=cls.new_game(params),
-            clock=Clock(spec),
-            seats=Seats(row["seat_b"], row["seat_w"]),
-            bot_color=row["bot_color"],
-            bot_level=row["bot_level"],
-            invite_hash=row["invite_hash"],
-            invite_color=row["invite_color"],
-        )
+    def replay(self, entries: list[dict[str, Any]]) -> None:
+        """Fold a stored log into this fresh session (its game replayed by the referee, its clock, undo request
+        and proposal as of the last entry); raises ``GameError`` (or ``KeyError``/``TypeError``/``ValueError``)
+        for a log that does not replay."""
         events: list[dict[str, Any]] = []
         snap: dict[str, Any] | None = None
         for entry in entries:
@@ -177,18 +123,16 @@ class GameSession:
                 snap = entry["clock"]
             if "undo_request" in entry:
                 u = entry["undo_request"]
-                session.undo_request = None if u is None else parse_cname(u)
+                self.undo_request = None if u is None else parse_cname(u)
             if "proposal" in entry:
                 p = entry["proposal"]
-                session.proposal = None if p is None else frozenset(p)
-        session.game = Game.replay(events, **cls._replay_args(params))
-        session.event_dicts = events
-        session.version = len(entries)
+                self.proposal = None if p is None else frozenset(p)
+        self.game = Game.replay(events, **self._replay_args(self.params))
+        self.event_dicts = events
+        self.version = len(entries)
         if snap is not None:
-            session.clock.restore(snap)
-        session.sync_clock(time.monotonic())
-        session.stored_row = {k: row[k] for k in ("phase", "result", "seat_b", "seat_w", "invite_hash")}
-        return session
+            self.clock.restore(snap)
+        self.sync_clock(time.monotonic())
 
     @staticmethod
     def _replay_args(params: dict[str, Any]) -> dict[str, Any]:
@@ -413,106 +357,9 @@ class GameSession:
         if self.undo_request != undo_before or "undo_request" in entry:
             entry["undo_request"] = None if self.undo_request is None else cname(self.undo_request)
         self.version += 1
-        self._state_cache = None
         return entry
 
     # -------------------------------------------------------------------------------------------- state
-    def row_update(self) -> dict[str, Any]:
-        """The ``games`` columns that follow the game (phase, result, seats)."""
-        return {
-            "phase": self.game.phase,
-            "result": self.game.result,
-            "seat_b": self.seats.black,
-            "seat_w": self.seats.white,
-            "invite_hash": self.invite_hash,
-        }
-
-    def state(self, now: float, *, with_moves: bool = True) -> dict[str, Any]:
-        """Return ``GameState`` of docs/web-api.md without ``you`` (and without ``moves`` if not ``with_moves``)."""
-        g = self.game
-        size = g.size
-        score: dict[str, Any] | None = None
-        if g.phase == "scoring" or (g.phase == "finished" and g.end_reason == "score"):
-            score = jsonable(g.score().as_dict())
-        players = {}
-        for c in (BLACK, WHITE):
-            bot = c == self.bot_color
-            players[cname(c)] = {
-                "kind": "bot" if bot else "human",
-                "level": self.bot_level if bot else None,
-                "seated": bot or self.seats.get(c) is not None,
-            }
-        if self._static is None:
-            # What never changes in a game, computed once (the ruleset's dict showed in the profile).
-            self._static = {
-                "id": self.id,
-                "created_at": self.created_at.isoformat(),
-                "mode": self.mode,
-                "size": size,
-                "rules": g.rules.as_dict(),
-                "komi": g.komi,
-                "handicap": g.handicap,
-                "placement": g.placement,
-            }
-        out = dict(self._static)
-        out.update({
-            "version": self.version,
-            "handicap_stones": list(g.handicap_stones),
-            "handicap_left": g.handicap_left,
-            "phase": g.phase,
-            "to_move": cname(g.to_move),
-            "result": g.result,
-            "end_reason": g.end_reason,
-            "board": list(g.board.colors),
-            "prisoners": jsonable(g.prisoners),
-            "pass_count": jsonable(g.pass_count),
-            "consecutive_passes": g.consecutive_passes,
-            "dead": sorted(g.dead),
-            "accepted": [cname(c) for c in sorted(g.accepted)],
-            "proposal": None if self.proposal is None else sorted(self.proposal),
-            "score": score,
-            "players": players,
-            "invite_open": self.invite_hash is not None,
-            "clock": self.clock.view(now) if self.clock.enabled else None,
-            "undo_request": None if self.undo_request is None else {"by": cname(self.undo_request)},
-        })
-        if with_moves:
-            out["moves"] = [self._move_dict(m, size) for m in g.moves]
-        return out
-
-    def state_json(self, now: float) -> str:
-        """The JSON text of ``state`` (cached per version; the clock is as of the change).
-
-        The move list is kept as one JSON fragment per move, so a state costs the same whatever the game's
-        length: only new moves are serialized."""
-        if self._state_cache is None or self._state_cache[0] != self.version:
-            st = self.state(now, with_moves=False)
-            base = json.dumps(st, separators=(",", ":"))
-            self._state_cache = (self.version, f'{base[:-1]},"moves":[{",".join(self._move_fragments())}]}}')
-        return self._state_cache[1]
-
-    def _move_fragments(self) -> list[str]:
-        moves = self.game.moves
-        src, frags = self._frag_src, self._frags
-        keep = 0
-        limit = min(len(src), len(moves))
-        while keep < limit and src[keep] is moves[keep]:
-            keep += 1
-        del src[keep:]
-        del frags[keep:]
-        size = self.game.size
-        for m in moves[keep:]:
-            src.append(m)
-            frags.append(json.dumps(self._move_dict(m, size), separators=(",", ":")))
-        return frags
-
-    @staticmethod
-    def _move_dict(m: Any, size: int) -> dict[str, Any]:
-        return {"n": m.number, "color": cname(m.color), "point": m.point, "vertex": to_gtp(m.point, size),
-                "captures": m.captures}
-
-
-def with_you(state_json: str, seats: frozenset[int]) -> str:
-    """Add ``you`` to a serialized state (cheaper than serializing per viewer)."""
-    you = ",".join(f'"{cname(c)}"' for c in sorted(seats))
-    return f'{state_json[:-1]},"you":[{you}]}}'
+    def state_json(self, now: float, seats: frozenset[int] = frozenset()) -> str:
+        """The ``GameState`` JSON for a viewer holding ``seats`` (made once per change, see ``keima.server.view``)."""
+        return self.view.state_json(self, now, seats)

@@ -7,6 +7,8 @@ Tables (created by the Alembic migrations in ``keima/server/migrations``):
   JSON object describing one change (see ``keima.server.session``). The primary key also makes two writers of the same
   game collide instead of interleaving.
 
+``to_row`` and ``from_row`` are the one mapping between a session and its ``games`` row.
+
 Each caller of ``Store.write`` is answered only after the commit that holds its change: an acknowledged move is
 on disk. Changes queued at the same moment share one transaction (group commit). SQLite commits run on the event
 loop's thread (a local call of well under a millisecond) in WAL mode with ``synchronous=NORMAL``, which keeps
@@ -22,7 +24,7 @@ import contextlib
 import os
 import queue
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -31,36 +33,68 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 
+from keima.server.clock import ClockSpec, GameClock
+from keima.server.migrations import schema_0001
+from keima.server.session import GameSession, Seats
+
 metadata = sa.MetaData()
+# The live schema is still revision 0001's; see schema_0001 for when store.py must define its own tables.
+games, game_log = schema_0001.define(metadata)
 
-games = sa.Table(
-    "games",
-    metadata,
-    sa.Column("id", sa.String(32), primary_key=True),
-    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
-    sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False),
-    sa.Column("params", sa.JSON, nullable=False),
-    sa.Column("mode", sa.String(16), nullable=False),
-    sa.Column("clock", sa.JSON, nullable=False),
-    sa.Column("bot_color", sa.Integer, nullable=True),
-    sa.Column("bot_level", sa.String(40), nullable=True),
-    sa.Column("seat_b", sa.String(64), nullable=True),
-    sa.Column("seat_w", sa.String(64), nullable=True),
-    sa.Column("invite_hash", sa.String(64), nullable=True),
-    sa.Column("invite_color", sa.Integer, nullable=True),
-    sa.Column("phase", sa.String(16), nullable=False),
-    sa.Column("result", sa.String(32), nullable=True),
-    sa.Index("ix_games_updated_at", "updated_at"),
-)
+# The ``games`` columns that change during a game (the others are written once, at creation).
+MUTABLE_COLUMNS = ("phase", "result", "seat_b", "seat_w", "invite_hash")
 
-game_log = sa.Table(
-    "game_log",
-    metadata,
-    sa.Column("game_id", sa.String(32), sa.ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
-    sa.Column("seq", sa.Integer, primary_key=True, autoincrement=False),
-    sa.Column("entry", sa.JSON, nullable=False),
-    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
-)
+
+def to_row(s: GameSession) -> dict[str, Any]:
+    """Return the ``games`` row of a session (every column but ``updated_at``). The only place that maps a
+    session to its columns: ``from_row`` is its inverse."""
+    return {
+        "id": s.id,
+        "created_at": s.created_at,
+        "params": s.params,
+        "mode": s.mode,
+        "clock": s.clock.spec.as_dict(),
+        "bot_color": s.bot_color,
+        "bot_level": s.bot_level,
+        "seat_b": s.seats.black,
+        "seat_w": s.seats.white,
+        "invite_hash": s.invite_hash,
+        "invite_color": s.invite_color,
+        "phase": s.game.phase,
+        "result": s.game.result,
+    }
+
+
+def mutable_part(row: dict[str, Any]) -> dict[str, Any]:
+    """The ``MUTABLE_COLUMNS`` of a row (what a log append may have to update)."""
+    return {k: row[k] for k in MUTABLE_COLUMNS}
+
+
+def from_row(row: Mapping[str, Any], entries: list[dict[str, Any]]) -> GameSession:
+    """Rebuild a session from its ``games`` row and its log (the inverse of ``to_row``, then ``replay``).
+
+    Raises ``GameError`` for a log that does not replay, ``KeyError``/``TypeError``/``ValueError`` for a
+    malformed row or entry."""
+    created = row["created_at"]
+    if created.tzinfo is None:  # SQLite keeps no zone; every stored time is UTC
+        created = created.replace(tzinfo=UTC)
+    params = row["params"]
+    s = GameSession(
+        id=row["id"],
+        created_at=created,
+        params=params,
+        mode=row["mode"],
+        game=GameSession.new_game(params),
+        clock=GameClock(ClockSpec.from_dict(row["clock"])),
+        seats=Seats(row["seat_b"], row["seat_w"]),
+        bot_color=row["bot_color"],
+        bot_level=row["bot_level"],
+        invite_hash=row["invite_hash"],
+        invite_color=row["invite_color"],
+    )
+    s.replay(entries)
+    s.stored_row = mutable_part(to_row(s))
+    return s
 
 
 def default_url() -> str:
@@ -126,7 +160,8 @@ class Append:
 
 @dataclass
 class StoredGame:
-    """A game as read back: its ``games`` row (as a dict) and its log entries in order."""
+    """A game as read back: its ``games`` row (as a dict, times as the driver gives them) and its log entries
+    in order; ``from_row`` makes a session of it."""
 
     row: dict[str, Any]
     entries: list[dict[str, Any]]
@@ -302,11 +337,7 @@ class Store:
                     sa.select(game_log.c.entry).where(game_log.c.game_id == game_id).order_by(game_log.c.seq)
                 )
             ]
-        data = dict(row)
-        for key in ("created_at", "updated_at"):
-            if data[key].tzinfo is None:  # SQLite keeps no zone; every stored time is UTC
-                data[key] = data[key].replace(tzinfo=UTC)
-        return StoredGame(data, entries)
+        return StoredGame(dict(row), entries)
 
 
 def _resolve(loop: asyncio.AbstractEventLoop, fut: asyncio.Future[Any], result: Any, exc: BaseException | None) -> None:

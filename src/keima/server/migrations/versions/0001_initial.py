@@ -10,6 +10,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
+from keima.server.migrations import schema_0001
+
 revision = "0001"
 down_revision = None
 branch_labels = None
@@ -17,31 +19,10 @@ depends_on = None
 
 
 def upgrade() -> None:
-    op.create_table(
-        "games",
-        sa.Column("id", sa.String(32), primary_key=True),
-        sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
-        sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False),
-        sa.Column("params", sa.JSON, nullable=False),
-        sa.Column("mode", sa.String(16), nullable=False),
-        sa.Column("clock", sa.JSON, nullable=False),
-        sa.Column("bot_color", sa.Integer, nullable=True),
-        sa.Column("bot_level", sa.String(40), nullable=True),
-        sa.Column("seat_b", sa.String(64), nullable=True),
-        sa.Column("seat_w", sa.String(64), nullable=True),
-        sa.Column("invite_hash", sa.String(64), nullable=True),
-        sa.Column("invite_color", sa.Integer, nullable=True),
-        sa.Column("phase", sa.String(16), nullable=False),
-        sa.Column("result", sa.String(32), nullable=True),
-    )
-    op.create_table(
-        "game_log",
-        sa.Column("game_id", sa.String(32), sa.ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
-        sa.Column("seq", sa.Integer, primary_key=True, autoincrement=False),
-        sa.Column("entry", sa.JSON, nullable=False),
-        sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
-    )
-    op.create_index("ix_games_updated_at", "games", ["updated_at"])
+    # The frozen definition of this revision's tables (see schema_0001 for why it is shared with store.py).
+    metadata = sa.MetaData()
+    schema_0001.define(metadata)
+    metadata.create_all(op.get_bind(), checkfirst=False)
 
 
 def downgrade() -> None:

@@ -1,0 +1,237 @@
+"""What clients are sent: the ``GameState`` of a session and the messages that carry it, as the models of
+``keima.server.schemas`` (the same models describe them in ``/openapi.json``).
+
+A state goes to every socket watching a game after every change, so its JSON is made once per change and per
+kind of viewer (``you`` differs: Black, White, both, spectators). pydantic serializes the models; two pieces are
+kept between changes instead of being serialized again each time:
+
+- each move's JSON (``MoveOut``), made once when the move is played: the move list is the only part of a state
+  that grows with the game, and serializing every move again on every change was the bulk of the cost;
+- the JSON of everything but ``moves`` and ``you``, made once per version.
+
+``GameState`` lists ``moves`` and ``you`` last, so appending them to the rest gives exactly the text that
+``GameState.model_dump_json()`` gives for the whole model (tests/server/test_view.py checks this), and envelopes
+(``WsState``, ``GameEnvelope``, ``Created``) put the state last or wrap it the same way.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from pydantic import TypeAdapter
+
+from keima.rules.board import BLACK, WHITE
+from keima.rules.coords import to_gtp
+from keima.server.clock import GameClock
+from keima.server.schemas import (
+    ClockIn,
+    ClockOut,
+    Color,
+    GameState,
+    InviteOut,
+    MoveOut,
+    PlayerOut,
+    SeatOut,
+    SideClockOut,
+    UndoRequestOut,
+)
+
+if TYPE_CHECKING:
+    from keima.rules.game import MoveRecord
+    from keima.server.session import GameSession
+
+_SPEC: TypeAdapter[Any] = TypeAdapter(ClockIn)
+_COLORS: TypeAdapter[list[Color]] = TypeAdapter(list[Color])
+_TAIL = ("moves", "you")
+
+
+def color_out(color: int) -> Color:
+    """``"B"`` for Black (1), ``"W"`` for White (2)."""
+    return "B" if color == BLACK else "W"
+
+
+def colors_out(colors: frozenset[int]) -> list[Color]:
+    """The colours of a seat set, Black first."""
+    return [color_out(c) for c in sorted(colors)]
+
+
+def move_out(m: MoveRecord, size: int) -> MoveOut:
+    """One entry of ``moves``."""
+    return MoveOut(n=m.number, color=color_out(m.color), point=m.point, vertex=to_gtp(m.point, size),
+                   captures=m.captures)
+
+
+def clock_out(clock: GameClock, now: float, spec: Any = None) -> ClockOut | None:
+    """The ``clock`` of a state as of ``now`` (None for a game without clock); ``spec``: the spec's model
+    when the caller keeps it (it never changes during a game)."""
+    if not clock.enabled:
+        return None
+    kind = clock.spec.type
+    sides = clock.sides_at(now)
+
+    def side(color: int) -> SideClockOut:
+        s = sides[color]
+        return SideClockOut(
+            main=round(s.main, 3),
+            periods=s.periods if kind == "byoyomi" else None,
+            period=round(s.period, 3) if kind in ("byoyomi", "canadian") else None,
+            stones=s.stones if kind == "canadian" else None,
+            expired=s.expired,
+        )
+
+    running = None if clock.running is None else color_out(clock.running)
+    if spec is None:
+        spec = _SPEC.validate_python(clock.spec.as_dict())
+    return ClockOut(spec=spec, running=running, B=side(BLACK), W=side(WHITE))
+
+
+def jsonable(value: Any) -> Any:
+    """Convert the referee's scoring dicts to JSON values: colour keys 1/2 to "B"/"W", sets to sorted lists."""
+    if isinstance(value, dict):
+        out = {}
+        for k, v in value.items():
+            key = color_out(k) if k in (BLACK, WHITE) and isinstance(k, int) and not isinstance(k, bool) else str(k)
+            out[key] = jsonable(v)
+        return out
+    if isinstance(value, frozenset | set):
+        return sorted(value)
+    if isinstance(value, list | tuple):
+        return [jsonable(v) for v in value]
+    return value
+
+
+def game_state(s: GameSession, now: float, you: frozenset[int] = frozenset()) -> GameState:
+    """Return the whole ``GameState`` of ``s`` as of ``now`` for a viewer holding the seats ``you``."""
+    return _head(s, now, [move_out(m, s.game.size) for m in s.game.moves], colors_out(you))
+
+
+def _head(s: GameSession, now: float, moves: list[MoveOut], you: list[Color]) -> GameState:
+    g = s.game
+    score = None
+    if g.phase == "scoring" or (g.phase == "finished" and g.end_reason == "score"):
+        score = jsonable(g.score().as_dict())
+    view = s.view
+    # model_construct: every value comes from the referee and the session, typed; validating the board and
+    # the lists again on every change would only cost time (tests validate real answers against the models).
+    return GameState.model_construct(
+        id=s.id,
+        version=s.version,
+        created_at=s.created_at.isoformat(),
+        mode=s.mode,
+        size=g.size,
+        rules=view.rules(s),
+        komi=g.komi,
+        handicap=g.handicap,
+        placement=g.placement,
+        handicap_stones=list(g.handicap_stones),
+        handicap_left=g.handicap_left,
+        phase=g.phase,
+        to_move=color_out(g.to_move),
+        result=g.result,
+        end_reason=g.end_reason,
+        board=list(g.board.colors),
+        prisoners={color_out(c): n for c, n in g.prisoners.items()},
+        pass_count={color_out(c): n for c, n in g.pass_count.items()},
+        consecutive_passes=g.consecutive_passes,
+        dead=sorted(g.dead),
+        accepted=colors_out(frozenset(g.accepted)),
+        proposal=None if s.proposal is None else sorted(s.proposal),
+        score=score,
+        players=view.players(s),
+        invite_open=s.invite_hash is not None,
+        clock=clock_out(s.clock, now, view.clock_spec(s)),
+        undo_request=None if s.undo_request is None else UndoRequestOut(by=color_out(s.undo_request)),
+        moves=moves,
+        you=you,
+    )
+
+
+@dataclass
+class StateView:
+    """The serialized state of one session, kept between changes (see the module docstring)."""
+
+    version: int = -1
+    head: str = ""
+    texts: dict[frozenset[int], str] = field(default_factory=dict)
+    _rules: dict[str, Any] | None = None
+    _spec: Any = None
+    _players: tuple[tuple[bool, bool], dict[Color, PlayerOut]] | None = None
+    _move_src: list[Any] = field(default_factory=list)
+    _move_json: list[str] = field(default_factory=list)
+
+    def rules(self, s: GameSession) -> dict[str, Any]:
+        """The ruleset's dict, made once per game (it showed in the server's profile)."""
+        if self._rules is None:
+            self._rules = s.game.rules.as_dict()
+        return self._rules
+
+    def clock_spec(self, s: GameSession) -> Any:
+        """The clock spec's model, made once per game."""
+        if self._spec is None and s.clock.enabled:
+            self._spec = _SPEC.validate_python(s.clock.spec.as_dict())
+        return self._spec
+
+    def players(self, s: GameSession) -> dict[Color, PlayerOut]:
+        """``players``, made again only when a seat is taken."""
+        key = (s.seats.black is not None, s.seats.white is not None)
+        if self._players is None or self._players[0] != key:
+            self._players = (key, {
+                color_out(c): PlayerOut(
+                    kind="bot" if c == s.bot_color else "human",
+                    level=s.bot_level if c == s.bot_color else None,
+                    seated=c == s.bot_color or s.seats.get(c) is not None,
+                )
+                for c in (BLACK, WHITE)
+            })
+        return self._players[1]
+
+    def state_json(self, s: GameSession, now: float, seats: frozenset[int]) -> str:
+        """Return the ``GameState`` JSON of ``s`` for a viewer holding ``seats``: made once per version and
+        kind of viewer; the clock is as of the first call for that version (the moment of the change)."""
+        if self.version != s.version:
+            head = _head(s, now, [], []).model_dump_json(exclude=set(_TAIL))
+            self.head = f'{head[:-1]},"moves":[{",".join(self._moves(s))}]'
+            self.version = s.version
+            self.texts = {}
+        text = self.texts.get(seats)
+        if text is None:
+            text = f'{self.head},"you":{_COLORS.dump_json(colors_out(seats)).decode()}}}'
+            self.texts[seats] = text
+        return text
+
+    def _moves(self, s: GameSession) -> list[str]:
+        # Moves are kept while they are the very same records as the game's (an undo drops the rest). The
+        # history only grows or is cut at its end, so when the last kept record is still in place, all are.
+        moves = s.game.moves
+        src, out = self._move_src, self._move_json
+        keep = len(src)
+        if keep > len(moves) or (keep and src[-1] is not moves[keep - 1]):
+            keep = 0
+            limit = min(len(src), len(moves))
+            while keep < limit and src[keep] is moves[keep]:
+                keep += 1
+        del src[keep:]
+        del out[keep:]
+        size = s.game.size
+        for m in moves[keep:]:
+            src.append(m)
+            out.append(move_out(m, size).model_dump_json())
+        return out
+
+
+# -- envelopes: a state JSON put in its message; each equals the model's own serialization -------------------
+def ws_state_json(state: str) -> str:
+    """A ``WsState`` message carrying the state JSON ``state``."""
+    return f'{{"type":"state","game":{state}}}'
+
+
+def envelope_json(state: str) -> str:
+    """A ``GameEnvelope`` carrying the state JSON ``state``."""
+    return f'{{"game":{state}}}'
+
+
+def created_json(state: str, seat: SeatOut, invite: InviteOut | None) -> str:
+    """A ``Created`` answer: the state JSON ``state``, the caller's seat and the invitation (or None)."""
+    inv = "null" if invite is None else invite.model_dump_json()
+    return f'{{"game":{state},"seat":{seat.model_dump_json()},"invite":{inv}}}'
