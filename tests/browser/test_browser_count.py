@@ -8,6 +8,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
+from .test_browser_accessibility import violations
+
 pytestmark = pytest.mark.browser
 
 COLS = "ABCDEFGHJ"
@@ -78,6 +80,7 @@ def test_stepper_after_a_counted_game(new_page: Any, ui: Any, server: Any, shot:
     expect(table.nth(0)).to_have_text("35")
     expect(table.nth(1)).to_have_text("33.5")
     shot(page, "quick-count-end")
+    assert violations(page) == [], "game with the stepper open"
 
 
 def test_position_tool_set_up_mark_count(new_page: Any, shot: Any) -> None:
@@ -132,6 +135,7 @@ def test_position_tool_set_up_mark_count(new_page: Any, shot: Any) -> None:
     expect(page.get_by_test_id("total-B")).to_have_text("31")
     expect(page.get_by_test_id("total-W")).to_have_text("44.5")
     shot(page, "position-territory-end")
+    assert violations(page) == [], "position tool with a count"
 
 
 def test_position_tool_from_sgf_and_refusals_in_french(new_page: Any, shot: Any) -> None:
