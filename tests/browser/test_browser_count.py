@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from .test_browser_accessibility import violations
+from .test_browser_accessibility import AXE, violations
 
 pytestmark = pytest.mark.browser
 
@@ -25,6 +25,7 @@ def setup_point(page: Any, vertex: str) -> Any:
 
 def test_stepper_after_a_counted_game(new_page: Any, ui: Any, server: Any, shot: Any) -> None:
     page = new_page()
+    page.add_init_script(path=str(AXE))  # for the accessibility check at the end
     gid = ui.create_game(page, size=9, opponent="local", level=None, komi="7.5")
     # A wall: Black on column E, White on column F; Black owns A-D (36 points), White G-J (27).
     for row in range(1, 10):
@@ -85,6 +86,7 @@ def test_stepper_after_a_counted_game(new_page: Any, ui: Any, server: Any, shot:
 
 def test_position_tool_set_up_mark_count(new_page: Any, shot: Any) -> None:
     page = new_page()
+    page.add_init_script(path=str(AXE))  # for the accessibility check at the end
     page.goto("/")
     page.get_by_test_id("position-link").click()
     page.wait_for_url(re.compile(r"/position$"))
