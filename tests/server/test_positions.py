@@ -253,3 +253,28 @@ def test_every_step_kind_has_a_sentence_in_the_ui(fast_client: TestClient) -> No
     assert len(kinds) >= 25
     for kind in sorted(kinds):
         assert text.count(f'"{kind}": (') == 2, f"{kind} needs one sentence in English and one in French"
+
+
+@pytest.mark.parametrize("record", ["keima_9x9_counted.sgf", "kgs_19x19_handicap4.sgf", "gnugo_9x9_counted.sgf"])
+def test_totals_are_those_keima_score_prints(fast_client: TestClient, record: str) -> None:
+    """A record's last position, read by the position tool and counted with the dead stones ``keima score``
+    chose, has the totals ``keima score`` prints, and the last step of each method has them too."""
+    import json
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "data" / "sgf" / record
+    out = subprocess.run([sys.executable, "-m", "keima", "score", str(path), "--json"], capture_output=True,
+                         text=True, check=True, timeout=120)
+    printed = json.loads(out.stdout)
+    r = fast_client.post("/api/positions/sgf", json={"sgf": path.read_bytes().decode("latin-1")})
+    assert r.status_code == 200, r.text
+    pos = r.json()
+    body = {k: pos[k] for k in ("size", "rules", "komi", "handicap", "board", "prisoners", "pass_stones",
+                                "last_mover")}
+    score = count(fast_client, **body, dead=printed["dead"])["score"]
+    assert score["result"] == printed["result"]
+    for method, m in printed["methods"].items():
+        assert totals(score, method) == (m["black"], m["white"]), method
+        assert last_step(score, method) == (m["black"], m["white"]), method

@@ -24,15 +24,15 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt
 from keima.rules.board import BLACK, EMPTY, WHITE, Board, color_name
 from keima.rules.coords import CoordinateError, from_gtp, to_gtp
 from keima.rules.count_steps import count_steps, game_count_steps, steps_as_dict
-from keima.rules.ruleset import RulesError, get_ruleset
+from keima.rules.ruleset import RulesError, Ruleset, get_ruleset
 from keima.rules.scoring import Score, score_position
 from keima.server.errors import ApiError, quote
 
 router = APIRouter()
 
-# The estimator is CPU-bound (numba playouts, a fraction of a second to a few seconds on 19x19): at most two
-# requests run it at once, each in a worker thread, so the event loop keeps serving games.
-_ESTIMATES = asyncio.Semaphore(2)
+# The estimator is CPU-bound (numba playouts): at most this many requests run it at once, each in a worker
+# thread, so the event loop keeps serving games.
+ESTIMATES_AT_ONCE = 2
 MAX_POINTS = 25 * 25
 Count = Annotated[int, Field(ge=0, le=10000)]
 
@@ -130,7 +130,16 @@ def _dead(body: PositionIn, board: Board) -> frozenset[int]:
     return frozenset(out)
 
 
-async def _estimate(board: Board, body: PositionIn, rules: Any, komi: float) -> frozenset[int]:
+def _estimate_slots(request: Request) -> asyncio.Semaphore:
+    """The application's semaphore for estimates (one per application: a semaphore belongs to one event loop)."""
+    slots: asyncio.Semaphore | None = getattr(request.app.state, "count_estimates", None)
+    if slots is None:
+        slots = asyncio.Semaphore(ESTIMATES_AT_ONCE)
+        request.app.state.count_estimates = slots
+    return slots
+
+
+async def _estimate(request: Request, board: Board, body: PositionIn, rules: Ruleset, komi: float) -> frozenset[int]:
     from keima import ai  # numba loads only when the estimator is needed
     from keima.rules import Game
 
@@ -139,12 +148,12 @@ async def _estimate(board: Board, body: PositionIn, rules: Any, komi: float) -> 
     white = [p for p, c in enumerate(board.colors) if c == WHITE]
     if black or white:
         game.setup(black=black, white=white)
-    async with _ESTIMATES:
+    async with _estimate_slots(request):
         dead = await asyncio.to_thread(ai.estimate_dead, game, None, 1)
     return frozenset(dead)
 
 
-def _komi(rules: Any, body: PositionIn) -> float:
+def _komi(rules: Ruleset, body: PositionIn) -> float:
     if body.komi is not None:
         return body.komi
     if body.handicap >= 1 and rules.handicap_komi is not None:
@@ -153,7 +162,7 @@ def _komi(rules: Any, body: PositionIn) -> float:
 
 
 @router.post("/api/positions/count", responses={200: {"model": CountOut}})
-async def count_position(body: PositionIn) -> dict[str, Any]:
+async def count_position(body: PositionIn, request: Request) -> dict[str, Any]:
     """Count a position under every method, step by step. 422 names the field that is wrong."""
     try:
         rules = get_ruleset(body.rules)
@@ -163,7 +172,7 @@ async def count_position(body: PositionIn) -> dict[str, Any]:
     if body.estimate_dead and body.dead:
         raise _bad("dead", "give the dead stones or ask for estimate_dead, not both")
     komi = _komi(rules, body)
-    dead = await _estimate(board, body, rules, komi) if body.estimate_dead else _dead(body, board)
+    dead = await _estimate(request, board, body, rules, komi) if body.estimate_dead else _dead(body, board)
     args: dict[str, Any] = dict(
         komi=komi,
         handicap_stones=body.handicap,
