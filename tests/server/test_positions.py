@@ -170,6 +170,7 @@ def test_estimator_marks_the_hopeless_stones(fast_client: TestClient) -> None:
         ({"size": 5, "board": WALL, "last_mover": "Z"}, "last_mover"),
         ({"size": 5, "board": WALL, "estimate_dead": "yes"}, "estimate_dead"),
         ({"size": 5, "board": WALL, "handicap": 12}, "handicap"),
+        ({"size": 5, "board": WALL, "komi": 6.3}, "komi"),
         # A black chain without a liberty: no game reaches it.
         ({"size": 2, "board": [BK, WH, WH, WH]}, "board"),
     ],

@@ -53,7 +53,8 @@ class PositionIn(_Strict):
 
     size: Annotated[int, Field(ge=2, le=25)]
     rules: Annotated[str, Field(min_length=1, max_length=40)] = "french"
-    komi: Annotated[float, Field(ge=-1000, le=1000)] | None = None
+    # Komi in half points, as every rule text gives it (and so the running totals add up exactly).
+    komi: Annotated[float, Field(ge=-1000, le=1000, multiple_of=0.5)] | None = None
     handicap: Annotated[int, Field(ge=0, le=9)] = 0
     # One value per point, row by row from the top-left corner: 0 empty, 1 black, 2 white (as in GameState).
     board: Annotated[list[Annotated[StrictInt, Field(ge=0, le=2)]], Field(max_length=MAX_POINTS)]
