@@ -8,8 +8,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from keima.gtp.budget import TimeBudget
 
+from keima.gtp.budget import TimeBudget
 from keima.gtp.engine import MAX_KOMI, MAX_SECONDS, MAX_STONES, GtpEngine
 from keima.gtp.policy import PolicyPlayer
 
