@@ -469,9 +469,11 @@ class Seat:
                 self._hopeless.clear()
         if move is None or own is None:
             return Decision("pass") if move is None else Decision("play", move)
-        # The pass replaces the search's move only where the game is decided for the search too, or after the
-        # opponent's pass: a balanced search still sees something to play for.
-        decided = winrate is None or not 0.15 <= winrate <= 0.85 or game.consecutive_passes >= 1
+        # For keima's heavy levels the pass replaces the search's move only after the opponent's pass: a stone
+        # the opponent just played inside our area may need an answer that ownership alone does not show
+        # (against GNU Go, a game where keima passed after such stones was lost). Their own search passes on a
+        # decided board anyway. The beginner's search cannot judge (no win rate): the settled board decides.
+        decided = winrate is None or game.consecutive_passes >= 1
         if decided and self._settled(game, color, own, move):
             return Decision("pass", note="every point is settled: a move gains nothing")
         return Decision("play", move)

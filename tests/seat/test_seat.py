@@ -12,7 +12,7 @@ import pytest
 
 from keima.gtp.budget import TimeBudget
 from keima.rules import coords
-from keima.rules.board import BLACK, WHITE
+from keima.rules.board import BLACK, WHITE, opponent
 from keima.rules.game import Game
 from keima.seat import Decision, EnginePlayer, KeimaPlayer, Seat, make_seat
 
@@ -62,21 +62,23 @@ def at(game: Game, vertex: str) -> int:
     return p
 
 
-@pytest.mark.parametrize("level", ["beginner", "intermediate", "strong"])
-@pytest.mark.parametrize("color", [BLACK, WHITE])
+@pytest.mark.parametrize(("level", "color"), [("beginner", BLACK), ("beginner", WHITE), ("strong", BLACK)])
 def test_passes_on_a_settled_board_instead_of_filling_territory(level: str, color: int) -> None:
-    # The winner (Black) and the loser (White) alike: no move on this board gains a point.
+    # No move on this board gains a point: the beginner passes, winning or losing; the strong level's own search
+    # passes on a decided board (the heavy levels otherwise wait for the opponent's pass: the next test).
     game = board(SETTLED, to_move=color)
     seat = Seat(KeimaPlayer(level, seed=3))
     assert seat.move(game, color, 0.3).action == "pass"
 
 
-@pytest.mark.parametrize("level", ["beginner", "strong"])
-def test_answers_a_pass_with_a_pass_when_playing_on_gains_nothing(level: str) -> None:
-    game = board(SETTLED, to_move=WHITE)
-    game.pass_move(WHITE)
+@pytest.mark.parametrize("level", ["beginner", "intermediate", "strong"])
+@pytest.mark.parametrize("color", [BLACK, WHITE])
+def test_answers_a_pass_with_a_pass_when_playing_on_gains_nothing(level: str, color: int) -> None:
+    # The winner (Black) and the loser (White, by 1.5 points) alike.
+    game = board(SETTLED, to_move=opponent(color))
+    game.pass_move(opponent(color))
     assert game.consecutive_passes == 1
-    assert Seat(KeimaPlayer(level, seed=5)).move(game, BLACK, 0.3).action == "pass"
+    assert Seat(KeimaPlayer(level, seed=5)).move(game, color, 0.3).action == "pass"
 
 
 def test_keeps_playing_where_a_point_is_still_open() -> None:
