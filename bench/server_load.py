@@ -350,6 +350,7 @@ def main(argv: list[str] | None = None) -> int:
         solo, solo_t, n1, _cpu = _run(
             run_load(url, 1, args.size, 40, min(args.think, 0.2), 10, args.seed, proc))
         f1 = report("alone ", solo, solo_t, n1)
+        gc0 = httpx.get(url + "/api/stats", timeout=10).json()["gc"]
         client0 = time.process_time()
         load, load_t, n, cpu = _run(
             run_load(url, args.games, args.size, args.moves, args.think, args.duration, args.seed + 1, proc))
@@ -365,8 +366,10 @@ def main(argv: list[str] | None = None) -> int:
         gcs = srv["gc"]
         print(f"server side (apply + store, both runs): {srv['actions']} actions, p50 {srv['p50_ms']} ms, "
               f"p99 {srv['p99_ms']} ms, max {srv['max_ms']} ms")
-        print(f"server garbage collector (both runs): passes by generation {gcs['collections']}, longest "
-              f"{gcs['longest_ms']} ms, total {gcs['total_s'] * 1000:.0f} ms")
+        passes = [a - b for a, b in zip(gcs["collections"], gc0["collections"], strict=True)]
+        print(f"server garbage collector in the loaded run: passes by generation {passes}, total "
+              f"{(gcs['total_s'] - gc0['total_s']) * 1000:.0f} ms; longest pass by generation since the server "
+              f"started {gcs['longest_ms']} ms")
         samples = settle(url, proc, args.settle) if proc is not None else []
         if proc is not None:
             after = " ".join(f"{t:.0f}s:{_mb(k)}/{g}" for t, k, g in samples)
