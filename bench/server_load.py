@@ -12,7 +12,9 @@ Prints: games, sockets, moves acknowledged, moves/s, round-trip p50 / p99 / max,
 same figures for a single game played alone in the same run (the peer: the load's cost is the ratio); the
 server's garbage-collector passes (count, longest, total by generation); and the server's resident memory
 (``VmRSS`` of ``/proc/PID/status``) at start, at its peak (``VmHWM``), when the games end and every few seconds
-for ``--settle`` seconds after (idle games leave the server's memory: docs/server.md).
+for ``--settle`` seconds after (idle games leave the server's memory: docs/server.md). Before measuring, one
+small game is played to its count: the first dead-stone estimate compiles the bot's numba code (about 150 MB
+resident for the process's life, and seconds of CPU), which is the process's cost, not the games'.
 
     python bench/server_load.py                      # 1000 games, 19x19, think 2 s, 60 s
     python bench/server_load.py --games 100 --duration 20
@@ -251,6 +253,21 @@ def cpu_seconds(proc: subprocess.Popen[str] | None) -> float | None:
         return None
 
 
+def warm_up(url: str) -> None:
+    """Play one 9x9 game to the dead-stone proposal, so that the estimator's code is compiled before the
+    measured runs (a random 2% of the load's moves are passes: a few games reach the count)."""
+    with httpx.Client(base_url=url, timeout=120) as http:
+        g = http.post("/api/games", json={"size": 9, "opponent": "local"}).json()
+        gid, head = g["game"]["id"], {"X-Keima-Seat": g["seat"]["token"]}
+        for action in ({"type": "play", "move": 40}, {"type": "pass"}, {"type": "pass"}):
+            http.post(f"/api/games/{gid}/actions", json=action, headers=head).raise_for_status()
+        for _ in range(1200):  # at most 120 s (a cold numba cache on a busy machine)
+            if http.get(f"/api/games/{gid}").json()["proposal"] is not None:
+                return
+            time.sleep(0.1)
+    print("  warning: no dead-stone proposal within 120 s", file=sys.stderr)
+
+
 def memory_kib(proc: subprocess.Popen[str] | None) -> dict[str, int]:
     """The server's ``VmRSS`` (resident now) and ``VmHWM`` (resident at its peak) in KiB, from Linux ``/proc``
     (an empty dict elsewhere)."""
@@ -345,6 +362,8 @@ def main(argv: list[str] | None = None) -> int:
         else:
             proc, url = start_server(f"sqlite:///{tmp.name}/bench.db")
         print(f"server {url}; board {args.size}x{args.size}; think {args.think} s; up to {args.moves} moves a game")
+        launched = memory_kib(proc)
+        warm_up(url)
         mem0 = memory_kib(proc)
         # The peer: one game alone, same server, same pace (shorter run).
         solo, solo_t, n1, _cpu = _run(
@@ -374,7 +393,8 @@ def main(argv: list[str] | None = None) -> int:
         if proc is not None:
             after = " ".join(f"{t:.0f}s:{_mb(k)}/{g}" for t, k, g in samples)
             peak = memory_kib(proc).get("VmHWM")
-            print(f"server memory: start {_mb(mem0.get('VmRSS'))}, peak {_mb(peak)}, when the games ended "
+            print(f"server memory: at launch {_mb(launched.get('VmRSS'))}, estimator compiled (the start) "
+                  f"{_mb(mem0.get('VmRSS'))}, peak {_mb(peak)}, when the games ended "
                   f"{_mb(mem1.get('VmRSS'))} ({srv['games_in_memory']} games in memory); after the end "
                   f"(seconds: RSS/games in memory) {after}")
         print(f"ratio loaded/alone: p50 x{fn['p50_ms'] / f1['p50_ms']:.2f}, p99 x{fn['p99_ms'] / f1['p99_ms']:.2f}")
