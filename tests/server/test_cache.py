@@ -111,7 +111,7 @@ def test_watched_and_timed_games_never_leave_memory(sqlite_url: str) -> None:
         waiting = new_game(c, size=9, opponent="invite", color="B",
                            clock={"type": "byoyomi", "main": 60, "period": 10, "periods": 3})
         before = state(c, waiting["game"]["id"], waiting["seat"]["token"])
-        # (A socket on a game at version 0 gets no first state: a move first.)
+        # A move first, so that the watched game has a history to keep.
         act(c, watched["game"]["id"], watched["seat"]["token"], {"type": "play", "move": 40})
         with c.websocket_connect(f"/api/games/{watched['game']['id']}/ws") as ws:
             ws.receive_json()
