@@ -75,9 +75,10 @@ _libc: Any = None
 def release_memory() -> None:
     """Hand freed memory back to the operating system after many games left memory.
 
-    Python returns its emptied object arenas to the C allocator, but glibc keeps freed blocks in its heap for
-    reuse; ``malloc_trim(0)`` gives the unused pages back, so that the server's resident size falls after a
-    busy hour instead of staying at its peak. A no-op where glibc is not the C library."""
+    Python returns its emptied object arenas (and large blocks) to the C allocator, but glibc keeps freed
+    blocks in its heap for reuse; ``malloc_trim(0)`` gives the unused pages back. What stays is Python's own
+    fragmentation: arenas with a few live objects left, reused by the next games (docs/server.md has the
+    figures). A no-op where glibc is not the C library."""
     global _libc
     if _libc is None:
         name = ctypes.util.find_library("c")
