@@ -107,11 +107,6 @@ class Undo(NamedTuple):
     suicide: bool
     captured_count: int  # opposing stones this play captured
 
-    @property
-    def suicided_count(self) -> int:
-        """Number of own stones removed by a (multi-stone) suicide."""
-        return len(self.base.stones) if self.suicide else 0
-
 
 @dataclass(frozen=True, slots=True)
 class Analysis:
@@ -407,15 +402,6 @@ class Board:
         other.hash = 0
         other.rebuild()
         return other
-
-    def compute_hash(self) -> int:
-        """Return the Zobrist hash recomputed from the colours (for checks)."""
-        h = 0
-        zob = self._zob
-        for p, c in enumerate(self.colors):
-            if c != EMPTY:
-                h ^= zob[c][p]
-        return h
 
     def check_consistency(self) -> None:
         """Raise ``AssertionError`` unless every chain, liberty set and the hash match a recomputation."""
