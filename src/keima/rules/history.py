@@ -1,0 +1,305 @@
+"""The history of one game: every event in order, how to take each one back, and the positions the game went
+through. Ko and every superko are decided here, and only here.
+
+Repetition is checked against the whole history, never a window: a multiset of hashes records, as the ruleset's
+ko rule needs, every board (positional superko), every board with the player to move (situational), or every
+board with the player who created it by placing a stone (natural-situational); Japanese cycle detection counts
+situations as well. The simple-ko point is kept under every ruleset, so that an immediate single-stone recapture
+is reported as "ko" whichever rule forbids it.
+
+A board play is judged by playing it and taking it back if it is illegal (occupied, suicide, repetition): that
+one function, ``History.play``, serves both playing a move and asking whether it is legal. It is the hot path of
+replaying records (bench/replay.py), so what outlives a play is kept to plain tuples of ints, which the garbage
+collector stops tracking, besides the board's undo record.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from keima.rules.board import BLACK, Board, Undo
+from keima.rules.errors import occupied, repetition, suicide
+from keima.rules.events import Event, MoveRecord
+from keima.rules.ruleset import Ruleset
+
+# What every board play changes, as a plain tuple of ints (the garbage collector stops tracking it):
+# (to_move, consecutive_passes, prisoners (black's, white's), ko_point, moves_since_resume).
+Hot = tuple[int, int, tuple[int, int], int | None, int]
+HOT_FIELDS = ("to_move", "consecutive_passes", "prisoners", "ko_point", "moves_since_resume")
+
+LogMove = tuple[int, int | None, int, int]  # (color, point, captures, suicided): a move in History.log
+
+
+class Entry(NamedTuple):
+    """How to take back one event: the game's state before it, and the board record and history keys it added."""
+
+    state: object  # the game's other state (phases, marks...), opaque here, handed back by ``pop``
+    hot: Hot
+    board_undo: Undo | None = None
+    position: int | None = None
+    situation: int | None = None
+    creation: int | None = None
+    rebuild: bool = False
+
+
+# Situational and natural-situational histories key positions by XOR-ing the board hash with a constant per
+# colour (the player to move, or the player who created the board): one int key instead of a tuple.
+SIDE_KEY = (0, 0x5DEECE66D1F2A3B7, 0x9E3779B97F4A7C15)
+CREATOR_KEY = (0, 0xD1B54A32D192ED03, 0x8CB92BA72F3D8DD7)
+
+_KO_SIMPLE, _KO_POSITIONAL, _KO_SITUATIONAL, _KO_NATURAL = range(4)
+_KO_MODES = {
+    "simple": _KO_SIMPLE,
+    "positional": _KO_POSITIONAL,
+    "situational": _KO_SITUATIONAL,
+    "natural-situational": _KO_NATURAL,
+}
+
+# Hot-path construction of the named tuples without their Python-level __new__ (a C call instead of a Python
+# frame per object). Arguments must list every field in order.
+_new = tuple.__new__
+
+
+def as_event(entry: LogMove | Event) -> Event:
+    """Return the ``Event`` of one log entry."""
+    if isinstance(entry, Event):
+        return entry
+    return Event("move", entry[0], entry[1])
+
+
+def _add(counts: dict[int, int], key: int) -> None:
+    counts[key] = counts.get(key, 0) + 1
+
+
+def _decrement(counts: dict[int, int], key: int) -> None:
+    left = counts[key] - 1
+    if left:
+        counts[key] = left
+    else:
+        del counts[key]
+
+
+class History:
+    """The events of one game on ``board`` under ``rules``, the positions they went through, and the undo stack.
+
+    The log holds one entry per event: for a move a plain tuple of ints ``(color, point, captures, suicided)``,
+    an ``Event`` for anything else; ``events`` and ``moves`` are built from it on demand and cached.
+    """
+
+    __slots__ = (
+        "board",
+        "size",
+        "rules",
+        "hot",
+        "log",
+        "entries",
+        "nmoves",
+        "positions",
+        "situations",
+        "created",
+        "_ko_mode",
+        "_track_positions",
+        "_track_situations",
+        "_track_created",
+        "_multi_suicide",
+        "_events",
+        "_moves",
+        "_moves_seen",
+    )
+
+    def __init__(self, board: Board, rules: Ruleset) -> None:
+        self.board = board
+        self.size = board.size
+        self.rules = rules
+        self.hot: Hot = (BLACK, 0, (0, 0), None, 0)
+        self.log: list[LogMove | Event] = []
+        self.entries: list[Entry] = []
+        self.nmoves = 0
+        # Whole-history multisets (hash -> occurrences), each kept only where the ko rule (or Japanese cycle
+        # detection) needs it.
+        self.positions: dict[int, int] = {}
+        self.situations: dict[int, int] = {}
+        self.created: dict[int, int] = {}
+        self._ko_mode = _KO_MODES[rules.ko]
+        self._track_positions = rules.ko == "positional"
+        self._track_situations = rules.ko == "situational" or rules.cycle_no_result
+        self._track_created = rules.ko == "natural-situational"
+        self._multi_suicide = rules.multi_stone_suicide
+        self._events: list[Event] = []
+        self._moves: list[MoveRecord] = []
+        self._moves_seen = 0  # log entries already turned into self._moves
+
+    # ------------------------------------------------------------------ reading
+    def events(self) -> list[Event]:
+        """Every event so far, in order (a cached list the caller must not change)."""
+        cache = self._events
+        log = self.log
+        if len(cache) != len(log):
+            cache.extend(as_event(e) for e in log[len(cache) :])
+        return cache
+
+    def moves(self) -> list[MoveRecord]:
+        """Every move (stones and passes) in order (a cached list the caller must not change)."""
+        cache = self._moves
+        log = self.log
+        seen = self._moves_seen
+        if seen < len(log):
+            n = len(cache)
+            for e in log[seen:]:
+                if not isinstance(e, Event):
+                    n += 1
+                    cache.append(MoveRecord(n, e[0], e[1], e[2], e[3]))
+            self._moves_seen = len(log)
+        return cache
+
+    def last_mover(self) -> int | None:
+        """The colour of the last move (stone or pass), or None."""
+        for e in reversed(self.log):
+            if not isinstance(e, Event):
+                return e[0]
+        return None
+
+    def situation_count(self) -> int:
+        """How often the current board with the current player to move occurred (0 unless situations are kept)."""
+        return self.situations.get(self.board.hash ^ SIDE_KEY[self.hot[0]], 0)
+
+    # ------------------------------------------------------------------ recording
+    def record_start(self) -> None:
+        """Record the current board as a starting position (empty board, after handicap or setup stones).
+
+        For natural-situational superko a starting position counts as created by the opponent of the player to
+        move, as if that player had just placed a stone: the immediate recapture of a ko set up on the board is
+        then forbidden, as the FFG ko diagrams show, and handicap stones count as Black's creation."""
+        h = self.board.hash
+        to_move = self.hot[0]
+        if self._track_positions:
+            _add(self.positions, h)
+        if self._track_situations:
+            _add(self.situations, h ^ SIDE_KEY[to_move])
+        if self._track_created:
+            _add(self.created, h ^ CREATOR_KEY[3 - to_move])
+
+    def push(self, event: Event, state: object, rebuild: bool = False) -> None:
+        """Record an event other than a move; ``state`` is what ``pop`` hands back. With ``rebuild``, taking it
+        back means replaying the events before it (setup and handicap stones)."""
+        self.entries.append(Entry(state, self.hot, rebuild=rebuild))
+        self.log.append(event)
+
+    def play(self, p: int, c: int, state: object, commit: bool = True) -> MoveRecord | None:
+        """Judge ``c`` placing a stone at the board point ``p``, whoever is to move, and raise ``IllegalMove``
+        (occupied, suicide, ko, superko) if the rules forbid it; the board and history are then unchanged.
+
+        With ``commit`` the play stays: it is recorded (``state``: what ``pop`` hands back) and its
+        ``MoveRecord`` returned. Without, it is taken back and None returned: the legality test."""
+        # Play first, then check suicide and repetition on the real result, and take it back if illegal: one
+        # pass over the neighbours instead of an analysis followed by the play.
+        board = self.board
+        try:
+            rec = board.play(p, c)
+        except ValueError:
+            raise occupied(p, c, self.size) from None
+        h = board.hash
+        hot = self.hot
+        if rec.suicide:
+            single = len(rec.base.stones) == 1
+            if single or not self._multi_suicide:
+                board.undo(rec)
+                raise suicide(p, c, self.size, single, self.rules.name)
+        ko_mode = self._ko_mode
+        pos = sit = nat = None
+        if ko_mode == _KO_NATURAL:
+            nat = h ^ CREATOR_KEY[c]
+            repeated = nat in self.created
+        elif ko_mode == _KO_POSITIONAL:
+            repeated = h in self.positions
+        elif ko_mode == _KO_SITUATIONAL:
+            sit = h ^ SIDE_KEY[3 - c]
+            repeated = sit in self.situations
+        else:
+            repeated = p == hot[3] and c == hot[0]
+        if repeated or not commit:
+            board.undo(rec)
+            if not repeated:
+                return None
+            raise repetition(p, c, self.size, p == hot[3] and c == hot[0], self.rules.ko, self.rules.name)
+        opp = 3 - c
+        # A key the ko rule has just checked is new: it is set to 1 without a lookup.
+        if self._track_positions:
+            pos = h
+            self.positions[h] = 1
+        if sit is not None:
+            self.situations[sit] = 1
+        elif self._track_situations:
+            sit = h ^ SIDE_KEY[opp]
+            _add(self.situations, sit)
+        if nat is not None:
+            self.created[nat] = 1
+        self.entries.append(_new(Entry, (state, hot, rec, pos, sit, nat, False)))
+        caps = rec.captured_count
+        base = rec.base
+        lost = len(base.stones) if rec.suicide else 0
+        if caps or lost:
+            b, w = hot[2]
+            pris = (b + caps, w + lost) if c == BLACK else (b + lost, w + caps)
+        else:
+            pris = hot[2]
+        # A single stone that captured a single stone and has that point as its only liberty: a ko to retake.
+        ko = (
+            rec.captured[0].stones[0] if caps == 1 and len(base.stones) == 1 and len(base.libs) == 1 else None
+        )
+        n = self.nmoves + 1
+        self.nmoves = n
+        self.hot = (opp, 0, pris, ko, hot[4] + 1)
+        self.log.append((c, p, caps, lost))
+        return _new(MoveRecord, (n, c, p, caps, lost))
+
+    def pass_(self, c: int, state: object) -> MoveRecord:
+        """Record a pass by ``c`` (``state``: what ``pop`` hands back) and return its record."""
+        h = self.board.hash
+        opp = 3 - c
+        pos = sit = None
+        if self._track_positions:
+            pos = h
+            _add(self.positions, h)
+        if self._track_situations:
+            sit = h ^ SIDE_KEY[opp]
+            _add(self.situations, sit)
+        hot = self.hot
+        self.entries.append(Entry(state, hot, None, pos, sit))
+        self.nmoves += 1
+        self.log.append((c, None, 0, 0))
+        self.hot = (opp, hot[1] + 1, hot[2], None, hot[4] + 1)
+        return MoveRecord(self.nmoves, c, None)
+
+    def pop(self) -> tuple[Event, object]:
+        """Take back the last event, which must not be a rebuild one (see ``push``): the board, the history
+        keys and the hot state. Return the event and the ``state`` recorded with it."""
+        entry = self.entries.pop()
+        log = self.log
+        ev = as_event(log.pop())
+        del self._events[len(log) :]
+        if ev.kind == "move":
+            self.nmoves -= 1
+            if self._moves_seen > len(log):
+                self._moves_seen = len(log)
+                self._moves.pop()
+            if entry.board_undo is not None:
+                self.board.undo(entry.board_undo)
+            if entry.position is not None:
+                _decrement(self.positions, entry.position)
+            if entry.situation is not None:
+                _decrement(self.situations, entry.situation)
+            if entry.creation is not None:
+                _decrement(self.created, entry.creation)
+        self.hot = entry.hot
+        return ev, entry.state
+
+    def check_consistency(self, playing: bool) -> None:
+        """Raise ``AssertionError`` unless the current position is recorded where the ko rule needs it
+        (``playing``: the game is in its play phase) and the undo stack matches the log."""
+        h = self.board.hash
+        if self._track_positions:
+            assert self.positions.get(h, 0) > 0, "current position missing from the history"
+        if self._track_situations and playing:
+            assert self.situation_count() > 0, "current situation missing"
+        assert len(self.entries) == len(self.log), "undo stack out of step with the events"
