@@ -207,8 +207,8 @@ class Board:
     # ------------------------------------------------------------------ changes
     def play(self, p: int, color: int) -> Undo:
         """Place a stone of ``color`` at the empty point ``p``, capture, and remove the played chain if it has no
-        liberty left (a suicide: the caller decides beforehand whether that is allowed). Returns the ``Undo``
-        record. Raises ``ValueError`` if ``p`` is occupied; the board is then unchanged."""
+        liberty left (a suicide: the caller judges it, and takes the play back with ``undo`` if it is not allowed).
+        Returns the ``Undo`` record. Raises ``ValueError`` if ``p`` is occupied; the board is then unchanged."""
         colors = self.colors
         if colors[p] != EMPTY:
             raise ValueError(f"{to_gtp(p, self.size)} is occupied")
@@ -221,26 +221,24 @@ class Board:
         empties: list[int] = []
         own: list[Chain] = []
         adj: list[Chain] = []
+        # chain_at alone tells the neighbours apart (None on an empty point): one look-up each on this hot path.
         for q in nbrs[p]:
-            k = colors[q]
-            if k == EMPTY:
+            ch = chain_at[q]
+            if ch is None:
                 empties.append(q)
-            else:
-                ch = chain_at[q]
-                assert ch is not None
-                if k == color:
-                    if ch not in own:
-                        own.append(ch)
-                elif ch not in adj:
-                    adj.append(ch)
+            elif ch[0] == color:
+                if ch not in own:
+                    own.append(ch)
+            elif ch not in adj:
+                adj.append(ch)
         colors[p] = color
         absorbed: Sequence[Chain] = ()
         if not own:
-            base = _chain(color, [p], set(empties))
+            base = tuple.__new__(Chain, (color, [p], set(empties)))
             chain_at[p] = base
             fresh = True
             base_len = 0
-            added: tuple[int, ...] | list[int] = ()
+            added: tuple[int, ...] = ()
         else:
             base = own[0]
             for ch in own[1:]:
@@ -253,7 +251,7 @@ class Board:
             chain_at[p] = base
             # Only what base's liberties gain is recorded (a few ints, usually), not a copy of them all: the
             # play point was one of them, so undo removes the gains and puts the point back.
-            added = []
+            gained: list[int] = []
             if len(own) > 1:
                 absorbed = [ch for ch in own if ch is not base]
                 for ch in absorbed:
@@ -263,12 +261,13 @@ class Board:
                     for q in ch.libs:
                         if q not in libs:
                             libs.add(q)
-                            added.append(q)
+                            gained.append(q)
             libs.discard(p)
             for q in empties:
                 if q not in libs:
                     libs.add(q)
-                    added.append(q)
+                    gained.append(q)
+            added = tuple(gained)
         gains: list[tuple[Chain, int]] | tuple[()] = ()
         captured: list[Chain] | tuple[()] = ()
         suicide = False
@@ -293,7 +292,7 @@ class Board:
         # tuple.__new__ skips the named tuple's Python-level constructor on this hot path.
         return tuple.__new__(
             Undo,
-            (p, color, prev_hash, base, fresh, base_len, tuple(added), absorbed, adj or (), captured, gains, suicide, ncap),
+            (p, color, prev_hash, base, fresh, base_len, added, absorbed, adj or (), captured, gains, suicide, ncap),
         )
 
     def _lift(self, stones: list[int], color: int, h: int, gains: list[tuple[Chain, int]]) -> int:

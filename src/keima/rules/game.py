@@ -332,7 +332,6 @@ class Game:
         """
         st = self._state
         history = self._history
-        to_move = history.hot[0]
         p: int | None
         if type(move) is int:  # noqa: E721 (a bool is not a point)
             p = move if 0 <= move < self._npoints else self._point(move)
@@ -343,6 +342,15 @@ class Game:
                 p = self._point(move)
         else:
             p = self._point(move)
+        to_move = history.hot[0]
+        if (
+            p is not None
+            and (color is None or (type(color) is int and color == to_move))  # noqa: E721
+            and st.phase == "play"
+            and not self._cycle_watch
+        ):
+            # The common case of a replay or a game: a board point by the player to move.
+            return history.play(p, to_move, st)
         if color is None:
             c = to_move
         elif type(color) is int and color in (BLACK, WHITE):  # noqa: E721
@@ -360,7 +368,7 @@ class Game:
         record = history.play(p, c, st)
         if self._cycle_watch and history.situation_count() >= 3:
             self._set(phase="finished", result="Void", end_reason="cycle")
-        return record  # type: ignore[return-value]  # a committed play always has its record
+        return record
 
     def pass_move(self, color: int | str | None = None, *, allow_out_of_turn: bool = False) -> MoveRecord:
         """Pass for ``color``; raises ``IllegalMove`` outside the play phase."""

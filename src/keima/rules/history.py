@@ -15,7 +15,7 @@ collector stops tracking, besides the board's undo record.
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Literal, NamedTuple, overload
 
 from keima.rules.board import BLACK, Board, Undo
 from keima.rules.errors import occupied, repetition, suicide
@@ -27,7 +27,6 @@ from keima.rules.ruleset import Ruleset
 Hot = tuple[int, int, tuple[int, int], int | None, int]
 HOT_FIELDS = ("to_move", "consecutive_passes", "prisoners", "ko_point", "moves_since_resume")
 
-LogMove = tuple[int, int | None, int, int]  # (color, point, captures, suicided): a move in History.log
 
 
 class Entry(NamedTuple):
@@ -60,11 +59,11 @@ _KO_MODES = {
 _new = tuple.__new__
 
 
-def as_event(entry: LogMove | Event) -> Event:
+def as_event(entry: MoveRecord | Event) -> Event:
     """Return the ``Event`` of one log entry."""
     if isinstance(entry, Event):
         return entry
-    return Event("move", entry[0], entry[1])
+    return Event("move", entry[1], entry[2])
 
 
 def _add(counts: dict[int, int], key: int) -> None:
@@ -82,8 +81,9 @@ def _decrement(counts: dict[int, int], key: int) -> None:
 class History:
     """The events of one game on ``board`` under ``rules``, the positions they went through, and the undo stack.
 
-    The log holds one entry per event: for a move a plain tuple of ints ``(color, point, captures, suicided)``,
-    an ``Event`` for anything else; ``events`` and ``moves`` are built from it on demand and cached.
+    The log holds one entry per event: for a move its ``MoveRecord`` (a tuple of ints, which the garbage
+    collector stops tracking), an ``Event`` for anything else; ``events`` and ``moves`` are built from it on
+    demand and cached.
     """
 
     __slots__ = (
@@ -112,7 +112,7 @@ class History:
         self.size = board.size
         self.rules = rules
         self.hot: Hot = (BLACK, 0, (0, 0), None, 0)
-        self.log: list[LogMove | Event] = []
+        self.log: list[MoveRecord | Event] = []
         self.entries: list[Entry] = []
         self.nmoves = 0
         # Whole-history multisets (hash -> occurrences), each kept only where the ko rule (or Japanese cycle
@@ -144,11 +144,7 @@ class History:
         log = self.log
         seen = self._moves_seen
         if seen < len(log):
-            n = len(cache)
-            for e in log[seen:]:
-                if not isinstance(e, Event):
-                    n += 1
-                    cache.append(MoveRecord(n, e[0], e[1], e[2], e[3]))
+            cache.extend(e for e in log[seen:] if not isinstance(e, Event))
             self._moves_seen = len(log)
         return cache
 
@@ -156,7 +152,7 @@ class History:
         """The colour of the last move (stone or pass), or None."""
         for e in reversed(self.log):
             if not isinstance(e, Event):
-                return e[0]
+                return e[1]
         return None
 
     def situation_count(self) -> int:
@@ -184,6 +180,12 @@ class History:
         back means replaying the events before it (setup and handicap stones)."""
         self.entries.append(Entry(state, self.hot, rebuild=rebuild))
         self.log.append(event)
+
+    @overload
+    def play(self, p: int, c: int, state: object, commit: Literal[True] = True) -> MoveRecord: ...
+
+    @overload
+    def play(self, p: int, c: int, state: object, commit: Literal[False]) -> None: ...
 
     def play(self, p: int, c: int, state: object, commit: bool = True) -> MoveRecord | None:
         """Judge ``c`` placing a stone at the board point ``p``, whoever is to move, and raise ``IllegalMove``
@@ -217,11 +219,12 @@ class History:
             repeated = sit in self.situations
         else:
             repeated = p == hot[3] and c == hot[0]
-        if repeated or not commit:
+        if repeated:
             board.undo(rec)
-            if not repeated:
-                return None
             raise repetition(p, c, self.size, p == hot[3] and c == hot[0], self.rules.ko, self.rules.name)
+        if not commit:
+            board.undo(rec)
+            return None
         opp = 3 - c
         # A key the ko rule has just checked is new: it is set to 1 without a lookup.
         if self._track_positions:
@@ -250,8 +253,9 @@ class History:
         n = self.nmoves + 1
         self.nmoves = n
         self.hot = (opp, 0, pris, ko, hot[4] + 1)
-        self.log.append((c, p, caps, lost))
-        return _new(MoveRecord, (n, c, p, caps, lost))
+        record: MoveRecord = _new(MoveRecord, (n, c, p, caps, lost))
+        self.log.append(record)
+        return record
 
     def pass_(self, c: int, state: object) -> MoveRecord:
         """Record a pass by ``c`` (``state``: what ``pop`` hands back) and return its record."""
@@ -267,9 +271,10 @@ class History:
         hot = self.hot
         self.entries.append(Entry(state, hot, None, pos, sit))
         self.nmoves += 1
-        self.log.append((c, None, 0, 0))
+        record = MoveRecord(self.nmoves, c, None)
+        self.log.append(record)
         self.hot = (opp, hot[1] + 1, hot[2], None, hot[4] + 1)
-        return MoveRecord(self.nmoves, c, None)
+        return record
 
     def pop(self) -> tuple[Event, object]:
         """Take back the last event, which must not be a rebuild one (see ``push``): the board, the history
