@@ -12,7 +12,7 @@ absorbed chains are never mutated, so undo only re-points stones and restores se
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Container, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache
 from typing import Final, NamedTuple
@@ -160,6 +160,32 @@ class Board:
     def count(self, color: int) -> int:
         """Return the number of stones (or empty points) of ``color`` on the board."""
         return self.colors.count(color)
+
+    def regions(self, inside: Container[int]) -> list[tuple[set[int], set[int]]]:
+        """Return the maximal connected regions of points whose colour is in ``inside``, each as (its points, its
+        border: the points next to it whose colour is not in ``inside``), in the order of their lowest point."""
+        colors = self.colors
+        nbrs = self.nbrs
+        seen = [False] * self.npoints
+        out: list[tuple[set[int], set[int]]] = []
+        for start in range(self.npoints):
+            if seen[start] or colors[start] not in inside:
+                continue
+            pts: set[int] = set()
+            border: set[int] = set()
+            stack = [start]
+            seen[start] = True
+            while stack:
+                p = stack.pop()
+                pts.add(p)
+                for q in nbrs[p]:
+                    if colors[q] not in inside:
+                        border.add(q)
+                    elif not seen[q]:
+                        seen[q] = True
+                        stack.append(q)
+            out.append((pts, border))
+        return out
 
     def analyse(self, p: int, color: int) -> Analysis:
         """Return what playing ``color`` at the empty point ``p`` would capture, whether it is a suicide,

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Sequence
-from typing import Any, NamedTuple, Self, cast
+from typing import Any, NamedTuple, Self, TypedDict, Unpack, cast
 
 from keima.rules.board import BLACK, EMPTY, WHITE, Board, color_name, color_word, opponent, parse_color
 from keima.rules.coords import (
@@ -30,7 +30,7 @@ from keima.rules.history import HOT_FIELDS, History
 from keima.rules.ruleset import RulesError, Ruleset, get_ruleset
 from keima.rules.scoring import Score, score_position
 
-__all__ = ["REASONS", "Event", "Game", "GameError", "IllegalMove", "Move", "MoveRecord"]
+__all__ = ["REASONS", "Event", "Game", "GameError", "IllegalMove", "Move", "MoveRecord", "Settings"]
 
 Move = str | int | None
 
@@ -48,6 +48,16 @@ class _State(NamedTuple):
     resumed: bool
     last_passer: int | None
     handicap_left: int
+
+
+class Settings(TypedDict, total=False):
+    """The settings of a game, as keywords of ``Game(...)`` and ``Game.replay`` (see ``Game`` for each)."""
+
+    size: int
+    rules: str | Ruleset
+    komi: float | None
+    handicap: int
+    placement: str | None
 
 
 _UNKNOWN = -1  # not in the vertex table: parsed the slow way, which words the error
@@ -623,14 +633,7 @@ class Game:
             raise GameError("there is nothing to undo", "nothing-to-undo")
         if history.entries[-1].rebuild:
             events = self.events
-            fresh = self.replay(
-                events[:-1],
-                size=self.size,
-                rules=self.rules,
-                komi=self.komi,
-                handicap=self.handicap,
-                placement=self.placement,
-            )
+            fresh = self.replay(events[:-1], **self._settings())
             removed = events[-1]
             self.board = fresh.board
             self._history = fresh._history
@@ -691,19 +694,12 @@ class Game:
             raise GameError(f"unknown event kind {k!r}", "bad-event")
 
     @classmethod
-    def replay(
-        cls,
-        events: Iterable[Event | dict[str, Any]],
-        *,
-        size: int = 19,
-        rules: str | Ruleset = "french",
-        komi: float | None = None,
-        handicap: int = 0,
-        placement: str | None = None,
-    ) -> Self:
-        """Return a new game of this class built from ``events`` (``Event`` objects or their dicts).
-        Raises ``GameError``/``IllegalMove`` naming the first event that does not apply (with its index)."""
-        game = cls(size=size, rules=rules, komi=komi, handicap=handicap, placement=placement)
+    def replay(cls, events: Iterable[Event | dict[str, Any]], **settings: Unpack[Settings]) -> Self:
+        """Return a new game of this class built from ``events`` (``Event`` objects or their dicts), with the
+        settings of ``Game(...)`` given by keyword (``size``, ``rules``, ``komi``, ``handicap``, ``placement``;
+        the same defaults). Raises ``RulesError`` for settings ``Game`` refuses, ``GameError``/``IllegalMove``
+        naming the first event that does not apply (with its index)."""
+        game = cls(**settings)
         for i, ev in enumerate(events):
             event = ev if isinstance(ev, Event) else Event.from_dict(ev)
             try:
@@ -718,13 +714,12 @@ class Game:
 
     def copy(self) -> Self:
         """Return an independent copy with the same history (so undo works on it too)."""
-        return self.replay(
-            self.events,
-            size=self.size,
-            rules=self.rules,
-            komi=self.komi,
-            handicap=self.handicap,
-            placement=self.placement,
+        return self.replay(self.events, **self._settings())
+
+    def _settings(self) -> Settings:
+        """Return the settings this game was created with, as keywords for ``Game(...)`` or ``replay``."""
+        return Settings(
+            size=self.size, rules=self.rules, komi=self.komi, handicap=self.handicap, placement=self.placement
         )
 
     def check_consistency(self) -> None:
