@@ -84,8 +84,13 @@ class Chain(NamedTuple):
         return f"Chain({color_name(self.color)}, stones={sorted(self.stones)}, libs={sorted(self.libs)})"
 
 
+# Hot-path construction of the named tuples here without their Python-level __new__ (a C call instead of a
+# Python frame per object). Arguments must list every field in order.
+_new = tuple.__new__
+
+
 def _chain(color: int, stones: list[int], libs: set[int]) -> Chain:
-    return tuple.__new__(Chain, (color, stones, libs))
+    return _new(Chain, (color, stones, libs))
 
 
 class Undo(NamedTuple):
@@ -235,20 +240,16 @@ class Board:
         """Place a stone of ``color`` at the empty point ``p``, capture, and remove the played chain if it has no
         liberty left (a suicide: the caller judges it, and takes the play back with ``undo`` if it is not allowed).
         Returns the ``Undo`` record. Raises ``ValueError`` if ``p`` is occupied; the board is then unchanged."""
-        colors = self.colors
-        if colors[p] != EMPTY:
-            raise ValueError(f"{to_gtp(p, self.size)} is occupied")
         chain_at = self.chain_at
-        nbrs = self.nbrs
-        zob = self._zob
-        opp = 3 - color
+        if chain_at[p] is not None:
+            raise ValueError(f"{to_gtp(p, self.size)} is occupied")
         prev_hash = self.hash
-        h = prev_hash ^ zob[color][p]
+        h = prev_hash ^ self._zob[color][p]
         empties: list[int] = []
         own: list[Chain] = []
         adj: list[Chain] = []
         # chain_at alone tells the neighbours apart (None on an empty point): one look-up each on this hot path.
-        for q in nbrs[p]:
+        for q in self.nbrs[p]:
             ch = chain_at[q]
             if ch is None:
                 empties.append(q)
@@ -257,10 +258,10 @@ class Board:
                     own.append(ch)
             elif ch not in adj:
                 adj.append(ch)
-        colors[p] = color
+        self.colors[p] = color
         absorbed: Sequence[Chain] = ()
         if not own:
-            base = tuple.__new__(Chain, (color, [p], set(empties)))
+            base = _new(Chain, (color, [p], set(empties)))
             chain_at[p] = base
             fresh = True
             base_len = 0
@@ -309,14 +310,13 @@ class Board:
             gains = []
             for ch in captured:
                 ncap += len(ch.stones)
-                h = self._lift(ch.stones, opp, h, gains)
+                h = self._lift(ch.stones, 3 - color, h, gains)
         elif not base.libs:
             suicide = True
             gains = []
             h = self._lift(base.stones, color, h, gains)
         self.hash = h
-        # tuple.__new__ skips the named tuple's Python-level constructor on this hot path.
-        return tuple.__new__(
+        return _new(
             Undo,
             (p, color, prev_hash, base, fresh, base_len, added, absorbed, adj or (), captured, gains, suicide, ncap),
         )

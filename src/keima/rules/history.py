@@ -30,14 +30,12 @@ HOT_FIELDS = ("to_move", "consecutive_passes", "prisoners", "ko_point", "moves_s
 
 
 class Entry(NamedTuple):
-    """How to take back one event: the game's state before it, and the board record and history keys it added."""
+    """How to take back one event: the game's state before it and the board's record of a play. The history keys
+    a move added need no room here: they follow from the board hash after it and the mover's colour."""
 
     state: object  # the game's other state (phases, marks...), opaque here, handed back by ``pop``
     hot: Hot
     board_undo: Undo | None = None
-    position: int | None = None
-    situation: int | None = None
-    creation: int | None = None
     rebuild: bool = False
 
 
@@ -46,12 +44,12 @@ class Entry(NamedTuple):
 SIDE_KEY = (0, 0x5DEECE66D1F2A3B7, 0x9E3779B97F4A7C15)
 CREATOR_KEY = (0, 0xD1B54A32D192ED03, 0x8CB92BA72F3D8DD7)
 
-_KO_SIMPLE, _KO_POSITIONAL, _KO_SITUATIONAL, _KO_NATURAL = range(4)
-_KO_MODES = {
-    "simple": _KO_SIMPLE,
-    "positional": _KO_POSITIONAL,
-    "situational": _KO_SITUATIONAL,
-    "natural-situational": _KO_NATURAL,
+# For each superko rule, the key of the board a play by each colour creates, as the XOR constant indexed by that
+# colour: the board alone (positional), with the opponent to move (situational), with its creator (natural).
+_PLAY_KEYS = {
+    "positional": (0, 0, 0),
+    "situational": (0, SIDE_KEY[2], SIDE_KEY[1]),
+    "natural-situational": CREATOR_KEY,
 }
 
 # Hot-path construction of the named tuples without their Python-level __new__ (a C call instead of a Python
@@ -97,9 +95,11 @@ class History:
         "positions",
         "situations",
         "created",
-        "_ko_mode",
+        "_seen",
+        "_play_key",
         "_track_positions",
         "_track_situations",
+        "_extra_situations",
         "_track_created",
         "_multi_suicide",
         "_events",
@@ -120,10 +120,18 @@ class History:
         self.positions: dict[int, int] = {}
         self.situations: dict[int, int] = {}
         self.created: dict[int, int] = {}
-        self._ko_mode = _KO_MODES[rules.ko]
         self._track_positions = rules.ko == "positional"
         self._track_situations = rules.ko == "situational" or rules.cycle_no_result
         self._track_created = rules.ko == "natural-situational"
+        # The multiset the superko rule looks a play up in (None under simple ko), and the key of that play.
+        self._seen: dict[int, int] | None = {
+            "positional": self.positions,
+            "situational": self.situations,
+            "natural-situational": self.created,
+        }.get(rules.ko)
+        self._play_key = _PLAY_KEYS.get(rules.ko, (0, 0, 0))
+        # Situations counted for Japanese cycle detection beside another ko rule.
+        self._extra_situations = self._track_situations and rules.ko != "situational"
         self._multi_suicide = rules.multi_stone_suicide
         self._events: list[Event] = []
         self._moves: list[MoveRecord] = []
@@ -207,37 +215,24 @@ class History:
             if single or not self._multi_suicide:
                 board.undo(rec)
                 raise suicide(p, c, self.size, single, self.rules.name)
-        ko_mode = self._ko_mode
-        pos = sit = nat = None
-        if ko_mode == _KO_NATURAL:
-            nat = h ^ CREATOR_KEY[c]
-            repeated = nat in self.created
-        elif ko_mode == _KO_POSITIONAL:
-            repeated = h in self.positions
-        elif ko_mode == _KO_SITUATIONAL:
-            sit = h ^ SIDE_KEY[3 - c]
-            repeated = sit in self.situations
-        else:
+        seen = self._seen
+        if seen is None:
             repeated = p == hot[3] and c == hot[0]
+        else:
+            key = h ^ self._play_key[c]
+            repeated = key in seen
         if repeated:
             board.undo(rec)
             raise repetition(p, c, self.size, p == hot[3] and c == hot[0], self.rules.ko, self.rules.name)
         if not commit:
             board.undo(rec)
             return None
+        if seen is not None:
+            seen[key] = 1  # the rule has just found the key absent: no look-up
         opp = 3 - c
-        # A key the ko rule has just checked is new: it is set to 1 without a lookup.
-        if self._track_positions:
-            pos = h
-            self.positions[h] = 1
-        if sit is not None:
-            self.situations[sit] = 1
-        elif self._track_situations:
-            sit = h ^ SIDE_KEY[opp]
-            _add(self.situations, sit)
-        if nat is not None:
-            self.created[nat] = 1
-        self.entries.append(_new(Entry, (state, hot, rec, pos, sit, nat, False)))
+        if self._extra_situations:
+            _add(self.situations, h ^ SIDE_KEY[opp])
+        self.entries.append(_new(Entry, (state, hot, rec, False)))
         caps = rec.captured_count
         base = rec.base
         lost = len(base.stones) if rec.suicide else 0
@@ -261,15 +256,12 @@ class History:
         """Record a pass by ``c`` (``state``: what ``pop`` hands back) and return its record."""
         h = self.board.hash
         opp = 3 - c
-        pos = sit = None
         if self._track_positions:
-            pos = h
             _add(self.positions, h)
         if self._track_situations:
-            sit = h ^ SIDE_KEY[opp]
-            _add(self.situations, sit)
+            _add(self.situations, h ^ SIDE_KEY[opp])
         hot = self.hot
-        self.entries.append(Entry(state, hot, None, pos, sit))
+        self.entries.append(Entry(state, hot))
         self.nmoves += 1
         record = MoveRecord(self.nmoves, c, None)
         self.log.append(record)
@@ -281,21 +273,30 @@ class History:
         keys and the hot state. Return the event and the ``state`` recorded with it."""
         entry = self.entries.pop()
         log = self.log
-        ev = as_event(log.pop())
+        done = log.pop()
+        ev = as_event(done)
         del self._events[len(log) :]
         if ev.kind == "move":
             self.nmoves -= 1
             if self._moves_seen > len(log):
                 self._moves_seen = len(log)
                 self._moves.pop()
-            if entry.board_undo is not None:
+            # The keys the move added, from the board it left (the hash before taking it back) and its colour.
+            assert isinstance(done, MoveRecord)  # the log holds a move as its record
+            h = self.board.hash
+            c = done.color
+            opp = 3 - c
+            if entry.board_undo is None:  # a pass
+                if self._track_positions:
+                    _decrement(self.positions, h)
+                if self._track_situations:
+                    _decrement(self.situations, h ^ SIDE_KEY[opp])
+            else:
+                if self._seen is not None:
+                    _decrement(self._seen, h ^ self._play_key[c])
+                if self._extra_situations:
+                    _decrement(self.situations, h ^ SIDE_KEY[opp])
                 self.board.undo(entry.board_undo)
-            if entry.position is not None:
-                _decrement(self.positions, entry.position)
-            if entry.situation is not None:
-                _decrement(self.situations, entry.situation)
-            if entry.creation is not None:
-                _decrement(self.created, entry.creation)
         self.hot = entry.hot
         return ev, entry.state
 
