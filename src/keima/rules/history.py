@@ -210,32 +210,35 @@ class History:
             raise occupied(p, c, self.size) from None
         h = board.hash
         hot = self.hot
+        base = rec.base
+        lost = 0
         if rec.suicide:
-            single = len(rec.base.stones) == 1
-            if single or not self._multi_suicide:
+            lost = len(base.stones)
+            if lost == 1 or not self._multi_suicide:
                 board.undo(rec)
-                raise suicide(p, c, self.size, single, self.rules.name)
+                raise suicide(p, c, self.size, lost == 1, self.rules.name)
         seen = self._seen
         if seen is None:
-            repeated = p == hot[3] and c == hot[0]
+            if p == hot[3] and c == hot[0]:
+                board.undo(rec)
+                raise repetition(p, c, self.size, True, self.rules.ko, self.rules.name)
+            if not commit:
+                board.undo(rec)
+                return None
         else:
             key = h ^ self._play_key[c]
-            repeated = key in seen
-        if repeated:
-            board.undo(rec)
-            raise repetition(p, c, self.size, p == hot[3] and c == hot[0], self.rules.ko, self.rules.name)
-        if not commit:
-            board.undo(rec)
-            return None
-        if seen is not None:
+            if key in seen:
+                board.undo(rec)
+                raise repetition(p, c, self.size, p == hot[3] and c == hot[0], self.rules.ko, self.rules.name)
+            if not commit:
+                board.undo(rec)
+                return None
             seen[key] = 1  # the rule has just found the key absent: no look-up
         opp = 3 - c
         if self._extra_situations:
             _add(self.situations, h ^ SIDE_KEY[opp])
         self.entries.append(_new(Entry, (state, hot, rec, False)))
         caps = rec.captured_count
-        base = rec.base
-        lost = len(base.stones) if rec.suicide else 0
         if caps or lost:
             b, w = hot[2]
             pris = (b + caps, w + lost) if c == BLACK else (b + lost, w + caps)
