@@ -15,7 +15,7 @@ import random
 from collections.abc import Container, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache
-from typing import Final, NamedTuple
+from typing import Final
 
 from keima.rules.coords import check_size, neighbours_table, to_gtp
 
@@ -88,13 +88,30 @@ class Chain:
         return f"Chain({color_name(self.color)}, stones={sorted(self.stones)}, libs={sorted(self.libs)})"
 
 
-# Hot-path construction of the named tuple ``Undo`` without its Python-level __new__ (a C call instead of a
-# Python frame per object). Arguments must list every field in order.
-_new = tuple.__new__
+# ``Board.play`` fills an ``Undo`` slot by slot on an object made without calling ``__init__``: no Python frame.
+_alloc = object.__new__
 
 
-class Undo(NamedTuple):
-    """What ``Board.play`` changed, so that ``Board.undo`` can restore it exactly."""
+class Undo:
+    """What ``Board.play`` changed, so that ``Board.undo`` can restore it exactly (read-only for others).
+
+    A class with slots rather than a named tuple: the history reads some fields on every move."""
+
+    __slots__ = (
+        "point",
+        "color",
+        "prev_hash",
+        "base",
+        "fresh",
+        "base_len",
+        "added_libs",
+        "absorbed",
+        "touched",
+        "captured",
+        "gains",
+        "suicide",
+        "captured_count",
+    )
 
     point: int
     color: int
@@ -316,10 +333,21 @@ class Board:
             gains = []
             h = self._lift(base.stones, color, h, gains)
         self.hash = h
-        return _new(
-            Undo,
-            (p, color, prev_hash, base, fresh, base_len, added, absorbed, adj or (), captured, gains, suicide, ncap),
-        )
+        rec: Undo = _alloc(Undo)
+        rec.point = p
+        rec.color = color
+        rec.prev_hash = prev_hash
+        rec.base = base
+        rec.fresh = fresh
+        rec.base_len = base_len
+        rec.added_libs = added
+        rec.absorbed = absorbed
+        rec.touched = adj or ()
+        rec.captured = captured
+        rec.gains = gains
+        rec.suicide = suicide
+        rec.captured_count = ncap
+        return rec
 
     def _lift(self, stones: list[int], color: int, h: int, gains: list[tuple[Chain, int]]) -> int:
         """Take ``stones`` of ``color`` off the board, give their points as liberties to the adjacent chains of
