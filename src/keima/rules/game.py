@@ -631,7 +631,7 @@ class Game:
         history = self._history
         if not history.log:
             raise GameError("there is nothing to undo", "nothing-to-undo")
-        if history.entries[-1].rebuild:
+        if history.rebuilds_last():
             events = self.events
             fresh = self.replay(events[:-1], **self._settings())
             removed = events[-1]

@@ -15,7 +15,7 @@ collector stops tracking, besides the board's undo record.
 
 from __future__ import annotations
 
-from typing import Literal, NamedTuple, overload
+from typing import Final, Literal, overload
 
 from keima.rules.board import BLACK, Board, Undo
 from keima.rules.errors import occupied, repetition, suicide
@@ -29,14 +29,12 @@ HOT_FIELDS = ("to_move", "consecutive_passes", "prisoners", "ko_point", "moves_s
 
 
 
-class Entry(NamedTuple):
-    """How to take back one event: the game's state before it and the board's record of a play. The history keys
-    a move added need no room here: they follow from the board hash after it and the mover's colour."""
-
-    state: object  # the game's other state (phases, marks...), opaque here, handed back by ``pop``
-    hot: Hot
-    board_undo: Undo | None = None
-    rebuild: bool = False
+# How to take back event i: ``states[i]`` and ``hots[i]``, the game's state before it, and ``plays[i]``, the
+# board's record of a play, None for any other event, or REBUILD for one taken back by replaying the events before
+# it (setup and handicap stones). Three parallel lists rather than a tuple per event: no object is made for it on
+# the hot path. The history keys a move added need no room: they follow from the board hash after it and the
+# mover's colour.
+REBUILD: Final = "rebuild"
 
 
 # Situational and natural-situational histories key positions by XOR-ing the board hash with a constant per
@@ -90,7 +88,9 @@ class History:
         "rules",
         "hot",
         "log",
-        "entries",
+        "states",
+        "hots",
+        "plays",
         "nmoves",
         "positions",
         "situations",
@@ -113,7 +113,9 @@ class History:
         self.rules = rules
         self.hot: Hot = (BLACK, 0, (0, 0), None, 0)
         self.log: list[MoveRecord | Event] = []
-        self.entries: list[Entry] = []
+        self.states: list[object] = []
+        self.hots: list[Hot] = []
+        self.plays: list[Undo | str | None] = []
         self.nmoves = 0
         # Whole-history multisets (hash -> occurrences), each kept only where the ko rule (or Japanese cycle
         # detection) needs it.
@@ -186,7 +188,9 @@ class History:
     def push(self, event: Event, state: object, rebuild: bool = False) -> None:
         """Record an event other than a move; ``state`` is what ``pop`` hands back. With ``rebuild``, taking it
         back means replaying the events before it (setup and handicap stones)."""
-        self.entries.append(Entry(state, self.hot, rebuild=rebuild))
+        self.states.append(state)
+        self.hots.append(self.hot)
+        self.plays.append(REBUILD if rebuild else None)
         self.log.append(event)
 
     @overload
@@ -237,7 +241,9 @@ class History:
         opp = 3 - c
         if self._extra_situations:
             _add(self.situations, h ^ SIDE_KEY[opp])
-        self.entries.append(_new(Entry, (state, hot, rec, False)))
+        self.states.append(state)
+        self.hots.append(hot)
+        self.plays.append(rec)
         caps = rec.captured_count
         if caps or lost:
             b, w = hot[2]
@@ -264,7 +270,9 @@ class History:
         if self._track_situations:
             _add(self.situations, h ^ SIDE_KEY[opp])
         hot = self.hot
-        self.entries.append(Entry(state, hot))
+        self.states.append(state)
+        self.hots.append(hot)
+        self.plays.append(None)
         self.nmoves += 1
         record = MoveRecord(self.nmoves, c, None)
         self.log.append(record)
@@ -274,7 +282,7 @@ class History:
     def pop(self) -> tuple[Event, object]:
         """Take back the last event, which must not be a rebuild one (see ``push``): the board, the history
         keys and the hot state. Return the event and the ``state`` recorded with it."""
-        entry = self.entries.pop()
+        play = self.plays.pop()
         log = self.log
         done = log.pop()
         ev = as_event(done)
@@ -289,7 +297,7 @@ class History:
             h = self.board.hash
             c = done.color
             opp = 3 - c
-            if entry.board_undo is None:  # a pass
+            if play is None:  # a pass
                 if self._track_positions:
                     _decrement(self.positions, h)
                 if self._track_situations:
@@ -299,9 +307,14 @@ class History:
                     _decrement(self._seen, h ^ self._play_key[c])
                 if self._extra_situations:
                     _decrement(self.situations, h ^ SIDE_KEY[opp])
-                self.board.undo(entry.board_undo)
-        self.hot = entry.hot
-        return ev, entry.state
+                assert isinstance(play, Undo)
+                self.board.undo(play)
+        self.hot = self.hots.pop()
+        return ev, self.states.pop()
+
+    def rebuilds_last(self) -> bool:
+        """True if the last event is taken back by replaying the events before it (see ``push``)."""
+        return self.plays[-1] is REBUILD
 
     def check_consistency(self, playing: bool) -> None:
         """Raise ``AssertionError`` unless the current position is recorded where the ko rule needs it
@@ -311,4 +324,5 @@ class History:
             assert self.positions.get(h, 0) > 0, "current position missing from the history"
         if self._track_situations and playing:
             assert self.situation_count() > 0, "current situation missing"
-        assert len(self.entries) == len(self.log), "undo stack out of step with the events"
+        n = len(self.log)
+        assert len(self.states) == len(self.hots) == len(self.plays) == n, "undo stack out of step with the events"
