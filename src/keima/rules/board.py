@@ -1,12 +1,13 @@
 """The board: stones, chains with exact liberties, captures, Zobrist hashing and undo.
 
-The board knows nothing of turns, ko rules or scoring (``game`` adds those). Points are ints as described in
-``coords``. Chains are kept incrementally: every stone points to its ``Chain``, whose ``libs`` set is exact at all
-times. ``play`` returns an ``Undo`` record; ``undo(record)`` restores the board exactly (stones, chains, hash), so
-that a history layer can take back any move in constant time.
+The board knows nothing of turns, ko rules or scoring (``history`` and ``game`` add those). Points are ints as
+described in ``coords``. Chains are kept incrementally: every stone points to its ``Chain``, whose ``libs`` set is
+exact at all times. ``play`` returns an ``Undo`` record; ``undo(record)`` restores the board exactly (stones,
+chains, hash), so that the history can take back any move, or a play it judged illegal, in constant time.
 
-Why this undo works: the chain that absorbs others keeps a copy of its old liberties in the undo record, and
-absorbed chains are never mutated, so undo only re-points stones and restores sets instead of recomputing.
+Why this undo works: the record keeps the liberties the absorbing chain gained (it lost only the played point),
+the liberties each removal gave to neighbouring chains, and the chains themselves; absorbed and captured chains
+are never mutated, so undo only re-points stones and trims sets instead of recomputing.
 """
 
 from __future__ import annotations
