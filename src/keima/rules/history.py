@@ -27,8 +27,6 @@ from keima.rules.ruleset import Ruleset
 Hot = tuple[int, int, tuple[int, int], int | None, int]
 HOT_FIELDS = ("to_move", "consecutive_passes", "prisoners", "ko_point", "moves_since_resume")
 
-
-
 # How to take back event i: ``states[i]`` and ``hots[i]``, the game's state before it, and ``plays[i]``, the
 # board's record of a play, None for any other event, or REBUILD for one taken back by replaying the events before
 # it (setup and handicap stones). Three parallel lists rather than a tuple per event: no object is made for it on
@@ -50,8 +48,8 @@ _PLAY_KEYS = {
     "natural-situational": CREATOR_KEY,
 }
 
-# Hot-path construction of the named tuples without their Python-level __new__ (a C call instead of a Python
-# frame per object). Arguments must list every field in order.
+# Hot-path construction of a ``MoveRecord`` without its Python-level __new__ (a C call instead of a Python
+# frame). Arguments must list every field in order.
 _new = tuple.__new__
 
 
@@ -59,7 +57,7 @@ def as_event(entry: MoveRecord | Event) -> Event:
     """Return the ``Event`` of one log entry."""
     if isinstance(entry, Event):
         return entry
-    return Event("move", entry[1], entry[2])
+    return Event("move", entry.color, entry.point)
 
 
 def _add(counts: dict[int, int], key: int) -> None:
@@ -162,7 +160,7 @@ class History:
         """The colour of the last move (stone or pass), or None."""
         for e in reversed(self.log):
             if not isinstance(e, Event):
-                return e[1]
+                return e.color
         return None
 
     def situation_count(self) -> int:
