@@ -129,7 +129,7 @@ def make(size: int, games: int, seed: int, policy: str) -> tuple[list[tuple[int,
 
 def main() -> None:
     ap = argparse.ArgumentParser(description="keima vs sgfmill replay speed")
-    ap.add_argument("--sizes", type=int, nargs="+", default=[9, 19])
+    ap.add_argument("--sizes", "--size", type=int, nargs="+", default=[9, 19])
     ap.add_argument("--games", type=int, default=0, help="games per corpus (default: 40 on 9x9, 8 on 19x19)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--repeat", type=int, default=15)
