@@ -279,7 +279,11 @@ class Board:
         self.colors[p] = color
         absorbed: Sequence[Chain] = ()
         if not own:
-            base = Chain(color, [p], set(empties))
+            # Made without calling __init__, as Undo below: no Python frame on this hot path.
+            base = _alloc(Chain)
+            base.color = color
+            base.stones = [p]
+            base.libs = set(empties)
             chain_at[p] = base
             fresh = True
             base_len = 0
