@@ -319,13 +319,19 @@ class Game:
     def legal_moves(self, color: int | str | None = None) -> list[int]:
         """Return every board point ``color`` may play now (a pass is also legal whenever play is)."""
         c = self._color(color)
-        out = []
-        for p in range(self.board.npoints):
-            if self.board.colors[p] != EMPTY:
+        out: list[int] = []
+        if self._state.phase != "play":
+            if self._state.phase == "handicap" and c == BLACK:
+                out = [p for p, k in enumerate(self.board.colors) if k == EMPTY]
+            return out
+        # The phase allows every colour to play now: each empty point goes through the one legality test alone.
+        test = self._history.play
+        for p, k in enumerate(self.board.colors):
+            if k != EMPTY:
                 continue
             try:
-                self._check(p, c, True)
-            except GameError:
+                test(p, c, None, commit=False)
+            except IllegalMove:
                 continue
             out.append(p)
         return out
