@@ -107,7 +107,6 @@ class Undo:
         "base_len",
         "added_libs",
         "absorbed",
-        "touched",
         "captured",
         "gains",
         "suicide",
@@ -124,7 +123,6 @@ class Undo:
     # The sequences below are the shared empty tuple when empty (most plays): fewer objects that outlive the
     # play means fewer garbage-collector passes over a long game's history.
     absorbed: Sequence[Chain]  # other own chains merged into base
-    touched: Sequence[Chain]  # opposing chains that lost the liberty at point
     captured: Sequence[Chain]
     gains: Sequence[tuple[Chain, int]]  # liberties gained by removals, to take back
     suicide: bool
@@ -347,7 +345,6 @@ class Board:
         rec.base_len = base_len
         rec.added_libs = added
         rec.absorbed = absorbed
-        rec.touched = adj or ()
         rec.captured = captured
         rec.gains = gains
         rec.suicide = suicide
@@ -391,8 +388,13 @@ class Board:
             for s in ch.stones:
                 colors[s] = opp
                 chain_at[s] = ch
-        for ch in rec.touched:
-            ch.libs.add(rec.point)
+        # Every opposing chain next to the point had it as a liberty (the point was empty): found again here rather
+        # than kept in the record, which spares a list that would outlive every play.
+        point = rec.point
+        for q in self.nbrs[point]:
+            near = chain_at[q]
+            if near is not None and near.color == opp:
+                near.libs.add(point)
         colors[rec.point] = EMPTY
         chain_at[rec.point] = None
         if not rec.fresh:
