@@ -117,16 +117,18 @@ class Game:
         elif placement not in (None, "fixed", "free"):
             raise RulesError(f"handicap placement must be 'fixed' or 'free', not {placement!r}")
         self.placement = placement if stones else None
-        self._state = _State(
-            phase="handicap" if stones and placement == "free" else "play",
-            pass_count=(0, 0),
-            dead=frozenset(),
-            accepted=frozenset(),
-            result=None,
-            end_reason=None,
-            resumed=False,
-            last_passer=None,
-            handicap_left=stones if placement == "free" else 0,
+        self._put(
+            _State(
+                phase="handicap" if stones and placement == "free" else "play",
+                pass_count=(0, 0),
+                dead=frozenset(),
+                accepted=frozenset(),
+                result=None,
+                end_reason=None,
+                resumed=False,
+                last_passer=None,
+                handicap_left=stones if placement == "free" else 0,
+            )
         )
         if stones and placement == "fixed":
             try:
@@ -228,7 +230,14 @@ class Game:
                 changes.pop("moves_since_resume", since),
             )
         if changes:
-            self._state = self._state._replace(**changes)
+            self._put(self._state._replace(**changes))
+
+    def _put(self, state: _State) -> None:
+        """Make ``state`` the game's state; ``_plain`` is it where a board play by the player to move needs no
+        more than the history's test (the play phase, no cycle to watch), else None: one identity test on the
+        hot path instead of reading the phase."""
+        self._state = state
+        self._plain = state if state.phase == "play" and not self._cycle_watch else None
 
     def _push(self, event: Event, rebuild: bool = False) -> None:
         """Record ``event`` (not a move) with what restores the whole current state."""
@@ -362,8 +371,7 @@ class Game:
         if (
             p is not None
             and (color is None or (type(color) is int and color == to_move))  # noqa: E721
-            and st.phase == "play"
-            and not self._cycle_watch
+            and st is self._plain
         ):
             # The common case of a replay or a game: a board point by the player to move.
             return history.play(p, to_move, st)
@@ -644,10 +652,10 @@ class Game:
             self.board = fresh.board
             self._history = fresh._history
             self.handicap_stones = fresh.handicap_stones
-            self._state = fresh._state
+            self._put(fresh._state)
             return removed
         ev, state = history.pop()
-        self._state = cast(_State, state)
+        self._put(cast(_State, state))
         return ev
 
     def apply(self, event: Event) -> None:
