@@ -34,6 +34,7 @@ from keima.server.errors import ApiError, quote
 from keima.server.hub import Hub
 from keima.server.positions import router as positions_router
 from keima.server.pubsub import LocalPubSub, PubSub
+from keima.server.review import router as review_router
 from keima.server.schemas import (
     WS_ADAPTER,
     ActionBody,
@@ -298,6 +299,7 @@ def create_app(db_url: str | None = None, *, pubsub: PubSub | None = None, dist:
         return _error_response(ApiError(500, "internal-error", "the server failed on this request"))
 
     app.include_router(positions_router)  # before the catch-all asset route below
+    app.include_router(review_router)
     # ----------------------------------------------------------------------------------------------- API
     @app.get("/api/info")
     async def info() -> InfoOut:
@@ -400,6 +402,11 @@ def create_app(db_url: str | None = None, *, pubsub: PubSub | None = None, dist:
 
     @app.get("/position", include_in_schema=False)
     async def position_page() -> Response:
+        return _index(web_root)
+
+    @app.get("/review", include_in_schema=False)
+    @app.get("/learn", include_in_schema=False)
+    async def review_learn_pages() -> Response:
         return _index(web_root)
 
     @app.get("/g/{game_id}", include_in_schema=False)
