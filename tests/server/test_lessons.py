@@ -43,3 +43,22 @@ def test_lesson_follows_the_referee(fast_client: TestClient, lesson: dict[str, A
     assert r.status_code in (200, 422), r.text
     if r.status_code == 422:  # only once play has stopped (two passes): the moves themselves were accepted
         assert r.json()["error"]["field"] == "attempt"
+
+
+def test_the_quick_count_lesson_counts_as_the_area_count(fast_client: TestClient) -> None:
+    # A 7x7 board: Black's wall on column D (7 stones, 21 points A-C), White's on E (7 stones, 14 points F-G);
+    # one pass each. Area: Black 28, White 21 + 7.5; the quick count must reach the same result (FFG rules,
+    # « Méthode de décompte rapide »).
+    (lesson,) = [lesson for lesson in LESSONS if lesson["id"] == "quick-count"]
+    assert lesson["count"] and lesson["count_prompt"]["en"] and lesson["count_prompt"]["fr"]
+    size = lesson["size"]
+    board = [0] * (size * size)
+    for color, stones in ((1, lesson["black"]), (2, lesson["white"])):
+        for v in stones:
+            board[(size - int(v[1:])) * size + "ABCDEFG".index(v[0])] = color
+    r = fast_client.post("/api/positions/count", json={"size": size, "board": board, **lesson["count"]})
+    assert r.status_code == 200, r.text
+    score = r.json()["score"]
+    assert score["methods"]["area"]["result"] == "W+0.5"
+    assert score["methods"]["quick-count"]["result"] == "W+0.5"
+    assert score["steps"]["quick-count"]

@@ -141,3 +141,32 @@ def test_play_verdicts(fast_client: TestClient) -> None:
     body = play(c, status=422, size=5, moves=[{"color": "B", "vertex": "A1"}, {"color": "W", "vertex": "A1"}],
                 attempt={"color": "B", "vertex": "A2"})
     assert body["error"]["field"] == "moves.1"
+
+
+def test_review_and_learn_pages_are_the_ui(fast_client: TestClient) -> None:
+    for path in ("/review", "/learn"):
+        r = fast_client.get(path)
+        assert r.status_code == 200 and r.headers["content-type"].startswith("text/html"), path
+
+
+def test_a_record_may_be_as_large_as_the_sgf_reader_allows(fast_client: TestClient) -> None:
+    from keima.record import DEFAULT_MAX_BYTES
+
+    # A commented record over the API's usual 16 KiB body limit is still reviewed ...
+    long = "(;SZ[9]C[" + "a long comment " * 3000 + "];B[ee])"
+    assert len(long) > 40_000
+    data = review(fast_client, long)
+    assert data["nodes"][1]["move"] == "E5"
+    # ... up to the reader's limit, past which the reader says so; other endpoints keep 16 KiB.
+    too_long = "(;SZ[9]C[" + "x" * DEFAULT_MAX_BYTES + "])"
+    body = review(fast_client, too_long, status=422)
+    assert body["error"]["field"] == "sgf"
+    r = fast_client.post("/api/positions/play", json={"size": 5, "black": ["A1"] * 5000,
+                                                      "attempt": {"color": "B", "vertex": "B2"}})
+    assert r.status_code == 413
+
+
+def test_a_tree_too_large_to_review_is_refused(fast_client: TestClient) -> None:
+    # 5,000 one-move variations from the root: readable SGF, but more nodes than a review answers.
+    body = review(fast_client, "(;SZ[9]" + "(;B[ee])" * 5000 + ")", status=422)
+    assert "more than 4000 nodes" in body["error"]["message"]

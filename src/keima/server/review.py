@@ -40,6 +40,9 @@ MAX_NODES = 4000
 #: Playouts of one estimate: at most this many, whatever is asked (the estimator's own default is 160 to 600).
 MAX_PLAYOUTS = 600
 MAX_MOVES = 2000
+#: The request body of ``POST /api/review``: the record's text (at most ``DEFAULT_MAX_BYTES`` characters) inside
+#: JSON, where escapes (``\n``, ``\"``) may double it. Every other request keeps the application's 16 KiB.
+REVIEW_MAX_BODY = 2 * DEFAULT_MAX_BYTES + 1024
 
 Vertex = Annotated[str, Field(min_length=2, max_length=4)]
 Color = Literal["B", "W"]

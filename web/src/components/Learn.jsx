@@ -10,7 +10,9 @@ import { lang, tn } from "../i18n.js";
 import { LESSONS } from "../lessons.js";
 import { reviewApi } from "../reviewApi.js";
 import { lt, rt } from "../reviewText.js";
+import { countApi } from "../countApi.js";
 import { Board } from "./Board.jsx";
+import { CountSteps } from "./CountSteps.jsx";
 import { ErrorNote } from "./ErrorNote.jsx";
 
 /** The board (flat array) of a lesson's setup, before any move. */
@@ -33,15 +35,29 @@ function LessonBoard({ lesson, onDone }) {
   const [feedback, setFeedback] = useState(null); // {kind: "refused" | "wrong" | "done", ...}
   const [error, setError] = useState(null);
   const [busy, setBusy] = useState(false);
-  const finished = step >= lesson.steps.length;
+  const [count, setCount] = useState(null); // the count of a counting lesson, once asked for
+  const stepsDone = step >= lesson.steps.length;
+  const finished = stepsDone && (!lesson.count || !!count);
   const current = lesson.steps[Math.min(step, lesson.steps.length - 1)];
+
+  async function askCount() {
+    setBusy(true);
+    setError(null);
+    try {
+      setCount(await countApi.position({ size: lesson.size, board, ...lesson.count }));
+    } catch (exc) {
+      setError(exc);
+    } finally {
+      setBusy(false);
+    }
+  }
 
   function base(extra) {
     return { size: lesson.size, black: lesson.black, white: lesson.white, to_move: lesson.to_move, moves, ...extra };
   }
 
   async function attempt(vertex) {
-    if (finished || busy) return;
+    if (stepsDone || busy) return;
     setBusy(true);
     setError(null);
     try {
@@ -85,8 +101,8 @@ function LessonBoard({ lesson, onDone }) {
   return (
     <div class="game lesson" data-testid="lesson" data-lesson={lesson.id} data-step={step}>
       <div class="board-column">
-        <Board size={lesson.size} board={board} lastMove={lastMove} interactive={!finished && !busy}
-          ghost={finished ? 0 : current.color === "B" ? 1 : 2}
+        <Board size={lesson.size} board={board} lastMove={lastMove} interactive={!stepsDone && !busy}
+          ghost={stepsDone ? 0 : current.color === "B" ? 1 : 2}
           onActivate={(v) => attempt(vertexToGtp(v, lesson.size))} maxWidth={Math.min(420, window.innerWidth - 24)} maxHeight={420} />
       </div>
       <div class="panel">
@@ -94,7 +110,7 @@ function LessonBoard({ lesson, onDone }) {
         <p class="hint">
           {rt("source")} {lt(lesson.source)}
         </p>
-        {!finished && (
+        {!stepsDone && (
           <>
             <p>
               <strong>{rt("stepOf", step + 1, lesson.steps.length)}</strong> · {rt("toPlay", current.color)}
@@ -125,6 +141,13 @@ function LessonBoard({ lesson, onDone }) {
         {feedback?.kind === "done" && (
           <p class="notice" role="status" data-testid="lesson-feedback">{lt(feedback.done)}</p>
         )}
+        {stepsDone && lesson.count && !count && (
+          <p>
+            {lt(lesson.count_prompt)}{" "}
+            <button type="button" onClick={askCount} disabled={busy} data-testid="lesson-count">{rt("countButton")}</button>
+          </p>
+        )}
+        {count && <CountSteps size={lesson.size} board={board} score={count.score} method="quick-count" />}
         {finished && <p class="notice" data-testid="lesson-complete"><strong>{rt("completed")}</strong></p>}
         <ErrorNote error={error} />
       </div>

@@ -94,7 +94,7 @@ function EndCount({ end }) {
       <h3 id="review-count-title">{rt("countTitle")}</h3>
       {!result && (
         <button type="button" onClick={count} disabled={busy} data-testid="review-count">
-          {rt("countButton")}
+          {rt("countFinal")}
         </button>
       )}
       <ErrorNote error={error} />
@@ -188,7 +188,7 @@ function ReviewTree({ data, gameId }) {
           {data.result && (
             <>
               {" · "}
-              {rt("resultLabel")}: <span data-testid="review-result">{resultWords(data.result, lang.get()) || data.result}</span>
+              {rt("resultLabel")} <span data-testid="review-result">{resultWords(data.result, lang.get()) || data.result}</span>
             </>
           )}
         </p>
@@ -226,7 +226,7 @@ function ReviewTree({ data, gameId }) {
         )}
         {node.children.length > 1 && (
           <div class="variations" role="group" aria-label={rt("variations")}>
-            <span>{rt("variations")}: </span>
+            <span>{rt("variationsColon")} </span>
             {node.children.map((id, i) => (
               <button type="button" key={id} data-testid={`variation-${i}`} onClick={() => go(id)}>
                 {String.fromCharCode(65 + (i % 26))}. {nodes[id].move ? rt("played", nodes[id].color, nodes[id].move) : "…"}
