@@ -8,6 +8,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
+from .test_browser_accessibility import AXE, violations
+
 pytestmark = pytest.mark.browser
 
 
@@ -17,6 +19,7 @@ def lesson_point(page: Any, vertex: str) -> Any:
 
 def test_ko_lesson_completed_with_the_referee_s_refusal(new_page: Any, shot: Any) -> None:
     page = new_page()
+    page.add_init_script(path=str(AXE))  # for the accessibility checks
     page.goto("/learn?lesson=ko")
     expect(page.get_by_test_id("lesson")).to_have_attribute("data-lesson", "ko")
     # Step 1: a move the step does not ask for is legal but not accepted as the answer.
@@ -31,6 +34,7 @@ def test_ko_lesson_completed_with_the_referee_s_refusal(new_page: Any, shot: Any
     expect(refusal).to_have_attribute("data-reason", "ko")
     expect(refusal).to_contain_text("the ko rule forbids recreating the previous position")
     shot(page, "ko-refused")
+    assert violations(page) == [], "lesson with a refusal"
     lesson_point(page, "E1").click()
     expect(lesson_point(page, "E2")).to_have_attribute("aria-label", "E2, black stone, last move")
     lesson_point(page, "B4").click()
@@ -54,3 +58,13 @@ def test_superko_lesson_in_french(new_page: Any, shot: Any) -> None:
     expect(page.get_by_test_id("lesson-complete")).to_be_visible()
     shot(page, "superko-refused")
 
+
+
+def test_quick_count_lesson_steps_through_the_count(new_page: Any, shot: Any) -> None:
+    page = new_page()
+    page.goto("/learn?lesson=quick-count")
+    page.get_by_test_id("lesson-count").click()
+    expect(page.get_by_test_id("count-steps")).to_have_attribute("data-method", "quick-count")
+    expect(page.get_by_test_id("lesson-complete")).to_be_visible()
+    page.get_by_test_id("step-next").click()
+    shot(page, "quick-count")

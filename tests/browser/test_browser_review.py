@@ -9,6 +9,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
+from .test_browser_accessibility import AXE, violations
+
 pytestmark = pytest.mark.browser
 
 # Main line B E5, W C7, B G3; a variation W G7, B C3 after Black's first move, with its own comment.
@@ -26,6 +28,7 @@ def review_point(page: Any, vertex: str) -> Any:
 
 def test_review_an_uploaded_sgf_with_a_variation(new_page: Any, server: Any, shot: Any, tmp_path: Path) -> None:
     page = new_page()
+    page.add_init_script(path=str(AXE))  # for the accessibility check
     page.goto("/review")
     record = tmp_path / "variation.sgf"
     record.write_text(VARIATION_SGF, encoding="utf-8")
@@ -52,6 +55,7 @@ def test_review_an_uploaded_sgf_with_a_variation(new_page: Any, server: Any, sho
     page.get_by_test_id("estimate").check()
     expect(review_point(page, "A1")).to_have_attribute("aria-label", re.compile("black territory"), timeout=60_000)
     shot(page, "variation-estimate")
+    assert violations(page) == [], "review with the estimate"
 
     # Up the variation (arrow key) back to the sibling on the main line, then to its end: the count is offered.
     page.get_by_test_id("estimate").uncheck()
