@@ -63,7 +63,8 @@ def test_review_an_uploaded_sgf_with_a_variation(new_page: Any, server: Any, sho
     page.get_by_test_id("review").press("ArrowUp")
     expect(page.get_by_test_id("comment")).to_have_text("Main line")
     page.get_by_test_id("review-end").click()
-    expect(page.get_by_test_id("review-count")).to_be_visible()
+    page.get_by_test_id("review-count").click()
+    expect(page.get_by_test_id("count-steps")).to_be_visible(timeout=60_000)  # the stepper of the count
     download = page.get_by_test_id("review-download")
     expect(download).to_have_attribute("download", "review.sgf")
     shot(page, "main-line-end")
