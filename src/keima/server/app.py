@@ -54,7 +54,7 @@ from keima.server.schemas import (
 )
 from keima.server.session import GameSession, token_hash
 from keima.server.store import Store, default_url, make_engine, migrate
-from keima.server.view import colors_out, created_json, envelope_json, ws_state_json
+from keima.server.view import colors_out, created_json, envelope_json, with_you, ws_state_json
 
 log = logging.getLogger("keima.server")
 
@@ -238,10 +238,12 @@ def _set_seat_cookie(resp: Response, game_id: str, token: str, secure: bool) -> 
 
 
 def create_app(db_url: str | None = None, *, pubsub: PubSub | None = None, dist: Path | None = None,
-               cache_size: int = 2000) -> FastAPI:
+               cache_size: int = 2000, redis_url: str | None = None) -> FastAPI:
     """Return the keima web application for the database at ``db_url`` (default: SQLite in the user's data
     folder). The database is opened and migrated when the application starts (ASGI lifespan). At most about
-    ``cache_size`` idle games stay in memory."""
+    ``cache_size`` idle games stay in memory. ``redis_url``: cluster mode (docs/deploy.md): live updates through
+    Redis, bot moves and estimates on the workers' queue, games checked against the database before each
+    change."""
     url = db_url or default_url()
     web_root = dist or DIST
 
@@ -251,7 +253,22 @@ def create_app(db_url: str | None = None, *, pubsub: PubSub | None = None, dist:
         migrate(engine)
         store = Store(engine)
         store.start()
-        hub = Hub(store, pubsub or LocalPubSub(), cache_size=cache_size)
+        cluster_parts: list[Any] = []
+        if redis_url:
+            from keima.server.jobs import JobQueue
+            from keima.server.redis_pubsub import RedisPubSub
+
+            rps = RedisPubSub(redis_url)
+            queue = JobQueue(redis_url)
+            await queue.start()
+            await rps.start()
+            cluster_parts = [rps, queue]
+            hub = Hub(store, rps, cache_size=cache_size, shared=True, jobs=queue)
+            rps.on_remote = hub.on_remote
+            rps.on_subscribed = lambda channel: hub.spawn(hub.refresh(channel))
+            hub.start_sweep()
+        else:
+            hub = Hub(store, pubsub or LocalPubSub(), cache_size=cache_size)
         app.state.hub = hub
         gc.callbacks.append(hub.gc_pauses.observe)
         try:
@@ -259,6 +276,8 @@ def create_app(db_url: str | None = None, *, pubsub: PubSub | None = None, dist:
         finally:
             gc.callbacks.remove(hub.gc_pauses.observe)
             await hub.close()
+            for part in cluster_parts:
+                await part.close()
             store.stop()
             engine.dispose()
 
@@ -348,7 +367,7 @@ def create_app(db_url: str | None = None, *, pubsub: PubSub | None = None, dist:
     async def get_game(game_id: str, request: Request) -> Response:
         """The game's state (``you``: the seats the caller holds)."""
         hub = hub_of(request)
-        s = await hub.get(game_id)
+        s = await hub.get(game_id, fresh=True)
         seats = s.seats.held_by(_thash(_seat_token(request.headers, request.cookies, game_id)))
         async with s.lock:
             return _json(s.state_json(time.monotonic(), seats))
@@ -376,7 +395,7 @@ def create_app(db_url: str | None = None, *, pubsub: PubSub | None = None, dist:
     @app.get("/api/games/{game_id}/sgf", responses={200: {"content": {"application/x-go-sgf": {}}}, **errors})
     async def sgf(game_id: str, request: Request) -> Response:
         """The game record as an SGF file."""
-        s = await hub_of(request).get(game_id)
+        s = await hub_of(request).get(game_id, fresh=True)
         async with s.lock:
             text = dump_sgf(s.game)
         return Response(
@@ -446,7 +465,7 @@ def _version() -> str:
 async def _serve_socket(hub: Hub, websocket: WebSocket, game_id: str) -> None:
     """One WebSocket: the current state at once, every later state, and actions with ack/error replies."""
     try:
-        s = await hub.get(game_id)
+        s = await hub.get(game_id, fresh=True)
     except ApiError:
         await websocket.close(code=4404)
         return
@@ -463,7 +482,11 @@ async def _serve_socket(hub: Hub, websocket: WebSocket, game_id: str) -> None:
         nonlocal last
         current = hub.sessions.get(game_id, s)
         seats = current.seats.held_by(th)
-        if seats:
+        if seats and current.version < version:
+            # A newer state from another process (cluster mode) than this process's copy: the same text with
+            # this viewer's seats.
+            text = with_you(text, seats)
+        elif seats:
             version, text = current.version, current.state_json(time.monotonic(), seats)
         if version <= last:
             return
