@@ -27,7 +27,11 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 def run(args: argparse.Namespace) -> int:
     """Run the worker until SIGINT/SIGTERM. Returns the exit code."""
+    import asyncio
     import logging
+    import time
+
+    from redis.exceptions import RedisError
 
     from keima.cli import UsageError
     from keima.cli.serve import normalise_url
@@ -49,11 +53,22 @@ def run(args: argparse.Namespace) -> int:
             migrate(engine)
         finally:
             engine.dispose()
-        worker = make_worker(url, args.redis, jobs=args.jobs)
+        make_worker(url, args.redis, jobs=args.jobs, warm=False)  # checks the Redis URL
     except Exception as exc:
         detail = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         print(f"keima worker: cannot start: {detail}", file=sys.stderr)
         return 1
     print(f"keima worker: taking jobs from {args.redis} ({args.jobs} at a time); Ctrl-C stops", flush=True)
-    worker.run()
-    return 0
+    warm = True
+    while True:
+        # arq's worker stops when its Redis connection fails: start a new one (the queued jobs are in Redis, or
+        # queued again by the web processes' sweep when Redis lost them).
+        asyncio.set_event_loop(asyncio.new_event_loop())
+        worker = make_worker(url, args.redis, jobs=args.jobs, warm=warm)
+        warm = False  # the search is compiled in this process now
+        try:
+            worker.run()
+            return 0  # stopped by SIGINT/SIGTERM
+        except (OSError, RedisError) as exc:
+            print(f"keima worker: lost Redis ({type(exc).__name__}); reconnecting", file=sys.stderr, flush=True)
+            time.sleep(1.0)
