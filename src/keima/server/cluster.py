@@ -1,10 +1,10 @@
 """What several processes serving the same games need from the database: the stored head of a game's log.
 
 In a cluster (``keima serve --redis``, several processes on one PostgreSQL) a process's copy of a game is only a
-cache: another process may have appended to the log since. Before each change the hub compares its copy's
-version with the stored last sequence number (``head``), and reloads when they differ; two processes that still
-race for the same sequence number collide on the ``(game_id, seq)`` primary key, and the loser reloads and tries
-again (``is_conflict``). No row stays locked between statements, so a process that dies mid-game blocks nobody.
+cache: another process may have appended to the log since. A change is stored under the copy's next sequence
+number; a stale copy, or two processes racing, collide on the ``(game_id, seq)`` primary key, and the loser
+reloads and tries again (``is_conflict``). Reads that must be current (a refusal, a state sent to a client that
+just connected) compare the copy's version with the stored last sequence number (``head``) first. No row stays locked between statements, so a process that dies mid-game blocks nobody.
 """
 
 from __future__ import annotations

@@ -10,8 +10,10 @@ work on a copy of the game in a thread pool, and their result is applied only if
 meanwhile (otherwise they start again on the new position).
 
 Cluster mode (``shared=True``: several processes on one database, see ``keima.server.cluster``): memory holds
-no authority. Each change first checks its copy against the stored head of the log (reloading a stale copy),
-and a change that loses the race for its sequence number to another process is retried on the reloaded game.
+no authority. A change is stored under the next sequence number of the copy in memory: when another process
+stored that number first (the copy was stale, or the two raced), the insert collides, and the change is tried
+again on the game reloaded from the database. A refusal is given only after checking the copy against the
+stored head of the log (it may have come from a stale copy).
 With a job queue (``jobs``), bot moves and estimates are enqueued for workers instead of run here.
 """
 
@@ -306,12 +308,18 @@ class Hub:
             async with s.lock:
                 if s.broken:
                     continue
-                if self.shared and not await self.is_current(s):
-                    self.drop(s)
-                    continue
                 t0 = time.perf_counter()
-                entry = s.apply(action, s.seats.held_by(thash), time.monotonic())
                 try:
+                    entry = s.apply(action, s.seats.held_by(thash), time.monotonic())
+                except ApiError:
+                    # Cluster mode: a refusal may come from a stale copy (the other player's move was made on
+                    # another process): refuse only on the stored game.
+                    if self.shared and not await self.is_current(s):
+                        self.drop(s)
+                        continue
+                    raise
+                try:
+                    # A stale copy that accepted the intent collides with the stored entry of the same number.
                     await self._commit(s, entry)
                 except Conflict:
                     continue
