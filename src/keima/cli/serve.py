@@ -21,9 +21,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     p.add_argument("--port", type=int, default=8000, help="TCP port (default 8000; 0 picks a free one)")
     p.add_argument(
         "--db",
-        default=None,
+        default=os.environ.get("KEIMA_DB"),
         metavar="URL",
-        help="SQLAlchemy database URL (default: SQLite in the user's data folder; "
+        help="SQLAlchemy database URL (default: env KEIMA_DB, else SQLite in the user's data folder; "
         "PostgreSQL: postgresql+psycopg://user:password@host/dbname)",
     )
     p.add_argument(

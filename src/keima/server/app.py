@@ -51,6 +51,7 @@ from keima.server.schemas import (
     WsAck,
     WsError,
     WsErrorDetail,
+    WsNotice,
     WsPong,
 )
 from keima.server.session import GameSession, token_hash
@@ -493,8 +494,26 @@ async def _serve_socket(hub: Hub, websocket: WebSocket, game_id: str) -> None:
         except (WebSocketDisconnect, RuntimeError, OSError):
             pass  # the socket closed; the reader's end cleans up
 
+    async def watch_workers() -> None:
+        # Cluster mode: a bot game whose bot (or estimate) waits while no worker runs says so.
+        sent: str | None = None
+        try:
+            while True:
+                current = hub.sessions.get(game_id, s)
+                waiting = hub.bot_task(current) is not None or hub.needs_estimate(current)
+                want = "no-bot-worker" if waiting and await hub.jobs.workers() == 0 else None
+                if want != sent:
+                    await websocket.send_text(WsNotice(type="notice", notice=want).model_dump_json())  # type: ignore[arg-type]
+                    sent = want
+                await asyncio.sleep(1.0)
+        except (WebSocketDisconnect, RuntimeError, OSError):
+            pass
+
     await send_state(s.version, s.state_json(time.monotonic()))
     sender = asyncio.get_running_loop().create_task(pump())
+    watcher = None
+    if hub.jobs is not None and s.bot_color is not None:
+        watcher = asyncio.get_running_loop().create_task(watch_workers())
     try:
         while True:
             frame = await websocket.receive()
@@ -531,3 +550,5 @@ async def _serve_socket(hub: Hub, websocket: WebSocket, game_id: str) -> None:
     finally:
         sub.close()
         sender.cancel()
+        if watcher is not None:
+            watcher.cancel()
