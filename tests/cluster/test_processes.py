@@ -245,6 +245,18 @@ def test_redis_restart_live_updates_resume(cluster: Cluster, own_redis: RedisSer
     _play_and_wait_bot(cluster, games, 0, "E5", [p1, p2])
 
 
+def test_check_an_archive_on_the_workers(cluster: Cluster, tmp_path: Path,
+                                         capsys: pytest.CaptureFixture[str]) -> None:
+    from keima.cli import main
+
+    (tmp_path / "a.sgf").write_text("(;GM[1]FF[4]SZ[9]KM[7.5]RE[W+7.5];B[tt];W[tt])")
+    (tmp_path / "b.sgf").write_text("(;GM[1]FF[4]SZ[9]KM[7.5];B[ee];W[ee])")
+    code = main(["check", str(tmp_path), "--redis", cluster.redis, "--json"])
+    lines = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
+    assert [r["status"] for r in lines[:-1]] == ["ok", "illegal"]
+    assert lines[-1]["summary"]["jobs"] == "redis" and code == 1
+
+
 def test_logs_hold_no_traceback(cluster: Cluster, tmp_path: Path) -> None:
     for p in cluster.webs:
         assert "Traceback" not in p.text(), p.text()[-3000:]

@@ -126,6 +126,14 @@ async def keima_job(ctx: dict[str, Any], kind: str, game_id: str, version: int) 
     return outcome
 
 
+async def keima_check(ctx: dict[str, Any], name: str, data: bytes, rules: str | None) -> dict[str, Any]:
+    """The arq job of ``keima check --redis``: replay and count one record (``keima.cli.check.check_record``)."""
+    from keima.cli.check import check_record
+
+    result: dict[str, Any] = await asyncio.get_running_loop().run_in_executor(None, check_record, name, data, rules)
+    return result
+
+
 def make_worker(db_url: str, redis_url: str, *, jobs: int = 1, warm: bool = True) -> Any:
     """Return an arq ``Worker`` that runs keima's jobs with ``jobs`` searches at a time, on the database at
     ``db_url``. ``warm``: play one bot move before taking jobs (the first search compiles the bot)."""
@@ -167,7 +175,8 @@ def make_worker(db_url: str, redis_url: str, *, jobs: int = 1, warm: bool = True
 
     timeout = job_timeout()
     return Worker(
-        functions=[func(keima_job, name="keima_job", timeout=timeout, max_tries=5)],
+        functions=[func(keima_job, name="keima_job", timeout=timeout, max_tries=5),
+                   func(keima_check, name="keima_check", timeout=max(timeout, 60.0), max_tries=2)],
         queue_name=QUEUE,
         redis_settings=redis_settings(redis_url),
         on_startup=startup,

@@ -1,0 +1,207 @@
+"""``keima check``: replay and count a whole SGF archive on every local core (or on a cluster's workers)."""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import os
+import sys
+import time
+from collections.abc import Iterable, Iterator
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+from typing import Any
+
+from keima.cli import Subparsers, UsageError, add_command
+
+
+def register(subparsers: Subparsers) -> None:
+    """Add the ``check`` sub-command."""
+    p = add_command(
+        subparsers,
+        "check",
+        "replay and count a whole SGF archive on all cores",
+        "Replay every record of FILES and folders (searched for *.sgf) through the referee and count its final "
+        "position; print, for each file, the result in the record, keima's count and the illegal move if any, "
+        "then a summary. Runs on every local core (--jobs), or on a cluster's workers (--redis).",
+        run,
+    )
+    p.add_argument("paths", nargs="+", metavar="FILE|DIR", help="SGF files, or folders searched recursively")
+    p.add_argument("--jobs", type=int, default=None, metavar="N", help="processes (default: every core)")
+    p.add_argument("--rules", default=None, metavar="NAME", help="replay and count under these rules")
+    p.add_argument("--json", action="store_true", help="one JSON object per file, then the summary, as JSON lines")
+    p.add_argument("--redis", default=None, metavar="URL",
+                   help="run on the workers of a keima cluster (keima worker) instead of local processes")
+
+
+def find_files(paths: Iterable[str]) -> list[Path]:
+    """The SGF files named, and those under the folders named (sorted). Raises UsageError for a missing path."""
+    out: list[Path] = []
+    for name in paths:
+        p = Path(name)
+        if p.is_dir():
+            out.extend(sorted(q for q in p.rglob("*") if q.is_file() and q.suffix.lower() == ".sgf"))
+        elif p.is_file():
+            out.append(p)
+        else:
+            raise UsageError(f"no such file or folder: {name}")
+    return out
+
+
+def check_record(name: str, source: str | bytes, rules: str | None) -> dict[str, Any]:
+    """Replay and count one record (``source``: a path, or the file's bytes); never raises for bad input.
+
+    Returns ``{"file", "status", "recorded", "count", "illegal", "moves"}``: status "ok" (keima agrees with
+    the record's result, or the record gives none), "differs", "illegal" (an illegal move: ``illegal`` says
+    which) or "unreadable" (``illegal`` holds the reason)."""
+    from keima.record import SgfError, load_record
+
+    out: dict[str, Any] = {"file": name, "status": "ok", "recorded": None, "count": None, "illegal": None,
+                           "moves": 0}
+    try:
+        record = load_record(source)
+    except SgfError as exc:
+        illegal = exc.move_number is not None
+        out["status"] = "illegal" if illegal else "unreadable"
+        out["illegal"] = (f"move {exc.move_number} {exc.point}: {exc.rule or exc.message}" if illegal
+                          else exc.message)
+        return out
+    except (OSError, ValueError) as exc:
+        out["status"] = "unreadable"
+        out["illegal"] = str(exc)
+        return out
+    game = record.game
+    out["recorded"] = record.result_text
+    out["moves"] = game.move_number
+    try:
+        if rules is not None:
+            from keima.cli.score import _rebuild
+
+            game = _rebuild(game, rules, None)
+        if game.result is not None and game.phase == "finished" and not game.dead and _decisive(game.result):
+            out["count"] = game.result  # resignation, time, forfeit: nothing to count
+        else:
+            dead = record.dead
+            if dead is None and game.dead:
+                dead = game.dead
+            if dead is None and game.rules.dead_stones != "none":
+                from keima.ai import estimate_dead
+
+                dead = frozenset(estimate_dead(game))
+            out["count"] = game.score(dead or frozenset()).result
+    except UsageError as exc:
+        out["status"] = "illegal"
+        out["illegal"] = str(exc)
+        return out
+    except Exception as exc:  # a record that replays but cannot be counted: reported, never a crash
+        out["status"] = "unreadable"
+        out["illegal"] = f"cannot count: {type(exc).__name__}: {exc}"
+        return out
+    if out["recorded"] and out["count"] and not _same(out["recorded"], out["count"]):
+        out["status"] = "differs"
+    return out
+
+
+def _decisive(result: str) -> bool:
+    return result.split("+", 1)[-1][:1] in ("R", "T", "F")
+
+
+def _same(recorded: str, counted: str) -> bool:
+    """True when the record's RE and keima's count name the same winner and margin (R/Resign, T/Time alike)."""
+    def norm(r: str) -> str:
+        r = r.strip()
+        if r in ("0", "Draw", "Jigo", "B+0", "W+0"):
+            return "0"
+        if "+" not in r:
+            return r
+        side, how = r.split("+", 1)
+        how = {"Resign": "R", "Time": "T", "Forfeit": "F"}.get(how, how)
+        with contextlib.suppress(ValueError):
+            how = f"{float(how):g}"
+        return f"{side.upper()}+{how}"
+
+    return norm(recorded) == norm(counted)
+
+
+def _check_path(args: tuple[str, str | None]) -> dict[str, Any]:
+    return check_record(args[0], args[0], args[1])
+
+
+def _local(files: list[Path], rules: str | None, jobs: int) -> Iterator[dict[str, Any]]:
+    items = [(str(f), rules) for f in files]
+    if jobs == 1:
+        yield from map(_check_path, items)
+        return
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        yield from pool.map(_check_path, items, chunksize=max(1, min(32, len(items) // (jobs * 8) or 1)))
+
+
+def _remote(files: list[Path], rules: str | None, url: str) -> Iterator[dict[str, Any]]:
+    import asyncio
+
+    from keima.server.jobs import QUEUE, redis_settings
+
+    async def main() -> list[dict[str, Any]]:
+        from arq import create_pool
+
+        pool = await create_pool(redis_settings(url), default_queue_name=QUEUE)
+        try:
+            jobs = [await pool.enqueue_job("keima_check", str(f), f.read_bytes(), rules) for f in files]
+            return [await job.result(timeout=600, poll_delay=0.05) for job in jobs if job is not None]
+        finally:
+            await pool.aclose()
+
+    yield from asyncio.run(main())
+
+
+def _row(r: dict[str, Any], width: int) -> str:
+    return (f"{r['file'][-width:]:<{width}}  {r['recorded'] or '-':<10} {r['count'] or '-':<10} "
+            f"{r['status']:<10} {r['illegal'] or ''}")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Check the archive; returns 0 when every record replays, 1 when some does not; UsageError for bad
+    arguments."""
+    files = find_files(args.paths)
+    if not files:
+        raise UsageError("no SGF file found")
+    jobs = args.jobs or os.cpu_count() or 1
+    if jobs < 1:
+        raise UsageError(f"--jobs must be at least 1, not {jobs}")
+    if args.rules is not None:
+        from keima.rules.ruleset import RulesError, get_ruleset
+
+        try:
+            get_ruleset(args.rules)
+        except RulesError as exc:
+            raise UsageError(f"--rules: {exc}") from None
+    tty = sys.stderr.isatty() and not args.json
+    width = min(60, max(len(str(f)) for f in files))
+    t0 = time.perf_counter()
+    results = _remote(files, args.rules, args.redis) if args.redis else _local(files, args.rules, jobs)
+    counts: dict[str, int] = {"ok": 0, "differs": 0, "illegal": 0, "unreadable": 0}
+    if not args.json:
+        print(f"{'file':<{width}}  {'record':<10} {'keima':<10} {'status':<10} illegal move / reason")
+    for i, r in enumerate(results, 1):
+        counts[r["status"]] = counts.get(r["status"], 0) + 1
+        if args.json:
+            print(json.dumps(r, ensure_ascii=False))
+        else:
+            print(_row(r, width))
+        if tty:
+            done = int(30 * i / len(files))
+            print(f"\r[{'#' * done}{'.' * (30 - done)}] {i}/{len(files)}", end="", file=sys.stderr, flush=True)
+    if tty:
+        print(file=sys.stderr)
+    took = time.perf_counter() - t0
+    summary = {"files": len(files), **counts, "seconds": round(took, 3),
+               "files_per_s": round(len(files) / took, 1) if took else None,
+               "jobs": "redis" if args.redis else jobs}
+    if args.json:
+        print(json.dumps({"summary": summary}))
+    else:
+        print(f"{len(files)} files: {counts['ok']} agree, {counts['differs']} differ, {counts['illegal']} with an "
+              f"illegal move, {counts['unreadable']} unreadable; {took:.2f} s ({summary['files_per_s']} files/s, "
+              f"{summary['jobs']} {'processes' if not args.redis else ''})".rstrip())
+    return 0 if counts["illegal"] == 0 and counts["unreadable"] == 0 else 1
