@@ -133,6 +133,11 @@ def _local(files: list[Path], rules: str | None, jobs: int) -> Iterator[dict[str
     if jobs == 1:
         yield from map(_check_path, items)
         return
+    # The first record of the archive is checked here before forking: the estimator's compiled code is then
+    # loaded once and inherited by every process instead of loaded by each.
+    first = _check_path(items[0])
+    yield first
+    items = items[1:]
     with ProcessPoolExecutor(max_workers=jobs) as pool:
         yield from pool.map(_check_path, items, chunksize=max(1, min(32, len(items) // (jobs * 8) or 1)))
 
