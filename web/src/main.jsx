@@ -9,9 +9,12 @@ import { useSignal } from "./hooks.js";
 import { LANGUAGES, lang, setLanguage, t } from "./i18n.js";
 import { GameView } from "./components/GameView.jsx";
 import { NewGame } from "./components/NewGame.jsx";
+import { PositionTool } from "./components/PositionTool.jsx";
+import { ct } from "./countText.js";
 
 function currentRoute() {
   const rest = location.pathname.startsWith(ROOT) ? location.pathname.slice(ROOT.length) : "";
+  if (/^position\/?$/.test(rest)) return { page: "position" };
   const match = /^g\/([^/]+)\/?$/.exec(rest);
   if (match) {
     const invite = new URLSearchParams(location.search).get("invite");
@@ -55,9 +58,14 @@ function App() {
           <a href={ROOT}>{t("appTitle")}</a> <small>{t("tagline")}</small>
         </h1>
         <nav>
-          {route.page === "game" && (
+          {route.page !== "home" && (
             <a href={ROOT} class="button">
               {t("newGame")}
+            </a>
+          )}
+          {route.page !== "position" && (
+            <a href={`${ROOT}position`} class="button" data-testid="position-link">
+              {ct("positionLink")}
             </a>
           )}
           <label class="lang">
@@ -78,7 +86,9 @@ function App() {
         </nav>
       </header>
       <main>
-        {route.page === "game" ? (
+        {route.page === "position" ? (
+          <PositionTool />
+        ) : route.page === "game" ? (
           <GameView gameId={route.id} inviteCode={route.invite} />
         ) : (
           <NewGame onCreated={onCreated} />
