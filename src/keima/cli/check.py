@@ -49,7 +49,7 @@ def find_files(paths: Iterable[str]) -> list[Path]:
     return out
 
 
-def check_record(name: str, source: str | bytes, rules: str | None) -> dict[str, Any]:
+def check_record(name: str, source: Path | bytes, rules: str | None) -> dict[str, Any]:
     """Replay and count one record (``source``: a path, or the file's bytes); never raises for bad input.
 
     Returns ``{"file", "status", "recorded", "count", "illegal", "moves"}``: status "ok" (keima agrees with
@@ -125,7 +125,7 @@ def _same(recorded: str, counted: str) -> bool:
 
 
 def _check_path(args: tuple[str, str | None]) -> dict[str, Any]:
-    return check_record(args[0], args[0], args[1])
+    return check_record(args[0], Path(args[0]), args[1])
 
 
 def _local(files: list[Path], rules: str | None, jobs: int) -> Iterator[dict[str, Any]]:
