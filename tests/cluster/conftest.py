@@ -7,22 +7,50 @@ that restarts Redis always does). Without them the tests are skipped.
 
 from __future__ import annotations
 
+import asyncio
 import os
 import shutil
 import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Coroutine, Iterator
 from pathlib import Path
+from typing import Any, TypeVar, cast
 
 import httpx
 import pytest
 
 PG_URL = os.environ.get("KEIMA_TEST_PG_URL")
 REDIS_URL = os.environ.get("KEIMA_TEST_REDIS_URL")
+T = TypeVar("T")
 REDIS_BIN = shutil.which("redis-server") or ("/usr/bin/redis-server" if Path("/usr/bin/redis-server").exists() else None)
+
+
+def in_thread(fn: Callable[[], T]) -> T:
+    """Call ``fn`` in a thread of its own and return its result (or raise its exception): ``asyncio.run`` needs a
+    thread without a running event loop, and the browser tests' Playwright leaves one in the main thread."""
+    box: dict[str, Any] = {}
+
+    def target() -> None:
+        try:
+            box["value"] = fn()
+        except BaseException as exc:
+            box["error"] = exc
+
+    t = threading.Thread(target=target)
+    t.start()
+    t.join()
+    if "error" in box:
+        raise box["error"]
+    return cast(T, box["value"])
+
+
+def run_async(coro: Coroutine[Any, Any, T]) -> T:
+    """``asyncio.run(coro)`` in a thread of its own (see ``in_thread``)."""
+    return in_thread(lambda: asyncio.run(coro))
 
 
 def free_port() -> int:

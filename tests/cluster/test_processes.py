@@ -16,7 +16,7 @@ from typing import Any
 import httpx
 import pytest
 import websockets
-from tests.cluster.conftest import Cluster, RedisServer
+from tests.cluster.conftest import Cluster, RedisServer, in_thread, run_async
 
 pytestmark = [pytest.mark.postgres, pytest.mark.slow]
 
@@ -86,7 +86,7 @@ def test_a_move_on_one_process_reaches_a_websocket_of_the_other_within_a_second(
             assert msg["game"]["moves"][0]["vertex"] == "E5"
             return time.perf_counter() - t0
 
-    assert asyncio.run(main()) < 1.0
+    assert run_async(main()) < 1.0
 
 
 def test_a_seated_websocket_on_the_other_process_plays_on(cluster: Cluster) -> None:
@@ -105,7 +105,7 @@ def test_a_seated_websocket_on_the_other_process_plays_on(cluster: Cluster) -> N
             got = [json.loads(await asyncio.wait_for(ws.recv(), 5)) for _ in range(2)]
             assert got[-1] == {"type": "ack", "id": "a"}
 
-    asyncio.run(main())
+    run_async(main())
     assert [m["vertex"] for m in state(p1, gid)["moves"]] == ["E5", "C3"]
 
 
@@ -133,7 +133,7 @@ def test_fifty_concurrent_conflicting_actions_over_both_processes(cluster: Clust
 
             return list(await asyncio.gather(*(one(*a) for a in actions)))
 
-    results = asyncio.run(main())
+    results = run_async(main())
     assert {code for code, _ in results} <= {200, 409}, results
     ok = [a for code, a in results if code == 200]
     final = state(p2, gid)
@@ -238,7 +238,7 @@ def test_redis_restart_live_updates_resume(cluster: Cluster, own_redis: RedisSer
             msg = json.loads(await asyncio.wait_for(ws.recv(), 1.0))
             assert msg["game"]["version"] == 2 and time.perf_counter() - t0 < 1.0
 
-    asyncio.run(main())
+    run_async(main())
     # The bot workers reconnect too: a bot game moves on.
     cluster.wait_workers(2, timeout=30)
     games = _bot_games(cluster, 2)
@@ -251,7 +251,7 @@ def test_check_an_archive_on_the_workers(cluster: Cluster, tmp_path: Path,
 
     (tmp_path / "a.sgf").write_text("(;GM[1]FF[4]SZ[9]KM[7.5]RE[W+7.5];B[tt];W[tt])")
     (tmp_path / "b.sgf").write_text("(;GM[1]FF[4]SZ[9]KM[7.5];B[ee];W[ee])")
-    code = main(["check", str(tmp_path), "--redis", cluster.redis, "--json"])
+    code = in_thread(lambda: main(["check", str(tmp_path), "--redis", cluster.redis, "--json"]))
     lines = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
     assert [r["status"] for r in lines[:-1]] == ["ok", "illegal"]
     assert lines[-1]["summary"]["jobs"] == "redis" and code == 1

@@ -11,6 +11,7 @@ from collections.abc import Callable, Coroutine
 from typing import Any
 
 import pytest
+from tests.cluster.conftest import run_async
 
 from keima.server.errors import ApiError
 from keima.server.hub import Hub
@@ -66,7 +67,7 @@ def with_nodes(pg_url: str, redis_url: str) -> Callable[[Body], None]:
                 await a.stop()
                 await b.stop()
 
-        asyncio.run(main())
+        run_async(main())
 
     return run
 

@@ -127,8 +127,8 @@ async def keima_job(ctx: dict[str, Any], kind: str, game_id: str, version: int) 
 
 
 async def keima_check(ctx: dict[str, Any], name: str, data: bytes, rules: str | None) -> dict[str, Any]:
-    """The arq job of ``keima check --redis``: replay and count one record (``keima.cli.check.check_record``)."""
-    from keima.cli.check import check_record
+    """The arq job of ``keima check --redis``: replay and count one record (``keima.archive.check_record``)."""
+    from keima.archive import check_record
 
     result: dict[str, Any] = await asyncio.get_running_loop().run_in_executor(None, check_record, name, data, rules)
     return result
