@@ -199,3 +199,39 @@ async def _test_a_time_loss_is_stored_once(nodes: tuple[Node, Node]) -> None:
     for hub in (a.hub, b.hub):
         g = await hub.get(s.id, fresh=True)
         assert g.game.phase == "finished" and g.game.result is not None and "T" in g.game.result
+
+
+def test_a_watching_copy_catches_up_in_place(with_nodes: Callable[[Body], None]) -> None:
+    with_nodes(_test_a_watching_copy_catches_up_in_place)
+
+
+async def _test_a_watching_copy_catches_up_in_place(nodes: tuple[Node, Node]) -> None:
+    """Moves, an undo (two moves taken back) and a pass made on hub a: hub b, watching, folds each new entry into
+    the copy it holds (the same object, not a reload), and ends with exactly the state of the game read afresh."""
+    a, b = nodes
+    s, _token, _ = await a.hub.create(body())
+    th = s.seats.black
+    held = await b.hub.get(s.id)
+    sub = b.pubsub.subscribe(s.id)
+    try:
+        await asyncio.sleep(0.3)
+        actions: list[dict[str, Any]] = [
+            {"type": "play", "move": "E5"}, {"type": "play", "move": "E6"}, {"type": "play", "move": "D6"},
+            {"type": "play", "move": "C3"}, {"type": "play", "move": "F6"},
+            {"type": "undo_request", "color": "W"}, {"type": "play", "move": "G3"},
+            {"type": "play", "move": "E7"}, {"type": "pass"},
+        ]
+        for action in actions:
+            await a.hub.act(s.id, action, th)
+        final = a.hub.sessions[s.id]
+        for _ in range(100):
+            if held.version == final.version:
+                break
+            await asyncio.sleep(0.02)
+        assert b.hub.sessions[s.id] is held and not held.broken
+        fresh = from_row(a.store.load(s.id).row, a.store.load(s.id).entries)  # type: ignore[union-attr]
+        assert held.state_json(0.0) == fresh.state_json(0.0)
+        assert vertices(held) == vertices(fresh)
+        assert held.event_dicts == fresh.event_dicts
+    finally:
+        sub.close()

@@ -175,19 +175,35 @@ class Hub:
             del self.sessions[s.id]
 
     async def refresh(self, game_id: str) -> None:
-        """Cluster mode: reload ``game_id`` if another process changed it, and offer its newest state to this
-        process's subscribers (after a lost Redis message or a new subscription). Never raises."""
+        """Cluster mode: bring this process's copy of ``game_id`` up to the stored log (folding in the new entries,
+        or reloading the game), and offer its newest state to this process's subscribers (after a change made
+        elsewhere, a lost Redis message or a new subscription). Never raises."""
         try:
             s = self.sessions.get(game_id)
             if s is None:
                 if not self.pubsub.subscribers(game_id):
                     return
                 s = await self.get(game_id)
+            loop = asyncio.get_running_loop()
             async with s.lock:
-                if s.broken or await self.is_current(s):
+                if s.broken:
                     return
-                self.drop(s)
-            s = await self.get(game_id)
+                entries, last_at = await loop.run_in_executor(
+                    None, cluster.entries_since, self.store.engine, game_id, s.version)
+                if not entries:
+                    return
+                try:
+                    caught_up = cluster.catch_up(s, entries)
+                except Exception as exc:  # an entry that does not fit this copy: read the game again
+                    log.warning("game %s: catching up failed (%s); reloading", game_id, exc)
+                    caught_up = False
+                if caught_up:
+                    cluster.charge_since(s, last_at)
+                    self.after_change(s, publish=False)
+                else:
+                    self.drop(s)
+            if not caught_up:
+                s = await self.get(game_id)
             publish = getattr(self.pubsub, "publish_local", self.pubsub.publish)
             publish(s.id, s.version, s.state_json(time.monotonic()))
         except Exception as exc:
