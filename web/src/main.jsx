@@ -10,11 +10,15 @@ import { LANGUAGES, lang, setLanguage, t } from "./i18n.js";
 import { GameView } from "./components/GameView.jsx";
 import { NewGame } from "./components/NewGame.jsx";
 import { PositionTool } from "./components/PositionTool.jsx";
+import { Learn } from "./components/Learn.jsx";
+import { Review } from "./components/Review.jsx";
+import { rt } from "./reviewText.js";
 import { ct } from "./countText.js";
 
 function currentRoute() {
   const rest = location.pathname.startsWith(ROOT) ? location.pathname.slice(ROOT.length) : "";
   if (/^position\/?$/.test(rest)) return { page: "position" };
+  if (/^(review|learn)\/?$/.test(rest)) return { page: rest.replace("/", "") };
   const match = /^g\/([^/]+)\/?$/.exec(rest);
   if (match) {
     const invite = new URLSearchParams(location.search).get("invite");
@@ -68,6 +72,8 @@ function App() {
               {ct("positionLink")}
             </a>
           )}
+          {route.page !== "review" && <a href={`${ROOT}review`} class="button" data-testid="review-link">{rt("reviewLink")}</a>}
+          {route.page !== "learn" && <a href={`${ROOT}learn`} class="button" data-testid="learn-link">{rt("learnLink")}</a>}
           <label class="lang">
             <span class="visually-hidden">{t("language")}</span>
             <select
@@ -86,7 +92,11 @@ function App() {
         </nav>
       </header>
       <main>
-        {route.page === "position" ? (
+        {route.page === "review" ? (
+          <Review />
+        ) : route.page === "learn" ? (
+          <Learn />
+        ) : route.page === "position" ? (
           <PositionTool />
         ) : route.page === "game" ? (
           <GameView gameId={route.id} inviteCode={route.invite} />

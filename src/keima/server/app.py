@@ -34,6 +34,8 @@ from keima.server.errors import ApiError, quote
 from keima.server.hub import Hub
 from keima.server.positions import router as positions_router
 from keima.server.pubsub import LocalPubSub, PubSub
+from keima.server.review import REVIEW_MAX_BODY
+from keima.server.review import router as review_router
 from keima.server.schemas import (
     WS_ADAPTER,
     ActionBody,
@@ -78,14 +80,16 @@ ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 class BodyLimit:
     """ASGI middleware: refuse request bodies over ``limit`` bytes with 413 before the application reads them."""
 
-    def __init__(self, app: ASGIApp, limit: int = MAX_BODY) -> None:
+    def __init__(self, app: ASGIApp, limit: int = MAX_BODY, larger: dict[str, int] | None = None) -> None:
         self.app = app
         self.limit = limit
+        self.larger = larger or {}  # path -> its own limit (a record to review may be up to the SGF reader's)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http" or scope["method"] in ("GET", "HEAD", "OPTIONS"):
             await self.app(scope, receive, send)
             return
+        limit = self.larger.get(scope["path"], self.limit)
         chunks: list[bytes] = []
         total = 0
         more = True
@@ -95,8 +99,8 @@ class BodyLimit:
                 return
             body = msg.get("body", b"")
             total += len(body)
-            if total > self.limit:
-                err = ApiError(413, "too-large", f"the request body is over {self.limit} bytes")
+            if total > limit:
+                err = ApiError(413, "too-large", f"the request body is over {limit} bytes")
                 await _error_response(err)(scope, receive, send)
                 return
             chunks.append(body)
@@ -291,7 +295,7 @@ def create_app(db_url: str | None = None, *, pubsub: PubSub | None = None, dist:
         description="Go under the French rules: the JSON + WebSocket API of the keima server (docs/web-api.md).",
         lifespan=lifespan,
     )
-    app.add_middleware(BodyLimit)
+    app.add_middleware(BodyLimit, larger={"/api/review": REVIEW_MAX_BODY})
     app.add_middleware(SecurityHeaders, csp=content_security_policy(web_root))
 
     def hub_of(request: Request | WebSocket) -> Hub:
@@ -318,6 +322,7 @@ def create_app(db_url: str | None = None, *, pubsub: PubSub | None = None, dist:
         return _error_response(ApiError(500, "internal-error", "the server failed on this request"))
 
     app.include_router(positions_router)  # before the catch-all asset route below
+    app.include_router(review_router)
     # ----------------------------------------------------------------------------------------------- API
     @app.get("/api/info")
     async def info() -> InfoOut:
@@ -420,6 +425,11 @@ def create_app(db_url: str | None = None, *, pubsub: PubSub | None = None, dist:
 
     @app.get("/position", include_in_schema=False)
     async def position_page() -> Response:
+        return _index(web_root)
+
+    @app.get("/review", include_in_schema=False)
+    @app.get("/learn", include_in_schema=False)
+    async def review_learn_pages() -> Response:
         return _index(web_root)
 
     @app.get("/g/{game_id}", include_in_schema=False)
