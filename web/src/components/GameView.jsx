@@ -62,6 +62,7 @@ export function GameView({ gameId, inviteCode }) {
   const [game, setGame] = useState(null);
   const [receivedAt, setReceivedAt] = useState(Date.now());
   const [status, setStatus] = useState("connecting");
+  const [workerNotice, setWorkerNotice] = useState(null);
   const [error, setError] = useState(null);
   // A message key (translated at render, so it follows a language switch) or the server's own words.
   const [notice, setNotice] = useState(null);
@@ -130,6 +131,7 @@ export function GameView({ gameId, inviteCode }) {
       socketRef.current = new GameSocket(gameId, {
         onState,
         onStatus: (s) => setStatus(s),
+        onNotice: (n) => setWorkerNotice(n),
       });
       // Exposed for the end-to-end tests, which drop the socket to check reconnection.
       window.keimaSocket = socketRef.current;
@@ -327,7 +329,10 @@ export function GameView({ gameId, inviteCode }) {
         <p class="turn" data-testid="turn">
           {turnText}
         </p>
-        {botThinking && <p class="thinking">{t(game.bot_warming ? "warming" : "thinking")}</p>}
+        {botThinking && workerNotice === "no-bot-worker" && (
+          <p class="notice" data-testid="no-worker">{t("waitingWorker")}</p>
+        )}
+        {botThinking && workerNotice !== "no-bot-worker" && <p class="thinking">{t(game.bot_warming ? "warming" : "thinking")}</p>}
         {game.bot_note && !game.result && (
           <p class="notice" role="status" data-testid="bot-note">
             {game.bot_note}
