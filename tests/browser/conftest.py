@@ -66,6 +66,9 @@ class Server:
         return state
 
 
+GNUGO = "/usr/games/gnugo"
+
+
 @pytest.fixture(scope="session")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     """Start the real server once for the browser suite and wait until it answers."""
@@ -85,6 +88,9 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
         f"sqlite:///{db}",
         "--no-open",
     ]
+    if os.access(GNUGO, os.X_OK):
+        # A GTP engine at the table (test_browser_engine.py): GNU Go at its weakest level, quick to answer.
+        cmd += ["--engine", f"GNU Go={GNUGO} --mode gtp --level 1"]
     with open(log, "wb") as out:
         proc = subprocess.Popen(cmd, cwd=ROOT, stdout=out, stderr=subprocess.STDOUT)
     base = f"http://127.0.0.1:{port}"

@@ -14,12 +14,19 @@ import pytest
 from fastapi.testclient import TestClient
 
 import keima.ai
+import keima.seat
 from keima.server import create_app
 from server.helpers import act, new_game, state, wait_for
 
 
 class SlowJudge:
-    """A bot that passes at once, and whose first judgement of a marking waits until the test lets it go."""
+    """A computer player (``keima.seat.ComputerPlayer``) that passes at once, and whose first judgement of a
+    marking waits until the test lets it go; it agrees with every marking."""
+
+    name = "judge"
+    managed = False
+    manners = False
+    default_seconds = 0.1
 
     def __init__(self) -> None:
         self.judging = threading.Event()
@@ -29,18 +36,27 @@ class SlowJudge:
     def genmove(self, game: Any, color: int, seconds: float | None) -> None:
         return None
 
-    def accepts(self, game: Any) -> bool:
+    def dead_stones(self, game: Any) -> frozenset[int]:
         self.judgements += 1
         if self.judgements == 1:
             self.judging.set()
             assert self.release.wait(20), "the test never released the bot"
-        return True
+        return frozenset(game.dead)
+
+    def winrate(self) -> None:
+        return None
+
+    def warm_up(self) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
 
 
 @pytest.fixture
 def judge(monkeypatch: pytest.MonkeyPatch) -> SlowJudge:
     bot = SlowJudge()
-    monkeypatch.setattr(keima.ai, "make_player", lambda level, **kw: bot)
+    monkeypatch.setattr(keima.seat, "make_seat", lambda level, engines=None, **kw: keima.seat.Seat(bot))
     monkeypatch.setattr(keima.ai, "estimate_dead", lambda game: frozenset())
     return bot
 

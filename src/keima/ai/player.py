@@ -78,6 +78,9 @@ class Player:
     def __init__(self, level: str | int = "strong", seed: int | None = None) -> None:
         self.level = level_name(level)
         self.config = LEVEL_CONFIGS[self.level]
+        #: Whether ``genmove`` may answer "resign" (the level's default); ``keima.seat`` turns it off and
+        #: decides resignation itself, over several moves.
+        self.resigns = self.config.resign
         self._rng = random.Random(seed)
         self._seed = seed
         self._searcher: Any = None
@@ -148,7 +151,7 @@ class Player:
         self.last_result = result
         if self._hopeless(result, game, colors):
             return "resign"
-        if (not self.config.resign and allow_pass and game.consecutive_passes >= 1 and result.playouts >= 50
+        if (not self.resigns and allow_pass and game.consecutive_passes >= 1 and result.playouts >= 50
                 and result.winrate < 0.15):
             # A level that never resigns accepts a lost count instead of throwing stones into the other side.
             return None
@@ -168,7 +171,7 @@ class Player:
         playouts (300 up to 13x13; 80 above, where a second gives few), or fewer than 15% after the opponent
         passed (playing on would only fill the board). Never in the opening (fewer stones than the board
         size)."""
-        if not self.config.resign or sum(1 for c in colors if c != EMPTY) < game.size:
+        if not self.resigns or sum(1 for c in colors if c != EMPTY) < game.size:
             return False
         enough = 300 if game.size <= 13 else 80
         if result.playouts < enough:
@@ -234,6 +237,14 @@ class Player:
         for p in standing:
             libs |= set(game.board.chain(p).libs)
         return libs
+
+    def claim_open(self, game: Any, color: int) -> bool:
+        """True while opposing stones this player claimed dead (see ``propose_dead``) still stand in ``game``,
+        in a position after the claim (it then keeps playing to capture them)."""
+        if not self._claimed or game.move_number < self._claim_at:
+            return False
+        colors = game.board.colors
+        return any(colors[p] == 3 - color for p in self._claimed)
 
     def propose_dead(self, game: Any) -> frozenset[int]:
         """Return the stones this player believes dead in ``game``'s current position, and remember the claim

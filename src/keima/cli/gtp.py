@@ -68,4 +68,12 @@ def serve(engine: GtpEngine, stdin: IO[bytes], stdout: IO[bytes]) -> int:
 def run(args: argparse.Namespace) -> int:
     """Run the engine on the process's standard streams."""
     engine = build_engine(args)
+    if not args.policy:
+        import threading
+
+        from keima.seat import warm_up
+
+        # Compile the bot while the controller sends its set-up commands: the first genmove waits for this (if it
+        # is not done yet) before its time starts, never compiling during its own time.
+        threading.Thread(target=warm_up, name="keima-warm-up", daemon=True).start()
     return serve(engine, sys.stdin.buffer, sys.stdout.buffer)

@@ -16,7 +16,7 @@ import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING
 
 from keima.cli import Subparsers, UsageError, add_command, add_game_options, check_game_options, number_text
 from keima.rules.board import BLACK, EMPTY, WHITE, color_word, opponent
@@ -24,6 +24,9 @@ from keima.rules.coords import CoordinateError, from_gtp, to_gtp
 from keima.rules.game import Game, GameError, IllegalMove
 from keima.rules.render import board_diagram
 from keima.rules.ruleset import RulesError
+
+if TYPE_CHECKING:
+    from keima.seat import Seat
 
 HELP_PLAY = "commands: a vertex (D4), pass, undo, resign, quit, help"
 HELP_SCORING = "dead-stone phase: dead D4 (toggle a chain), estimate, accept, resume, undo, quit, help"
@@ -119,14 +122,14 @@ def score_table(game: Game) -> str:
 
 @dataclass
 class TerminalGame:
-    """One game driven by lines of text. ``color``: paint the board with ANSI colours; ``bot``: the computer
-    player and its colour, or None; ``seconds``: its thinking time; ``estimate``: the dead-stone estimator, or
+    """One game driven by lines of text. ``color``: paint the board with ANSI colours; ``bot``: the computer's
+    seat (``keima.seat.Seat``) and its colour, or None; ``seconds``: its thinking time; ``estimate``: the dead-stone estimator, or
     None; ``echo``: repeat each input line (a script's commands then show in the transcript)."""
 
     game: Game
     out: IO[str]
     color: bool
-    bot: tuple[Any, int] | None
+    bot: tuple[Seat, int] | None
     seconds: float
     estimate: Callable[[Game], frozenset[int]] | None
     quit: bool = False
@@ -190,36 +193,36 @@ class TerminalGame:
     def bot_scoring(self) -> None:
         if self.bot is None or self.game.phase != "scoring":
             return
-        player, bot_color = self.bot
+        seat, bot_color = self.bot
         g = self.game
         if bot_color in g.accepted:
             return
-        estimate = self.estimate(g) if self.estimate is not None else frozenset()
-        if frozenset(estimate) == g.dead:
+        review = seat.review(g)
+        if review.accept:
             g.accept(bot_color)
             self.say(f"keima ({color_word(bot_color)}) accepts this marking.")
             if g.phase == "finished":
                 return
         else:
-            self.say(f"keima ({color_word(bot_color)}) disagrees with this marking and resumes play.")
+            self.say(f"{review.message or 'keima disagrees with this marking'}.")
             g.resume(bot_color)
+            self.say(f"keima ({color_word(bot_color)}) resumes play, {color_word(g.to_move)} to play.")
             self.show()
 
     def bot_move(self) -> None:
         assert self.bot is not None
-        player, bot_color = self.bot
+        seat, bot_color = self.bot
         g = self.game
-        move = player.genmove(g, bot_color, self.seconds)
-        if move == "resign":
+        decision = seat.move(g, bot_color, self.seconds)
+        if decision.action == "resign":
             g.resign(bot_color)
             self.say(f"keima ({color_word(bot_color)}) resigns.")
             return
-        try:
-            record = g.play(move, bot_color)
-        except IllegalMove as exc:  # the bot promises legal moves; if not, it loses the game, not the process
-            g.forfeit(bot_color, f"illegal move: {exc}")
-            self.say(f"keima played an illegal move ({exc}) and forfeits.")
+        if decision.action == "forfeit":
+            g.forfeit(bot_color, decision.note or "")
+            self.say(f"keima ({color_word(bot_color)}) forfeits: {decision.note}.")
             return
+        record = g.play(decision.point, bot_color)  # the seat's moves are legal for the referee
         where = "passes" if record.is_pass else f"plays {to_gtp(record.point, g.size)}"
         self.say(f"keima ({color_word(bot_color)}) {where}.")
         self.report_captures(record.captures, bot_color)
@@ -319,8 +322,9 @@ class TerminalGame:
         g = self.game
         try:
             ev = g.undo()
-            # Against the bot, take back the bot's reply too, so that it is the person's turn again.
-            if self.bot is not None and ev.kind == "move" and ev.color == self.bot[1] and g.events:
+            # Against the bot (which grants undo requests), take back its reply too: the person's turn again.
+            if (self.bot is not None and ev.kind == "move" and ev.color == self.bot[1] and g.events
+                    and self.bot[0].answers_undo(g, self.bot[1])):
                 g.undo()
         except GameError as exc:
             self.say(f"Refused: {exc}")
@@ -347,19 +351,23 @@ class TerminalGame:
             self.command(line)
 
 
-def _make_bot(args: argparse.Namespace) -> tuple[Any, int] | None:
+def _make_bot(args: argparse.Namespace) -> tuple[Seat, int] | None:
     if args.vs != "bot":
         return None
-    from keima.ai import make_player
+    import threading
+
+    from keima.seat import make_seat, warm_up
 
     human = args.human.strip().lower()
     if human not in ("b", "black", "w", "white"):
         raise UsageError(f"--human must be black or white, not {args.human!r}")
     try:
-        player = make_player(args.level)
+        seat = make_seat(args.level)
     except ValueError as exc:
         raise UsageError(f"--level: {exc}") from None
-    return player, WHITE if human[0] == "b" else BLACK
+    # Compile the bot while the person thinks about the first move (its first answer waits for this).
+    threading.Thread(target=warm_up, name="keima-warm-up", daemon=True).start()
+    return seat, WHITE if human[0] == "b" else BLACK
 
 
 def _estimator() -> Callable[[Game], frozenset[int]]:

@@ -28,6 +28,14 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "PostgreSQL: postgresql+psycopg://user:password@host/dbname)",
     )
     p.add_argument(
+        "--engine",
+        action="append",
+        default=[],
+        metavar="NAME=COMMAND",
+        help="offer a GTP engine as an opponent (repeatable), e.g. "
+        "'GNU Go=/usr/games/gnugo --mode gtp --level 10'; keima referees its games under the game's rules",
+    )
+    p.add_argument(
         "--redis",
         default=os.environ.get("KEIMA_REDIS"),
         metavar="URL",
@@ -59,6 +67,7 @@ def run(args: argparse.Namespace) -> int:
 
     if not 0 <= args.port <= 65535:
         raise UsageError(f"--port must be 0..65535, not {args.port}")
+    engines = parse_engines(args.engine)
     redis_url = getattr(args, "redis", None)
     workers = getattr(args, "workers", 1)
     if workers < 1:
@@ -107,7 +116,7 @@ def run(args: argparse.Namespace) -> int:
     # Threads (the PostgreSQL writer, the bot) and the event loop take turns with the GIL: the default 5 ms switch
     # interval, paid at each of the writer's many hand-offs, made commits wait hundreds of ms under load.
     sys.setswitchinterval(0.0005)
-    app = create_app(url, redis_url=redis_url)
+    app = create_app(url, redis_url=redis_url, engines=engines)
     if workers > 1:
         return _serve_forked(app, args, sock, address, url, workers)
     server = _server(app, args.log_level)
@@ -177,6 +186,34 @@ def _serve_forked(app: object, args: argparse.Namespace, sock: object, address: 
                 continue
         worst = max(worst, os.waitstatus_to_exitcode(status) if os.WIFEXITED(status) else 0)
     return worst
+
+
+def parse_engines(specs: list[str]) -> dict[str, str]:
+    """Return name -> command for ``--engine NAME=COMMAND`` options. Raises ``UsageError`` for a spec without
+    ``=``, an empty name or command, a repeated name, or a command whose program is not found."""
+    import shlex
+    import shutil
+
+    from keima.cli import UsageError
+
+    out: dict[str, str] = {}
+    for spec in specs:
+        name, sep, command = spec.partition("=")
+        name, command = name.strip(), command.strip()
+        if not sep or not name or not command:
+            raise UsageError(f"--engine: expected NAME=COMMAND, got {spec!r}")
+        if len(name) > 80:
+            raise UsageError(f"--engine: the name {name[:20]!r}... is longer than 80 characters")
+        if name in out:
+            raise UsageError(f"--engine: the name {name!r} is given twice")
+        try:
+            program = shlex.split(command)[0]
+        except (ValueError, IndexError):
+            raise UsageError(f"--engine {name}: cannot read the command {command!r}") from None
+        if shutil.which(program) is None:
+            raise UsageError(f"--engine {name}: program not found: {program}")
+        out[name] = command
+    return out
 
 
 def tune_gc(full_every: float = 600.0) -> None:

@@ -237,6 +237,14 @@ class SubprocessEngine(_LinkBase):
         self._dead = True
 
 
+class LineHandler(Protocol):
+    """What :class:`InProcessEngine` needs: :meth:`keima.gtp.engine.GtpEngine.handle_line`."""
+
+    def handle_line(self, line: str) -> tuple[str | None, bool]:
+        """Answer one GTP line: (reply text or None, quit)."""
+        ...
+
+
 class InProcessEngine(_LinkBase):
     """keima's own :class:`~keima.gtp.engine.GtpEngine` driven in-process, through the same GTP text.
 
@@ -244,10 +252,9 @@ class InProcessEngine(_LinkBase):
     than ``timeout`` raises :class:`EngineTimeout` all the same, which is what the referee needs.
     """
 
-    def __init__(self, engine: object, label: str = "keima") -> None:
-        from keima.gtp.engine import GtpEngine
-
-        assert isinstance(engine, GtpEngine)
+    def __init__(self, engine: LineHandler, label: str = "keima") -> None:
+        # Any object with GtpEngine's handle_line will do: importing keima.gtp.engine here would make a cycle
+        # (the engine seats its player through keima.seat, which drives external engines through this module).
         self.engine = engine
         self.label = label
         self._next_id = 1

@@ -8,9 +8,9 @@ it standard input.
 
 Moves are chosen by a :class:`MoveGenerator`, any object with ``genmove(game, color, seconds) -> point | None |
 "resign"`` (None = pass): keima's bot from ``keima.ai.make_player`` by default, or the documented stand-in policy of
-:mod:`keima.gtp.policy` (``keima gtp --policy``). Whatever the player answers, the engine plays only a move
-that ``Game.legality`` accepts; an illegal answer, or a failure of the bot (reported on standard error), is
-replaced by the policy's choice.
+:mod:`keima.gtp.policy` (``keima gtp --policy``), seated at the game by :class:`keima.seat.Seat`, which also
+front ends ``keima serve`` and ``keima play`` use: the time budget, the fallback for an illegal answer or a failure
+of the bot (the policy's choice), passing and resignation are decided there, once.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Protocol
 
 from keima.gtp.budget import MAX_CLOCK_SECONDS, MAX_CLOCK_STONES, TimeBudget
-from keima.gtp.policy import Analyzer, Move, PolicyPlayer, board_colors, policy_move
+from keima.gtp.policy import Analyzer, Move, board_colors
 from keima.gtp.protocol import Command, GtpError, GtpSyntaxError, format_reply, parse_line
 from keima.record import SgfError, SgfRecord, dump_sgf, load_record
 from keima.record.rulenames import KGS_RULES
@@ -33,6 +33,7 @@ from keima.rules.coords import MAX_SIZE, MIN_SIZE
 from keima.rules.game import Game, GameError, IllegalMove
 from keima.rules.render import board_diagram
 from keima.rules.ruleset import RulesError, get_ruleset
+from keima.seat import Seat, computer_for
 from keima.version import package_version
 
 
@@ -132,8 +133,8 @@ class GtpEngine:
         name: str = "keima",
     ) -> None:
         self.player: MoveGenerator = player if player is not None else default_player(seed=seed)
-        self.fallback = PolicyPlayer(seed)
         self.dead_estimator = dead_estimator if dead_estimator is not None else default_dead_estimator()
+        self.seat = Seat(computer_for(self.player, dead_estimator), seed=seed)
         self.seconds = seconds
         self.max_seconds = max_seconds
         self.name = name
@@ -366,19 +367,13 @@ class GtpEngine:
                 game.resume(opponent(color))
             except GameError:
                 return self.game, None
-        empty = sum(1 for c in board_colors(game) if c == 0)
-        seconds = self.clock.budget(color, empty, self.seconds, self.max_seconds)
-        move: object
-        try:
-            move = self.player.genmove(game.copy(), color, seconds)
-        except Exception as exc:  # a failing bot must not cost the game: the policy answers instead
-            print(f"keima: the bot failed ({type(exc).__name__}: {exc}); the stand-in policy answers", file=sys.stderr)
-            move = "failed"
-        if move == "resign" or move is None:
-            return game, move  # type: ignore[return-value]
-        if not isinstance(move, int) or isinstance(move, bool) or game.legality(move, color, allow_out_of_turn=True):
-            return game, policy_move(game, color, self.fallback.rng)
-        return game, move
+        seconds = Seat.think_time(game, color, self.clock, self.seconds, self.max_seconds)
+        decision = self.seat.move(game, color, seconds)
+        if decision.note:
+            print(f"keima: {decision.note}", file=sys.stderr)
+        if decision.action in ("resign", "forfeit"):
+            return game, "resign"
+        return game, decision.point
 
     def _genmove(self, args: tuple[str, ...], name: str) -> str:
         self._expect(name, args, 1, "color")

@@ -246,12 +246,14 @@ def _set_seat_cookie(resp: Response, game_id: str, token: str, secure: bool) -> 
 
 
 def create_app(db_url: str | None = None, *, pubsub: PubSub | None = None, dist: Path | None = None,
-               cache_size: int = 2000, redis_url: str | None = None) -> FastAPI:
+               cache_size: int = 2000, redis_url: str | None = None,
+               engines: dict[str, str] | None = None) -> FastAPI:
     """Return the keima web application for the database at ``db_url`` (default: SQLite in the user's data
     folder). The database is opened and migrated when the application starts (ASGI lifespan). At most about
     ``cache_size`` idle games stay in memory. ``redis_url``: cluster mode (docs/deploy.md): live updates through
     Redis, bot moves and estimates on the workers' queue, games checked against the database before each
-    change."""
+    change. ``engines``: GTP engines offered as opponents, name -> command line (their commands are run as child
+    processes, one per game, in the web process)."""
     url = db_url or default_url()
     web_root = dist or DIST
 
@@ -271,12 +273,12 @@ def create_app(db_url: str | None = None, *, pubsub: PubSub | None = None, dist:
             await queue.start()
             await rps.start()
             cluster_parts = [rps, queue]
-            hub = Hub(store, rps, cache_size=cache_size, shared=True, jobs=queue)
+            hub = Hub(store, rps, cache_size=cache_size, shared=True, jobs=queue, engines=engines)
             rps.on_remote = hub.on_remote
             rps.on_subscribed = lambda channel: hub.spawn(hub.refresh(channel))
             hub.start_sweep()
         else:
-            hub = Hub(store, pubsub or LocalPubSub(), cache_size=cache_size)
+            hub = Hub(store, pubsub or LocalPubSub(), cache_size=cache_size, engines=engines)
         app.state.hub = hub
         gc.callbacks.append(hub.gc_pauses.observe)
         try:
@@ -326,7 +328,7 @@ def create_app(db_url: str | None = None, *, pubsub: PubSub | None = None, dist:
     # ----------------------------------------------------------------------------------------------- API
     @app.get("/api/info")
     async def info() -> InfoOut:
-        """What the new-game form needs: rulesets, bot levels, sizes, clock types."""
+        """What the new-game form needs: rulesets, bot levels, GTP engines, sizes, clock types."""
         from keima.rules.ruleset import DEFAULT_RULESET, PRESETS
         from keima.server.clock import CLOCK_TYPES
 
@@ -335,6 +337,7 @@ def create_app(db_url: str | None = None, *, pubsub: PubSub | None = None, dist:
             rulesets={name: r.as_dict() for name, r in PRESETS.items()},
             default_ruleset=DEFAULT_RULESET,
             bot_levels=list(ai.LEVELS),
+            engines=list(engines or {}),
             sizes=SizesOut(min=MIN_SIZE, max=MAX_SIZE, common=[9, 13, 19]),
             clock_types=list(CLOCK_TYPES),
         )

@@ -38,7 +38,8 @@ from collections.abc import Coroutine, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-from keima import ai
+from keima import ai, seat
+from keima.gtp.budget import TimeBudget
 from keima.rules.board import BLACK, WHITE, opponent
 from keima.rules.game import GameError
 from keima.rules.ruleset import RulesError, get_ruleset
@@ -113,7 +114,7 @@ class Hub:
 
     def __init__(self, store: Store, pubsub: PubSub, *, bot_threads: int | None = None,
                  cache_size: int = 2000, idle_seconds: float = 30.0, shared: bool = False, jobs: Any = None,
-                 timers: bool = True) -> None:
+                 timers: bool = True, engines: dict[str, str] | None = None) -> None:
         self.store = store
         self.pubsub = pubsub
         self.shared = shared
@@ -135,11 +136,16 @@ class Hub:
         self._tasks: set[asyncio.Task[Any]] = set()
         self._bot_busy: set[str] = set()
         self._estimating: set[str] = set()
-        self._players: dict[str, Any] = {}
+        self._players: dict[str, seat.Seat] = {}
+        #: GTP engines offered as opponents: name -> command line (``keima serve --engine NAME=COMMAND``).
+        self.engines: dict[str, str] = dict(engines or {})
         # Seconds from taking a game's lock to the stored change, for the last actions (GET /api/stats).
         self.timings: collections.deque[float] = collections.deque(maxlen=100_000)
         self.gc_pauses = GcPauses()
         self.pool = ThreadPoolExecutor(max_workers=bot_threads or max(1, os.cpu_count() or 1), thread_name_prefix="keima-bot")
+        # Compile the bot now, in the background (numba's cache makes it quick after the first run), so that the
+        # first move in the browser does not wait for it; states say "warming up" meanwhile.
+        self.pool.submit(seat.warm_up)
 
     async def close(self) -> None:
         """Cancel timers and background tasks; stop the bot threads."""
@@ -155,6 +161,9 @@ class Hub:
             with contextlib.suppress(BaseException):
                 await task
         self.pool.shutdown(wait=False, cancel_futures=True)
+        for computer in self._players.values():
+            computer.close()
+        self._players.clear()
 
     # ------------------------------------------------------------------------------------------- loading
     async def get(self, game_id: str, *, fresh: bool = False) -> GameSession:
@@ -285,7 +294,7 @@ class Hub:
     def _evict(self, gid: str) -> None:
         s = self.sessions.pop(gid)
         self._used.pop(gid, None)
-        self._players.pop(gid, None)
+        self._release_seat(gid)
         timer = self._timers.pop(gid, None)
         if timer is not None:
             timer.cancel()
@@ -350,10 +359,17 @@ class Hub:
         bot_color = bot_level = None
         placement = body["placement"]
         if mode == "bot":
-            try:
-                bot_level = ai.level_name(body["bot_level"] or ai.LEVELS[len(ai.LEVELS) // 2])
-            except ValueError as exc:
-                raise ApiError(422, "invalid-request", str(exc), field="bot_level") from None
+            engine = body.get("engine")
+            if engine is not None:
+                if engine not in self.engines:
+                    raise ApiError(422, "invalid-request", f"no engine named {engine!r} at this server "
+                                   f"(engines: {', '.join(self.engines) or 'none'})", field="engine")
+                bot_level = "engine:" + engine
+            else:
+                try:
+                    bot_level = ai.level_name(body["bot_level"] or ai.LEVELS[len(ai.LEVELS) // 2])
+                except ValueError as exc:
+                    raise ApiError(422, "invalid-request", str(exc), field="bot_level") from None
             bot_color = opponent(human)
             if bot_color == BLACK and placement is None and ruleset.handicap_placement == "either":
                 placement = "fixed"  # the bot does not choose where free handicap stones go
@@ -572,13 +588,20 @@ class Hub:
             self.after_change(s)
 
     # ------------------------------------------------------------------------------------------- the bot
-    def _player(self, s: GameSession) -> Any:
-        player = self._players.get(s.id)
-        if player is None:
+    def _seat(self, s: GameSession) -> seat.Seat:
+        """The computer seat of ``s`` (keima at its level, or a GTP engine), made on first use."""
+        computer = self._players.get(s.id)
+        if computer is None:
             assert s.bot_level is not None, "a bot game always has a level"
-            player = ai.make_player(s.bot_level)
-            self._players[s.id] = player
-        return player
+            computer = seat.make_seat(s.bot_level, self.engines)
+            self._players[s.id] = computer
+        return computer
+
+    def _release_seat(self, game_id: str) -> None:
+        computer = self._players.pop(game_id, None)
+        if computer is not None:
+            # An engine's process takes up to seconds to stop: not on the event loop.
+            self.pool.submit(computer.close)
 
     @staticmethod
     def bot_task(s: GameSession) -> str | None:
@@ -600,45 +623,62 @@ class Hub:
     def _maybe_bot(self, s: GameSession) -> None:
         if s.bot_color is None or s.broken or s.id in self._bot_busy:
             return
+        if s.game.phase == "finished":
+            self._release_seat(s.id)  # an engine's process ends with its game
+            return
         what = self.bot_task(s)
         if what is None:
             return
-        if self.jobs is not None:
+        if self.jobs is not None and not (s.bot_level or "").startswith("engine:"):
+            # A GTP engine (keima serve --engine) runs where it is configured, in this web process; keima's own
+            # bot goes to the workers.
             self._spawn(self.jobs.enqueue("bot", s.id, s.version))
             return
         self._bot_busy.add(s.id)
         self._spawn(self._bot_turn(s, what))
 
-    def _bot_seconds(self, s: GameSession) -> float | None:
-        if not s.clock.enabled or s.bot_color is None:
-            return None
-        left = s.clock.time_left(s.bot_color, time.monotonic())
-        return max(0.05, min(2.0, left / 25))
+    def _bot_seconds(self, s: GameSession) -> float:
+        """The seat's thinking time: a share of the clock's time left (at most 2 s), the level's default (1 to
+        3 s) without a clock."""
+        budget = None
+        if s.clock.enabled and s.bot_color is not None:
+            budget = TimeBudget(kind="absolute")
+            budget.left[s.bot_color] = (s.clock.time_left(s.bot_color, time.monotonic()), 0)
+        color = s.bot_color if s.bot_color is not None else BLACK
+        default = self._seat(s).default_seconds
+        return seat.Seat.think_time(s.game, color, budget, default, cap=2.0 if budget is not None else default)
 
     async def _bot_turn(self, s: GameSession, what: str) -> None:
         loop = asyncio.get_running_loop()
         version = s.version
         retry = True
         try:
-            player = self._player(s)
+            computer = self._seat(s)
             copy = s.game.copy()
             color = s.bot_color
             assert color is not None
+            decision: seat.Decision | None = None
+            review: seat.Review | None = None
             if what == "move":
-                move = await loop.run_in_executor(self.pool, player.genmove, copy, color, self._bot_seconds(s))
+                decision = await loop.run_in_executor(self.pool, computer.move, copy, color, self._bot_seconds(s))
             else:
-                agrees = await loop.run_in_executor(self.pool, player.accepts, copy)
-                if not agrees:
-                    return  # the human changes the marking or resumes play
+                review = await loop.run_in_executor(self.pool, computer.review, copy)
             async with s.lock:
                 if s.broken or s.version != version:
                     return
                 seats = frozenset({color})
                 now = time.monotonic()
-                if what == "accept":
-                    entry = s.apply({"type": "accept"}, seats, now)
+                if review is not None:
+                    if review.accept:
+                        entry = s.apply({"type": "accept"}, seats, now)
+                        s.bot_note = None
+                    else:
+                        # Never a silent wait: say which chains and why, and settle it on the board.
+                        entry = s.apply({"type": "resume"}, seats, now)
+                        s.bot_note = review.message
                 else:
-                    entry = self._bot_entry(s, move, seats, now)
+                    assert decision is not None
+                    entry = self._bot_entry(s, decision, seats, now)
                 await self._commit(s, entry)
                 self.after_change(s)
         except ApiError as exc:
@@ -654,20 +694,21 @@ class Hub:
             # give the bot its turn in the new state instead of leaving the game waiting for it.
             if retry and not s.broken and s.version != version:
                 self._maybe_bot(s)
+            if s.game.phase == "finished":
+                self._release_seat(s.id)
 
-    def _bot_entry(self, s: GameSession, move: Any, seats: frozenset[int], now: float) -> dict[str, Any]:
-        if move == "resign":
+    def _bot_entry(self, s: GameSession, decision: seat.Decision, seats: frozenset[int],
+                   now: float) -> dict[str, Any]:
+        if decision.note:
+            log.info("game %s: %s %s: %s", s.id, decision.action, decision.point, decision.note)
+        if decision.action == "forfeit":
+            assert s.bot_color is not None
+            return s.forfeit(s.bot_color, decision.note or "", now)
+        if decision.action == "resign":
             return s.apply({"type": "resign"}, seats, now)
-        action = {"type": "pass"} if move is None else {"type": "play", "move": move}
-        try:
-            return s.apply(action, seats, now)
-        except ApiError as exc:
-            # The referee has the last word: a refused bot move becomes a pass (or, while placing free
-            # handicap stones, the first legal point).
-            log.warning("game %s: the referee refused the bot's move %r: %s", s.id, move, exc.message)
-            if s.game.phase == "handicap":
-                return s.apply({"type": "play", "move": s.game.legal_moves()[0]}, seats, now)
-            return s.apply({"type": "pass"}, seats, now)
+        action = {"type": "pass"} if decision.action == "pass" else {"type": "play", "move": decision.point}
+        # The seat's moves are legal for the referee (its tests say so); a refusal here is logged by the caller.
+        return s.apply(action, seats, now)
 
     # ------------------------------------------------------------------------------------------- estimator
     def _maybe_estimate(self, s: GameSession) -> None:

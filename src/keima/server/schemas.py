@@ -69,6 +69,7 @@ class NewGame(_Strict):
     opponent: Literal["invite", "bot", "local"] = "invite"
     color: Literal["B", "W", "random"] = "B"
     bot_level: Annotated[str, Field(max_length=40)] | None = None
+    engine: Annotated[str, Field(max_length=80)] | None = None
 
 
 class JoinGame(_Strict):
@@ -230,6 +231,10 @@ class GameState(_Strict):
     invite_open: bool
     clock: ClockOut | None
     undo_request: UndoRequestOut | None
+    bot_note: str | None = None
+    """What the computer seat says about the dead-stone marking it disputes ("keima thinks D4 is alive ...")."""
+    bot_warming: bool = False
+    """True while keima's bot is still being compiled in this server process (its first move waits for it)."""
     moves: list[MoveOut]
     you: list[Color]
 
@@ -284,6 +289,8 @@ class InfoOut(_Strict):
     rulesets: dict[str, dict[str, Any]]
     default_ruleset: str
     bot_levels: list[str]
+    engines: list[str] = []
+    """GTP engines offered as opponents (``keima serve --engine NAME=COMMAND``)."""
     sizes: SizesOut
     clock_types: list[str]
 

@@ -88,6 +88,9 @@ class GameSession:
     version: int = 0
     undo_request: int | None = None
     proposal: frozenset[int] | None = None
+    #: What the computer seat last said about the marking ("keima thinks D4 is alive ..."), shown until it
+    #: accepts a marking; kept in memory only (play resumed, and the board settles it).
+    bot_note: str | None = None
     event_dicts: list[dict[str, Any]] = field(default_factory=list)
     broken: bool = False
     notice: ApiError | None = None
@@ -245,6 +248,18 @@ class GameSession:
         self.clock.stop(now, moved=False)
         self.clock.sides[c].expired = True
         self.game.timeout(c)
+        return self._finish({}, base, 0, self.undo_request, now)
+
+    def forfeit(self, color: int, reason: str, now: float) -> dict[str, Any]:
+        """``color`` (a computer seat: an engine's illegal move or crash) forfeits; returns the log entry.
+        Raises ``ApiError`` 409 when the game is already over."""
+        g = self.game
+        if g.phase == "finished":
+            raise ApiError(409, "wrong-phase", f"the game is over ({g.result})", reason="wrong-phase")
+        base = len(g.events)
+        if self.clock.running is not None:
+            self.clock.stop(now, moved=False)
+        g.forfeit(color, reason)
         return self._finish({}, base, 0, self.undo_request, now)
 
     def set_proposal(self, dead: frozenset[int]) -> dict[str, Any]:

@@ -23,6 +23,7 @@ from pydantic import TypeAdapter
 
 from keima.rules.board import BLACK, WHITE
 from keima.rules.coords import to_gtp
+from keima.seat import is_warm
 from keima.server.clock import GameClock
 from keima.server.schemas import (
     ClockIn,
@@ -70,6 +71,7 @@ class ViewedGame(Protocol):
     version: int
     undo_request: int | None
     proposal: frozenset[int] | None
+    bot_note: str | None
     view: StateView
 
     @property
@@ -177,6 +179,9 @@ def _head(s: ViewedGame, now: float, moves: list[MoveOut], you: list[Color]) -> 
         invite_open=s.invite_hash is not None,
         clock=clock_out(s.clock, now, view.clock_spec(s)),
         undo_request=None if s.undo_request is None else UndoRequestOut(by=color_out(s.undo_request)),
+        bot_note=s.bot_note,
+        bot_warming=(s.bot_level is not None and not s.bot_level.startswith("engine:") and not is_warm()
+                     and g.phase != "finished"),
         moves=moves,
         you=you,
     )

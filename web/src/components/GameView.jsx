@@ -332,7 +332,12 @@ export function GameView({ gameId, inviteCode }) {
         {botThinking && workerNotice === "no-bot-worker" && (
           <p class="notice" data-testid="no-worker">{t("waitingWorker")}</p>
         )}
-        {botThinking && workerNotice !== "no-bot-worker" && <p class="thinking">{t("thinking")}</p>}
+        {botThinking && workerNotice !== "no-bot-worker" && <p class="thinking">{t(game.bot_warming ? "warming" : "thinking")}</p>}
+        {game.bot_note && !game.result && (
+          <p class="notice" role="status" data-testid="bot-note">
+            {game.bot_note}
+          </p>
+        )}
         {!game.result && ["B", "W"].some((c) => game.players?.[c] && !game.players[c].seated) && (
           <p class="notice" data-testid="waiting">
             {t("waitingJoin")}

@@ -22,6 +22,12 @@ const CLOCK_LABELS = {
   fischer: "clockFischer",
 };
 
+const ENGINE = "engine:";
+
+function isEngine(value) {
+  return typeof value === "string" && value.startsWith(ENGINE);
+}
+
 function levelValue(level) {
   if (level && typeof level === "object") return level.name ?? level.id ?? level.level;
   return level;
@@ -99,8 +105,10 @@ export function NewGame({ onCreated }) {
       clock,
       opponent: form.opponent,
       color: form.color,
-      bot_level: form.opponent === "bot" ? form.botLevel : null,
+      bot_level: form.opponent === "bot" && !isEngine(form.botLevel) ? form.botLevel : null,
     };
+    // A GTP engine offered by the server (keima serve --engine) is chosen in the same list as the levels.
+    if (form.opponent === "bot" && isEngine(form.botLevel)) body.engine = form.botLevel.slice(ENGINE.length);
     setBusy(true);
     setError(null);
     try {
@@ -245,6 +253,11 @@ export function NewGame({ onCreated }) {
                   </option>
                 );
               })}
+              {(info.engines || []).map((name) => (
+                <option key={`engine-${name}`} value={ENGINE + name}>
+                  {t("engineOption", name)}
+                </option>
+              ))}
             </select>
           </label>
         )}

@@ -1,0 +1,609 @@
+"""One computer seat: how a computer player takes part in a game, whichever front end holds the game.
+
+The GTP engine (``keima gtp``), the web server (``keima serve``) and terminal play (``keima play``) all ask a
+:class:`Seat` for the computer's decisions; nothing else decides them. The seat is plain synchronous code
+working on a copy of the game, so a server thread and a worker process can call it alike:
+
+* :meth:`Seat.move` asks the player for a move within a time budget (:meth:`Seat.think_time` turns a clock into
+  seconds) and returns a :class:`Decision`: a legal point, a pass, a resignation or a forfeit. A refused or
+  missing move from keima's own bot is replaced by the stand-in policy's choice; an illegal move from an
+  external GTP engine forfeits its game, as in ``keima match``.
+* Manners, at every level: it resigns a game lost beyond doubt (several consecutive hopeless verdicts, never in
+  the opening); it passes when every point is settled instead of filling its own territory or playing in the
+  opponent's, and answers a pass with a pass when playing on gains nothing.
+* :meth:`Seat.review` judges a dead-stone marking in the scoring phase: it accepts what its playouts support;
+  otherwise it names each chain it sees differently and why (a :class:`Review` whose ``message`` reads
+  "keima thinks D4 is alive ..."), and the front end resumes play so the board settles the dispute.
+* :meth:`Seat.answers_undo` says whether the computer grants an undo (it always does).
+
+The computer player is a :class:`ComputerPlayer`: keima's bot (:class:`KeimaPlayer`) or any GTP engine run
+through keima's GTP controller (:class:`EnginePlayer`), whose process is restarted if it dies.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import random
+import threading
+from dataclasses import dataclass, field
+from typing import Any, Literal, Protocol
+
+from keima.gtp.budget import TimeBudget
+from keima.gtp.controller import EngineError, EngineFailure, SubprocessEngine
+from keima.gtp.policy import policy_move
+from keima.rules import coords
+from keima.rules.board import BLACK, EMPTY, WHITE, color_name, opponent
+from keima.rules.game import Game
+
+log = logging.getLogger("keima.seat")
+
+Move = int | None | Literal["resign"]
+
+#: A chain the playouts keep for one side in at least this share of the games is settled for the review.
+SURE_SHARE = 0.75
+#: Win rate under which a verdict counts as hopeless (for a player that reports one).
+RESIGN_WINRATE = 0.05
+
+
+class SeatFailure(Exception):
+    """The computer player could not answer at all (an engine that keeps dying); the seat forfeits."""
+
+
+class ComputerPlayer(Protocol):
+    """What a seat needs from a computer player."""
+
+    name: str
+    #: True when a refused or missing move is replaced by the stand-in policy's (keima's own players); False
+    #: for an external engine, whose illegal move forfeits.
+    managed: bool
+    #: True when the seat decides the player's manners (pass on a settled board, resignation): keima's bot.
+    manners: bool
+
+    def genmove(self, game: Game, color: int, seconds: float) -> Move:
+        """Return a board point, None to pass, or ``"resign"`` for ``color`` in ``game`` (not changed)."""
+        ...
+
+    def dead_stones(self, game: Game) -> frozenset[int]:
+        """Return the stones this player calls dead in ``game``'s position (not changed)."""
+        ...
+
+    def winrate(self) -> float | None:
+        """The win rate of the last move's search for the side that moved, or None when unknown."""
+        ...
+
+    @property
+    def default_seconds(self) -> float:
+        """Thinking time per move when no clock limits it."""
+        ...
+
+    def warm_up(self) -> None:
+        """Load what the first move needs (compiled code, the engine process); never raises."""
+        ...
+
+    def close(self) -> None:
+        """Release what the player holds (an engine process); never raises."""
+        ...
+
+
+@dataclass(frozen=True)
+class Decision:
+    """What the seat plays: ``action`` "play" (``point``), "pass", "resign" or "forfeit" (``note`` says why).
+    ``note`` also tells when a fallback replaced the player's own answer."""
+
+    action: Literal["play", "pass", "resign", "forfeit"]
+    point: int | None = None
+    note: str | None = None
+
+
+@dataclass(frozen=True)
+class Opinion:
+    """One chain the seat sees differently from the marking: ``stones``, and ``thinks`` "alive" or "dead";
+    ``share`` is the fraction of playouts that agree with it (None when the player gives no figure)."""
+
+    stones: tuple[int, ...]
+    thinks: Literal["alive", "dead"]
+    share: float | None
+
+
+@dataclass(frozen=True)
+class Review:
+    """The seat's answer to a marking: ``accept``, or the chains it disputes and a ``message`` naming them."""
+
+    accept: bool
+    disputes: tuple[Opinion, ...] = ()
+    message: str | None = None
+    dead: frozenset[int] = field(default_factory=frozenset)
+
+
+# ---------------------------------------------------------------------------------------------- players
+class KeimaPlayer:
+    """keima's bot (``keima.ai``) at ``level`` (or the given ``player``), with resignation left to the seat.
+    ``dead_estimator``: what it calls dead (default: the bot's own estimate)."""
+
+    managed = True
+    manners = True
+
+    def __init__(self, level: str | int = "strong", seed: int | None = None, *, player: Any = None,
+                 dead_estimator: Any = None) -> None:
+        from keima.ai import make_player
+
+        self.player = player if player is not None else make_player(level, seed=seed)
+        self.player.resigns = False  # the seat decides resignation, over several moves
+        self.dead_estimator = dead_estimator
+        self.level = self.player.level
+        self.name = "keima"
+        self.seed = seed
+
+    @property
+    def default_seconds(self) -> float:
+        """The level's own time per move (1 to 3 s)."""
+        return float(self.player.config.seconds)
+
+    def genmove(self, game: Game, color: int, seconds: float) -> Move:
+        """Ask the bot (see ``keima.ai.Player.genmove``), once its search is compiled (the wait for that is
+        not taken from the move's time)."""
+        warm_up()
+        self.player.last_result = None
+        move: Move = self.player.genmove(game, color, seconds)
+        return move
+
+    def dead_stones(self, game: Game) -> frozenset[int]:
+        """The bot's estimate, remembered as its claim: if play resumes, it captures those stones."""
+        if self.dead_estimator is not None:
+            return frozenset(self.dead_estimator(game))
+        warm_up()
+        return frozenset(self.player.propose_dead(game))
+
+    def winrate(self) -> float | None:
+        """The last search's win rate, when it saw enough heavy playouts to mean something (the beginner's light,
+        uniform playouts judge a finished position no better than a coin: None, the seat judges alone)."""
+        result = self.player.last_result
+        if result is None or result.playouts < 50 or not self.player.config.heavy:
+            return None
+        return float(result.winrate)
+
+    def must_capture(self, game: Game, color: int) -> bool:
+        """True while opposing stones this bot claimed dead (before play resumed) still stand."""
+        return self.player.claim_open(game, color)
+
+    def warm_up(self) -> None:
+        """Compile the search (numba) now rather than during the first move."""
+        warm_up()
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+
+class GeneratorPlayer:
+    """Any move generator (``genmove(game, color, seconds)``, e.g. the stand-in policy of ``keima.gtp.policy``)
+    as a computer player; ``dead_estimator`` marks its dead stones (default: ``keima.ai.estimate_dead``).
+    The seat replaces its refused moves and leaves its manners to it."""
+
+    managed = True
+    manners = False
+    default_seconds = 1.0
+
+    def __init__(self, generator: Any, dead_estimator: Any = None, name: str = "keima") -> None:
+        self.generator = generator
+        self.dead_estimator = dead_estimator
+        self.name = name
+
+    def genmove(self, game: Game, color: int, seconds: float) -> Move:
+        """The generator's answer, as it is (the seat checks it)."""
+        move: Move = self.generator.genmove(game, color, seconds)
+        return move
+
+    def dead_stones(self, game: Game) -> frozenset[int]:
+        """The estimator's dead stones."""
+        if self.dead_estimator is None:
+            from keima.ai import estimate_dead
+
+            return frozenset(estimate_dead(game))
+        return frozenset(self.dead_estimator(game))
+
+    def winrate(self) -> float | None:
+        """Unknown."""
+        return None
+
+    def warm_up(self) -> None:
+        """Nothing to load."""
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+
+def computer_for(generator: Any, dead_estimator: Any = None) -> ComputerPlayer:
+    """Return the computer player for a move generator: keima's bot (a ``keima.ai.Player``) with the seat's
+    manners, anything else as a :class:`GeneratorPlayer`."""
+    from keima.ai.player import Player
+
+    if isinstance(generator, Player):
+        return KeimaPlayer(player=generator, dead_estimator=dead_estimator)
+    return GeneratorPlayer(generator, dead_estimator)
+
+
+class EnginePlayer:
+    """An external GTP engine (``command``, e.g. ``gnugo --mode gtp --level 10``) as a computer player.
+
+    The engine's board is kept in step with the game by GTP ``play`` commands (from scratch when the game went
+    back or changed); its dead stones come from ``final_status_list dead``. A process that dies or stops
+    answering is started again (once per request) before the seat gives up with :class:`SeatFailure`.
+    """
+
+    managed = False
+    manners = False
+
+    def __init__(self, name: str, command: str, *, timeout: float = 30.0) -> None:
+        self.name = name
+        self.command = command
+        self.timeout = timeout
+        self._engine: SubprocessEngine | None = None
+        self._known: list[tuple[int, int | None]] = []
+        self._setup: tuple[int, float, tuple[int, ...]] | None = None
+        self._lock = threading.Lock()
+        self.restarts = 0
+        #: Thinking time per move when no clock limits it.
+        self.default_seconds = 1.0
+
+    def _start(self) -> SubprocessEngine:
+        if self._engine is None:
+            self._engine = SubprocessEngine(self.command, label=self.name)
+            self._known = []
+            self._setup = None
+        return self._engine
+
+    def _restart(self) -> None:
+        if self._engine is not None:
+            self._engine.close()
+        self._engine = None
+        self.restarts += 1
+
+    def _sync(self, game: Game) -> SubprocessEngine:
+        engine = self._start()
+        setup = (game.size, float(game.komi), tuple(sorted(game.handicap_stones)))
+        moves = [(int(m.color), m.point) for m in game.moves]
+        if setup != self._setup or moves[: len(self._known)] != self._known:
+            engine.send(f"boardsize {game.size}", self.timeout)
+            engine.send("clear_board", self.timeout)
+            engine.send(f"komi {game.komi:g}", self.timeout)
+            if setup[2]:
+                engine.send("set_free_handicap " + " ".join(coords.to_gtp(p, game.size) for p in setup[2]),
+                            self.timeout)
+            self._setup, self._known = setup, []
+        for color, point in moves[len(self._known):]:
+            vertex = "pass" if point is None else coords.to_gtp(point, game.size)
+            engine.send(f"play {color_name(color).lower()} {vertex}", self.timeout)
+            self._known.append((color, point))
+        return engine
+
+    def _with_engine(self, game: Game, work: Any) -> Any:
+        """Run ``work(engine)`` on an engine in step with ``game``; restart a failed engine once."""
+        with self._lock:
+            for attempt in (1, 2):
+                try:
+                    return work(self._sync(game))
+                except EngineFailure:
+                    raise
+                except EngineError as exc:
+                    log.warning("engine %s failed (%s); %s", self.name, exc,
+                                "restarting it" if attempt == 1 else "giving up")
+                    self._restart()
+                    if attempt == 2:
+                        raise SeatFailure(f"{self.name} stopped answering: {exc}") from None
+            raise AssertionError("unreachable")
+
+    def genmove(self, game: Game, color: int, seconds: float) -> Move:
+        """Ask the engine for ``color``'s move; its answer is parsed, not checked (the seat does that).
+        Raises :class:`SeatFailure` when the engine cannot answer, ``ValueError`` for an unreadable vertex."""
+
+        def work(engine: SubprocessEngine) -> str:
+            if engine.known("time_left", self.timeout):
+                engine.request(f"time_left {color_name(color).lower()} {max(1, int(seconds))} 1", self.timeout)
+            text = engine.send(f"genmove {color_name(color).lower()}", self.timeout + 3 * seconds).strip()
+            return text
+
+        try:
+            text = self._with_engine(game, work)
+        except EngineFailure as exc:
+            raise SeatFailure(f"{self.name} refused genmove: {exc.message}") from None
+        # The engine played its answer on its own board: keep the record in step (or start over next time).
+        self._known = []
+        self._setup = None
+        if text.lower() == "resign":
+            return "resign"
+        return coords.from_gtp(text, game.size)
+
+    def dead_stones(self, game: Game) -> frozenset[int]:
+        """The engine's ``final_status_list dead`` (stones only); empty when it cannot say."""
+        try:
+            text = self._with_engine(game, lambda e: e.send("final_status_list dead", self.timeout))
+        except (EngineFailure, SeatFailure):
+            return frozenset()
+        colors = game.board.colors
+        out: set[int] = set()
+        for word in str(text).split():
+            try:
+                p = coords.from_gtp(word, game.size)
+            except ValueError:
+                continue
+            if p is not None and colors[p] != EMPTY:
+                out.add(p)
+        return frozenset(out)
+
+    def winrate(self) -> float | None:
+        """Unknown: GTP does not tell."""
+        return None
+
+    def warm_up(self) -> None:
+        """Start the process now; never raises."""
+        try:
+            with self._lock:
+                self._start().send("protocol_version", self.timeout)
+        except EngineError as exc:
+            log.warning("engine %s does not start: %s", self.name, exc)
+
+    def close(self) -> None:
+        """Stop the engine's process."""
+        with self._lock:
+            if self._engine is not None:
+                self._engine.close()
+                self._engine = None
+
+
+# ---------------------------------------------------------------------------------------------- the seat
+def _point_name(game: Game, p: int) -> str:
+    return coords.to_gtp(p, game.size)
+
+
+class Seat:
+    """A computer player's seat at one game (it keeps what it learns from move to move: resignation streaks).
+
+    ``patience``: how many consecutive hopeless verdicts before it resigns (default: 3, and 5 for keima's
+    beginner level, which plays on longer)."""
+
+    def __init__(self, player: ComputerPlayer, *, patience: int | None = None, seed: int = 0) -> None:
+        self.player = player
+        level = getattr(player, "level", None)
+        self.patience = patience if patience is not None else (5 if level == "beginner" else 3)
+        self._rng = random.Random(seed)
+        self._hopeless: list[int] = []  # move numbers of consecutive hopeless verdicts
+
+    @property
+    def name(self) -> str:
+        """The player's name ("keima", or the engine's)."""
+        return self.player.name
+
+    @property
+    def default_seconds(self) -> float:
+        """The player's thinking time per move when no clock limits it."""
+        return self.player.default_seconds
+
+    # ------------------------------------------------------------------------------------ time
+    @staticmethod
+    def think_time(game: Game, color: int, clock: TimeBudget | None, default: float, cap: float = 60.0) -> float:
+        """Return the seconds ``color`` may think on its next move of ``game``: ``default`` (at most ``cap``)
+        without a clock, else a share of what ``clock`` says is left (``TimeBudget.budget``)."""
+        if clock is None:
+            return max(0.0, min(default, cap))
+        empty = sum(1 for c in game.board.colors if c == EMPTY)
+        return clock.budget(color, empty, default, cap)
+
+    # ------------------------------------------------------------------------------------ moves
+    def move(self, game: Game, color: int, seconds: float) -> Decision:
+        """Decide ``color``'s next action in ``game`` (a copy is searched; ``game`` is not changed).
+
+        A "play" decision is always legal for the referee. Outside the play and handicap phases: a pass.
+        Never raises: an engine that cannot answer gives a "forfeit" decision."""
+        if game.phase not in ("play", "handicap"):
+            return Decision("pass")
+        if not math.isfinite(seconds) or seconds < 0:
+            seconds = 1.0
+        try:
+            raw: object = self.player.genmove(game.copy(), color, seconds)
+        except SeatFailure as exc:
+            return Decision("forfeit", note=str(exc))
+        except ValueError as exc:
+            if not self.player.managed:
+                return Decision("forfeit", note=f"{self.name} answered an unreadable move: {exc}")
+            raw = "failed"
+        except Exception as exc:  # keima's bot failing must not cost the game: the stand-in policy answers
+            log.exception("the bot failed; the stand-in policy answers")
+            raw = f"failed ({type(exc).__name__})"
+        if game.phase == "handicap":
+            return self._handicap(game, color, raw)
+        if raw == "resign":
+            return Decision("resign")
+        out_of_turn = color != game.to_move
+        if raw is not None and (not isinstance(raw, int) or isinstance(raw, bool)
+                                or game.legality(raw, color, allow_out_of_turn=out_of_turn) is not None):
+            shown = raw if not isinstance(raw, int) else _point_name(game, raw)
+            if not self.player.managed:
+                reason = game.legality(raw, color, allow_out_of_turn=out_of_turn) if isinstance(raw, int) \
+                    else "not a move"
+                return Decision("forfeit", note=f"{self.name} played the illegal move {shown} ({reason})")
+            fallback = policy_move(game, color, self._rng)
+            return Decision("play" if fallback is not None else "pass", fallback,
+                            note=f"the bot's answer {shown} was refused; the stand-in policy played instead")
+        if not self.player.manners:
+            return Decision("pass") if raw is None else Decision("play", int(raw))
+        return self._manners(game, color, raw)
+
+    def _handicap(self, game: Game, color: int, raw: object) -> Decision:
+        if isinstance(raw, int) and not isinstance(raw, bool) and game.legality(raw, color) is None:
+            return Decision("play", raw)
+        for p in coords.fixed_handicap_points(max(2, game.handicap), game.size) + tuple(game.legal_moves(color)):
+            if game.legality(p, color) is None:
+                return Decision("play", p)
+        return Decision("pass")
+
+    def _manners(self, game: Game, color: int, move: int | None) -> Decision:
+        """Resign a game lost beyond doubt; pass instead of a move that gains nothing."""
+        n = game.size
+        if self._hopeless and game.move_number <= self._hopeless[-1]:
+            self._hopeless.clear()  # moves were taken back, or another game
+        # Never in the opening (move 30 on 19x19, in proportion on smaller boards); a set-up position counts
+        # its stones as moves.
+        progress = max(game.move_number, sum(1 for c in game.board.colors if c != EMPTY))
+        opening = progress < max(6, round(30 * n * n / 361))
+        winrate = self.player.winrate()
+        # Heavy playouts from both sides (30 ms on 9x9, 0.4 s on 19x19): only where a verdict may follow, in a
+        # one-sided game, after a pass, late in the game, or for a player that reports no win rate.
+        wanted = (winrate is None or not 0.15 <= winrate <= 0.85 or game.consecutive_passes >= 1
+                  or move is None or progress >= n * n // 2)
+        own = _ownership(game) if wanted and not opening else None
+        if own is not None:
+            margin = _margin(game, own, color)
+            # Both judges must agree: the player's own search (when it reports a win rate) and the expected
+            # margin of heavy playouts (alone, it misjudges open positions; measured against GNU Go, resigning
+            # on the margin alone threw away games the search still thought playable).
+            if winrate is not None:
+                lost = winrate < RESIGN_WINRATE and margin < -max(3.0, 0.04 * n * n)
+            else:
+                lost = margin < -0.15 * n * n
+            if lost:
+                self._hopeless.append(game.move_number)
+                if len(self._hopeless) >= self.patience:
+                    return Decision("resign", note=f"lost beyond doubt (expected margin {margin:+.1f})")
+            else:
+                self._hopeless.clear()
+        if move is None or own is None:
+            return Decision("pass") if move is None else Decision("play", move)
+        # For keima's heavy levels the pass replaces the search's move only after the opponent's pass: a stone
+        # the opponent just played inside our area may need an answer that ownership alone does not show
+        # (against GNU Go, a game where keima passed after such stones was lost). Their own search passes on a
+        # decided board anyway. The beginner's search cannot judge (no win rate): the settled board decides.
+        decided = winrate is None or game.consecutive_passes >= 1
+        if decided and self._settled(game, color, own, move):
+            return Decision("pass", note="every point is settled: a move gains nothing")
+        return Decision("play", move)
+
+    def _settled(self, game: Game, color: int, own: list[float], move: int) -> bool:
+        """True when every empty point, ``move``'s included, belongs to one side in the playouts (so a move can
+        only fill one's own territory or die in the opponent's), and the ruleset does not need dead stones taken
+        off the board before the count."""
+        colors = game.board.colors
+        if any(c == EMPTY and abs(own[p]) < 0.8 for p, c in enumerate(colors)):
+            return False
+        must = getattr(self.player, "must_capture", None)
+        if must is not None and must(game, color):
+            return False
+        if getattr(game.rules, "dead_stones", "agreement") == "none":
+            # Every stone on the board counts (Tromp-Taylor): the opponent's dead stones must be captured first.
+            opp = opponent(color)
+            sign = 1.0 if opp == BLACK else -1.0
+            if any(c == opp and sign * own[p] < 0 for p, c in enumerate(colors)):
+                return False
+        return True
+
+    # ------------------------------------------------------------------------------------ scoring
+    def review(self, game: Game) -> Review:
+        """Judge the marking of ``game`` (in the scoring phase): accept it when the player's own dead stones
+        agree with it, or when every chain where they differ is uncertain in the playouts; otherwise dispute
+        the chains the player is sure about, with a message naming them ("keima thinks D4 is alive ...")."""
+        marked = frozenset(game.dead)
+        mine = self.player.dead_stones(game)
+        if mine == marked:
+            return Review(True, dead=mine)
+        own = _ownership(game) if self.player.manners else None
+        opinions: list[Opinion] = []
+        for chain in game.board.chains():
+            stones = tuple(sorted(chain.stones))
+            first = stones[0]
+            if (first in mine) == (first in marked):
+                continue
+            thinks: Literal["alive", "dead"] = "dead" if first in mine else "alive"
+            share = None
+            if own is not None:
+                sign = 1.0 if chain.color == BLACK else -1.0
+                alive_share = (1.0 + sign * sum(own[s] for s in stones) / len(stones)) / 2.0
+                share = alive_share if thinks == "alive" else 1.0 - alive_share
+                if share < SURE_SHARE:
+                    continue  # the playouts do not contradict the marking here
+            opinions.append(Opinion(stones, thinks, share))
+        if not opinions:
+            return Review(True, dead=mine)
+        parts = []
+        for o in opinions:
+            where = _point_name(game, o.stones[0])
+            why = f" (it {'lives' if o.thinks == 'alive' else 'dies'} in {round(100 * o.share)}% of its playouts)" \
+                if o.share is not None else ""
+            parts.append(f"{where} is {o.thinks}{why}")
+        message = f"{self.name} thinks " + "; ".join(parts) + ": play resumes to settle it on the board"
+        return Review(False, tuple(opinions), message, mine)
+
+    def propose_dead(self, game: Game) -> frozenset[int]:
+        """The stones the player calls dead in ``game``'s position."""
+        return self.player.dead_stones(game)
+
+    # ------------------------------------------------------------------------------------ undo
+    @staticmethod
+    def answers_undo(game: Game, color: int) -> bool:
+        """Whether the computer grants its opponent's undo request: always (a computer bears no grudge)."""
+        return True
+
+    def close(self) -> None:
+        """Release the player."""
+        self.player.close()
+
+
+# ---------------------------------------------------------------------------------------------- helpers
+def _ownership(game: Game) -> list[float]:
+    from keima.ai import estimate_ownership
+
+    return estimate_ownership(game)
+
+
+def _margin(game: Game, own: list[float], color: int) -> float:
+    """Expected area margin for ``color`` from mean ownership, komi (and handicap bonus) included."""
+    from keima.ai.searcher import effective_komi
+
+    black = sum(own) - effective_komi(game)
+    return black if color == BLACK else -black
+
+
+def make_seat(opponent_name: str, engines: dict[str, str] | None = None, *, seed: int | None = None,
+              timeout: float = 30.0) -> Seat:
+    """Return a seat for ``opponent_name``: ``"engine:NAME"`` for the GTP engine named ``NAME`` in ``engines``
+    (name -> command line), otherwise a keima level (``keima.ai.LEVELS`` or 1..3).
+
+    Raises ``ValueError`` for an unknown level or engine."""
+    if opponent_name.startswith("engine:"):
+        name = opponent_name[len("engine:"):]
+        if not engines or name not in engines:
+            raise ValueError(f"no engine named {name!r} at this table")
+        return Seat(EnginePlayer(name, engines[name], timeout=timeout))
+    return Seat(KeimaPlayer(opponent_name, seed=seed), seed=seed or 0)
+
+
+_warm = threading.Event()
+_warm_lock = threading.Lock()
+
+
+def warm_up() -> None:
+    """Compile keima's search (numba, cached on disk after the first time) by searching a tiny position;
+    returns at once when that was done already in this process. Never raises."""
+    if _warm.is_set():
+        return
+    with _warm_lock:
+        if _warm.is_set():
+            return
+        try:
+            from keima.ai import make_player
+
+            g = Game(size=9)
+            g.play(coords.from_gtp("E5", 9), BLACK)
+            p = make_player("intermediate", seed=1)
+            p.genmove(g, WHITE, 0.05)
+            make_player("beginner", seed=1).genmove(g, WHITE, 0.05)
+            from keima.ai import estimate_dead
+
+            estimate_dead(g, playouts=8)
+        except Exception:
+            log.exception("warming up the bot failed")
+        _warm.set()
+
+
+def is_warm() -> bool:
+    """True once :func:`warm_up` has run in this process."""
+    return _warm.is_set()
