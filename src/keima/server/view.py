@@ -25,6 +25,7 @@ from keima.rules.board import BLACK, WHITE
 from keima.rules.coords import to_gtp
 from keima.server.clock import GameClock
 from keima.server.schemas import (
+    ChatOut,
     ClockIn,
     ClockOut,
     Color,
@@ -44,6 +45,14 @@ if TYPE_CHECKING:
 _SPEC: TypeAdapter[Any] = TypeAdapter(ClockIn)
 _COLORS: TypeAdapter[list[Color]] = TypeAdapter(list[Color])
 _TAIL = ("moves", "you")
+# How many of a game's last chat messages a state carries (the SGF keeps them all).
+CHAT_IN_STATE = 100
+_CHAT_KEYS = ("n", "from", "text", "at", "to")
+
+
+def bot_name(level: str | None) -> str:
+    """The bot's player name with its level, as the UI and the SGF show it: ``"keima (strong)"``."""
+    return f"keima ({level})" if level else "keima"
 
 
 def color_out(color: int) -> Color:
@@ -142,6 +151,7 @@ def _head(s: GameSession, now: float, moves: list[MoveOut], you: list[Color]) ->
         invite_open=s.invite_hash is not None,
         clock=clock_out(s.clock, now, view.clock_spec(s)),
         undo_request=None if s.undo_request is None else UndoRequestOut(by=color_out(s.undo_request)),
+        chat=[ChatOut.model_construct(**{k: m[k] for k in _CHAT_KEYS}) for m in s.chat[-CHAT_IN_STATE:]],
         moves=moves,
         you=you,
     )
@@ -156,7 +166,7 @@ class StateView:
     texts: dict[frozenset[int], str] = field(default_factory=dict)
     _rules: dict[str, Any] | None = None
     _spec: Any = None
-    _players: tuple[tuple[bool, bool], dict[Color, PlayerOut]] | None = None
+    _players: tuple[tuple[Any, ...], dict[Color, PlayerOut]] | None = None
     _move_src: list[Any] = field(default_factory=list)
     _move_json: list[str] = field(default_factory=list)
 
@@ -173,14 +183,18 @@ class StateView:
         return self._spec
 
     def players(self, s: GameSession) -> dict[Color, PlayerOut]:
-        """``players``, made again only when a seat is taken."""
-        key = (s.seats.black is not None, s.seats.white is not None)
+        """``players``, made again only when a seat is taken or a player's name changes."""
+        people = s.people
+        key = (s.seats.black is not None, s.seats.white is not None,
+               tuple((c, p.get("name"), p.get("rank")) for c, p in sorted(people.items())))
         if self._players is None or self._players[0] != key:
             self._players = (key, {
                 color_out(c): PlayerOut(
                     kind="bot" if c == s.bot_color else "human",
                     level=s.bot_level if c == s.bot_color else None,
                     seated=c == s.bot_color or s.seats.get(c) is not None,
+                    name=bot_name(s.bot_level) if c == s.bot_color else people.get(c, {}).get("name"),
+                    rank=None if c == s.bot_color else people.get(c, {}).get("rank"),
                 )
                 for c in (BLACK, WHITE)
             })
