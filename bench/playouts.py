@@ -21,8 +21,8 @@ import time
 import numpy as np
 
 from keima.ai import search as S
-from keima.ai.engine import load
 from keima.ai.patterns import PATTERN_TABLE
+from keima.ai.searcher import load
 from keima.rules import Board, Game, is_true_eye
 
 

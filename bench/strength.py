@@ -65,6 +65,7 @@ def dead_stone_agreement(folders: list[str], gnugo: str, out: Path) -> int:
     from keima.ai import estimate_dead
     from keima.record import load_record
     from keima.rules import to_gtp
+    from keima.rules.render import board_diagram
 
     report = out / "deadstones.txt"
     games = same = stones_total = stones_diff = 0
@@ -96,7 +97,7 @@ def dead_stone_agreement(folders: list[str], gnugo: str, out: Path) -> int:
                 marks = {p: ("x" if game.board.colors[p] == 1 else "o") for p in diff}
                 log.write(f"{path.name} ({result}): keima only {sorted(to_gtp(p, n) for p in ours - theirs)}, "
                           f"gnugo only {sorted(to_gtp(p, n) for p in theirs - ours)}\n")
-                log.write(game.board.to_ascii(marks) + "\n\n")
+                log.write(board_diagram(game.board, marks=marks) + "\n\n")
     pct = 100 * same / max(games, 1)
     print(f"dead stones, keima estimate_dead vs gnugo final_status_list dead: {same}/{games} counted games "
           f"identical ({pct:.0f}%); stones in dispute {stones_diff} of {stones_total} on the boards "

@@ -132,9 +132,14 @@ def new_page(browser: Any, server: Server) -> Iterator[Callable[..., Any]]:
     contexts: list[Any] = []
     errors: list[str] = []
 
-    def make(locale: str = "en-US", width: int = 1280, height: int = 860) -> Any:
+    def make(locale: str = "en-US", width: int = 1280, height: int = 860, touch: bool = False) -> Any:
+        # touch: a phone's browser (touch screen, mobile viewport), as Playwright emulates it.
         ctx = browser.new_context(
-            locale=locale, viewport={"width": width, "height": height}, base_url=server.base
+            locale=locale,
+            viewport={"width": width, "height": height},
+            base_url=server.base,
+            has_touch=touch,
+            is_mobile=touch,
         )
         ctx.set_default_timeout(15_000)
         contexts.append(ctx)
@@ -216,6 +221,13 @@ class UI:
         expect(self.point(page, vertex)).to_have_attribute(
             "aria-label", re.compile(pattern), timeout=timeout * 1000
         )
+
+    def play_api(self, page: Any, game_id: str, action: dict[str, Any]) -> dict[str, Any]:
+        """Send an action as the page's own player would (its seat cookie), over HTTP; returns the new state."""
+        answer = page.request.post(f"/api/games/{game_id}/actions", data=action)
+        assert answer.ok, answer.text()
+        state: dict[str, Any] = answer.json()["game"]
+        return state
 
     def moves_shown(self, page: Any) -> int:
         """How many entries the move list shows."""

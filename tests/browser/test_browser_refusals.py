@@ -25,10 +25,10 @@ def test_ko_refusal_and_occupied_point_then_reload(new_page: Any, ui: Any, serve
     page = new_page()
     gid = ui.create_game(page, size=9, opponent="local", rules="french", clock="byoyomi")
     expect(page.get_by_test_id("you")).to_have_text("You play both sides")
-    # Byo-yomi with the form's defaults: 10 minutes each, Black's clock running first.
-    expect(page.get_by_test_id("clock-W")).to_have_text("10:00")
+    # Byo-yomi with the form's defaults: 10 minutes each, then 5 periods of 30 s; Black's clock running first.
+    expect(page.get_by_test_id("clock-W")).to_have_text("10:00 + 5 × 0:30")
     expect(page.get_by_test_id("clock-B")).to_have_class(re.compile("running"))
-    expect(page.get_by_test_id("clock-B")).to_have_text(re.compile(r"^9:5\d$"), timeout=5_000)
+    expect(page.get_by_test_id("clock-B")).to_have_text(re.compile(r"^9:5\d \+ 5 × 0:30$"), timeout=5_000)
     # The stone about to be played is previewed under the pointer, in the colour to move.
     ui.point(page, "D5").hover()
     expect(ui.point(page, "D5")).to_have_class(re.compile(r"shudan-ghost_1\b"))

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
+from keima import Game
 from keima.cli import main
-from keima.cli.play import render_board
-from keima.game import Game
+from keima.cli.play import terminal_board
 from keima.record import load_record
 
 WALL = [
@@ -137,7 +137,7 @@ def test_input_end_saves_the_unfinished_game(
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
-        (["--size", "40"], "board size must be an integer from 2 to 25"),
+        (["--size", "40"], "--size must be from 2 to 25, not 40"),
         (["--rules", "martian"], "unknown ruleset"),
         (["--handicap", "12"], "handicap must be an integer from 0 to 9"),
         (["--vs", "bot", "--level", "godlike"], "unknown bot level"),
@@ -178,13 +178,13 @@ def test_against_the_bot(
     assert colors[:2] == [1, 2]  # the bot answered the first move
 
 
-def test_render_board_marks() -> None:
+def test_terminal_board_marks() -> None:
     game = Game(size=5)
     game.play("C3")
-    text = render_board(game)
+    text = terminal_board(game)
     assert text.splitlines()[0] == "   A B C D E"
     assert " 3 . .(X). . 3" in text
-    coloured = render_board(game, color=True)
+    coloured = terminal_board(game, color=True)
     assert "\x1b[" in coloured and "\x1b[" not in text
 
 

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import importlib.metadata
 from collections.abc import Callable
 
 import pytest
 
-from keima.gtp.engine import KGS_RULES, GtpEngine
+from keima.gtp.engine import GtpEngine
 from keima.gtp.policy import PolicyPlayer
+from keima.record.rulenames import KGS_RULES
 from keima.rules import coords
 from keima.rules.board import BLACK, WHITE
 from keima.rules.game import Game
@@ -446,6 +448,25 @@ def test_printsgf_and_loadsgf_round_trip(engine: GtpEngine, tmp_path: object) ->
     # After loading, play continues from the loaded position.
     assert reply(fresh, "play b c3") == "? illegal move"
     assert reply(fresh, "play b d3") == "="
+
+
+def test_printsgf_writes_a_loaded_record_back_over_its_tree(engine: GtpEngine, tmp_path: object) -> None:
+    path = f"{tmp_path}/commented.sgf"
+    with open(path, "w", encoding="utf-8") as fh:
+        fh.write("(;GM[1]SZ[9]PB[Alice]C[root comment];B[ee]C[first move];W[cc](;B[gg])(;B[gc]C[other]))")
+    assert reply(engine, f"loadsgf {path}") == "="
+    assert reply(engine, "play w d3") == "="  # the same game goes on: the file's tree is kept around it
+    text = reply(engine, "printsgf")[2:]
+    assert "PB[Alice]" in text and "C[first move]" in text and "C[other]" in text and "W[dg]" in text
+    assert reply(engine, "undo") == "="  # undo builds a new game: it is written as a new record
+    text = reply(engine, "printsgf")[2:]
+    assert "C[first move]" not in text and "PB[Alice]" not in text
+    assert "B[ee]" in text and "W[cc]" in text
+
+
+def test_version_is_the_package_version(engine: GtpEngine) -> None:
+    assert reply(engine, "version") == f"= {importlib.metadata.version('keima')}"
+    assert f"AP[keima:{importlib.metadata.version('keima')}]" in reply(engine, "printsgf")
 
 
 def test_loadsgf_errors_keep_the_game(engine: GtpEngine, tmp_path: object) -> None:

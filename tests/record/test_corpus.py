@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from keima.record import SgfError, dump_sgf, load_record
+from keima.record import SgfError, SgfRecord, dump_sgf, load_record
 from keima.rules.board import BLACK, WHITE
 
 from .helpers import BAD_DIR, GOOD, same_game
@@ -24,24 +24,29 @@ def test_round_trip(path: Path) -> None:
     record = load_record(path)
     game = record.game
     game.check_consistency()
-    first = dump_sgf(game)
+    first = dump_sgf(record)
     again = load_record(first)
     same_game(game, again.game)
     assert again.info == record.info
-    assert dump_sgf(again.game) == first
+    assert dump_sgf(again) == first
     # keima's own output is read back without any guess or complaint.
     assert again.warnings == []
 
 
 @pytest.mark.parametrize("path", GOOD, ids=lambda p: p.name)
-def test_to_sgf_is_dump_sgf(path: Path) -> None:
-    game = load_record(path).game
-    assert game.to_sgf() == dump_sgf(game)
+def test_a_game_read_carries_nothing_of_its_record(path: Path) -> None:
+    # The record's tree travels in the SgfRecord, never on the game: a game read from SGF writes exactly like
+    # its copy, and like the same events replayed into a new game.
+    record = load_record(path)
+    game = record.game
+    assert dump_sgf(game) == dump_sgf(game.copy())
+    assert not any(isinstance(value, SgfRecord) for value in vars(game).values())
 
 
 def test_unknown_properties_and_variations_survive() -> None:
     path = next(p for p in GOOD if p.name.startswith("sabaki"))
-    text = dump_sgf(load_record(path).game)
+    record = load_record(path)
+    text = dump_sgf(record)
     for prop in ("MULTIGOGM[1]", "ZZ[custom value]", "SBKV[48.2]", "AP[Sabaki:0.52.2]", "GN[Review]"):
         assert prop in text
     assert "C[A variation from Sabaki]" in text
@@ -50,6 +55,10 @@ def test_unknown_properties_and_variations_survive() -> None:
     assert len(again.get_main_sequence()) == 41  # root + 40 moves: the main line stays first
     node = again.get_main_sequence()[20]
     assert len(node) == 2  # the variation is still there
+    # The game alone is written as a new record: its moves and setup, nothing of the file it came from.
+    bare = dump_sgf(record.game)
+    assert "ZZ[custom value]" not in bare and "C[A variation from Sabaki]" not in bare
+    assert [m.point for m in load_record(bare).game.moves] == [m.point for m in record.game.moves]
 
 
 def test_kgs_properties_survive_and_territory_counts() -> None:
@@ -59,7 +68,7 @@ def test_kgs_properties_survive_and_territory_counts() -> None:
     assert game.handicap == 4 and len(game.handicap_stones) == 4
     assert game.komi == 0.5
     assert record.dead_source == "TB/TW"
-    text = dump_sgf(game)
+    text = dump_sgf(record)
     assert "KGSDE[]" in text and "BL[" in text and "WL[" in text and "ST[2]" in text
     assert "HA[4]" in text and "AB[" in text
     assert game.result is not None and text.count("RE[") == 1
@@ -77,7 +86,7 @@ def test_encodings_without_ca_are_detected() -> None:
     assert latin.info["PB"] == "Jérôme Hübner"
     # Written back as UTF-8 with a CA saying so, and read back identically.
     for record in (fox, sjis, latin):
-        text = dump_sgf(record.game)
+        text = dump_sgf(record)
         assert "CA[UTF-8]" in text
         assert load_record(text.encode("utf-8")).info == record.info
 
@@ -106,7 +115,7 @@ def test_setup_problem() -> None:
     setup = game.events[0]
     assert setup.kind == "setup" and len(setup.black) == 11 and len(setup.white) == 7
     assert game.board.count(BLACK) == 11 + 1  # the setup, then B[sc] of the main line
-    text = dump_sgf(game)
+    text = dump_sgf(record)
     assert "PL[W]" in text and "C[Wrong: White dies.]" in text
 
 

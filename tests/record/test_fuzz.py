@@ -23,7 +23,7 @@ def check(source: bytes | str) -> None:
         assert str(exc)  # a message, with the position when there is one
         return
     record.game.check_consistency()
-    text = dump_sgf(record.game)
+    text = dump_sgf(record)
     again = load_record(text)
     assert [m.point for m in again.game.moves] == [m.point for m in record.game.moves]
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from keima.game import Game
+from keima import Game
 from keima.record import SgfError, dump_sgf, load_record, load_sgf
 from keima.record.sgf import format_komi
 from keima.rules.board import BLACK, WHITE
@@ -140,7 +140,7 @@ def test_katago_variant_is_written_back_exactly() -> None:
         "n",
         "forbidden",
     )
-    text = dump_sgf(record.game)
+    text = dump_sgf(record)
     assert "RU[koSIMPLEscoreAREAtaxNONEsui0whbNfpok1]" in text  # the original spelling is kept
     fresh = Game(size=9, rules=rules)
     written = dump_sgf(fresh)
@@ -152,8 +152,8 @@ def test_unknown_ru_is_kept_and_warned() -> None:
     record = load_record("(;GM[1]SZ[9]RU[Ing goe]KM[8];B[ee])")
     assert record.game.rules.name == "french"
     assert any("RU[Ing goe]" in w for w in record.warnings)
-    assert "RU[Ing goe]" not in dump_sgf(record.game)  # the game is French now, and says so
-    assert "RU[French]" in dump_sgf(record.game)
+    assert "RU[Ing goe]" not in dump_sgf(record)  # the game is French now, and says so
+    assert "RU[French]" in dump_sgf(record)
 
 
 @pytest.mark.parametrize(
@@ -209,7 +209,7 @@ def test_comments_and_moves_after_loading() -> None:
     game = record.game
     game.undo()
     game.play("C3")  # Black diverges at move 3: a new main line, both old branches kept as variations
-    text = dump_sgf(game)
+    text = dump_sgf(record)
     assert "C[root comment]" in text and "C[first move]" in text and "C[other]" in text
     tree = load_record(text).tree
     w_node = tree.get_main_sequence()[2]
@@ -282,4 +282,4 @@ def test_relaxed_placement_keeps_the_ru_text() -> None:
     record = load_record("(;GM[1]FF[4]SZ[19]HA[2]AB[aa][ss]RU[Japanese];W[jj])")
     assert record.game.rules.handicap_placement == "either"
     assert any("relaxed" in w for w in record.warnings)
-    assert "RU[Japanese]" in dump_sgf(record.game)
+    assert "RU[Japanese]" in dump_sgf(record)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, note, settings
 from hypothesis import strategies as st
 
-from keima.game import Game
+from keima import Game
 from keima.record import dump_sgf, load_record
 from keima.rules.board import BLACK, EMPTY, WHITE
 from keima.rules.game import GameError
@@ -105,4 +105,4 @@ def test_any_game_round_trips(game: Game) -> None:
     else:
         assert again.phase == game.phase
     assert record.warnings == []
-    assert dump_sgf(again) == text
+    assert dump_sgf(record) == text

@@ -89,8 +89,8 @@ export class GameSocket {
       if (this.ws !== ws) return;
       clearInterval(this.pinger);
       // Actions in flight on this socket may or may not have been applied: the
-      // next state says which, so their promises are settled as "unknown".
-      for (const [, p] of this.pending) p.reject(new ApiError(0, { error: { code: "network" } }));
+      // next state says which, so their promises are settled as "in-flight".
+      for (const [, p] of this.pending) p.reject(new ApiError(0, { error: { code: "network", reason: "in-flight" } }));
       this.pending.clear();
       if (evt.code === 4404) {
         this.onStatus("gone");

@@ -83,6 +83,17 @@ const en = {
   undoAsked: (c) => `${c} asks to take back the last move.`,
   accept: "Accept",
   decline: "Decline",
+  cancel: "Cancel",
+  colon: ":",
+  labelled: (label, value) => `${label}: ${value}`,
+  playResumed: "The marking was rejected: play resumes.",
+  notSent: (what) =>
+    `${what ? `${what} was not sent` : "Not sent"}: the connection to the server is lost (reconnecting…). Try again once connected.`,
+  sendUncertain: "The connection dropped while sending: the board will show whether it was played.",
+  confirmTap: "Confirm each move with a second tap",
+  tapHint: (v) => `${v} selected: tap it again to play there, or tap another point.`,
+  selectedMark: "selected, tap again to play",
+  quickCountNote: "Filled: points of each side's territory taken up by the stones the opponent holds (captures, dead stones, pass stones).",
   undoDeclined: "The undo request was declined.",
   moveList: "Moves",
   moveNumber: (n) => `Move ${n}`,
@@ -99,9 +110,9 @@ const en = {
   proposalSame: (n) =>
     n === 0
       ? "The computer's proposal: no dead stone. The marking is its proposal."
-      : `The computer's proposal: ${n} dead ${n === 1 ? "stone" : "stones"}. The marking is its proposal.`,
+      : `The computer's proposal: ${deadStones(n, "en")}. The marking is its proposal.`,
   proposalDiffers: (n) =>
-    `The marking has been changed from the computer's proposal (${n} dead ${n === 1 ? "stone" : "stones"}).`,
+    `The marking has been changed from the computer's proposal (${deadStones(n, "en")}).`,
   acceptMarking: "Accept this marking",
   rejectMarking: "Reject and resume play",
   acceptedBy: (c) => `${c} accepted`,
@@ -196,8 +207,9 @@ const en = {
   announceResume: "Play resumes.",
   announceUndo: "The last move was taken back.",
   clockLeft: (c) => `${c} clock`,
-  periodsLeft: (n) => `${n} × `,
-  stonesLeft: (n) => `${n} stones in`,
+  periodsLeft: (n, time) => `${n} × ${time}`,
+  stonesLeft: (n, time) => `${n} ${n === 1 ? "stone" : "stones"} in ${time}`,
+  mainPlus: (main, overtime) => `${main} + ${overtime}`,
   byoyomiShort: "byo-yomi",
   bot: "Computer",
   thinking: "The computer is thinking…",
@@ -271,20 +283,32 @@ const fr = {
   yourTurn: "À vous de jouer",
   waitingOpponent: "L'adversaire réfléchit",
   waitingJoin: "En attente de l'adversaire",
-  inviteLink: "Lien d'invitation : envoyez-le à votre adversaire",
-  inviteUsed: "Cette invitation a déjà servi : vous regardez la partie.",
+  inviteLink: "Lien d'invitation\u00a0: envoyez-le à votre adversaire",
+  inviteUsed: "Cette invitation a déjà servi\u00a0: vous regardez la partie.",
   copy: "Copier",
   copied: "Copié",
   captures: "Prisonniers",
   passStones: "Passes",
   pass: "Passer",
   resign: "Abandonner",
-  confirmResign: "Abandonner cette partie ?",
+  confirmResign: "Abandonner cette partie\u202f?",
   undo: "Demander à reprendre",
-  undoRequested: "Reprise demandée : en attente de la réponse",
+  undoRequested: "Reprise demandée\u00a0: en attente de la réponse",
   undoAsked: (c) => `${c} demande à reprendre le dernier coup.`,
   accept: "Accepter",
   decline: "Refuser",
+  cancel: "Annuler",
+  colon: "\u00a0:",
+  labelled: (label, value) => `${label}\u00a0: ${value}`,
+  playResumed: "Le marquage a été refusé\u00a0: la partie reprend.",
+  notSent: (what) =>
+    `${what ? `${what} n'a pas été envoyé` : "Rien n'a été envoyé"}\u00a0: la connexion au serveur est perdue (reconnexion…). Réessayez une fois reconnecté.`,
+  sendUncertain: "La connexion a été coupée pendant l'envoi\u00a0: le goban montrera si le coup a été joué.",
+  confirmTap: "Confirmer chaque coup par un second appui",
+  tapHint: (v) => `${v} sélectionnée\u00a0: touchez-la de nouveau pour y jouer, ou touchez une autre intersection.`,
+  selectedMark: "sélectionnée, touchez de nouveau pour jouer",
+  quickCountNote:
+    "Rempli\u00a0: intersections du territoire de chacun occupées par les pierres que détient l'adversaire (prisonniers, pierres mortes, pierres de passe).",
   undoDeclined: "La demande de reprise a été refusée.",
   moveList: "Coups",
   moveNumber: (n) => `Coup ${n}`,
@@ -297,13 +321,13 @@ const fr = {
   phaseScoring: "Marquage des pierres mortes",
   phaseFinished: "Partie terminée",
   scoringHelp:
-    "L'ordinateur propose les pierres mortes (barrées). Cliquez une chaîne pour changer son statut ; les deux joueurs doivent accepter le même marquage. Refuser reprend la partie.",
+    "L'ordinateur propose les pierres mortes (barrées). Cliquez sur une chaîne pour changer son statut\u202f; les deux joueurs doivent accepter le même marquage. Refuser reprend la partie.",
   proposalSame: (n) =>
     n === 0
-      ? "Proposition de l'ordinateur : aucune pierre morte. Le marquage est cette proposition."
-      : `Proposition de l'ordinateur : ${n} ${n === 1 ? "pierre morte" : "pierres mortes"}. Le marquage est cette proposition.`,
+      ? "Proposition de l'ordinateur\u00a0: aucune pierre morte. Le marquage est cette proposition."
+      : `Proposition de l'ordinateur\u00a0: ${deadStones(n, "fr")}. Le marquage est cette proposition.`,
   proposalDiffers: (n) =>
-    `Le marquage a été modifié par rapport à la proposition de l'ordinateur (${n} ${n === 1 ? "pierre morte" : "pierres mortes"}).`,
+    `Le marquage a été modifié par rapport à la proposition de l'ordinateur (${deadStones(n, "fr")}).`,
   acceptMarking: "Accepter ce marquage",
   rejectMarking: "Refuser et reprendre la partie",
   acceptedBy: (c) => `${c} a accepté`,
@@ -351,13 +375,13 @@ const fr = {
   bothSides: "Vous jouez les deux camps",
   refused: "Coup refusé",
   reasons: {
-    occupied: (v) => `${v} est déjà occupée : on ne joue que sur une intersection libre.`,
+    occupied: (v) => `${v} est déjà occupée\u00a0: on ne joue que sur une intersection libre.`,
     suicide: (v) =>
-      `${v} serait un suicide : la pierre n'aurait aucune liberté et ne capturerait rien, ce que ces règles interdisent.`,
+      `${v} serait un suicide\u00a0: la pierre n'aurait aucune liberté et ne capturerait rien, ce que ces règles interdisent.`,
     ko: (v) =>
-      `${v} reprend le ko tout de suite : la règle du ko interdit de recréer la position précédente ; jouez ailleurs d'abord.`,
+      `${v} reprend le ko tout de suite\u00a0: la règle du ko interdit de recréer la position précédente\u202f; jouez ailleurs d'abord.`,
     superko: (v) =>
-      `${v} redonnerait au goban un état qu'il a déjà eu : la règle du superko l'interdit.`,
+      `${v} redonnerait au goban un état qu'il a déjà eu\u00a0: la règle du superko l'interdit.`,
     "off-board": (v) => `${v} n'est pas sur le goban.`,
     "wrong-phase": () => "Cette action ne correspond pas à la phase de la partie.",
     "wrong-turn": () => "Ce n'est pas votre tour.",
@@ -373,12 +397,12 @@ const fr = {
     "too-large": "La demande était trop grande",
     "no-such-game": "Cette partie n'existe pas",
     network: "Le serveur est injoignable",
-    "storage-error": "Le serveur n'a pas pu l'enregistrer : rien n'a changé, réessayez",
+    "storage-error": "Le serveur n'a pas pu l'enregistrer\u00a0: rien n'a changé, réessayez",
     "corrupt-game": "Le serveur ne peut pas rejouer l'enregistrement de cette partie",
     "not-available": "Le serveur ne peut pas faire cela",
   },
   endReasons: {
-    cycle: "le même cycle de positions est revenu (triple ko ou autre) : sans résultat selon ces règles",
+    cycle: "le même cycle de positions est revenu (triple ko ou autre)\u00a0: sans résultat selon ces règles",
     forfeit: "forfait",
   },
   notFound: "Cette partie n'existe pas.",
@@ -394,12 +418,13 @@ const fr = {
   announceMove: (c, v) => `${c} ${v}`,
   announceCaptures: (n) => (n === 1 ? ", capture 1 pierre" : `, capture ${n} pierres`),
   announcePass: (c) => `${c} passe`,
-  announceScoring: "Deux passes : marquage des pierres mortes.",
+  announceScoring: "Deux passes\u00a0: marquage des pierres mortes.",
   announceResume: "La partie reprend.",
   announceUndo: "Le dernier coup a été repris.",
   clockLeft: (c) => `Pendule de ${c}`,
-  periodsLeft: (n) => `${n} × `,
-  stonesLeft: (n) => `${n} pierres en`,
+  periodsLeft: (n, time) => `${n} × ${time}`,
+  stonesLeft: (n, time) => `${n} ${n < 2 ? "pierre" : "pierres"} en ${time}`,
+  mainPlus: (main, overtime) => `${main} + ${overtime}`,
   byoyomiShort: "byo-yomi",
   bot: "Ordinateur",
   thinking: "L'ordinateur réfléchit…",
@@ -482,6 +507,12 @@ export function tn(group, key, ...args) {
   const value = key in table ? table[key] : en[group]?.[key];
   if (value === undefined) return null;
   return typeof value === "function" ? value(...args) : value;
+}
+
+/** "no dead stone", "1 dead stone", "3 dead stones" (French: "aucune pierre morte"...). */
+function deadStones(n, code) {
+  if (code === "fr") return n === 0 ? "aucune pierre morte" : `${n} ${n === 1 ? "pierre morte" : "pierres mortes"}`;
+  return n === 0 ? "no dead stone" : `${n} dead ${n === 1 ? "stone" : "stones"}`;
 }
 
 /** Readable result from an SGF RE string ("B+5.5", "W+R", "0", "Void"). */

@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from keima.ai.engine import ownership
+from keima.ai.searcher import ownership
 from keima.rules import life as _life
 
 SEKI_VETO_LIMIT = 0.7

@@ -97,7 +97,7 @@ class Player:
 
     def _get_searcher(self) -> Any:
         if self._searcher is None:
-            from keima.ai.engine import Searcher  # numba loads on first use, not on import of keima.ai
+            from keima.ai.searcher import Searcher  # numba loads on first use, not on import of keima.ai
 
             self._searcher = Searcher(self.config.max_nodes, heavy=self.config.heavy, seed=self._seed)
         return self._searcher
@@ -195,7 +195,7 @@ class Player:
             if any(colors[p] == opp for p in estimate_dead(game, seed=self._seed)):
                 return False
         if self._pass_searcher is None:
-            from keima.ai.engine import Searcher
+            from keima.ai.searcher import Searcher
 
             self._pass_searcher = Searcher(1 << 17, heavy=self.config.heavy, seed=self._seed)
         else:
@@ -260,7 +260,7 @@ def estimate_dead(game: Any, playouts: int | None = None, seed: int | None = Non
 
 def estimate_ownership(game: Any, playouts: int | None = None, seed: int | None = None) -> list[float]:
     """Return each point's expected owner in ``game``'s current position, from +1.0 (Black) to -1.0 (White),
-    as the mean over playouts half started by each side (see ``keima.ai.engine.ownership``). Not changed: game."""
-    from keima.ai.engine import ownership
+    as the mean over playouts half started by each side (see ``keima.ai.searcher.ownership``). Not changed: game."""
+    from keima.ai.searcher import ownership
 
     return [float(x) for x in ownership(game, playouts, seed)]

@@ -159,7 +159,7 @@ def _tactical_moves(b: np.ndarray, c: int, cand: np.ndarray, self_atari: int) ->
 
 
 @njit(cache=True)
-def choose_move(b: np.ndarray, c: int, heavy: bool, pat: np.ndarray, params: np.ndarray, cand: np.ndarray) -> int:
+def playout_move(b: np.ndarray, c: int, heavy: bool, pat: np.ndarray, params: np.ndarray, cand: np.ndarray) -> int:
     """Pick the playout move for colour ``c`` (the side to move); ``PASS`` when nothing acceptable remains."""
     self_atari = int(params[P_SELF_ATARI]) if heavy else 0
     if heavy:
@@ -219,7 +219,7 @@ def playout(b: np.ndarray, pat: np.ndarray, params: np.ndarray, own: np.ndarray,
     moves = 0
     while b[META, M_PASSES] < 2 and moves < limit:
         c = b[META, M_TOMOVE]
-        p = choose_move(b, c, heavy, pat, params, cand)
+        p = playout_move(b, c, heavy, pat, params, cand)
         _play_recorded(b, p, c, amaf_col, amaf_ply, ply)
         ply += 1
         moves += 1

@@ -12,13 +12,56 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import math
 import pkgutil
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, TypeAlias
+
+from keima.rules.coords import MAX_SIZE, MIN_SIZE
+
+if TYPE_CHECKING:
+    Subparsers: TypeAlias = argparse._SubParsersAction[argparse.ArgumentParser]
+else:  # argparse's class takes no type parameter at run time
+    Subparsers = argparse._SubParsersAction
 
 
 class UsageError(Exception):
     """Bad input from the user; ``main`` prints it and exits with code 2."""
+
+
+def add_command(
+    subparsers: Subparsers, name: str, summary: str, description: str, run: Callable[[argparse.Namespace], int]
+) -> argparse.ArgumentParser:
+    """Add the sub-command ``name`` (``summary`` in ``keima --help``, ``description`` in its own help) whose
+    parsed options go to ``run``; returns its parser, for the options."""
+    parser = subparsers.add_parser(name, help=summary, description=description)
+    parser.set_defaults(func=run)
+    return parser
+
+
+def add_game_options(parser: argparse.ArgumentParser, initial: bool = False) -> None:
+    """Add ``--size``, ``--rules`` and ``--komi``, the options of every command that starts games (``initial``:
+    the values a controller may change later). Check them with :func:`check_game_options`."""
+    first = "initial " if initial else ""
+    sizes = f"{MIN_SIZE}..{MAX_SIZE}"
+    parser.add_argument("--size", type=int, default=19, help=f"{first}board size, {sizes} (default 19)")
+    parser.add_argument("--rules", default="french", help=f"{first}ruleset preset (default french)")
+    parser.add_argument("--komi", type=float, default=None, help=f"{first}komi (default: the ruleset's)")
+
+
+def check_game_options(args: argparse.Namespace) -> None:
+    """Raise :class:`UsageError` for a ``--size`` keima does not play on or a ``--komi`` that is not finite
+    (``--rules`` is checked where the ruleset is built, which names the presets)."""
+    if not MIN_SIZE <= args.size <= MAX_SIZE:
+        raise UsageError(f"--size must be from {MIN_SIZE} to {MAX_SIZE}, not {args.size}")
+    if args.komi is not None and not math.isfinite(args.komi):
+        raise UsageError(f"--komi must be a finite number, not {args.komi}")
+
+
+def number_text(value: float) -> str:
+    """Return a count or komi as the command line prints it: ``7.5``, ``45``, ``-3``."""
+    return f"{value:g}"
 
 
 def build_parser() -> argparse.ArgumentParser:

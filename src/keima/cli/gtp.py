@@ -4,37 +4,38 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import IO
+from typing import IO, TYPE_CHECKING
 
-from keima.cli import UsageError
+from keima.cli import Subparsers, UsageError, add_command, add_game_options, check_game_options
+
+if TYPE_CHECKING:
+    from keima.gtp.engine import GtpEngine
 
 
-def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def register(subparsers: Subparsers) -> None:
     """Add the ``gtp`` sub-command."""
-    p = subparsers.add_parser(
+    p = add_command(
+        subparsers,
         "gtp",
-        help="run keima as a GTP engine on stdin/stdout",
-        description="Speak GTP version 2 on standard input and output (see docs/gtp.md for every command).",
+        "run keima as a GTP engine on stdin/stdout",
+        "Speak GTP version 2 on standard input and output (see docs/gtp.md for every command).",
+        run,
     )
-    p.add_argument("--size", type=int, default=19, help="initial board size, 2..25 (default 19)")
-    p.add_argument("--rules", default="french", help="initial ruleset preset (default french)")
-    p.add_argument("--komi", type=float, default=None, help="initial komi (default: the ruleset's)")
+    add_game_options(p, initial=True)
     p.add_argument("--level", default=None, help="bot level (beginner, intermediate, strong or 1..3)")
     p.add_argument("--policy", action="store_true", help="play the simple stand-in policy instead of the bot")
     p.add_argument("--seconds", type=float, default=1.0,
                    help="thinking time per move when the controller sends no time settings (default 1)")
     p.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
-    p.set_defaults(func=run)
 
 
-def build_engine(args: argparse.Namespace) -> object:
+def build_engine(args: argparse.Namespace) -> GtpEngine:
     """Return the :class:`~keima.gtp.engine.GtpEngine` the options describe; raises UsageError for bad ones."""
-    from keima.gtp.engine import MAX_SIZE, MIN_SIZE, GtpEngine, default_player
+    from keima.gtp.engine import GtpEngine, default_player
     from keima.gtp.policy import PolicyPlayer
     from keima.rules.ruleset import RulesError
 
-    if not MIN_SIZE <= args.size <= MAX_SIZE:
-        raise UsageError(f"--size must be from {MIN_SIZE} to {MAX_SIZE}, not {args.size}")
+    check_game_options(args)
     if not args.seconds > 0:
         raise UsageError(f"--seconds must be positive, not {args.seconds}")
     try:
@@ -48,11 +49,8 @@ def build_engine(args: argparse.Namespace) -> object:
         raise UsageError(str(exc)) from None
 
 
-def serve(engine: object, stdin: IO[bytes], stdout: IO[bytes]) -> int:
+def serve(engine: GtpEngine, stdin: IO[bytes], stdout: IO[bytes]) -> int:
     """Answer GTP lines from ``stdin`` on ``stdout`` until ``quit`` or end of input; returns 0."""
-    from keima.gtp.engine import GtpEngine
-
-    assert isinstance(engine, GtpEngine)
     for raw in iter(stdin.readline, b""):
         # Undecodable bytes must not stop the engine: they become U+FFFD and fail as unknown input.
         reply, quit_ = engine.handle_line(raw.decode("utf-8", errors="replace"))

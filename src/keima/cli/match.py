@@ -9,29 +9,27 @@ import shutil
 import sys
 from typing import TYPE_CHECKING
 
-from keima.cli import UsageError
+from keima.cli import Subparsers, UsageError, add_command, add_game_options, check_game_options
 
 if TYPE_CHECKING:
     from keima.gtp.referee import EngineFactory, GameReport
 
 
-def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def register(subparsers: Subparsers) -> None:
     """Add the ``match`` sub-command."""
-    p = subparsers.add_parser(
+    p = add_command(
+        subparsers,
         "match",
-        help="referee games between two GTP engines",
-        description=(
-            "Play GTP engines against each other under a keima ruleset: keima checks every move, forfeits an "
-            "engine that plays illegally, crashes or runs out of time, settles dead stones with the engines' "
-            "final_status_list, and counts. Colours alternate from game to game. ENGINE is a command line "
-            "(run without a shell) or 'keima', 'keima:LEVEL' or 'keima:policy' for keima's own engine in-process."
-        ),
+        "referee games between two GTP engines",
+        "Play GTP engines against each other under a keima ruleset: keima checks every move, forfeits an "
+        "engine that plays illegally, crashes or runs out of time, settles dead stones with the engines' "
+        "final_status_list, and counts. Colours alternate from game to game. ENGINE is a command line "
+        "(run without a shell) or 'keima', 'keima:LEVEL' or 'keima:policy' for keima's own engine in-process.",
+        run,
     )
     p.add_argument("--black", required=True, metavar="ENGINE", help="engine playing Black in game 1")
     p.add_argument("--white", required=True, metavar="ENGINE", help="engine playing White in game 1")
-    p.add_argument("--size", type=int, default=19, help="board size, 2..25 (default 19)")
-    p.add_argument("--rules", default="french", help="ruleset preset (default french)")
-    p.add_argument("--komi", type=float, default=None, help="komi (default: the ruleset's)")
+    add_game_options(p)
     p.add_argument("--games", type=int, default=1, help="number of games (default 1)")
     p.add_argument("--sgf", metavar="DIR", default=None, help="write one SGF file per game into DIR")
     p.add_argument("--move-time", type=float, default=30.0,
@@ -41,7 +39,6 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     p.add_argument("--max-moves", type=int, default=None,
                    help="moves after which a game ends with no result (default 4 x size x size)")
     p.add_argument("--seed", type=int, default=0, help="random seed for keima's engine (default 0)")
-    p.set_defaults(func=run)
 
 
 def _factory(option: str, spec: str, args: argparse.Namespace, index: int) -> tuple[str, EngineFactory]:
@@ -97,6 +94,7 @@ def run(args: argparse.Namespace) -> int:
     from keima.gtp.referee import Referee, results_table, run_match
     from keima.rules.ruleset import RulesError
 
+    check_game_options(args)
     if args.games < 1:
         raise UsageError(f"--games must be at least 1, not {args.games}")
     if not args.move_time > 0:

@@ -14,14 +14,15 @@ import datetime as _dt
 import math
 import sys
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
-from keima.cli import UsageError
+from keima.cli import Subparsers, UsageError, add_command, add_game_options, check_game_options, number_text
 from keima.rules.board import BLACK, EMPTY, WHITE, color_word, opponent
-from keima.rules.coords import GTP_LETTERS, CoordinateError, from_gtp, hoshi, to_gtp
-from keima.rules.game import Game as RulesGame
-from keima.rules.game import GameError, IllegalMove
+from keima.rules.coords import CoordinateError, from_gtp, to_gtp
+from keima.rules.game import Game, GameError, IllegalMove
+from keima.rules.render import board_diagram
 from keima.rules.ruleset import RulesError
 
 HELP_PLAY = "commands: a vertex (D4), pass, undo, resign, quit, help"
@@ -42,22 +43,20 @@ _STYLE = {
 _RESET = "\x1b[0m"
 
 
-def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def register(subparsers: Subparsers) -> None:
     """Add the ``play`` sub-command."""
-    p = subparsers.add_parser(
+    p = add_command(
+        subparsers,
         "play",
-        help="play a game in the terminal (against a person or keima's bot)",
-        description=(
-            "Play a full game in the terminal: moves as GTP vertices (D4), pass, undo, resign; after two passes "
-            "mark dead stones (dead D4), accept or resume; the final count is shown under every method and "
-            "the game is saved as SGF. Moves are read line by line from standard input."
-        ),
+        "play a game in the terminal (against a person or keima's bot)",
+        "Play a full game in the terminal: moves as GTP vertices (D4), pass, undo, resign; after two passes "
+        "mark dead stones (dead D4), accept or resume; the final count is shown under every method and "
+        "the game is saved as SGF. Moves are read line by line from standard input.",
+        run,
     )
-    p.add_argument("--size", type=int, default=19, help="board size, 2..25 (default 19)")
-    p.add_argument("--rules", default="french", help="ruleset (default french)")
+    add_game_options(p)
     p.add_argument("--handicap", type=int, default=0, help="handicap stones, 0..9 (default 0)")
     p.add_argument("--placement", choices=("fixed", "free"), default=None, help="handicap placement")
-    p.add_argument("--komi", type=float, default=None, help="komi (default: the ruleset's)")
     p.add_argument("--vs", choices=("human", "bot"), default="human", help="opponent (default human)")
     p.add_argument("--human", default="black", help="with --vs bot, the colour you play (default black)")
     p.add_argument("--level", default="intermediate", help="bot level: beginner, intermediate, strong")
@@ -75,110 +74,73 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     p.add_argument(
         "--no-estimate", action="store_true", help="start the dead-stone phase with nothing marked"
     )
-    p.set_defaults(func=run)
 
 
-def render_board(game: RulesGame, color: bool = False, show_score: bool = False) -> str:
-    """Return the board as text: ``X``/``O`` stones, ``+`` star points, ``.`` empty; in the dead-stone phase
-    (``show_score``) dead stones as ``x``/``o`` and territory as ``b``/``w``. The last move is in brackets."""
-    size = game.size
-    cells = ["." for _ in range(size * size)]
-    for p in hoshi(size):
-        cells[p] = "+"
-    territory: dict[int, frozenset[int]] = {}
+def terminal_board(game: Game, color: bool = False, show_score: bool = False) -> str:
+    """Return the board as ``keima.rules.render.board_diagram`` draws it, the last move in brackets; in the
+    dead-stone phase (``show_score``) dead stones as ``x``/``o`` and territory as ``b``/``w``; ``color``: with
+    ANSI colours (a wooden board, black and white stones)."""
+    marks: dict[int, str] = {}
     if show_score:
-        territory = dict(game.score().territory)
-    for color_, mark in ((BLACK, "b"), (WHITE, "w")):
-        for p in territory.get(color_, frozenset()):
-            cells[p] = mark
-    for p in range(size * size):
-        stone = game.board.get(p)
-        if stone != EMPTY:
-            dead = show_score and p in game.dead
-            cells[p] = ("x" if dead else "X") if stone == BLACK else ("o" if dead else "O")
+        for color_, mark in ((BLACK, "b"), (WHITE, "w")):
+            marks.update(dict.fromkeys(game.score().territory.get(color_, frozenset()), mark))
+        for p in game.dead:
+            stone = game.board.get(p)
+            if stone != EMPTY:
+                marks[p] = "x" if stone == BLACK else "o"
     last = game.last_move.point if game.last_move is not None else None
-    letters = "   " + " ".join(GTP_LETTERS[:size])
-    lines = [letters]
-    for row in range(size):
-        number = size - row
-        parts = []
-        for col in range(size):
-            p = row * size + col
-            text = cells[p]
-            if color:
-                text = _STYLE.get(text, "") + _BOARD_BG + text + _RESET + _BOARD_BG
-            parts.append(text)
-        body = ""
-        for col, text in enumerate(parts):
-            p = row * size + col
-            if p == last:
-                sep = "("
-            elif p - 1 == last and col > 0:
-                sep = ")"
-            else:
-                sep = " "
-            body += sep + text
-        end = ")" if last == row * size + size - 1 else " "
-        if color:
-            body = _BOARD_BG + body + end + _RESET
-        else:
-            body += end
-        lines.append(f"{number:>2}{body}{number:<2}".rstrip())
-    lines.append(letters)
-    return "\n".join(lines)
+    if not color:
+        return board_diagram(game.board, marks=marks, last=last)
+    return board_diagram(
+        game.board,
+        marks=marks,
+        last=last,
+        paint_cell=lambda text: _STYLE.get(text, "") + _BOARD_BG + text + _RESET + _BOARD_BG,
+        paint_row=lambda body: _BOARD_BG + body + _RESET,
+    )
 
 
-def _fmt(value: float) -> str:
-    return f"{value:g}"
-
-
-def score_table(game: RulesGame) -> str:
+def score_table(game: Game) -> str:
     """Return the count of the current position under every method, the ruleset's own first."""
     score = game.score()
     lines = [f"Count under the {game.rules.name} rules ({score.method} counting): {score.result}"]
     for name, m in score.methods.items():
         b, w = m.breakdown[BLACK], m.breakdown[WHITE]
         lines.append(
-            f"  {name:<12} {m.result:>8}   Black {_fmt(m.black)} (stones {b.stones}, territory {b.territory}, "
+            f"  {name:<12} {m.result:>8}   Black {number_text(m.black)} (stones {b.stones}, territory {b.territory}, "
             f"prisoners {b.captures + b.dead + b.pass_stones + b.extra_pass_stone})   "
-            f"White {_fmt(m.white)} (stones {w.stones}, territory {w.territory}, "
-            f"prisoners {w.captures + w.dead + w.pass_stones + w.extra_pass_stone}, komi {_fmt(w.komi)}"
+            f"White {number_text(m.white)} (stones {w.stones}, territory {w.territory}, "
+            f"prisoners {w.captures + w.dead + w.pass_stones + w.extra_pass_stone}, komi {number_text(w.komi)}"
             + (f", handicap bonus {w.handicap_bonus}" if w.handicap_bonus else "")
             + ")"
         )
     return "\n".join(lines)
 
 
+@dataclass
 class TerminalGame:
-    """One game driven by lines of text. ``bot``: the computer player and its colour, or None."""
+    """One game driven by lines of text. ``color``: paint the board with ANSI colours; ``bot``: the computer
+    player and its colour, or None; ``seconds``: its thinking time; ``estimate``: the dead-stone estimator, or
+    None; ``echo``: repeat each input line (a script's commands then show in the transcript)."""
 
-    def __init__(
-        self,
-        game: RulesGame,
-        out: IO[str],
-        color: bool,
-        bot: tuple[Any, int] | None,
-        seconds: float,
-        estimate: Callable[[RulesGame], frozenset[int]] | None,
-    ) -> None:
-        self.game = game
-        self.out = out
-        self.color = color
-        self.bot = bot
-        self.seconds = seconds
-        self.estimate = estimate
-        self.quit = False
-        self.echo = False
+    game: Game
+    out: IO[str]
+    color: bool
+    bot: tuple[Any, int] | None
+    seconds: float
+    estimate: Callable[[Game], frozenset[int]] | None
+    quit: bool = False
+    echo: bool = False
 
     def say(self, text: str) -> None:
         print(text, file=self.out, flush=True)
 
     def show(self) -> None:
-        self.say(render_board(self.game, self.color, show_score=self.game.phase == "scoring"))
+        self.say(terminal_board(self.game, self.color, show_score=self.game.phase == "scoring"))
         g = self.game
         self.say(
             f"Move {g.move_number}   prisoners: Black {g.prisoners[BLACK]}, White {g.prisoners[WHITE]}"
-            f"   komi {_fmt(g.komi)}   {g.rules.name} rules"
+            f"   komi {number_text(g.komi)}   {g.rules.name} rules"
         )
 
     def human_turn(self) -> bool:
@@ -400,10 +362,10 @@ def _make_bot(args: argparse.Namespace) -> tuple[Any, int] | None:
     return player, WHITE if human[0] == "b" else BLACK
 
 
-def _estimator() -> Callable[[RulesGame], frozenset[int]]:
+def _estimator() -> Callable[[Game], frozenset[int]]:
     from keima.ai import estimate_dead
 
-    def run(game: RulesGame) -> frozenset[int]:
+    def run(game: Game) -> frozenset[int]:
         return frozenset(estimate_dead(game))
 
     return run
@@ -411,11 +373,9 @@ def _estimator() -> Callable[[RulesGame], frozenset[int]]:
 
 def run(args: argparse.Namespace) -> int:
     """Play one game on the terminal; returns 0 (the record is saved), or raises UsageError for bad options."""
-    from keima.game import Game
     from keima.record import dump_sgf
 
-    if args.komi is not None and not math.isfinite(args.komi):
-        raise UsageError(f"--komi must be a finite number, not {args.komi}")
+    check_game_options(args)
     if args.seconds < 0 or not math.isfinite(args.seconds):
         raise UsageError("--seconds must be zero or more")
     try:

@@ -9,11 +9,10 @@ import sys
 from collections.abc import Iterable
 from typing import Any
 
-from keima.cli import UsageError
+from keima.cli import Subparsers, UsageError, add_command, number_text
 from keima.rules.board import BLACK, WHITE, color_name
 from keima.rules.coords import CoordinateError, from_gtp, to_gtp
-from keima.rules.game import Game as RulesGame
-from keima.rules.game import GameError
+from keima.rules.game import Game, GameError
 from keima.rules.ruleset import RulesError, get_ruleset
 from keima.rules.scoring import Breakdown, Score
 
@@ -34,17 +33,17 @@ _FIELDS = (
 )
 
 
-def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def register(subparsers: Subparsers) -> None:
     """Add the ``score`` sub-command."""
-    p = subparsers.add_parser(
+    p = add_command(
+        subparsers,
         "score",
-        help="count the final position of an SGF record under every counting method",
-        description=(
-            "Count the last position of FILE's main line under every counting method (area, territory with "
-            "pass stones, FFG quick count, Japanese), with each side's breakdown. Dead stones come from "
-            "--dead, else from the record (TB/TW, or MA marks on the last node), else from keima's estimator, "
-            "else every stone is alive; the output says which."
-        ),
+        "count the final position of an SGF record under every counting method",
+        "Count the last position of FILE's main line under every counting method (area, territory with "
+        "pass stones, FFG quick count, Japanese), with each side's breakdown. Dead stones come from "
+        "--dead, else from the record (TB/TW, or MA marks on the last node), else from keima's estimator, "
+        "else every stone is alive; the output says which.",
+        run,
     )
     p.add_argument("file", metavar="FILE.sgf", help="the SGF record")
     p.add_argument("--rules", default=None, help="count under this ruleset instead of the record's RU")
@@ -58,12 +57,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     p.add_argument("--all-alive", action="store_true", help="count every stone on the board as alive")
     p.add_argument("--json", action="store_true", help="print one JSON object instead of tables")
-    p.set_defaults(func=run)
 
 
-def _rebuild(game: RulesGame, rules: str | None, komi: float | None) -> RulesGame:
+def _rebuild(game: Game, rules: str | None, komi: float | None) -> Game:
     """Replay the record's position under other rules or komi. Raises UsageError when it does not replay."""
-    from keima.game import Game
 
     try:
         ruleset = get_ruleset(rules) if rules is not None else game.rules
@@ -87,7 +84,7 @@ def _rebuild(game: RulesGame, rules: str | None, komi: float | None) -> RulesGam
         raise UsageError(f"the record does not replay under the {ruleset.name} rules: {exc}") from None
 
 
-def _parse_dead(game: RulesGame, items: Iterable[str]) -> frozenset[int]:
+def _parse_dead(game: Game, items: Iterable[str]) -> frozenset[int]:
     """Points of the chains named on the command line. Raises UsageError naming a bad vertex."""
     dead: set[int] = set()
     for item in items:
@@ -103,7 +100,7 @@ def _parse_dead(game: RulesGame, items: Iterable[str]) -> frozenset[int]:
 
 
 def choose_dead(
-    game: RulesGame, record_dead: frozenset[int] | None, record_source: str | None, args: argparse.Namespace
+    game: Game, record_dead: frozenset[int] | None, record_source: str | None, args: argparse.Namespace
 ) -> tuple[frozenset[int], str]:
     """Return (dead stones, where they come from) following the order: --dead, --all-alive, the ruleset
     (Tromp-Taylor: all alive), the record, keima's estimator, all alive."""
@@ -120,12 +117,8 @@ def choose_dead(
     return frozenset(estimate_dead(game)), "keima's dead-stone estimator"
 
 
-def _fmt(value: float) -> str:
-    return f"{value:g}"
-
-
 def _breakdown_text(b: Breakdown) -> str:
-    parts = [f"{name.replace('_', ' ')} {_fmt(getattr(b, name))}" for name in _FIELDS if getattr(b, name)]
+    parts = [f"{name.replace('_', ' ')} {number_text(getattr(b, name))}" for name in _FIELDS if getattr(b, name)]
     return ", ".join(parts) if parts else "nothing"
 
 
@@ -134,7 +127,7 @@ def _vertices(points: Iterable[int], size: int) -> list[str]:
 
 
 def report(
-    game: RulesGame,
+    game: Game,
     score: Score,
     dead_source: str,
     path: str,
@@ -177,7 +170,7 @@ def report(
 def render(data: dict[str, Any]) -> str:
     """Return the human-readable report of ``keima score``."""
     lines = [
-        f"{data['file']}: {data['size']}x{data['size']}, {data['rules']} rules, komi {_fmt(data['komi'])}"
+        f"{data['file']}: {data['size']}x{data['size']}, {data['rules']} rules, komi {number_text(data['komi'])}"
         + (f", handicap {data['handicap']}" if data["handicap"] else ""),
     ]
     players = data["players"]
@@ -194,14 +187,14 @@ def render(data: dict[str, Any]) -> str:
     lines.append(f"Dead stones ({data['dead_source']}): {' '.join(dead) if dead else 'none'}")
     lines.append(
         f"Result under the {data['rules']} rules ({data['method']} counting): {data['result']}"
-        f"  (Black {_fmt(data['black'])}, White {_fmt(data['white'])})"
+        f"  (Black {number_text(data['black'])}, White {number_text(data['white'])})"
     )
     if data["recorded_result"] is not None:
         lines.append(f"Result in the record: {data['recorded_result']}")
     lines.append("")
     lines.append(f"{'method':<12} {'result':>8} {'black':>7} {'white':>7}")
     for name, m in data["methods"].items():
-        lines.append(f"{name:<12} {m['result']:>8} {_fmt(m['black']):>7} {_fmt(m['white']):>7}")
+        lines.append(f"{name:<12} {m['result']:>8} {number_text(m['black']):>7} {number_text(m['white']):>7}")
         for color in ("B", "W"):
             word = "Black" if color == "B" else "White"
             lines.append(f"    {word}: {_breakdown_text(Breakdown(**m[color]))}")
@@ -220,7 +213,7 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("--dead and --all-alive contradict each other")
     for warning in record.warnings:
         print(f"keima score: warning: {args.file}: {warning}", file=sys.stderr)
-    game: RulesGame = record.game
+    game: Game = record.game
     record_dead = record.dead
     if args.rules is not None or args.komi is not None:
         game = _rebuild(game, args.rules, args.komi)

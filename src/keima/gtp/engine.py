@@ -6,8 +6,8 @@ error gives ``? internal error ...``, and in every failure the game is left exac
 happens here except the files named by ``loadsgf`` / ``printsgf``; ``keima gtp`` (``keima.cli.gtp``) feeds
 it standard input.
 
-Moves are chosen by a *player object* with ``genmove(game, color, seconds) -> point | None | "resign"``
-(None = pass): keima's bot from ``keima.ai.make_player`` by default, or the documented stand-in policy of
+Moves are chosen by a :class:`MoveGenerator`, any object with ``genmove(game, color, seconds) -> point | None |
+"resign"`` (None = pass): keima's bot from ``keima.ai.make_player`` by default, or the documented stand-in policy of
 :mod:`keima.gtp.policy` (``keima gtp --policy``). Whatever the player answers, the engine plays only a move
 that ``Game.legality`` accepts; an illegal answer, or a failure of the bot (reported on standard error), is
 replaced by the policy's choice.
@@ -21,27 +21,21 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
 
-from keima.gtp.clock import Clock
+from keima.gtp.budget import TimeBudget
 from keima.gtp.policy import Analyzer, Move, PolicyPlayer, board_colors, policy_move
 from keima.gtp.protocol import Command, GtpError, GtpSyntaxError, format_reply, parse_line
-from keima.record import dump_sgf, load_sgf
+from keima.record import SgfRecord, dump_sgf, load_record
+from keima.record.rulenames import KGS_RULES
 from keima.rules import coords
 from keima.rules.board import BLACK, WHITE, opponent, parse_color
+from keima.rules.coords import MAX_SIZE, MIN_SIZE
 from keima.rules.game import Game, GameError, IllegalMove
+from keima.rules.render import board_diagram
 from keima.rules.ruleset import RulesError, get_ruleset
-
-MIN_SIZE, MAX_SIZE = 2, 25
-
-#: ``kgs-rules`` names and the keima presets they select.
-KGS_RULES: dict[str, str] = {
-    "chinese": "chinese",
-    "aga": "aga",
-    "japanese": "japanese",
-    "new_zealand": "new-zealand",
-}
+from keima.version import package_version
 
 
-class Player(Protocol):
+class MoveGenerator(Protocol):
     """What the engine needs from a move generator."""
 
     def genmove(self, game: Game, color: int, seconds: float) -> Move:
@@ -52,12 +46,12 @@ class Player(Protocol):
 DeadEstimator = Callable[[Game], frozenset[int]]
 
 
-def default_player(level: str | int | None = None, seed: int = 0) -> Player:
+def default_player(level: str | int | None = None, seed: int = 0) -> MoveGenerator:
     """Return keima's bot (``keima.ai.make_player(level, seed=seed)``). Raises ``ValueError`` for a level the
     bot does not know."""
     from keima.ai import make_player  # numba loads on the bot's first move, not here
 
-    player: Player = make_player(level, seed=seed) if level is not None else make_player(seed=seed)
+    player: MoveGenerator = make_player(level, seed=seed) if level is not None else make_player(seed=seed)
     return player
 
 
@@ -105,7 +99,7 @@ class GtpEngine:
 
     def __init__(
         self,
-        player: Player | None = None,
+        player: MoveGenerator | None = None,
         *,
         size: int = 19,
         rules: str = "french",
@@ -116,7 +110,7 @@ class GtpEngine:
         seed: int = 0,
         name: str = "keima",
     ) -> None:
-        self.player: Player = player if player is not None else default_player(seed=seed)
+        self.player: MoveGenerator = player if player is not None else default_player(seed=seed)
         self.fallback = PolicyPlayer(seed)
         self.dead_estimator = dead_estimator if dead_estimator is not None else default_dead_estimator()
         self.seconds = seconds
@@ -124,8 +118,9 @@ class GtpEngine:
         self.name = name
         self.setup = _Setup(size, get_ruleset(rules).name, komi)
         self.game = self._fresh_game()
-        self.clock = Clock()
-        self.finished_quit = False
+        #: The record ``loadsgf`` read, so that ``printsgf`` writes its game back over the same tree.
+        self.record: SgfRecord | None = None
+        self.clock = TimeBudget()
         self.commands: dict[str, Callable[[tuple[str, ...]], str]] = {
             "protocol_version": self.cmd_protocol_version,
             "name": self.cmd_name,
@@ -154,9 +149,9 @@ class GtpEngine:
             "kgs-game_over": self.cmd_kgs_game_over,
             "keima-set-rules": self.cmd_set_rules,
             "keima-get-rules": self.cmd_get_rules,
+            "loadsgf": self.cmd_loadsgf,
+            "printsgf": self.cmd_printsgf,
         }
-        self.commands["loadsgf"] = self.cmd_loadsgf
-        self.commands["printsgf"] = self.cmd_printsgf
 
     # ----------------------------------------------------------------- dispatch
 
@@ -251,12 +246,7 @@ class GtpEngine:
         return self.name
 
     def cmd_version(self, args: tuple[str, ...]) -> str:
-        try:
-            from importlib.metadata import version
-
-            return version("keima")
-        except Exception:
-            return "0"
+        return package_version()
 
     def cmd_known_command(self, args: tuple[str, ...]) -> str:
         self._expect("known_command", args, 1, "command name")
@@ -511,7 +501,13 @@ class GtpEngine:
     # ----------------------------------------------------------------- display and records
 
     def cmd_showboard(self, args: tuple[str, ...]) -> str:
-        return "\n" + render_board(self.game)
+        game = self.game
+        notes = [
+            f"WHITE (O) has captured {game.prisoners.get(WHITE, 0)} stones",
+            f"BLACK (X) has captured {game.prisoners.get(BLACK, 0)} stones",
+            f"komi {game.komi:g}, rules {game.rules.name}, {'black' if game.to_move == BLACK else 'white'} to move",
+        ]
+        return "\n" + board_diagram(game.board, notes=notes)
 
     def cmd_loadsgf(self, args: tuple[str, ...]) -> str:
         if len(args) not in (1, 2):
@@ -526,20 +522,25 @@ class GtpEngine:
         except OSError as exc:
             raise GtpError(f"cannot load file {args[0]!r}: {exc.strerror or exc}") from None
         try:
-            game: Game = load_sgf(data)
+            record = load_record(data)
+            game = record.game
             if limit is not None:
                 while len(game.moves) > limit - 1:
                     game.undo()
         except Exception as exc:  # SgfError and friends: reported, the current game is kept
             raise GtpError(f"cannot load file {args[0]!r}: {exc}") from None
         self.game = game
+        self.record = record
         self.setup = _Setup(game.size, str(game.rules.name), float(game.komi))
         return ""
 
     def cmd_printsgf(self, args: tuple[str, ...]) -> str:
         if len(args) > 1:
             raise GtpSyntaxError(f"printsgf: expected 0 or 1 argument (file), got {len(args)}")
-        text = dump_sgf(self.game)
+        # The loaded record while its game is still the one in play (moves change it in place; undo and rule
+        # changes make a new game, written as a new record).
+        record = self.record
+        text = dump_sgf(record if record is not None and record.game is self.game else self.game)
         if args:
             try:
                 with open(args[0], "w", encoding="utf-8") as fh:
@@ -592,32 +593,3 @@ class GtpEngine:
     def cmd_kgs_game_over(self, args: tuple[str, ...]) -> str:
         return ""
 
-
-def render_board(game: Game) -> str:
-    """Return an ASCII diagram of ``game`` (X black, O white, + star points), GTP's row 1 at the bottom."""
-    size = game.size
-    colors = board_colors(game)
-    letters = [ch for ch in "ABCDEFGHJKLMNOPQRSTUVWXYZ"][:size]
-    header = "   " + " ".join(letters)
-    stars = set(coords.hoshi(size))
-    info = [
-        _side(game, WHITE),
-        _side(game, BLACK),
-        f"komi {game.komi:g}, rules {game.rules.name}, {'black' if game.to_move == BLACK else 'white'} to move",
-    ]
-    rows = [header]
-    for r in range(size):
-        label = size - r
-        cells = []
-        for c in range(size):
-            v = colors[r * size + c]
-            cells.append("X" if v == BLACK else "O" if v == WHITE else "+" if r * size + c in stars else ".")
-        side = f"    {info[r]}" if r < len(info) else ""
-        rows.append(f"{label:2d} {' '.join(cells)} {label:<2d}{side}".rstrip())
-    rows.append(header)
-    return "\n".join(rows)
-
-
-def _side(game: Game, color: int) -> str:
-    name = "BLACK (X)" if color == BLACK else "WHITE (O)"
-    return f"{name} has captured {game.prisoners.get(color, 0)} stones"

@@ -31,13 +31,11 @@ from keima.gtp.controller import (
     EngineLink,
     EngineTimeout,
 )
-from keima.gtp.engine import KGS_RULES
 from keima.record import dump_sgf
+from keima.record.rulenames import KGS_NAMES
 from keima.rules import coords
-from keima.rules.board import BLACK, WHITE, color_name, opponent
+from keima.rules.board import BLACK, WHITE, color_name, color_word, opponent
 from keima.rules.game import Game, GameError
-
-_RULES_TO_KGS = {preset: kgs for kgs, preset in KGS_RULES.items()}
 
 
 @dataclass
@@ -129,8 +127,8 @@ class Referee:
             rules_name = str(game.rules.name)
             if engine.known("keima-set-rules", self.move_timeout):
                 engine.send(f"keima-set-rules {rules_name}", self.move_timeout)
-            elif rules_name in _RULES_TO_KGS and engine.known("kgs-rules", self.move_timeout):
-                engine.request(f"kgs-rules {_RULES_TO_KGS[rules_name]}", self.move_timeout)
+            elif rules_name in KGS_NAMES and engine.known("kgs-rules", self.move_timeout):
+                engine.request(f"kgs-rules {KGS_NAMES[rules_name]}", self.move_timeout)
             # Tell the engine its per-move limit (Canadian overtime: one stone per period); optional.
             engine.request(f"time_settings 0 {max(1, int(self.move_timeout))} 1", self.move_timeout)
         except EngineTimeout as exc:
@@ -292,10 +290,6 @@ class Referee:
         report.result = str(report.game.result)
         return report
 
-
-def color_word(color: int) -> str:
-    """``"Black"`` or ``"White"``."""
-    return "Black" if color == BLACK else "White"
 
 
 def stone_at(game: Game, point: int) -> int:

@@ -61,13 +61,19 @@ def _strict(data: bytes, encoding: str) -> str | None:
         return None
 
 
+def _lead_byte(ch: str, codec: str) -> int | None:
+    """The first byte of ``ch`` in ``codec`` (its row in the charset's table), or None when it has no form there."""
+    try:
+        return ch.encode(codec)[0]
+    except UnicodeEncodeError:
+        return None
+
+
 def _gb_weight(ch: str) -> float:
     """How plausible ``ch`` is in Chinese text: GB2312 level 1 is the common set."""
-    try:
-        raw = ch.encode("gb2312")
-    except UnicodeEncodeError:
+    lead = _lead_byte(ch, "gb2312")
+    if lead is None:
         return 0.0
-    lead = raw[0]
     if 0xB0 <= lead <= 0xD7:
         return 1.0
     if 0xA1 <= lead <= 0xA9:  # punctuation, full-width forms
@@ -83,11 +89,9 @@ def _sjis_weight(ch: str) -> float:
         return 0.0
     if 0x3000 <= code <= 0x30FF or 0xFF01 <= code <= 0xFF5E:
         return 1.0
-    try:
-        raw = ch.encode("shift_jis")
-    except UnicodeEncodeError:
+    lead = _lead_byte(ch, "shift_jis")
+    if lead is None:
         return 0.1
-    lead = raw[0]
     if 0x88 <= lead <= 0x9F:
         return 1.0
     return 0.3

@@ -26,6 +26,17 @@ RU_NAMES: dict[str, str] = {
     "tromp-taylor": "Tromp-Taylor",
 }
 
+#: The rules names of GTP ``kgs-rules`` (KGS's own command) and the keima preset each selects.
+KGS_RULES: dict[str, str] = {
+    "chinese": "chinese",
+    "aga": "aga",
+    "japanese": "japanese",
+    "new_zealand": "new-zealand",
+}
+
+#: The ``kgs-rules`` name of each keima preset that KGS knows.
+KGS_NAMES: dict[str, str] = {preset: kgs for kgs, preset in KGS_RULES.items()}
+
 _KATAGO_RE = re.compile(
     r"^ko(?P<ko>SIMPLE|POSITIONAL|SITUATIONAL|SPIGHT)"
     r"score(?P<score>AREA|TERRITORY)"

@@ -3,9 +3,10 @@
 Reading (:func:`load_record`, :func:`load_sgf`) decodes the file (``CA`` or a guess, see ``encoding``), parses
 it with sgfmill, maps the root properties (SZ, KM, HA with AB, AB/AW/AE, PL, RU, RE) to a game and replays the
 main line through the referee, so an illegal move in a record is reported like an illegal move in play: move
-number, colour, point and the rule broken, plus its line and column in the file. The sgfmill tree is kept with
-the game, so writing the game back (:func:`dump_sgf`) keeps variations, comments and every property keima does
-not interpret, and only rewrites what the game itself determines.
+number, colour, point and the rule broken, plus its line and column in the file. :func:`load_record` keeps the
+sgfmill tree next to the game in an :class:`SgfRecord`, so writing that record back (``dump_sgf(record)``) keeps
+variations, comments and every property keima does not interpret, and only rewrites what the game determines.
+A game is plain referee data: nothing of the record is stored on it.
 
 What keima owns in a record it writes: SZ, KM, HA and the handicap AB, RU, RE, the moves of the main line, and
 TB/TW (the counted territory, dead stones included) on the last node of a game finished by counting.
@@ -19,7 +20,6 @@ import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from sgfmill import sgf, sgf_grammar
 
@@ -28,17 +28,11 @@ from keima.record.locate import Scan, line_col, scan
 from keima.record.rulenames import parse_ru, ru_value
 from keima.rules.board import BLACK, EMPTY, WHITE, color_name, color_word, opponent
 from keima.rules.coords import CoordinateError, from_sgf, to_gtp, to_sgf
-from keima.rules.game import Game as RulesGame
-from keima.rules.game import GameError, IllegalMove
+from keima.rules.game import Game, GameError, IllegalMove
 from keima.rules.ruleset import PRESETS, RulesError, Ruleset
-
-if TYPE_CHECKING:
-    from keima.game import Game
+from keima.version import package_version
 
 __all__ = ["SgfError", "SgfRecord", "dump_sgf", "load_record", "load_sgf"]
-
-#: The application name keima writes in AP.
-APPLICATION = "keima:0.1.0"
 
 #: Game-information properties kept as text in ``SgfRecord.info`` (and written from ``dump_sgf(info=...)``).
 INFO_PROPERTIES = (
@@ -286,12 +280,6 @@ def _number(reader: _Reader, node: sgf.Tree_node, ident: str, integer: bool) -> 
     return number
 
 
-def _new_game(**kwargs: object) -> Game:
-    from keima.game import Game  # late import: keima.game imports this module to write SGF
-
-    return Game(**kwargs)  # type: ignore[arg-type]
-
-
 def _check_identifiers(reader: _Reader, root: sgf.Tree_node) -> None:
     for node in _preorder(root):
         for ident in node.properties():
@@ -334,7 +322,7 @@ def _game_from_root(
             raise reader.error("impossible setup: the same handicap point appears twice in AB", root)
         placement = "fixed"
         try:
-            fixed = _new_game(size=size, rules=rules, komi=km, handicap=handicap, placement="fixed")
+            fixed = Game(size=size, rules=rules, komi=km, handicap=handicap, placement="fixed")
             if set(fixed.handicap_stones) == set(hstones):
                 game = fixed
                 return game, ruleset, ru_text, False
@@ -351,7 +339,7 @@ def _game_from_root(
         if rules.handicap_placement == "fixed":
             rules = rules.replace(handicap_placement="either")
     try:
-        game = _new_game(size=size, rules=rules, komi=km, handicap=handicap, placement=placement)
+        game = Game(size=size, rules=rules, komi=km, handicap=handicap, placement=placement)
         if hstones:
             game.place_handicap(hstones)
     except (RulesError, GameError) as exc:
@@ -588,7 +576,6 @@ def load_record(source: Source) -> SgfRecord:
         record.start_events = len(game.events)
     record.dead, record.dead_source = _dead_from_record(game, nodes, reader)
     _apply_result(reader, record, nodes[-1])
-    _attach(game, record)
     return record
 
 
@@ -598,21 +585,6 @@ def load_sgf(source: Source) -> Game:
     Raises :class:`SgfError` for any record that cannot be read or replayed (see :func:`load_record`).
     """
     return load_record(source).game
-
-
-_RECORD_ATTR = "_sgf_record"
-
-
-def _attach(game: RulesGame, record: SgfRecord) -> None:
-    setattr(game, _RECORD_ATTR, record)
-
-
-def record_of(game: RulesGame) -> SgfRecord | None:
-    """Return the :class:`SgfRecord` a game was read from, or None for a game not read from SGF."""
-    record = getattr(game, _RECORD_ATTR, None)
-    if isinstance(record, SgfRecord) and record.game is game:
-        return record
-    return None
 
 
 # ---------------------------------------------------------------------------------------------------- writing
@@ -629,11 +601,11 @@ def _set_text(node: sgf.Tree_node, ident: str, value: str) -> None:
     node.set(ident, value)
 
 
-def _game_moves(game: RulesGame) -> list[tuple[int, int | None]]:
+def _game_moves(game: Game) -> list[tuple[int, int | None]]:
     return [(m.color, m.point) for m in game.moves]
 
 
-def _territory_props(game: RulesGame) -> tuple[list[int], list[int]] | None:
+def _territory_props(game: Game) -> tuple[list[int], list[int]] | None:
     """TB/TW of a game finished by counting: each side's territory plus the opposing dead stones in it."""
     if game.end_reason != "score":
         return None
@@ -653,7 +625,7 @@ def _set_points(node: sgf.Tree_node, ident: str, points: list[int], size: int) -
         node.unset(ident)
 
 
-def _write_root(game: RulesGame, root: sgf.Tree_node, keep_ru: str | None) -> None:
+def _write_root(game: Game, root: sgf.Tree_node, keep_ru: str | None) -> None:
     root.set_raw("KM", format_komi(game.komi).encode("ascii"))
     if game.handicap >= 1:
         root.set_raw("HA", str(game.handicap).encode("ascii"))
@@ -663,7 +635,7 @@ def _write_root(game: RulesGame, root: sgf.Tree_node, keep_ru: str | None) -> No
 
 
 def _write_events(
-    game: RulesGame, start: sgf.Tree_node, skip_events: int, root_fresh: bool, first_index: int | None = None
+    game: Game, start: sgf.Tree_node, skip_events: int, root_fresh: bool, first_index: int | None = None
 ) -> sgf.Tree_node:
     """Write the game's setup events and moves, after its first ``skip_events`` events, below node ``start``
     (the first new node at child index ``first_index``, default last). Returns the last node written."""
@@ -705,7 +677,7 @@ def _write_events(
     return node
 
 
-def _finish(game: RulesGame, tree: sgf.Sgf_game, last: sgf.Tree_node, keep_result: str | None) -> None:
+def _finish(game: Game, tree: sgf.Sgf_game, last: sgf.Tree_node, keep_result: str | None) -> None:
     root = tree.get_root()
     if game.result is not None:
         _set_text(root, "RE", game.result)
@@ -723,10 +695,10 @@ def _serialise(tree: sgf.Sgf_game) -> str:
     return bytes(tree.serialise()).decode("utf-8")
 
 
-def _dump_fresh(game: RulesGame, info: Mapping[str, str]) -> str:
+def _dump_fresh(game: Game, info: Mapping[str, str]) -> str:
     tree = sgf.Sgf_game(size=game.size)
     root = tree.get_root()
-    root.set_raw("AP", APPLICATION.encode("ascii"))
+    root.set_raw("AP", f"keima:{package_version()}".encode("ascii"))
     _write_root(game, root, None)
     for ident, value in info.items():
         _set_text(root, ident, value)
@@ -753,7 +725,8 @@ def _strip_territory(nodes: list[sgf.Tree_node]) -> None:
                 node.unset(ident)
 
 
-def _dump_record(game: RulesGame, record: SgfRecord, info: Mapping[str, str]) -> str:
+def _dump_record(record: SgfRecord, info: Mapping[str, str]) -> str:
+    game = record.game
     tree = sgf.Sgf_game.from_string(_serialise(record.tree))
     root = tree.get_root()
     keep_ru = record.rules_text if record.rules is not None and record.rules == game.rules else None
@@ -786,12 +759,14 @@ def _dump_record(game: RulesGame, record: SgfRecord, info: Mapping[str, str]) ->
     return _serialise(tree)
 
 
-def dump_sgf(game: RulesGame, info: Mapping[str, str] | None = None) -> str:
-    """Return the game as SGF (FF[4], UTF-8) text.
+def dump_sgf(source: Game | SgfRecord, info: Mapping[str, str] | None = None) -> str:
+    """Return a game as SGF (FF[4], UTF-8) text.
 
-    A game read by :func:`load_sgf` is written over its original tree: variations, comments and unknown
-    properties are kept; KM, HA, RU, RE and TB/TW are rewritten from the game; moves played after loading are
-    added as the new main line (the old continuation stays as a variation); moves taken back end the main line.
+    ``source``: a :class:`Game`, written as a new record; or the :class:`SgfRecord` that :func:`load_record`
+    returned, whose ``game`` (possibly played on since) is then written over the tree it was read from:
+    variations, comments and unknown properties are kept; KM, HA, RU, RE and TB/TW are rewritten from the
+    game; moves played after loading become the new main line (the old continuation stays as a variation);
+    moves taken back end the main line.
     ``info``: game-information text properties to set (``{"PB": "Alice", "DT": "2026-11-21"}``).
     Raises ``ValueError`` for an ``info`` key that is not an SGF property name.
     """
@@ -799,7 +774,6 @@ def dump_sgf(game: RulesGame, info: Mapping[str, str] | None = None) -> str:
     for ident in extra:
         if not sgf_grammar.is_valid_property_identifier(ident):
             raise ValueError(f"{ident!r} is not an SGF property name")
-    record = record_of(game)
-    if record is not None:
-        return _dump_record(game, record, extra)
-    return _dump_fresh(game, extra)
+    if isinstance(source, SgfRecord):
+        return _dump_record(source, extra)
+    return _dump_fresh(source, extra)

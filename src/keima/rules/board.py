@@ -432,15 +432,3 @@ class Board:
             assert len(set(mine.stones)) == len(mine.stones), f"duplicate stones at {to_gtp(p, self.size)}"
             assert mine.libs == ref.libs, f"liberties differ at {to_gtp(p, self.size)}"
             assert mine.libs, f"chain at {to_gtp(p, self.size)} has no liberty"
-
-    def to_ascii(self, marks: dict[int, str] | None = None) -> str:
-        """Return the board as rows of ``X`` (black), ``O`` (white) and ``.``, top row first."""
-        sym = {EMPTY: ".", BLACK: "X", WHITE: "O"}
-        rows = []
-        for r in range(self.size):
-            row = []
-            for c in range(self.size):
-                p = r * self.size + c
-                row.append(marks[p] if marks and p in marks else sym[self.colors[p]])
-            rows.append(" ".join(row))
-        return "\n".join(rows)

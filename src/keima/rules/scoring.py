@@ -194,6 +194,13 @@ def territory_regions(board: Board) -> tuple[dict[int, set[int]], set[int], list
     return terr, neutral, regions
 
 
+def handicap_bonus(rules: Ruleset, handicap_stones: int) -> int:
+    """Return the points White receives in an area count for ``handicap_stones`` under ``rules``: none, one per
+    stone (``"n"``) or one per stone but the first (``"n-1"``); 0 for fewer than two stones (no handicap)."""
+    n = handicap_stones if handicap_stones >= 2 else 0
+    return {"none": 0, "n-1": max(n - 1, 0), "n": n}[rules.handicap_bonus]
+
+
 def score_position(
     board: Board,
     rules: Ruleset,
@@ -230,8 +237,7 @@ def score_position(
         for c in (BLACK, WHITE):
             neutral |= terr[c] - jterr[c]
             terr[c] = set(jterr[c])
-    n = handicap_stones if handicap_stones >= 2 else 0
-    bonus = {"none": 0, "n-1": max(n - 1, 0), "n": n}[rules.handicap_bonus]
+    bonus = handicap_bonus(rules, handicap_stones)
     extra = 1 if last_mover == BLACK else 0
     opp = {BLACK: WHITE, WHITE: BLACK}
 

@@ -28,6 +28,7 @@ from pydantic import ValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from keima import ai
+from keima.rules.coords import MAX_SIZE, MIN_SIZE
 from keima.server import api_players
 from keima.server.api_players import caller_player, caller_token, players_of, set_session_cookie
 from keima.server.chat import game_sgf
@@ -57,6 +58,7 @@ from keima.server.schemas import (
 from keima.server.session import GameSession, token_hash
 from keima.server.store import Store, default_url, make_engine, migrate
 from keima.server.view import colors_out, created_json, envelope_json, ws_state_json
+from keima.version import package_version
 
 log = logging.getLogger("keima.server")
 
@@ -259,7 +261,7 @@ def create_app(db_url: str | None = None, *, pubsub: PubSub | None = None, dist:
 
     app = FastAPI(
         title="keima",
-        version=_version(),
+        version=package_version(),
         description="Go under the French rules: the JSON + WebSocket API of the keima server (docs/web-api.md).",
         lifespan=lifespan,
     )
@@ -298,11 +300,11 @@ def create_app(db_url: str | None = None, *, pubsub: PubSub | None = None, dist:
         from keima.server.clock import CLOCK_TYPES
 
         return InfoOut(
-            version=_version(),
+            version=package_version(),
             rulesets={name: r.as_dict() for name, r in PRESETS.items()},
             default_ruleset=DEFAULT_RULESET,
             bot_levels=list(ai.LEVELS),
-            sizes=SizesOut(min=2, max=25, common=[9, 13, 19]),
+            sizes=SizesOut(min=MIN_SIZE, max=MAX_SIZE, common=[9, 13, 19]),
             clock_types=list(CLOCK_TYPES),
         )
 
@@ -451,15 +453,6 @@ def _index(root: Path) -> Response:
         "<code>npm ci && npm run build</code> in <code>web/</code>.</p>"
         '<p>API: <a href="/docs">/docs</a>, <a href="/openapi.json">/openapi.json</a>.</p>'
     )
-
-
-def _version() -> str:
-    try:
-        from importlib.metadata import version
-
-        return version("keima")
-    except Exception:
-        return "0"
 
 
 async def _serve_socket(hub: Hub, websocket: WebSocket, game_id: str) -> None:

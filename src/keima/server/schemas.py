@@ -10,6 +10,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, RootModel, StrictBool, StrictInt, TypeAdapter
 
+from keima.rules.coords import MAX_SIZE, MIN_SIZE
+
 Seconds = Annotated[float, Field(gt=0, le=86400)]
 Color = Literal["B", "W"]
 # A move: a board point (int) or a GTP vertex ("D4", "pass").
@@ -58,7 +60,7 @@ ClockIn = Annotated[
 class NewGame(_Strict):
     """``POST /api/games``."""
 
-    size: Annotated[int, Field(ge=2, le=25)] = 19
+    size: Annotated[int, Field(ge=MIN_SIZE, le=MAX_SIZE)] = 19
     rules: Annotated[str, Field(min_length=1, max_length=40)] = "french"
     komi: Annotated[float, Field(ge=-1000, le=1000)] | None = None
     handicap: Annotated[int, Field(ge=0, le=9)] = 0

@@ -17,7 +17,7 @@ kept between changes instead of being serialized again each time:
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from pydantic import TypeAdapter
 
@@ -39,8 +39,57 @@ from keima.server.schemas import (
 )
 
 if TYPE_CHECKING:
-    from keima.rules.game import MoveRecord
-    from keima.server.session import GameSession
+    from datetime import datetime
+
+    from keima.rules.game import Game, MoveRecord
+
+
+class SeatsViewed(Protocol):
+    """The seats as the view reads them: who holds each colour (a token hash), None when free."""
+
+    @property
+    def black(self) -> str | None: ...
+
+    @property
+    def white(self) -> str | None: ...
+
+    def get(self, color: int) -> str | None: ...
+
+
+class ViewedGame(Protocol):
+    """What the view reads of a game in memory (``keima.server.session.GameSession`` is one). Declared here,
+    read-only, so that the view depends on the session's shape and not on its module, which uses the view."""
+
+    @property
+    def id(self) -> str: ...
+    @property
+    def created_at(self) -> datetime: ...
+    @property
+    def mode(self) -> str: ...
+    @property
+    def game(self) -> Game: ...
+    @property
+    def clock(self) -> GameClock: ...
+    @property
+    def seats(self) -> SeatsViewed: ...
+    @property
+    def bot_color(self) -> int | None: ...
+    @property
+    def bot_level(self) -> str | None: ...
+    @property
+    def invite_hash(self) -> str | None: ...
+    @property
+    def version(self) -> int: ...
+    @property
+    def undo_request(self) -> int | None: ...
+    @property
+    def proposal(self) -> frozenset[int] | None: ...
+    @property
+    def view(self) -> StateView: ...
+    @property
+    def people(self) -> dict[int, dict[str, Any]]: ...
+    @property
+    def chat(self) -> list[dict[str, Any]]: ...
 
 _SPEC: TypeAdapter[Any] = TypeAdapter(ClockIn)
 _COLORS: TypeAdapter[list[Color]] = TypeAdapter(list[Color])
@@ -110,12 +159,12 @@ def jsonable(value: Any) -> Any:
     return value
 
 
-def game_state(s: GameSession, now: float, you: frozenset[int] = frozenset()) -> GameState:
+def game_state(s: ViewedGame, now: float, you: frozenset[int] = frozenset()) -> GameState:
     """Return the whole ``GameState`` of ``s`` as of ``now`` for a viewer holding the seats ``you``."""
     return _head(s, now, [move_out(m, s.game.size) for m in s.game.moves], colors_out(you))
 
 
-def _head(s: GameSession, now: float, moves: list[MoveOut], you: list[Color]) -> GameState:
+def _head(s: ViewedGame, now: float, moves: list[MoveOut], you: list[Color]) -> GameState:
     g = s.game
     score = None
     if g.phase == "scoring" or (g.phase == "finished" and g.end_reason == "score"):
@@ -170,19 +219,19 @@ class StateView:
     _move_src: list[Any] = field(default_factory=list)
     _move_json: list[str] = field(default_factory=list)
 
-    def rules(self, s: GameSession) -> dict[str, Any]:
+    def rules(self, s: ViewedGame) -> dict[str, Any]:
         """The ruleset's dict, made once per game (it showed in the server's profile)."""
         if self._rules is None:
             self._rules = s.game.rules.as_dict()
         return self._rules
 
-    def clock_spec(self, s: GameSession) -> Any:
+    def clock_spec(self, s: ViewedGame) -> Any:
         """The clock spec's model, made once per game."""
         if self._spec is None and s.clock.enabled:
             self._spec = _SPEC.validate_python(s.clock.spec.as_dict())
         return self._spec
 
-    def players(self, s: GameSession) -> dict[Color, PlayerOut]:
+    def players(self, s: ViewedGame) -> dict[Color, PlayerOut]:
         """``players``, made again only when a seat is taken or a player's name changes."""
         people = s.people
         key = (s.seats.black is not None, s.seats.white is not None,
@@ -200,7 +249,7 @@ class StateView:
             })
         return self._players[1]
 
-    def state_json(self, s: GameSession, now: float, seats: frozenset[int]) -> str:
+    def state_json(self, s: ViewedGame, now: float, seats: frozenset[int]) -> str:
         """Return the ``GameState`` JSON of ``s`` for a viewer holding ``seats``: made once per version and
         kind of viewer; the clock is as of the first call for that version (the moment of the change)."""
         if self.version != s.version:
@@ -214,7 +263,7 @@ class StateView:
             self.texts[seats] = text
         return text
 
-    def _moves(self, s: GameSession) -> list[str]:
+    def _moves(self, s: ViewedGame) -> list[str]:
         # Moves are kept while they are the very same records as the game's (an undo drops the rest). The
         # history only grows or is cut at its end, so when the last kept record is still in place, all are.
         moves = s.game.moves

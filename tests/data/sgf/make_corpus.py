@@ -13,7 +13,7 @@ import json
 import random
 from pathlib import Path
 
-from keima.game import Game
+from keima import Game, dump_sgf
 from keima.rules.board import BLACK, WHITE, color_name
 from keima.rules.coords import from_gtp, to_sgf
 
@@ -78,12 +78,12 @@ def keima_counted() -> None:
     g.set_dead(["C5"], BLACK)
     g.accept(BLACK)
     g.accept(WHITE)
-    write("keima_9x9_counted.sgf", g.to_sgf())
+    write("keima_9x9_counted.sgf", dump_sgf(g))
     # The same game under Japanese rules, with the dead stone left for the counter to find (no TB/TW).
     j = Game(size=9, rules="japanese")
     for ev in wall_game().events:
         j.play(ev.point, ev.color)
-    text = j.to_sgf()
+    text = dump_sgf(j)
     write("keima_9x9_japanese_uncounted.sgf", text)
 
 
@@ -280,7 +280,7 @@ def resumed() -> None:
     g.set_dead(["C5"], WHITE)
     g.accept(WHITE)
     g.accept(BLACK)
-    write("keima_9x9_resumed.sgf", g.to_sgf())
+    write("keima_9x9_resumed.sgf", dump_sgf(g))
 
 
 def nz_void() -> None:

@@ -1,21 +1,52 @@
 // The goban: Shudan draws it; this wrapper makes every point a labelled,
 // focusable control ("D4, black stone") with a roving tab stop, so the board
 // can be played from the keyboard and read by screen readers.
-import { BoundedGoban } from "@sabaki/shudan";
+import { Goban } from "@sabaki/shudan";
 import { useLayoutEffect, useMemo, useRef, useState } from "preact/hooks";
 import { LETTERS, vertexToGtp } from "../coords.js";
 import { t } from "../i18n.js";
 
 const SIGN = { 0: 0, 1: 1, 2: -1 };
 
+// Width of the drawn board in vertex sizes beyond its points: the coordinates on both
+// sides, Shudan's padding (.25em each side) and its border (.15em each side).
+const FRAME = 2 + 0.5 + 0.3;
+
+/** The vertex size (px) that fits a size x size board with coordinates in maxWidth x maxHeight. */
+export function fitVertexSize(size, maxWidth, maxHeight) {
+  const fit = Math.floor(Math.min(maxWidth, maxHeight) / (size + FRAME));
+  return Math.max(8, Math.min(48, fit));
+}
+
+/**
+ * Whether [x, y] is a star point of the size x size board, as drawn by Shudan except that
+ * boards under 13x13 keep the four corner points and tengen only (9x9: C3, G3, C7, G7, E5),
+ * the usual convention; 13x13 and larger keep Shudan's nine.
+ */
+export function isStarPoint(x, y, size) {
+  if (size <= 6) return false;
+  const near = size >= 13 ? 3 : 2;
+  const far = size - near - 1;
+  const mid = (size - 1) / 2;
+  const onLine = (v) => v === near || v === far;
+  if (onLine(x) && onLine(y)) return true;
+  if (size % 2 === 0 || size === 7) return false;
+  if (x === mid && y === mid) return true;
+  if (size < 13) return false;
+  return (x === mid && onLine(y)) || (y === mid && onLine(x));
+}
+
 /**
  * Props: size, board (flat array, 0 empty, 1 black, 2 white), lastMove ([x, y] or null),
- * dead (Set of points), territory ({B: Set, W: Set} or null), onActivate(vertex),
- * interactive (bool), ghost (1 black, 2 white, 0 none: the stone previewed under the pointer),
- * onPass, maxWidth, maxHeight.
+ * dead (Set of points), territory ({B: Set, W: Set} or null), onActivate(vertex, how) with
+ * how "pointer" (click or tap) or "key", interactive (bool), ghost (1 black, 2 white, 0 none:
+ * the stone previewed under the pointer), selected ([x, y] or null: the point chosen by a
+ * first tap, shown with its stone until confirmed), onPass, maxWidth, maxHeight.
  */
 export function Board(props) {
-  const { size, board, lastMove, dead, territory, onActivate, interactive, ghost, maxWidth, maxHeight } = props;
+  const { size, board, lastMove, dead, territory, onActivate, interactive, ghost, selected, maxWidth, maxHeight } =
+    props;
+  const vertexSize = fitVertexSize(size, maxWidth, maxHeight);
   const container = useRef(null);
   const [hover, setHover] = useState(null);
   const focus = useRef(null); // [x, y] of the roving tab stop
@@ -47,15 +78,18 @@ export function Board(props) {
     return { signMap, markerMap, paintMap };
   }, [size, board, lastMove, dead, territory]);
 
-  // The stone the player would place, shown faintly under the pointer on an empty point.
+  // The stone the player would place, shown faintly under the pointer on an empty point,
+  // and plainly on the point selected by a first tap.
   const ghostStoneMap = useMemo(() => {
-    if (!interactive || !ghost || !hover) return null;
-    const [x, y] = hover;
-    if (x >= size || y >= size || board[y * size + x] !== 0) return null;
+    if (!interactive || !ghost) return null;
     const map = Array.from({ length: size }, () => new Array(size).fill(null));
-    map[y][x] = { sign: SIGN[ghost], faint: true };
+    const empty = (v) => v && v[0] < size && v[1] < size && board[v[1] * size + v[0]] === 0;
+    if (empty(hover)) map[hover[1]][hover[0]] = { sign: SIGN[ghost], faint: true };
+    if (empty(selected)) map[selected[1]][selected[0]] = { sign: SIGN[ghost] };
     return map;
-  }, [interactive, ghost, hover, size, board]);
+  }, [interactive, ghost, hover, selected, size, board]);
+
+  const isSelected = (x, y) => !!selected && selected[0] === x && selected[1] === y;
 
   const dimmed = useMemo(() => {
     if (!dead) return [];
@@ -69,6 +103,7 @@ export function Board(props) {
     parts.push(c === 1 ? t("blackStone") : c === 2 ? t("whiteStone") : t("empty"));
     if (dead?.has(p)) parts.push(t("deadMark"));
     if (lastMove && lastMove[0] === x && lastMove[1] === y) parts.push(t("lastMove"));
+    if (isSelected(x, y)) parts.push(t("selectedMark"));
     if (c === 0 && territory?.B?.has(p)) parts.push(t("territoryOf", t("black")));
     if (c === 0 && territory?.W?.has(p)) parts.push(t("territoryOf", t("white")));
     return t("pointLabel", vertexToGtp([x, y], size), parts.join(", "));
@@ -92,6 +127,14 @@ export function Board(props) {
       el.setAttribute("data-vertex", vertexToGtp([x, y], size));
       const isStop = focus.current[0] === x && focus.current[1] === y;
       el.setAttribute("tabindex", isStop ? "0" : "-1");
+    }
+    // Star points: Shudan draws nine on every odd board from 9x9; hide those the
+    // convention leaves out. Its circles carry no vertex, which their centre gives.
+    for (const circle of root.querySelectorAll(".shudan-hoshi")) {
+      const x = Math.floor((Number(circle.getAttribute("cx")) - 0.5) / vertexSize);
+      const y = Math.floor((Number(circle.getAttribute("cy")) - 0.5) / vertexSize);
+      circle.setAttribute("data-star", vertexToGtp([x, y], size));
+      circle.style.display = isStarPoint(x, y, size) ? "" : "none";
     }
   });
 
@@ -129,7 +172,7 @@ export function Board(props) {
     } else if (evt.key === "Enter" || evt.key === " ") {
       evt.preventDefault();
       focus.current = [x, y];
-      if (interactive) onActivate?.([x, y]);
+      if (interactive) onActivate?.([x, y], "key");
     } else if ((evt.key === "p" || evt.key === "P") && props.onPass) {
       evt.preventDefault();
       props.onPass();
@@ -138,7 +181,7 @@ export function Board(props) {
 
   function onClick(_evt, vertex) {
     focus.current = vertex;
-    if (interactive) onActivate?.(vertex);
+    if (interactive) onActivate?.(vertex, "pointer");
   }
 
   return (
@@ -154,10 +197,8 @@ export function Board(props) {
       <p id="board-help" class="visually-hidden">
         {t("boardHelp")}
       </p>
-      <BoundedGoban
-        maxWidth={maxWidth}
-        maxHeight={maxHeight}
-        maxVertexSize={48}
+      <Goban
+        vertexSize={vertexSize}
         showCoordinates={true}
         coordX={(i) => LETTERS[i]}
         coordY={(i) => String(size - i)}
@@ -166,6 +207,7 @@ export function Board(props) {
         paintMap={maps.paintMap}
         dimmedVertices={dimmed}
         ghostStoneMap={ghostStoneMap}
+        selectedVertices={selected ? [selected] : []}
         onVertexClick={onClick}
         onVertexMouseEnter={(_evt, vertex) => setHover(vertex)}
         onVertexMouseLeave={() => setHover(null)}

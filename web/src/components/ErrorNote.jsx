@@ -12,7 +12,7 @@ export function ErrorNote({ error }) {
   return (
     <p class="error" role="alert" data-testid="error" data-code={error.code} data-field={error.field || ""}>
       <strong>{summary || t("errorTitle")}</strong>
-      {detail && `: ${detail}`}
+      {detail && `${t("colon")} ${detail}`}
       {error.field && !detail.startsWith(`${error.field}:`) ? ` (${error.field})` : ""}
     </p>
   );

@@ -17,6 +17,23 @@ const sameSet = (a, b) => a.length === b.length && a.every((p) => b.includes(p))
 
 const colorName = (c) => (c === "B" ? t("black") : t("white"));
 
+const CONFIRM_KEY = "keima.confirmTap";
+
+/**
+ * Whether a pointer activation only selects a point, a second one on it playing: the stored
+ * choice, else on for a touch screen (a coarse pointer: a fingertip covers several points of a
+ * 19x19 board on a phone) and off for a mouse.
+ */
+function initialConfirmTap() {
+  try {
+    const stored = localStorage.getItem(CONFIRM_KEY);
+    if (stored === "on" || stored === "off") return stored === "on";
+  } catch {
+    // storage disabled: the default for this screen
+  }
+  return !!window.matchMedia?.("(pointer: coarse)").matches;
+}
+
 function describeMove(move, size) {
   if (move.point === null || move.point === undefined) return t("announcePass", colorName(move.color));
   const v = move.vertex || vertexToGtp(anyToVertex(move.point, size), size);
@@ -51,7 +68,10 @@ export function GameView({ gameId, inviteCode }) {
   const [announce, setAnnounce] = useState("");
   const [confirmResign, setConfirmResign] = useState(false);
   const [copied, setCopied] = useState(false);
+  const [confirmTap, setConfirmTap] = useState(initialConfirmTap);
+  const [selected, setSelected] = useState(null); // [x, y] chosen by a first tap, or null
   const gameRef = useRef(null);
+  const listRef = useRef(null);
   const socketRef = useRef(null);
   const [vw, vh] = useViewport();
 
@@ -63,7 +83,16 @@ export function GameView({ gameId, inviteCode }) {
     setReceivedAt(Date.now());
     const said = announcement(prev, next);
     if (said) setAnnounce(said);
-    if (prev && next.moves.length !== prev.moves.length) setRefusal(null);
+    if (prev && next.moves.length !== prev.moves.length) {
+      setRefusal(null);
+      setSelected(null);
+      setNotice((n) => (n?.key === "playResumed" ? null : n));
+    }
+    if (prev?.phase === "scoring" && next.phase === "play") {
+      // Said aloud by the announcer, and shown: otherwise the board just looks the same again.
+      setNotice({ key: "playResumed" });
+      setSelected(null);
+    }
     if (
       prev?.undo_request &&
       !next.undo_request &&
@@ -127,6 +156,27 @@ export function GameView({ gameId, inviteCode }) {
     return { size, moves, reviewing, n, board, lastMove, dead, territory };
   }, [game, reviewAt]);
 
+  // The move list follows the game: the newest entry when live, the reviewed one otherwise.
+  // Only the list scrolls (not the page), so the board stays where it is.
+  const moveCount = view?.moves.length ?? 0;
+  useEffect(() => {
+    const list = listRef.current;
+    if (!list || !view) return;
+    if (!view.reviewing) {
+      list.scrollTop = list.scrollHeight;
+      return;
+    }
+    const current = list.querySelector('[aria-current="step"]')?.closest("li");
+    if (!current) {
+      list.scrollTop = 0;
+      return;
+    }
+    const top = current.offsetTop;
+    const bottom = top + current.offsetHeight;
+    if (top < list.scrollTop) list.scrollTop = top;
+    else if (bottom > list.scrollTop + list.clientHeight) list.scrollTop = bottom - list.clientHeight;
+  }, [moveCount, view?.n, view?.reviewing]);
+
   if (error && !game) {
     return (
       <div class="card">
@@ -160,10 +210,14 @@ export function GameView({ gameId, inviteCode }) {
     } catch (exc) {
       if (exc.code === "illegal-move") {
         setRefusal({ reason: exc.reason, vertex, message: exc.message });
+      } else if (exc.code === "network" && exc.reason === "in-flight") {
+        // The socket dropped with the action sent: the next state says whether it applied.
+        setNotice({ key: "sendUncertain" });
       } else if (exc.code === "network") {
-        // The socket dropped with the action in flight; the next state says whether it applied.
+        // Nothing reached the server: say so rather than let the click vanish.
+        setNotice({ key: "notSent", args: [action.type === "play" ? vertex : null] });
       } else {
-        setNotice(`${tn("errors", exc.code) || t("errorTitle")}: ${exc.message}`);
+        setNotice(t("labelled", tn("errors", exc.code) || t("errorTitle"), exc.message));
       }
     }
   }
@@ -180,13 +234,34 @@ export function GameView({ gameId, inviteCode }) {
     send({ type: "undo_answer", accept });
   }
 
-  function onActivate(vertex) {
+  function onActivate(vertex, how) {
     const name = vertexToGtp(vertex, game.size);
     if (game.phase === "scoring") {
       if (canMark) send({ type: "toggle_dead", point: vertex[1] * game.size + vertex[0] }, name);
       return;
     }
-    if (canPlay) send({ type: "play", move: name }, name);
+    if (!canPlay) return;
+    // Tap to select, tap again to play: a first tap on another point moves the selection.
+    // An occupied point goes straight to the server, whose refusal says why at once.
+    const empty = game.board[vertex[1] * game.size + vertex[0]] === 0;
+    const again = selected && selected[0] === vertex[0] && selected[1] === vertex[1];
+    if (confirmTap && how === "pointer" && empty && !again) {
+      setSelected(vertex);
+      return;
+    }
+    setSelected(null);
+    send({ type: "play", move: name }, name);
+  }
+
+  function toggleConfirmTap(evt) {
+    const on = evt.currentTarget.checked;
+    setConfirmTap(on);
+    setSelected(null);
+    try {
+      localStorage.setItem(CONFIRM_KEY, on ? "on" : "off");
+    } catch {
+      // not remembered, still applied
+    }
   }
 
   const refusalText = refusal
@@ -194,8 +269,11 @@ export function GameView({ gameId, inviteCode }) {
       tn("reasons", "unknown", refusal.vertex, refusal.message))
     : null;
 
-  const boardWidth = vw > 900 ? Math.min(vw - 440, 760) : vw - 24;
+  // Beside the panel on a wide screen; on a narrow one the board takes the width (main's
+  // padding, 0.25rem each side, is 4 px) and the panel goes below it.
+  const boardWidth = vw > 900 ? Math.min(vw - 440, 760) : vw - 8;
   const boardHeight = vw > 900 ? vh - 110 : Math.min(vh, vw);
+  const shownSelection = canPlay && confirmTap ? selected : null;
 
   const storedInvite = (() => {
     try {
@@ -225,11 +303,17 @@ export function GameView({ gameId, inviteCode }) {
           territory={view.territory}
           interactive={canPlay || canMark}
           ghost={canPlay ? (game.to_move === "B" ? 1 : 2) : 0}
+          selected={shownSelection}
           onActivate={onActivate}
           onPass={canPlay && game.phase === "play" ? () => send({ type: "pass" }) : null}
           maxWidth={boardWidth}
           maxHeight={boardHeight}
         />
+        {shownSelection && (
+          <p class="tap-hint" role="status" data-testid="tap-hint">
+            {t("tapHint", vertexToGtp(shownSelection, game.size))}
+          </p>
+        )}
         {view.reviewing && (
           <p class="reviewing" data-testid="reviewing">
             {t("reviewing", view.n, view.moves.length)}
@@ -248,7 +332,11 @@ export function GameView({ gameId, inviteCode }) {
           </p>
         )}
         <p class={`status ${status}`} data-testid="connection">
-          {t("connection")}: {status === "open" ? t("connected") : status === "gone" ? t("notFound") : t("reconnecting")}
+          {t(
+            "labelled",
+            t("connection"),
+            status === "open" ? t("connected") : status === "gone" ? t("notFound") : t("reconnecting"),
+          )}
         </p>
         <p class="settings" data-testid="settings">
           {t(
@@ -318,12 +406,16 @@ export function GameView({ gameId, inviteCode }) {
             data-reason={refusal.reason}
             data-vertex={refusal.vertex}
           >
-            <strong>{t("refused")}:</strong> {refusalText}
+            <strong>
+              {t("refused")}
+              {t("colon")}
+            </strong>{" "}
+            {refusalText}
           </div>
         )}
         {notice && (
           <p class="notice" role="status" data-testid="notice">
-            {typeof notice === "string" ? notice : t(notice.key)}
+            {typeof notice === "string" ? notice : t(notice.key, ...(notice.args || []))}
           </p>
         )}
 
@@ -374,11 +466,18 @@ export function GameView({ gameId, inviteCode }) {
                   {t("resign")}
                 </button>
                 <button type="button" onClick={() => setConfirmResign(false)}>
-                  {t("decline")}
+                  {t("cancel")}
                 </button>
               </span>
             )}
           </div>
+        )}
+
+        {you.length > 0 && !game.result && (
+          <label class="option">
+            <input type="checkbox" checked={confirmTap} onChange={toggleConfirmTap} data-testid="confirm-tap" />{" "}
+            {t("confirmTap")}
+          </label>
         )}
 
         {live && game.phase === "scoring" && (
@@ -432,7 +531,11 @@ export function GameView({ gameId, inviteCode }) {
 
         {game.result && (
           <p class="result" data-testid="result" data-result={game.result}>
-            <strong>{t("result")}:</strong> {t("resultText", game.result)} ({game.result})
+            <strong>
+              {t("result")}
+              {t("colon")}
+            </strong>{" "}
+            {t("resultText", game.result)} ({game.result})
             {game.end_reason && tn("endReasons", game.end_reason) && ` – ${tn("endReasons", game.end_reason)}`}
           </p>
         )}
@@ -449,7 +552,12 @@ export function GameView({ gameId, inviteCode }) {
         <section class="moves" aria-labelledby="moves-title">
           <h3 id="moves-title">{t("moveList")}</h3>
           <div class="review-nav" role="group" aria-label={t("review")}>
-            <button type="button" onClick={() => setReviewAt(0)} disabled={!view.moves.length}>
+            <button
+              type="button"
+              onClick={() => setReviewAt(0)}
+              disabled={!view.moves.length}
+              data-testid="review-start"
+            >
               « <span class="visually-hidden">{t("reviewStart")}</span>
             </button>
             <button
@@ -474,7 +582,7 @@ export function GameView({ gameId, inviteCode }) {
               » <span class="visually-hidden">{t("reviewEnd")}</span>
             </button>
           </div>
-          <ol class="move-list" data-testid="move-list">
+          <ol class="move-list" data-testid="move-list" ref={listRef}>
             {view.moves.map((m, i) => (
               <li key={m.n ?? i + 1}>
                 <button
@@ -483,7 +591,7 @@ export function GameView({ gameId, inviteCode }) {
                   aria-current={i + 1 === view.n ? "step" : undefined}
                   onClick={() => setReviewAt(i + 1 === view.moves.length ? null : i + 1)}
                 >
-                  {colorName(m.color)}{" "}
+                  <span class="move-n">{i + 1}</span> {colorName(m.color)}{" "}
                   {m.point === null || m.point === undefined ? t("passed") : m.vertex}
                 </button>
               </li>

@@ -3,7 +3,7 @@
 // sides on this screen) and the creator's colour.
 import { useEffect, useState } from "preact/hooks";
 import { api } from "../api.js";
-import { t, tn } from "../i18n.js";
+import { num, t, tn } from "../i18n.js";
 import { ErrorNote } from "./ErrorNote.jsx";
 
 const CLOCK_FIELDS = {
@@ -73,6 +73,13 @@ export function NewGame({ onCreated }) {
   const ruleset = info?.rulesets?.[form.rules];
   const placementChoice = ruleset?.handicap_placement || "either";
   const handicap = Number(form.handicap);
+  // The komi the server will apply when the field is left empty: a handicap game gets the
+  // ruleset's handicap komi where it has one (0.5 under the French rules), else the usual one.
+  const defaultKomi = ruleset
+    ? handicap >= 2 && ruleset.handicap_komi !== null && ruleset.handicap_komi !== undefined
+      ? ruleset.handicap_komi
+      : ruleset.default_komi
+    : null;
   const botAvailable = !!info?.bot_levels?.length;
 
   async function submit(evt) {
@@ -105,7 +112,7 @@ export function NewGame({ onCreated }) {
     }
   }
 
-  const num = (key, label, attrs) => (
+  const numberField = (key, label, attrs) => (
     <label class="field">
       <span>{label}</span>
       <input type="number" name={key} value={form[key]} onInput={set(key)} {...attrs} />
@@ -132,7 +139,7 @@ export function NewGame({ onCreated }) {
           ))}
         </div>
         {form.sizeChoice === "custom" &&
-          num("customSize", t("customSize"), { min: info?.sizes?.min ?? 2, max: info?.sizes?.max ?? 25 })}
+          numberField("customSize", t("customSize"), { min: info?.sizes?.min ?? 2, max: info?.sizes?.max ?? 25 })}
       </fieldset>
 
       <fieldset>
@@ -147,11 +154,11 @@ export function NewGame({ onCreated }) {
             ))}
           </select>
         </label>
-        {num("komi", t("komi"), {
+        {numberField("komi", t("komi"), {
           step: 0.5,
           min: -100,
           max: 100,
-          placeholder: `${t("komiDefault")}${ruleset ? ` (${ruleset.default_komi})` : ""}`,
+          placeholder: `${t("komiDefault")}${defaultKomi !== null ? ` (${num(defaultKomi)})` : ""}`,
         })}
         <label class="field">
           <span>{t("handicap")}</span>
@@ -191,13 +198,18 @@ export function NewGame({ onCreated }) {
             ))}
           </select>
         </label>
-        {CLOCK_FIELDS[form.clockType].includes("main") && num("main", t("mainTime"), { min: 0.1, step: 0.1 })}
-        {CLOCK_FIELDS[form.clockType].includes("period") && num("period", t("periodTime"), { min: 1 })}
-        {CLOCK_FIELDS[form.clockType].includes("periods") && num("periods", t("periods"), { min: 1 })}
-        {CLOCK_FIELDS[form.clockType].includes("stones") && num("stones", t("stonesPerPeriod"), { min: 1 })}
-        {CLOCK_FIELDS[form.clockType].includes("increment") && num("increment", t("increment"), { min: 0 })}
+        {CLOCK_FIELDS[form.clockType].includes("main") &&
+          numberField("main", t("mainTime"), {
+            // Byo-yomi and Canadian timing may start in overtime (no main time), a common setting.
+            min: form.clockType === "byoyomi" || form.clockType === "canadian" ? 0 : 0.1,
+            step: 0.1,
+          })}
+        {CLOCK_FIELDS[form.clockType].includes("period") && numberField("period", t("periodTime"), { min: 1 })}
+        {CLOCK_FIELDS[form.clockType].includes("periods") && numberField("periods", t("periods"), { min: 1 })}
+        {CLOCK_FIELDS[form.clockType].includes("stones") && numberField("stones", t("stonesPerPeriod"), { min: 1 })}
+        {CLOCK_FIELDS[form.clockType].includes("increment") && numberField("increment", t("increment"), { min: 0 })}
         {CLOCK_FIELDS[form.clockType].includes("max") &&
-          num("max", t("fischerMax"), { min: 1, placeholder: t("noCap") })}
+          numberField("max", t("fischerMax"), { min: 1, placeholder: t("noCap") })}
       </fieldset>
 
       <fieldset>

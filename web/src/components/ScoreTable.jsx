@@ -31,35 +31,44 @@ export function ScoreTable({ score, final }) {
           const w = m.breakdown?.W || {};
           const shown = FIELDS.filter((f) => b[f] || w[f]);
           const own = name === score.method;
+          // The quick count's "filled" and "stones left over" rows mean little without a word on how it counts.
+          const note = name === "quick-count" && (shown.includes("filled") || shown.includes("overflow"));
           return (
-            <table key={name} class={`method${own ? " own" : ""}`} data-method={name}>
-              <caption>
-                <span class="method-name">{tn("methodNames", name) || name}</span>
-                {own && <span class="badge">{t("rulesMethod")}</span>}
-                <span class="method-result">{t("resultText", m.result)}</span>
-              </caption>
-              <thead>
-                <tr>
-                  <td></td>
-                  <th scope="col">{t("black")}</th>
-                  <th scope="col">{t("white")}</th>
-                </tr>
-              </thead>
-              <tbody>
-                {shown.map((f) => (
-                  <tr key={f}>
-                    <th scope="row">{tn("fields", f) || f}</th>
-                    <td>{num(b[f] ?? 0)}</td>
-                    <td>{num(w[f] ?? 0)}</td>
+            <div key={name} class="method-box">
+              <table class={`method${own ? " own" : ""}`} data-method={name}>
+                <caption>
+                  <span class="method-name">{tn("methodNames", name) || name}</span>
+                  {own && <span class="badge">{t("rulesMethod")}</span>}
+                  <span class="method-result">{t("resultText", m.result)}</span>
+                </caption>
+                <thead>
+                  <tr>
+                    <td></td>
+                    <th scope="col">{t("black")}</th>
+                    <th scope="col">{t("white")}</th>
                   </tr>
-                ))}
-                <tr class="total">
-                  <th scope="row">{tn("fields", "total")}</th>
-                  <td>{num(m.black)}</td>
-                  <td>{num(m.white)}</td>
-                </tr>
-              </tbody>
-            </table>
+                </thead>
+                <tbody>
+                  {shown.map((f) => (
+                    <tr key={f}>
+                      <th scope="row">{tn("fields", f) || f}</th>
+                      <td>{num(b[f] ?? 0)}</td>
+                      <td>{num(w[f] ?? 0)}</td>
+                    </tr>
+                  ))}
+                  <tr class="total">
+                    <th scope="row">{tn("fields", "total")}</th>
+                    <td>{num(m.black)}</td>
+                    <td>{num(m.white)}</td>
+                  </tr>
+                </tbody>
+              </table>
+              {note && (
+                <p class="method-note" data-testid="quick-count-note">
+                  {t("quickCountNote")}
+                </p>
+              )}
+            </div>
           );
         })}
       </div>

@@ -15,7 +15,7 @@ Kind = Literal["none", "absolute", "canadian", "byoyomi"]
 
 
 @dataclass
-class Clock:
+class TimeBudget:
     """The time control of one game and what each colour has left, as last told by the controller."""
 
     kind: Kind = "none"

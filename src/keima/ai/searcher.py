@@ -8,36 +8,28 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 
 from keima.ai import fastboard as fb
 from keima.ai import search as S
 from keima.ai.patterns import PATTERN_TABLE
+from keima.rules.game import Game
+from keima.rules.scoring import handicap_bonus
 
 
-def effective_komi(game: Any) -> float:
-    """Return the points White receives in an area count of ``game``: komi plus the ruleset's handicap bonus.
+def effective_komi(game: Game) -> float:
+    """Return the points White receives in an area count of ``game``: komi plus the handicap bonus.
 
-    Territory rulesets are searched as area counts too (with pass stones the two differ by the handicap
-    stones minus one, which is what the bonus adds)."""
-    komi = float(game.komi)
-    h = int(getattr(game, "handicap", 0) or 0)
-    stones = h if h >= 2 else 0
-    rules = game.rules
-    bonus = getattr(rules, "handicap_bonus", "none")
-    if rules.scoring == "area":
-        if bonus == "n":
-            komi += stones
-        elif bonus == "n-1" and stones:
-            komi += stones - 1
-    elif stones:
-        komi += stones - 1
-    return komi
+    Area rulesets give their own bonus (``keima.rules.scoring.handicap_bonus``). Territory rulesets are searched
+    as area counts too: with pass stones the two differ by the handicap stones minus one, which is added."""
+    stones = game.handicap if game.handicap >= 2 else 0
+    if game.rules.scoring == "area":
+        return float(game.komi) + handicap_bonus(game.rules, game.handicap)
+    return float(game.komi) + max(stones - 1, 0)
 
 
-def load(game: Any) -> np.ndarray:
+def load(game: Game) -> np.ndarray:
     """Return a fast board holding ``game``'s current position, side to move, simple-ko point and last move."""
     n = game.size
     b = fb.new_board(n, suicide_allowed=game.rules.suicide != "forbidden")
@@ -47,9 +39,9 @@ def load(game: Any) -> np.ndarray:
             fb.set_stone(b, fb.to_fast(p, n), int(c))
     meta = b[fb.META]
     meta[fb.M_TOMOVE] = int(game.to_move)
-    ko = getattr(game, "ko_point", None)
+    ko = game.ko_point
     meta[fb.M_KO] = fb.to_fast(ko, n) if ko is not None else -1
-    last = getattr(game, "last_move", None)
+    last = game.last_move
     if last is not None:
         meta[fb.M_LAST] = fb.PASS if last.point is None else fb.to_fast(last.point, n)
     meta[fb.M_PASSES] = min(int(game.consecutive_passes), 1)
@@ -116,7 +108,7 @@ class Searcher:
                     stack.append((i, nb, depth + 1))
         return -1
 
-    def search(self, game: Any, color: int, seconds: float | None, max_playouts: int | None,
+    def search(self, game: Game, color: int, seconds: float | None, max_playouts: int | None,
                allowed: list[int] | None = None, allow_pass: bool = True) -> SearchResult:
         """Search ``game`` for ``color`` (must be the side to move on the fast board) for at most ``seconds``
         (None: no time limit) and ``max_playouts`` (None: no limit); at least one limit must be set.
@@ -182,13 +174,8 @@ class Searcher:
         best = ranked[0] if ranked else (None, 0.0, 0.0)
         return SearchResult(best[0], best[2], done, ranked, own_pts)
 
-    def advance(self, move: int | None, n: int) -> None:
-        """Tell the searcher which move was chosen, so the next search can start below it."""
-        # Reuse finds the node by position, so nothing is needed here beyond keeping the tree.
-        del move, n
 
-
-def ownership(game: Any, playouts: int | None = None, seed: int | None = None) -> np.ndarray:
+def ownership(game: Game, playouts: int | None = None, seed: int | None = None) -> np.ndarray:
     """Return each point's expected owner in ``game``'s position (+1 Black .. -1 White) from heavy playouts,
     half of them with each side to move. The game is not changed."""
     n = game.size
