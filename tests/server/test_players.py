@@ -172,8 +172,22 @@ def test_change_password_and_delete_account(browsers: tuple[Browser, Browser, Br
     assert c.me()["name"] != "frank" and c.me()["guest"] is True
     c.req("POST", "/api/session", 401, json={"name": "frank", "password": "new secret"})
     registered(c, "frank")
-    black = b.req("GET", f"/api/games/{gid}", 200).json()["players"]["B"]
-    assert re.fullmatch(r"deleted-\d{6}", black["name"])
+    game = b.req("GET", f"/api/games/{gid}", 200).json()
+    assert re.fullmatch(r"deleted-\d{6}", game["players"]["B"]["name"])
+    assert game["result"] == "W+R"  # nobody could play the deleted player's side any more: resigned
+
+
+def test_the_new_endpoints_are_in_openapi(fast_client: TestClient) -> None:
+    spec = fast_client.get("/openapi.json").json()
+    paths = spec["paths"]
+    for path, method in (("/api/me", "get"), ("/api/me", "patch"), ("/api/me", "delete"), ("/api/players", "post"),
+                         ("/api/session", "post"), ("/api/session", "delete"), ("/api/me/password", "post"),
+                         ("/api/games", "get"), ("/api/me/games", "get")):
+        assert method in paths[path], (path, method)
+    schemas = spec["components"]["schemas"]
+    assert "open" in schemas["NewGame"]["properties"]["opponent"]["enum"]
+    assert {"GameSummary", "MeOut", "ChatAction", "ChatOut"} <= set(schemas)
+    assert "from" in schemas["ChatOut"]["properties"]
 
 
 # -- open challenges, the lobby, my games ------------------------------------------------------------------------

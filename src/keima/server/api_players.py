@@ -20,6 +20,7 @@ from keima.server.lobby import LOBBY, Lobby, player_channel
 from keima.server.players import SESSION_AGE, SESSION_COOKIE, Player, Players, load_secret, rank_words
 from keima.server.schemas import ErrorBody
 from keima.server.schemas_players import Credentials, GamesOut, MeOut, MePatch, PasswordChange
+from keima.server.session import token_hash
 
 SEAT_HEADER = "x-keima-seat"
 SEAT_COOKIE_PREFIX = "keima_seat_"
@@ -186,16 +187,30 @@ async def change_password(body: PasswordChange, request: Request) -> Response:
 
 @router.delete("/api/me", status_code=204, responses=_errors)
 async def delete_me(request: Request) -> Response:
-    """Delete a registered player's account: logged out everywhere, the name freed, the games kept under a
-    name that is no longer theirs (204)."""
+    """Delete a registered player's account: their games in progress are resigned (nobody could play their side
+    any more), they are logged out everywhere, the name is freed, the games are kept under a name that is no
+    longer theirs (204)."""
     _same_origin(request)
     player = await _need(request)
+    if player.guest:
+        raise ApiError(409, "not-registered", "a guest has no account to delete")
+    await _resign_all(request, player)
     former = await players_of(request).delete(player)
     _rename_in_memory(request, Player(player.id, former, None, True))
     resp = Response(status_code=204)
     resp.delete_cookie(SESSION_COOKIE, path="/")
     _drop_seat_cookies(request, resp)
     return resp
+
+
+async def _resign_all(request: Request, player: Player) -> None:
+    hub: Hub = request.app.state.hub
+    lobby: Lobby = request.app.state.lobby
+    for summary in await lobby.games("live", limit=100, player_id=player.id):
+        thash = token_hash(players_of(request).seat_token(player.id, summary.id))
+        for color in summary.you[:1]:
+            with contextlib.suppress(ApiError):  # the game ended meanwhile
+                await hub.act(summary.id, {"type": "resign", "color": color}, thash)
 
 
 @router.get("/api/games", responses={200: {"model": GamesOut}, **_errors})
