@@ -108,3 +108,14 @@ def test_lobby_challenge_play_watch_chat_and_another_device(new_page: Any, ui: A
     b.goto("/")
     expect(b).to_have_title(re.compile("Your turn"))
     expect(b.get_by_test_id("turn-note")).to_be_visible()
+
+    # B resigns; the game is then among A's finished games (on A's other device too) and the lobby's.
+    b.goto(f"/g/{gid}")
+    b.get_by_role("button", name="Resign").click()
+    b.locator(".confirm").get_by_role("button", name="Resign").click()
+    expect(b.get_by_test_id("result")).to_contain_text("B+R")
+    d.goto("/")
+    expect(d.locator(f'[data-testid="lobby-my-finished"] li[data-game="{gid}"]')).to_contain_text("B+R")
+    expect(d.locator(f'[data-testid="lobby-finished"] li[data-game="{gid}"]')).to_contain_text(name)
+    expect(d.locator(f'[data-testid="lobby-mine"] li[data-game="{gid}"]')).to_have_count(0)
+    shot(d, "d-finished")

@@ -135,9 +135,34 @@ function audio() {
   return audioContext;
 }
 
+/**
+ * Whether the sound is on: as chosen, else on only where the browser lets a page play sound before any
+ * click (its autoplay policy); where it does not say, off until the player switches it on.
+ */
+export function soundIsOn(choice = sound.get()) {
+  if (choice) return choice === "on";
+  try {
+    return typeof navigator !== "undefined" && navigator.getAutoplayPolicy?.("audiocontext") === "allowed";
+  } catch {
+    return false;
+  }
+}
+
+// A sound switched on in an earlier visit may play once the player has clicked anywhere (browsers allow sound
+// after a gesture): the audio context is resumed on the first click.
+if (typeof document !== "undefined") {
+  document.addEventListener(
+    "pointerdown",
+    () => {
+      if (soundIsOn()) audio()?.resume?.();
+    },
+    { once: true, capture: true },
+  );
+}
+
 /** A short stone-on-wood click; silent when sound is off or the browser forbids it (autoplay). */
 export function playStone() {
-  if (sound.get() === "off") return false;
+  if (!soundIsOn()) return false;
   const ctx = audio();
   if (!ctx || ctx.state !== "running") return false; // autoplay forbidden until the user acts: off
   const now = ctx.currentTime;

@@ -3,7 +3,7 @@
 import { useEffect, useState } from "preact/hooks";
 import { useSignal } from "../hooks.js";
 import { t, tn } from "../i18n.js";
-import { me, playersApi, refreshMe, setSound, sound } from "../players.js";
+import { me, playersApi, refreshMe, setSound, sound, soundIsOn } from "../players.js";
 
 function errorText(exc) {
   return t("labelled", tn("errors", exc.code) || t("errorTitle"), exc.message);
@@ -56,7 +56,7 @@ export function Account() {
   }
 
   if (!player) return null;
-  const soundOn = soundNow !== "off";
+  const soundOn = soundIsOn(soundNow);
   return (
     <div class="account" data-testid="account">
       <span class="me" data-testid="me-name">

@@ -1,7 +1,7 @@
 // The home page: who is waiting for a game (open challenges), my games, games in
 // progress to watch, recently finished games, and the new-game form. The lists
 // come from the lobby socket (players.js) and change without a reload.
-import { useState } from "preact/hooks";
+import { useEffect, useState } from "preact/hooks";
 import { ROOT, api } from "../api.js";
 import { useSignal } from "../hooks.js";
 import { t, tn } from "../i18n.js";
@@ -73,6 +73,17 @@ export function Lobby({ onCreated }) {
   const live = lists?.live || [];
   const finished = lists?.finished || [];
   const myId = player?.id;
+  const [myFinished, setMyFinished] = useState([]);
+
+  // The player's finished games: read again when the player changes or one of their games ends.
+  const finishedKey = `${myId}:${finished.map((g) => g.id).join(",")}`;
+  useEffect(() => {
+    if (!myId) return;
+    playersApi.myGames("finished").then(
+      (r) => setMyFinished(r.games || []),
+      () => setMyFinished([]),
+    );
+  }, [finishedKey]);
   const isMine = (g) => mine.some((m) => m.id === g.id);
 
   return (
@@ -124,6 +135,26 @@ export function Lobby({ onCreated }) {
                 </li>
               );
             }}
+          />
+        )}
+        {player && myFinished.length > 0 && (
+          <Section
+            id="lobby-my-finished"
+            title={t("myFinished")}
+            empty=""
+            games={myFinished.slice(0, 10)}
+            row={(g) => (
+              <li key={g.id} data-game={g.id}>
+                <span class="who">
+                  {who(g.players.B)} {t("vs")} {who(g.players.W)}
+                </span>
+                <span class="what">{g.result ? `${t("resultText", g.result)} (${g.result})` : ""}</span>
+                <a href={gameUrl(g.id)}>{t("review")}</a>{" "}
+                <a href={api.sgfUrl(g.id)} download={`keima-${g.id}.sgf`}>
+                  {t("download")}
+                </a>
+              </li>
+            )}
           />
         )}
         <Section
