@@ -49,11 +49,11 @@ class Browser:
         data: dict[str, Any] = self.req("GET", "/api/me", 200).json()
         return data
 
-    def ws(self, url: str) -> Any:
+    def ws(self, url: str, **kw: Any) -> Any:
         self.c.cookies.clear()
         for k, v in self.jar.items():
             self.c.cookies.set(k, v, domain="testserver.local")
-        sock = self.c.websocket_connect(url)
+        sock = self.c.websocket_connect(url, **kw)
         self.c.cookies.clear()
         return sock
 
@@ -283,6 +283,10 @@ def test_the_lobby_socket_shows_a_new_challenge_without_reloading(browsers: tupl
             if msg["open"] == [] and msg["live"] and msg["mine"]:
                 break
         assert msg["live"][0]["id"] == gid and msg["mine"][0]["you"] == ["W"]
+    # A page of another site, with B's cookie: the public lists only.
+    with b.ws("/api/lobby/ws", headers={"Origin": "http://elsewhere.example"}) as sock:
+        msg = sock.receive_json()
+        assert msg["live"][0]["id"] == gid and msg["mine"] is None
 
 
 # -- chat ---------------------------------------------------------------------------------------------------------

@@ -17,6 +17,8 @@ from keima.server.chat import Chat
 from keima.server.errors import ApiError
 from keima.server.hub import Hub
 from keima.server.lobby import LOBBY, Lobby, player_channel
+from keima.server.origin import cross_origin as _cross_origin
+from keima.server.origin import same_origin as _same_origin
 from keima.server.players import SESSION_AGE, SESSION_COOKIE, Player, Players, load_secret, rank_words
 from keima.server.schemas import ErrorBody
 from keima.server.schemas_players import Credentials, GamesOut, MeOut, MePatch, PasswordChange
@@ -93,12 +95,6 @@ async def _need(request: Request) -> Player:
     if player is None:
         raise ApiError(401, "not-logged-in", "no player for this browser: GET /api/me first, or log in")
     return player
-
-
-def _same_origin(request: Request) -> None:
-    from keima.server.app import _same_origin as check
-
-    check(request)
 
 
 @router.get("/api/me", responses={200: {"model": MeOut}, **_errors})
@@ -235,7 +231,8 @@ async def my_games(request: Request, status: Literal["live", "finished"] = "live
 async def lobby_socket(websocket: WebSocket) -> None:
     """The lobby's lists at once and after each change; ``mine``: the reader's games in progress."""
     lobby: Lobby = websocket.app.state.lobby
-    pid = await players_of(websocket).player_id(websocket.cookies)
+    # A page of another site sees the public lists, never a player's own games.
+    pid = None if _cross_origin(websocket.headers) else await players_of(websocket).player_id(websocket.cookies)
     await websocket.accept()
     wake = asyncio.Event()
     subs = [lobby.hub.pubsub.subscribe(LOBBY)]

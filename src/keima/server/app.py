@@ -19,7 +19,6 @@ from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
 
 from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
@@ -34,6 +33,8 @@ from keima.server.api_players import caller_player, caller_token, players_of, se
 from keima.server.chat import game_sgf
 from keima.server.errors import ApiError, quote
 from keima.server.hub import Hub, new_game_id
+from keima.server.origin import cross_origin as _cross_origin
+from keima.server.origin import same_origin as _same_origin
 from keima.server.pubsub import LocalPubSub, PubSub
 from keima.server.schemas import (
     WS_ADAPTER,
@@ -198,22 +199,6 @@ def _validation_error(exc: ValidationError | RequestValidationError) -> ApiError
     if etype in ("json_invalid", "model_attributes_type", "union_tag_invalid", "union_tag_not_found", "dict_type"):
         return ApiError(400, "bad-request", f"{path + ': ' if path else ''}{msg}", field=path)
     return ApiError(422, "invalid-request", f"{path + ': ' if path else ''}{msg}", field=path)
-
-
-def _cross_origin(headers: Any) -> bool:
-    """True when a browser says the request comes from a page of another site (``Origin`` names another host).
-
-    The seat cookie is ``SameSite=Lax`` already; this refuses a page elsewhere driving a player's seat through
-    their browser even where a browser would send the cookie."""
-    origin = str(headers.get("origin") or "")
-    if not origin or origin == "null":
-        return origin == "null"
-    host = str(headers.get("host") or "")
-    try:
-        netloc = urlsplit(origin).netloc
-    except ValueError:  # not a URL at all ("http://[::1"): certainly not this server's page
-        return True
-    return netloc.lower() != host.lower()
 
 
 def _thash(token: str | None) -> str | None:
@@ -436,11 +421,6 @@ def create_app(db_url: str | None = None, *, pubsub: PubSub | None = None, dist:
         return FileResponse(target)
 
     return app
-
-
-def _same_origin(request: Request) -> None:
-    if _cross_origin(request.headers):
-        raise ApiError(403, "cross-origin", "requests that change a game must come from this server's own pages")
 
 
 def _index(root: Path) -> Response:
