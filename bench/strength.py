@@ -73,7 +73,7 @@ def dead_stone_agreement(folders: list[str], gnugo: str, out: Path) -> int:
     with report.open("w") as log:
         for folder in folders:
             for path in sorted(Path(folder).glob("*.sgf")):
-                rec = load_record(str(path))
+                rec = load_record(path)
                 game = rec.game
                 result = rec.result_text or ""
                 if result[:2] not in ("B+", "W+") or result[2:3] in ("R", "T", "F"):

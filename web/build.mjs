@@ -12,6 +12,7 @@ const outdir = resolve(here, "../src/keima/web/dist");
 // Both languages must be complete: a message missing in one fails the build.
 const { missingMessages } = await import("./src/i18n.js");
 const missing = missingMessages();
+missing.push(...(await import("./src/countText.js")).missingCountMessages()); // the count's own messages
 if (missing.length) {
   console.error(`messages missing from a language:\n  ${missing.join("\n  ")}`);
   process.exit(1);

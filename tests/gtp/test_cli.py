@@ -6,6 +6,7 @@ import os
 import re
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -77,7 +78,7 @@ def test_keima_against_gnugo(tmp_path: object) -> None:
     assert [(row[1], row[2]) for row in rows] == [("keima:beginner", "gnugo"), ("gnugo", "keima:beginner")]
     for number, row in enumerate(rows, start=1):
         path = os.path.join(sgf_dir, f"game-{number:03d}.sgf")
-        game = load_sgf(path)
+        game = load_sgf(Path(path))
         assert game.result == row[3] and game.size == 9 and game.rules.name == "french"
         assert len(game.moves) == int(row[4])
         if game.end_reason == "score":

@@ -124,8 +124,8 @@ def test_boardsize_clear_board_and_komi(engine: GtpEngine) -> None:
     assert engine.game.size == 13
     assert reply(engine, "komi 0.5") == "="
     assert engine.game.komi == 0.5
-    assert reply(engine, "komi lots") == "? komi not a float: 'lots'"
-    assert reply(engine, "komi nan") == "? komi not a finite number: 'nan'"
+    assert reply(engine, "komi lots") == "? komi: komi must be a number, got 'lots'"
+    assert reply(engine, "komi nan") == "? komi: komi must be a number, got 'nan'"
     assert engine.game.komi == 0.5
     reply(engine, "play b d4")
     # komi survives clear_board, and a komi change keeps the moves already played.
@@ -419,7 +419,7 @@ def test_time_commands_set_the_thinking_budget(make_engine: Callable[..., GtpEng
     [
         ("time_settings 1 2", "? time_settings: expected 3 arguments (main_time byo_yomi_time byo_yomi_stones), got 2"),
         ("time_settings a 2 3", "? time_settings: main time must be a number, got 'a'"),
-        ("time_settings 1 2 -3", "? time_settings: times and stones must not be negative"),
+        ("time_settings 1 2 -3", "? time_settings: byo-yomi stones must be 0 to 1000, got -3"),
         ("time_left x 10 0", "? time_left: invalid color 'x' (black, white, b or w)"),
         ("time_left b 10 1.5", "? time_left: stones must be an integer, got '1.5'"),
         ("kgs-time_settings", "? kgs-time_settings: expected a system (none, absolute, byoyomi or canadian)"),
@@ -479,7 +479,7 @@ def test_loadsgf_errors_keep_the_game(engine: GtpEngine, tmp_path: object) -> No
     assert reply(engine, f"loadsgf {bad}").startswith(f"? cannot load file '{bad}'")
     assert reply(engine, "loadsgf") == "? loadsgf: expected 1 or 2 arguments (file [move_number]), got 0"
     assert reply(engine, f"loadsgf {bad} x").startswith("? loadsgf: the move number must be an integer")
-    assert reply(engine, f"loadsgf {bad} 0") == "? loadsgf: the move number must be 1 or more, got 0"
+    assert reply(engine, f"loadsgf {bad} 0") == "? loadsgf: the move number must be 1 to 1000000, got 0"
     assert engine.game.events == before
 
 

@@ -4,6 +4,7 @@ matches with alternating colours and one SGF per game."""
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
 import pytest
 
@@ -162,7 +163,7 @@ def test_match_alternates_colours_and_writes_sgf(tmp_path: object) -> None:
         assert f"RE[{report.result}]" in text
         assert "PB[" + report.black + "]" in text and "PW[" + report.white + "]" in text
         assert "forfeits at move" in text  # the referee's comment
-        assert load_sgf(report.sgf_path).result == report.result
+        assert load_sgf(Path(report.sgf_path)).result == report.result
     table = results_table(reports)
     assert "alpha 3" in table and "beta 0" in table
 

@@ -221,8 +221,10 @@ def test_sources(tmp_path: Path) -> None:
     text = "(;GM[1]SZ[9];B[ee])"
     path = tmp_path / "game.sgf"
     path.write_text(text)
-    for source in (text, text.encode(), path, str(path)):
+    for source in (text, text.encode(), path):
         assert load_sgf(source).moves[0].point == 40
+    with pytest.raises(SgfError, match="not as a file name"):
+        load_sgf(str(path))  # a str is always SGF text: files come as a Path
     with pytest.raises(SgfError, match="cannot read the file"):
         load_sgf(tmp_path / "missing.sgf")
     with pytest.raises(SgfError, match="not int"):

@@ -11,10 +11,13 @@ import { LANGUAGES, lang, setLanguage, t } from "./i18n.js";
 import { Account } from "./components/Account.jsx";
 import { GameView } from "./components/GameView.jsx";
 import { Lobby } from "./components/Lobby.jsx";
+import { PositionTool } from "./components/PositionTool.jsx";
+import { ct } from "./countText.js";
 import { myTurns, onScreen } from "./players.js";
 
 function currentRoute() {
   const rest = location.pathname.startsWith(ROOT) ? location.pathname.slice(ROOT.length) : "";
+  if (/^position\/?$/.test(rest)) return { page: "position" };
   const match = /^g\/([^/]+)\/?$/.exec(rest);
   if (match) {
     const invite = new URLSearchParams(location.search).get("invite");
@@ -79,9 +82,14 @@ function App() {
               })}
             </span>
           )}
-          {route.page === "game" && (
+          {route.page !== "home" && (
             <a href={ROOT} class="button">
               {t("newGame")}
+            </a>
+          )}
+          {route.page !== "position" && (
+            <a href={`${ROOT}position`} class="button" data-testid="position-link">
+              {ct("positionLink")}
             </a>
           )}
           <label class="lang">
@@ -102,7 +110,9 @@ function App() {
         </nav>
       </header>
       <main>
-        {route.page === "game" ? (
+        {route.page === "position" ? (
+          <PositionTool />
+        ) : route.page === "game" ? (
           <GameView gameId={route.id} inviteCode={route.invite} />
         ) : (
           <Lobby onCreated={onCreated} />

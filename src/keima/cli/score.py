@@ -7,6 +7,7 @@ import json
 import math
 import sys
 from collections.abc import Iterable
+from pathlib import Path
 from typing import Any
 
 from keima.cli import Subparsers, UsageError, add_command, number_text
@@ -57,6 +58,24 @@ def register(subparsers: Subparsers) -> None:
     )
     p.add_argument("--all-alive", action="store_true", help="count every stone on the board as alive")
     p.add_argument("--json", action="store_true", help="print one JSON object instead of tables")
+    p.add_argument(
+        "--max-bytes",
+        type=_positive_int,
+        default=None,
+        metavar="N",
+        help="refuse a record larger than N bytes (default: 1048576, keima.record.DEFAULT_MAX_BYTES)",
+    )
+
+
+def _positive_int(text: str) -> int:
+    """argparse type of --max-bytes: an integer of at least 1."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not an integer: {text[:30]!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
+    return value
 
 
 def _rebuild(game: Game, rules: str | None, komi: float | None) -> Game:
@@ -203,10 +222,11 @@ def render(data: dict[str, Any]) -> str:
 
 def run(args: argparse.Namespace) -> int:
     """Score the record; returns 0, or raises UsageError (exit code 2) for bad input."""
-    from keima.record import SgfError, load_record
+    from keima.record import DEFAULT_MAX_BYTES, SgfError, load_record
 
+    limit = args.max_bytes if getattr(args, "max_bytes", None) is not None else DEFAULT_MAX_BYTES
     try:
-        record = load_record(args.file)
+        record = load_record(Path(args.file), max_bytes=limit)
     except SgfError as exc:
         raise UsageError(str(exc)) from None
     if args.dead and args.all_alive:

@@ -13,6 +13,16 @@ from typing import Literal
 
 Kind = Literal["none", "absolute", "canadian", "byoyomi"]
 
+#: Bounds of what a clock holds (seconds; stones per period or periods): within them the budget's arithmetic
+#: stays in floating point range. A year and a thousand stones are beyond any real time control.
+MAX_CLOCK_SECONDS = 365 * 24 * 3600.0
+MAX_CLOCK_STONES = 1000
+
+
+def _check(main: float, period: float, stones: int) -> None:
+    if not (0 <= main <= MAX_CLOCK_SECONDS and 0 <= period <= MAX_CLOCK_SECONDS and 0 <= stones <= MAX_CLOCK_STONES):
+        raise ValueError(f"time settings out of range: main {main!r}, period {period!r}, stones {stones!r}")
+
 
 @dataclass
 class TimeBudget:
@@ -27,7 +37,9 @@ class TimeBudget:
     """colour -> (seconds, stones or periods) from the last ``time_left``."""
 
     def set_canadian(self, main: float, period: float, stones: int) -> None:
-        """Apply GTP ``time_settings``; a period with no stones means no time limit (GTP 2 section 6.3)."""
+        """Apply GTP ``time_settings``; a period with no stones means no time limit (GTP 2 section 6.3).
+        Raises ``ValueError`` for a value outside ``0..MAX_CLOCK_SECONDS`` / ``0..MAX_CLOCK_STONES``."""
+        _check(main, period, stones)
         if period > 0 and stones == 0:
             self.kind = "none"
         elif period == 0 and stones == 0:
@@ -38,7 +50,8 @@ class TimeBudget:
         self.left.clear()
 
     def set_kgs(self, kind: Kind, main: float = 0.0, period: float = 0.0, stones: int = 0) -> None:
-        """Apply ``kgs-time_settings``."""
+        """Apply ``kgs-time_settings``. Raises ``ValueError`` for a value out of range (see ``set_canadian``)."""
+        _check(main, period, stones)
         self.kind, self.main, self.period, self.stones = kind, main, period, stones
         self.left.clear()
 

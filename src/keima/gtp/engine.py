@@ -15,16 +15,17 @@ replaced by the policy's choice.
 
 from __future__ import annotations
 
-import math
+import re
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Protocol
 
-from keima.gtp.budget import TimeBudget
+from keima.gtp.budget import MAX_CLOCK_SECONDS, MAX_CLOCK_STONES, TimeBudget
 from keima.gtp.policy import Analyzer, Move, PolicyPlayer, board_colors, policy_move
 from keima.gtp.protocol import Command, GtpError, GtpSyntaxError, format_reply, parse_line
-from keima.record import SgfRecord, dump_sgf, load_record
+from keima.record import SgfError, SgfRecord, dump_sgf, load_record
 from keima.record.rulenames import KGS_RULES
 from keima.rules import coords
 from keima.rules.board import BLACK, WHITE, opponent, parse_color
@@ -71,20 +72,40 @@ class _Setup:
     komi: float | None
 
 
-def _int_arg(command: str, value: str, what: str) -> int:
-    try:
-        return int(value)
-    except ValueError:
-        raise GtpSyntaxError(f"{command}: {what} must be an integer, got {value!r}") from None
+#: The largest time the engine accepts, in seconds (``time_settings``, ``kgs-time_settings``, ``time_left``):
+#: a year, beyond any real game; larger numbers would overflow the time budget's arithmetic.
+MAX_SECONDS = MAX_CLOCK_SECONDS
+#: The most stones per Canadian period or byo-yomi periods the engine accepts.
+MAX_STONES = MAX_CLOCK_STONES
+#: The largest komi, either way: a margin above any count on the largest board (25x25 = 625 points).
+MAX_KOMI = 1000.0
+#: The largest move number ``loadsgf`` accepts.
+MAX_MOVE_NUMBER = 1_000_000
+
+_INT_RE = re.compile(r"[+-]?\d+", re.ASCII)
+_FLOAT_RE = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?", re.ASCII)
 
 
-def _float_arg(command: str, value: str, what: str) -> float:
-    try:
-        number = float(value)
-    except ValueError:
-        raise GtpSyntaxError(f"{command}: {what} must be a number, got {value!r}") from None
-    if not math.isfinite(number):
-        raise GtpSyntaxError(f"{command}: {what} must be a finite number, got {value!r}")
+def _int_arg(command: str, value: str, what: str, low: int, high: int) -> int:
+    """``value`` as an integer of ``low..high``; raises GtpSyntaxError naming the command and the bounds."""
+    if not _INT_RE.fullmatch(value):
+        raise GtpSyntaxError(f"{command}: {what} must be an integer, got {value[:20]!r}")
+    digits = value.lstrip("+-").lstrip("0")
+    if len(digits) > len(str(max(abs(low), abs(high)))):  # too long to compare, or to convert at all
+        raise GtpSyntaxError(f"{command}: {what} must be {low} to {high}, got {value[:20]}...")
+    number = int(value)
+    if not low <= number <= high:
+        raise GtpSyntaxError(f"{command}: {what} must be {low} to {high}, got {number}")
+    return number
+
+
+def _float_arg(command: str, value: str, what: str, low: float, high: float) -> float:
+    """``value`` as a finite number of ``low..high``; raises GtpSyntaxError naming the command and the bounds."""
+    if not _FLOAT_RE.fullmatch(value):
+        raise GtpSyntaxError(f"{command}: {what} must be a number, got {value[:20]!r}")
+    number = float(value)  # digits only: at worst inf, never an error
+    if not low <= number <= high:
+        raise GtpSyntaxError(f"{command}: {what} must be {low:g} to {high:g}, got {value[:20]}")
     return number
 
 
@@ -262,12 +283,11 @@ class GtpEngine:
 
     def cmd_boardsize(self, args: tuple[str, ...]) -> str:
         self._expect("boardsize", args, 1, "size")
-        try:
-            size = int(args[0])
-        except ValueError:
-            raise GtpSyntaxError(f"boardsize not an integer: {args[0][:20]!r}") from None
+        if not _INT_RE.fullmatch(args[0]):
+            raise GtpSyntaxError(f"boardsize not an integer: {args[0][:20]!r}")
+        size = int(args[0]) if len(args[0].lstrip("+-").lstrip("0")) <= 6 else MAX_SIZE + 1
         if not MIN_SIZE <= size <= MAX_SIZE:
-            raise GtpError(f"unacceptable size {size} (boardsize takes {MIN_SIZE} to {MAX_SIZE})")
+            raise GtpError(f"unacceptable size {args[0][:20]} (boardsize takes {MIN_SIZE} to {MAX_SIZE})")
         self.setup.size = size
         self.game = self._fresh_game()
         return ""
@@ -278,12 +298,7 @@ class GtpEngine:
 
     def cmd_komi(self, args: tuple[str, ...]) -> str:
         self._expect("komi", args, 1, "komi")
-        try:
-            komi = float(args[0])
-        except ValueError:
-            raise GtpSyntaxError(f"komi not a float: {args[0][:20]!r}") from None
-        if not math.isfinite(komi):
-            raise GtpSyntaxError(f"komi not a finite number: {args[0][:20]!r}")
+        komi = _float_arg("komi", args[0], "komi", -MAX_KOMI, MAX_KOMI)
         game = self._rebuilt("komi", self.setup.rules, komi)
         self.setup.komi = komi
         self.game = game
@@ -412,9 +427,11 @@ class GtpEngine:
 
     def _handicap_count(self, name: str, args: tuple[str, ...]) -> int:
         self._expect(name, args, 1, "number of stones")
-        count = _int_arg(name, args[0], "the number of stones")
+        if not _INT_RE.fullmatch(args[0]):
+            raise GtpSyntaxError(f"{name}: the number of stones must be an integer, got {args[0][:20]!r}")
+        count = int(args[0]) if len(args[0].lstrip("+-").lstrip("0")) <= 6 else 10
         if not 2 <= count <= 9:
-            raise GtpError(f"invalid number of stones {count} ({name} takes 2 to 9)")
+            raise GtpError(f"invalid number of stones {args[0][:20]} ({name} takes 2 to 9)")
         if not self._board_empty():
             raise GtpError(f"board not empty ({name} needs a cleared board)")
         return count
@@ -512,23 +529,18 @@ class GtpEngine:
     def cmd_loadsgf(self, args: tuple[str, ...]) -> str:
         if len(args) not in (1, 2):
             raise GtpSyntaxError(f"loadsgf: expected 1 or 2 arguments (file [move_number]), got {len(args)}")
-        limit = _int_arg("loadsgf", args[1], "the move number") if len(args) == 2 else None
-        if limit is not None and limit < 1:
-            raise GtpSyntaxError(f"loadsgf: the move number must be 1 or more, got {limit}")
+        limit = _int_arg("loadsgf", args[1], "the move number", 1, MAX_MOVE_NUMBER) if len(args) == 2 else None
         try:
-            # Bytes, so that keima.record can honour the record's own CA[] charset.
-            with open(args[0], "rb") as fh:
-                data = fh.read()
-        except OSError as exc:
-            raise GtpError(f"cannot load file {args[0]!r}: {exc.strerror or exc}") from None
-        try:
-            record = load_record(data)
+            # A Path: keima.record reads at most DEFAULT_MAX_BYTES of it and honours its own CA[] charset.
+            record = load_record(Path(args[0]))
             game = record.game
             if limit is not None:
                 while len(game.moves) > limit - 1:
                     game.undo()
-        except Exception as exc:  # SgfError and friends: reported, the current game is kept
-            raise GtpError(f"cannot load file {args[0]!r}: {exc}") from None
+        except (SgfError, GameError) as exc:  # reported; the current game is kept
+            message = exc.message if isinstance(exc, SgfError) and exc.line is None else str(exc)
+            message = message.removeprefix("cannot read the file: ")
+            raise GtpError(f"cannot load file {args[0][:200]!r}: {message}") from None
         self.game = game
         self.record = record
         self.setup = _Setup(game.size, str(game.rules.name), float(game.komi))
@@ -554,11 +566,9 @@ class GtpEngine:
 
     def cmd_time_settings(self, args: tuple[str, ...]) -> str:
         self._expect("time_settings", args, 3, "main_time byo_yomi_time byo_yomi_stones")
-        main = _float_arg("time_settings", args[0], "main time")
-        period = _float_arg("time_settings", args[1], "byo-yomi time")
-        stones = _int_arg("time_settings", args[2], "byo-yomi stones")
-        if main < 0 or period < 0 or stones < 0:
-            raise GtpSyntaxError("time_settings: times and stones must not be negative")
+        main = _float_arg("time_settings", args[0], "main time", 0, MAX_SECONDS)
+        period = _float_arg("time_settings", args[1], "byo-yomi time", 0, MAX_SECONDS)
+        stones = _int_arg("time_settings", args[2], "byo-yomi stones", 0, MAX_STONES)
         self.clock.set_canadian(main, period, stones)
         return ""
 
@@ -572,21 +582,18 @@ class GtpEngine:
             raise GtpSyntaxError(f"{name}: unknown time system {args[0][:20]!r} (none, absolute, byoyomi or canadian)")
         if len(args) != counts[kind]:
             raise GtpSyntaxError(f"{name}: {kind} takes {counts[kind] - 1} values, got {len(args) - 1}")
-        main = _float_arg(name, args[1], "main time") if len(args) > 1 else 0.0
-        period = _float_arg(name, args[2], "period time") if len(args) > 2 else 0.0
-        stones = _int_arg(name, args[3], "periods or stones") if len(args) > 3 else 0
-        if main < 0 or period < 0 or stones < 0:
-            raise GtpSyntaxError(f"{name}: times and counts must not be negative")
+        main = _float_arg(name, args[1], "main time", 0, MAX_SECONDS) if len(args) > 1 else 0.0
+        period = _float_arg(name, args[2], "period time", 0, MAX_SECONDS) if len(args) > 2 else 0.0
+        stones = _int_arg(name, args[3], "periods or stones", 0, MAX_STONES) if len(args) > 3 else 0
         self.clock.set_kgs(kind, main, period, stones)  # type: ignore[arg-type]
         return ""
 
     def cmd_time_left(self, args: tuple[str, ...]) -> str:
         self._expect("time_left", args, 3, "color time stones")
         color = self._color("time_left", args[0])
-        seconds = _float_arg("time_left", args[1], "time")
-        stones = _int_arg("time_left", args[2], "stones")
-        if stones < 0:
-            raise GtpSyntaxError("time_left: stones must not be negative")
+        # A controller may report a little less than nothing once the time is spent: read as no time left.
+        seconds = max(0.0, _float_arg("time_left", args[1], "time", -MAX_SECONDS, MAX_SECONDS))
+        stones = _int_arg("time_left", args[2], "stones", 0, MAX_STONES)
         self.clock.left[color] = (seconds, stones)
         return ""
 

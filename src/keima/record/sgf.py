@@ -1,12 +1,14 @@
 """SGF (FF[4]) game records in and out of keima games, built on sgfmill.
 
-Reading (:func:`load_record`, :func:`load_sgf`) decodes the file (``CA`` or a guess, see ``encoding``), parses
-it with sgfmill, maps the root properties (SZ, KM, HA with AB, AB/AW/AE, PL, RU, RE) to a game and replays the
-main line through the referee, so an illegal move in a record is reported like an illegal move in play: move
-number, colour, point and the rule broken, plus its line and column in the file. :func:`load_record` keeps the
-sgfmill tree next to the game in an :class:`SgfRecord`, so writing that record back (``dump_sgf(record)``) keeps
-variations, comments and every property keima does not interpret, and only rewrites what the game determines.
-A game is plain referee data: nothing of the record is stored on it.
+Reading (:func:`load_record`, :func:`load_sgf`) refuses an input over ``max_bytes``, decodes it (``CA`` or a
+guess, see ``encoding``), parses it as a stream (``parse``: sgfmill's grammar, in linear time and memory), maps
+the root properties (SZ, KM, HA with AB, AB/AW/AE, PL, RU, RE) to a game and replays each node of the main line
+through the referee as soon as it is parsed, so an illegal move in a record is reported like an illegal move in
+play (move number, colour, point and the rule broken, plus its line and column in the file) without reading
+further. :func:`load_record` keeps the record's text next to the game in an :class:`SgfRecord` (its sgfmill
+tree is built again on demand), so writing that record back (``dump_sgf(record)``) keeps variations, comments
+and every property keima does not interpret, and only rewrites what the game determines. A game is plain
+referee data: nothing of the record is stored on it.
 
 What keima owns in a record it writes: SZ, KM, HA and the handicap AB, RU, RE, the moves of the main line, and
 TB/TW (the counted territory, dead stones included) on the last node of a game finished by counting.
@@ -19,12 +21,23 @@ import os
 import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
-from pathlib import Path
 
-from sgfmill import sgf, sgf_grammar
+from sgfmill import sgf, sgf_grammar, sgf_properties
 
-from keima.record.encoding import decode_sgf_bytes
-from keima.record.locate import Scan, line_col, scan
+from keima.record.locate import line_col
+from keima.record.parse import (
+    DEFAULT_MAX_BYTES,
+    MainNode,
+    ParseError,
+    PointError,
+    TreeParser,
+    more_games,
+    parse_tree,
+    point_rows,
+    position,
+    read_source,
+    row_points,
+)
 from keima.record.rulenames import parse_ru, ru_value
 from keima.rules.board import BLACK, EMPTY, WHITE, color_name, color_word, opponent
 from keima.rules.coords import CoordinateError, from_sgf, to_gtp, to_sgf
@@ -32,7 +45,7 @@ from keima.rules.game import Game, GameError, IllegalMove
 from keima.rules.ruleset import PRESETS, RulesError, Ruleset
 from keima.version import package_version
 
-__all__ = ["SgfError", "SgfRecord", "dump_sgf", "load_record", "load_sgf"]
+__all__ = ["DEFAULT_MAX_BYTES", "SgfError", "SgfRecord", "dump_sgf", "load_record", "load_sgf"]
 
 #: Game-information properties kept as text in ``SgfRecord.info`` (and written from ``dump_sgf(info=...)``).
 INFO_PROPERTIES = (
@@ -59,8 +72,6 @@ INFO_PROPERTIES = (
 _RESULT_RE = re.compile(
     r"^(?P<winner>[BW])\+(?P<how>R|Resign|T|Time|F|Forfeit|(?P<margin>\d+(?:\.\d+)?))?$", re.IGNORECASE
 )
-
-_SGF_START_RE = re.compile(r"\(\s*;")
 
 Source = str | bytes | os.PathLike[str]
 
@@ -113,8 +124,9 @@ class SgfError(ValueError):
 class SgfRecord:
     """A game read from SGF, with what the game object itself does not hold.
 
-    ``game``: the replayed game. ``tree``: the sgfmill game as read (UTF-8 internally). ``encoding``: the
-    codec the file was read with. ``info``: game-information text (PB, PW, BR, WR, DT, ...).
+    ``game``: the replayed game. ``tree``: the sgfmill game as read (UTF-8 internally), parsed again from
+    ``text`` (the decoded record) the first time it is asked for, so that reading holds no tree. ``encoding``:
+    the codec the file was read with. ``info``: game-information text (PB, PW, BR, WR, DT, ...).
     ``rules_text``: the RU value as written, ``rules``: the ruleset it was read as. ``result_text``: RE as
     written. ``dead``: dead stones given by the record (TB/TW on the last counted node, or MA marks there),
     None when it gives none; ``dead_source`` says which. ``warnings``: things read with a guess.
@@ -124,7 +136,7 @@ class SgfRecord:
     """
 
     game: Game
-    tree: sgf.Sgf_game
+    text: str
     encoding: str
     source: str
     info: dict[str, str] = field(default_factory=dict)
@@ -139,85 +151,56 @@ class SgfRecord:
     move_events: list[int] = field(default_factory=list)
     start_depth: int = 0
     start_events: int = 0
+    _tree: sgf.Sgf_game | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def tree(self) -> sgf.Sgf_game:
+        """The sgfmill game of ``text`` (built on first use; the same object afterwards)."""
+        if self._tree is None:
+            self._tree = sgf.Sgf_game.from_coarse_game_tree(parse_tree(self.text), override_encoding="UTF-8")
+        return self._tree
 
 
 # ---------------------------------------------------------------------------------------------------- reading
 
 
+#: The setup nodes of a record's main line may list this many boards' worth of points, plus one point per
+#: ``SETUP_CHARS`` characters of the record: a problem's or a handicap's setup is a board at most, and only
+#: floods of setup nodes (rectangles repeated, or thousands of one-stone nodes) go beyond.
+SETUP_BOARDS = 16
+SETUP_CHARS = 8
+
+_AT = "_keima_at"  # attribute of a main-line node: (index in document order, offset of its ';')
+
+
 class _Reader:
-    """One read of one source: keeps the text and node positions for error messages."""
+    """One read of one source: keeps the text and where each main-line node starts, for error messages."""
 
     def __init__(self, text: str, source: str) -> None:
         self.text = text
         self.source = source
-        self.scan: Scan = scan(text)
-        self.index: dict[int, int] = {}
+        self.root_offset: int | None = None
+        # Points the setup nodes may still change (see _changes); set once the board size is known.
+        self.setup_budget = self.setup_left = 0
 
-    def error(self, message: str, node: sgf.Tree_node | None = None, **extra: object) -> SgfError:
+    def error(self, message: str, node: sgf.Node | None = None, **extra: object) -> SgfError:
         line = column = None
         idx = None
         if node is not None:
-            idx = self.index.get(id(node))
-            if idx is not None and idx < len(self.scan.nodes):
-                line, column = line_col(self.text, self.scan.nodes[idx])
+            found: tuple[int, int] | None = getattr(node, _AT, None)
+            if found is not None:
+                idx = found[0]
+                line, column = line_col(self.text, found[1])
         return SgfError(message, source=self.source, line=line, column=column, node=idx, **extra)  # type: ignore[arg-type]
 
-    def parse_error(self, exc: ValueError) -> SgfError:
-        s = self.scan
-        text = self.text
-        if s.start is None:
-            return SgfError(
-                "no SGF game found (a record starts with '(;')", source=self.source, line=1, column=1
-            )
-        reason = str(exc)
-        offset = s.stop
-        if "no values" in reason and s.bare_ident is not None:
-            offset = s.bare_ident
-            detail = "a property name with no value in brackets"
-        elif s.closed:
-            offset = s.start
-            detail = reason
-        elif s.stop >= len(text):
-            detail = "the file ends before the game tree is closed (truncated record?)"
-        elif text[s.stop] == "[":
-            detail = "a property value is never closed with ']'"
-        else:
-            detail = f"unexpected character {text[s.stop]!r}"
-        line, column = line_col(text, offset)
-        return SgfError(f"malformed SGF: {detail} ({reason})", source=self.source, line=line, column=column)
+    def parse_error(self, exc: ParseError) -> SgfError:
+        line, column = position(self.text, exc.offset)
+        return SgfError(exc.message, source=self.source, line=line, column=column)
 
     def root_error(self, message: str) -> SgfError:
-        """An error about the root node, before the tree is indexed."""
-        line = column = None
-        if self.scan.nodes:
-            line, column = line_col(self.text, self.scan.nodes[0])
+        """An error about the root node."""
+        line, column = position(self.text, self.root_offset)
         return SgfError(message, source=self.source, line=line, column=column, node=0)
-
-
-def _read_source(source: Source) -> tuple[str, str, str, list[str]]:
-    """Return (text, source name, encoding, warnings) for a path, bytes or SGF text."""
-    if isinstance(source, bytes | bytearray | memoryview):
-        decoded = decode_sgf_bytes(bytes(source))
-        return decoded.text, "<bytes>", decoded.encoding, decoded.warnings
-    if isinstance(source, str) and (_SGF_START_RE.search(source) or not source.strip() or "[" in source):
-        return source, "<string>", "utf-8", []
-    if isinstance(source, str | os.PathLike):
-        path = Path(source)
-        try:
-            data = path.read_bytes()
-        except OSError as exc:
-            raise SgfError(f"cannot read the file: {exc.strerror or exc}", source=str(path)) from None
-        decoded = decode_sgf_bytes(data)
-        return decoded.text, str(path), decoded.encoding, decoded.warnings
-    raise SgfError(f"an SGF source is a path, bytes or SGF text, not {type(source).__name__}")
-
-
-def _preorder(root: sgf.Tree_node) -> Iterator[sgf.Tree_node]:
-    stack = [root]
-    while stack:
-        node = stack.pop()
-        yield node
-        stack.extend(reversed(list(node)))
 
 
 def _raw(node: sgf.Tree_node, ident: str) -> str | None:
@@ -236,33 +219,19 @@ def _text(node: sgf.Tree_node, ident: str) -> str | None:
     return value if isinstance(value, str) else str(value)
 
 
-def _points(reader: _Reader, node: sgf.Tree_node, ident: str, size: int) -> list[int]:
-    """Points of a point-list property (compressed ``aa:cc`` rectangles included)."""
+def _points(reader: _Reader, node: sgf.Node, ident: str, size: int) -> list[int]:
+    """Points of a point-list property (compressed ``aa:cc`` rectangles included), in board order.
+
+    A setup list (AB, AW, AE) naming a point twice is an error, found at the value that repeats it; other
+    lists (TB, TW, MA) merge repeats. Never expands a value beyond the board (see ``parse.point_rows``).
+    """
     if not node.has_property(ident):
         return []
-    out: list[int] = []
-    for raw in node.get_raw_list(ident):
-        value = bytes(raw).decode("utf-8", "replace").strip()
-        try:
-            if ":" in value:
-                a, b = value.split(":", 1)
-                pa, pb = from_sgf(a, size), from_sgf(b, size)
-                if pa is None or pb is None:
-                    raise CoordinateError(f"{value!r} is not a rectangle of points")
-                (r1, c1), (r2, c2) = divmod(pa, size), divmod(pb, size)
-                if r1 > r2 or c1 > c2:
-                    raise CoordinateError(f"{value!r} is not a rectangle (corners in the wrong order)")
-                out.extend(r * size + c for r in range(r1, r2 + 1) for c in range(c1, c2 + 1))
-            else:
-                p = from_sgf(value, size)
-                if p is None:
-                    if value == "":
-                        continue  # AB[] (an empty list) carries nothing
-                    raise CoordinateError(f"{value!r} is not a board point")
-                out.append(p)
-        except CoordinateError as exc:
-            raise reader.error(f"{ident}[{value}]: {exc}", node) from None
-    return out
+    try:
+        rows = point_rows(node.get_raw_list(ident), size, ident, unique=ident in ("AB", "AW", "AE"))
+    except PointError as exc:
+        raise reader.error(str(exc), node) from None
+    return row_points(rows, size)
 
 
 def _number(reader: _Reader, node: sgf.Tree_node, ident: str, integer: bool) -> float | None:
@@ -278,15 +247,6 @@ def _number(reader: _Reader, node: sgf.Tree_node, ident: str, integer: bool) -> 
     if not math.isfinite(number):
         raise reader.error(f"{ident}[{raw}] is not a finite number", node)
     return number
-
-
-def _check_identifiers(reader: _Reader, root: sgf.Tree_node) -> None:
-    for node in _preorder(root):
-        for ident in node.properties():
-            if not sgf_grammar.is_valid_property_identifier(ident):
-                raise reader.error(
-                    f"property name {ident!r} has no upper-case letter (lower-case only?)", node
-                )
 
 
 def _game_from_root(
@@ -358,6 +318,7 @@ def _setup(reader: _Reader, game: Game, node: sgf.Tree_node, size: int, skip_ab:
         if letter not in ("B", "W"):
             raise reader.error(f"PL[{pl}] must be B or W", node)
         to_move = BLACK if letter == "B" else WHITE
+    black, white, empty = _changes(reader, game, node, black, white, empty)
     if not (black or white or empty) and (to_move is None or (is_root and to_move == game.to_move)):
         return  # nothing to change (KGS writes PL[W] beside handicap stones, where White moves anyway)
     if game.phase == "handicap":
@@ -373,6 +334,38 @@ def _setup(reader: _Reader, game: Game, node: sgf.Tree_node, size: int, skip_ab:
         game.setup(black, white, empty, to_move)
     except GameError as exc:
         raise reader.error(f"bad setup: {exc}", node) from None
+
+
+def _changes(
+    reader: _Reader, game: Game, node: sgf.Node, black: list[int], white: list[int], empty: list[int]
+) -> tuple[list[int], list[int], list[int]]:
+    """The setup points of ``node`` that change the board (AB on a black stone, AW on a white one, AE on an
+    empty point change nothing). Every point listed is charged to the record's setup budget (a row at least).
+
+    Raises SgfError for a point listed in two of the lists, and when the setup nodes of the main line list
+    more points than the budget allows: rectangles let a few bytes name the whole board, and each node costs
+    the referee work and history in proportion to its points, so a record of nothing but
+    ``;AB[aa:sr];AE[aa:sr]`` or ``;AE[aa:ss]`` would cost hundreds of times its size in memory or minutes.
+    """
+    seen = set(black)
+    for p in (*white, *empty):
+        if p in seen:
+            raise reader.error(f"bad setup: {to_gtp(p, game.size)} is listed twice in the setup", node)
+        seen.add(p)
+    if seen:
+        # A node costs the referee a pass over the board whatever it lists: charged a row at least.
+        reader.setup_left -= max(len(seen), game.size)
+    if reader.setup_left < 0:
+        raise reader.error(
+            "the setup nodes (AB/AW/AE) of this record list more points than a record of its size may "
+            f"({reader.setup_budget}: {SETUP_BOARDS} boards plus one point per {SETUP_CHARS} characters)",
+            node,
+        )
+    board = game.board
+    black = [p for p in black if board.get(p) != BLACK]
+    white = [p for p in white if board.get(p) != WHITE]
+    empty = [p for p in empty if board.get(p) != EMPTY]
+    return black, white, empty
 
 
 def _dead_from_record(
@@ -451,46 +444,75 @@ def _apply_result(reader: _Reader, record: SgfRecord, last: sgf.Tree_node) -> No
         record.warnings.append(f"RE[{value}] is not an SGF result; kept as written")
 
 
-def load_record(source: Source) -> SgfRecord:
+def _board_size(reader: _Reader, root: sgf.Node | dict[str, list[bytes]]) -> int:
+    props = root if isinstance(root, dict) else root.get_raw_property_map()
+    values = props.get("SZ")
+    if not values:
+        return 19
+    raw = values[0].decode("utf-8", "replace")
+    try:
+        size = int(raw)
+    except ValueError:
+        raise reader.root_error(
+            f"bad board size: SZ[{raw[:40]}] is not a number (keima plays on square boards of 2 to 25)"
+        ) from None
+    if not 2 <= size <= 25:
+        raise reader.root_error(f"SZ[{raw[:40]}]: keima plays on boards of size 2x2 to 25x25")
+    return size
+
+
+def load_record(source: Source, *, max_bytes: int | None = DEFAULT_MAX_BYTES) -> SgfRecord:
     """Read an SGF record and replay its main line through the referee.
 
-    ``source``: a path (``str`` or ``os.PathLike``), the file's bytes, or SGF text (a ``str`` holding ``(;``).
+    ``source``: SGF text (a ``str`` is always the record itself, never a file name), the file's bytes, or a
+    file named by a ``pathlib.Path`` (any ``os.PathLike``). ``max_bytes``: the largest input read (bytes of
+    a file or of ``bytes``, characters of a ``str``; default :data:`DEFAULT_MAX_BYTES`, None for no limit).
+    Reading costs time and memory in proportion to the input: moves are replayed as the file is parsed, so
+    an illegal move is reported without parsing the rest.
+
     Returns an :class:`SgfRecord` whose ``game`` is a ``keima.Game``. Raises :class:`SgfError` for anything
-    that is not a readable game: unreadable file, malformed or truncated SGF, a property of the wrong type,
-    an impossible setup, an illegal move (with its number, colour, point and rule). Never raises anything else
-    for bad input.
+    that is not a readable game: an input over ``max_bytes``, an unreadable file, a source of another type,
+    malformed or truncated SGF, a property of the wrong type, an impossible setup (a point listed twice
+    included), an illegal move (with its number, colour, point and rule). Never raises anything else for bad
+    input; ``ValueError`` for a ``max_bytes`` that is not a positive integer or None.
     """
-    text, name, encoding, warnings = _read_source(source)
+    try:
+        src = read_source(source, max_bytes)
+    except ParseError as exc:
+        name = str(source) if isinstance(source, os.PathLike) else "<sgf>"
+        raise SgfError(exc.message, source=name) from None
+    text, name, warnings = src.text, src.name, src.warnings
     reader = _Reader(text, name)
     try:
-        tree = sgf.Sgf_game.from_string(text)
-    except UnicodeError:
-        raise SgfError(
-            "the text holds characters that have no UTF-8 form (lone surrogates)", source=name
-        ) from None
-    except ValueError as exc:
-        message = str(exc)
-        if "SZ" in message or "size" in message:
-            raise reader.root_error(
-                f"bad board size: {message} (keima plays on square boards of 2 to 25)"
-            ) from None
+        parser = TreeParser(text, keep=False)  # the tree itself is built only if asked for (SgfRecord.tree)
+    except ParseError as exc:
         raise reader.parse_error(exc) from None
-    root = tree.get_root()
-    if reader.scan.closed and _SGF_START_RE.search(text, reader.scan.stop):
-        warnings.append("the file holds more than one game; only the first was read")
-    reader.index = {id(node): i for i, node in enumerate(_preorder(root))}
-    _check_identifiers(reader, root)
-    size = tree.get_size()
-    if not 2 <= size <= 25:
-        raise reader.error(f"SZ[{size}]: keima plays on boards of 2x2 to 25x25", root)
+    main = _main_nodes(reader, parser)
+    first = next(main, None)
+    if first is None:  # unreachable: a tree that parses has a root node
+        raise SgfError("no SGF game found (a record starts with '(;')", source=name)
+    reader.root_offset = first.offset
+    size = _board_size(reader, first.properties)
+    presenter = sgf_properties.Presenter(size, "UTF-8")
+    reader.setup_budget = reader.setup_left = SETUP_BOARDS * size * size + len(text) // SETUP_CHARS
+
+    def node_of(item: MainNode) -> sgf.Node:
+        node = sgf.Node(item.properties, presenter)
+        setattr(node, _AT, (item.index, item.offset))
+        return node
+
+    root = node_of(first)
+    # Of the main line only what comes after the replay is kept: the last node and the last one with TB/TW.
+    last = marked = root
+    depth = 0
     gm = _raw(root, "GM")
     if gm is not None and gm.strip() not in ("", "1"):
         raise reader.error(f"GM[{gm}] is not a game of Go (GM[1])", root)
     game, ruleset, ru_text, used_ab = _game_from_root(reader, root, size, warnings)
     record = SgfRecord(
         game=game,
-        tree=tree,
-        encoding=encoding,
+        text=text,
+        encoding=src.encoding,
         source=name,
         rules_text=ru_text,
         rules=game.rules if ruleset is not None else None,
@@ -501,93 +523,125 @@ def load_record(source: Source) -> SgfRecord:
         value = _text(root, ident)
         if value is not None:
             record.info[ident] = value
-    nodes = tree.get_main_sequence()
-    number = 0
-    for depth, node in enumerate(nodes):
-        _setup(reader, game, node, size, skip_ab=(depth == 0 and used_ab), is_root=depth == 0)
-        has_b, has_w = node.has_property("B"), node.has_property("W")
-        if not (has_b or has_w):
-            continue
-        if has_b and has_w:
-            raise reader.error("a node holds both a B and a W move", node)
-        ident = "B" if has_b else "W"
-        color = BLACK if has_b else WHITE
-        number += 1
-        value = (_raw(node, ident) or "").strip()
+    number = _replay(reader, record, root, 0, size, used_ab, 0)
+    for depth, item in enumerate(main, start=1):
+        node = node_of(item)
+        last = node
+        if node.has_property("TB") or node.has_property("TW"):
+            marked = node
+        number = _replay(reader, record, node, depth, size, used_ab, number)
+    try:
+        parser.finish()
+    except ParseError as exc:
+        raise reader.parse_error(exc) from None
+    assert parser.end is not None
+    if more_games(text, parser.end):
+        warnings.append("the file holds more than one game; only the first was read")
+    if not record.moves:
+        record.start_depth = depth
+        record.start_events = len(game.events)
+    nodes = [marked, last] if marked is not last else [last]
+    record.dead, record.dead_source = _dead_from_record(game, nodes, reader)
+    _apply_result(reader, record, last)
+    return record
+
+
+def _main_nodes(reader: _Reader, parser: TreeParser) -> Iterator[MainNode]:
+    """The parser's main-line nodes, its errors turned into :class:`SgfError`."""
+    stream = parser.main_line()
+    while True:
         try:
-            p = from_sgf(value, size)
-        except CoordinateError as exc:
+            item = next(stream)
+        except StopIteration:
+            return
+        except ParseError as exc:
+            raise reader.parse_error(exc) from None
+        yield item
+
+
+def _replay(
+    reader: _Reader, record: SgfRecord, node: sgf.Node, depth: int, size: int, used_ab: bool, number: int
+) -> int:
+    """Apply one main-line node (its setup, then its move) to ``record.game``. ``number``: the B/W nodes
+    of the main line so far; returns it counting this node."""
+    game = record.game
+    _setup(reader, game, node, size, skip_ab=(depth == 0 and used_ab), is_root=depth == 0)
+    has_b, has_w = node.has_property("B"), node.has_property("W")
+    if not (has_b or has_w):
+        return number
+    if has_b and has_w:
+        raise reader.error("a node holds both a B and a W move", node)
+    ident = "B" if has_b else "W"
+    color = BLACK if has_b else WHITE
+    number += 1
+    value = (_raw(node, ident) or "").strip()
+    try:
+        p = from_sgf(value, size)
+    except CoordinateError as exc:
+        raise reader.error(
+            f"move {number} ({color_word(color)}): {exc}",
+            node,
+            move_number=number,
+            color=color,
+            point=value,
+        ) from None
+    where = to_gtp(p, size)
+    if game.phase == "finished":
+        raise reader.error(
+            f"move {number} ({color_word(color)} {where}) comes after the end of the game ({game.result})",
+            node,
+            move_number=number,
+            color=color,
+            point=where,
+        )
+    try:
+        if game.phase == "scoring":
+            # The record plays on after two passes: the players disagreed about the dead stones.
+            game.resume(opponent(color))
+        if game.phase == "handicap" and color == WHITE:
             raise reader.error(
-                f"move {number} ({color_word(color)}): {exc}",
-                node,
-                move_number=number,
-                color=color,
-                point=value,
-            ) from None
-        where = to_gtp(p, size)
-        if game.phase == "finished":
-            raise reader.error(
-                f"move {number} ({color_word(color)} {where}) comes after the end of the game ({game.result})",
+                f"move {number} (White {where}) comes before Black placed the {game.handicap} handicap stones",
                 node,
                 move_number=number,
                 color=color,
                 point=where,
             )
-        try:
-            if game.phase == "scoring":
-                # The record plays on after two passes: the players disagreed about the dead stones.
-                game.resume(opponent(color))
-            if game.phase == "handicap" and color == WHITE:
-                raise reader.error(
-                    f"move {number} (White {where}) comes before Black placed the {game.handicap} handicap stones",
-                    node,
-                    move_number=number,
-                    color=color,
-                    point=where,
-                )
-            before = len(game.moves)
-            if not record.moves:
-                record.start_depth = depth - 1
-                record.start_events = len(game.events)
-            game.play(p, color, allow_out_of_turn=True)
-        except IllegalMove as exc:
-            raise reader.error(
-                f"move {number} ({color_word(color)} {where}) is illegal: {exc}",
-                node,
-                move_number=number,
-                color=color,
-                point=where,
-                rule=exc.reason,
-            ) from None
-        except GameError as exc:
-            raise reader.error(
-                f"move {number} ({color_word(color)} {where}): {exc}",
-                node,
-                move_number=number,
-                color=color,
-                point=where,
-            ) from None
-        if len(game.moves) > before:  # a free handicap stone given as a B node is not a game move
-            record.moves.append((color, p))
-            record.move_depths.append(depth)
-            record.move_events.append(len(game.events))
-    if not record.moves:
-        record.start_depth = len(nodes) - 1
-        record.start_events = len(game.events)
-    record.dead, record.dead_source = _dead_from_record(game, nodes, reader)
-    _apply_result(reader, record, nodes[-1])
-    return record
+        before = len(game.moves)
+        if not record.moves:
+            record.start_depth = depth - 1
+            record.start_events = len(game.events)
+        game.play(p, color, allow_out_of_turn=True)
+    except IllegalMove as exc:
+        raise reader.error(
+            f"move {number} ({color_word(color)} {where}) is illegal: {exc}",
+            node,
+            move_number=number,
+            color=color,
+            point=where,
+            rule=exc.reason,
+        ) from None
+    except GameError as exc:
+        raise reader.error(
+            f"move {number} ({color_word(color)} {where}): {exc}",
+            node,
+            move_number=number,
+            color=color,
+            point=where,
+        ) from None
+    if len(game.moves) > before:  # a free handicap stone given as a B node is not a game move
+        record.moves.append((color, p))
+        record.move_depths.append(depth)
+        record.move_events.append(len(game.events))
+    return number
 
 
-def load_sgf(source: Source) -> Game:
-    """Read an SGF record (a path, bytes, or SGF text) and return its main line replayed as a ``keima.Game``.
+def load_sgf(source: Source, *, max_bytes: int | None = DEFAULT_MAX_BYTES) -> Game:
+    """Read an SGF record and return its main line replayed as a ``keima.Game``.
 
-    Raises :class:`SgfError` for any record that cannot be read or replayed (see :func:`load_record`).
+    ``source``: SGF text (``str``), the file's bytes, or a ``pathlib.Path`` to read; ``max_bytes`` bounds the
+    input (see :func:`load_record`). Raises :class:`SgfError` for any record that cannot be read or replayed.
     """
-    return load_record(source).game
-
-
-# ---------------------------------------------------------------------------------------------------- writing
+    return load_record(source, max_bytes=max_bytes).game
 
 
 def format_komi(komi: float) -> str:

@@ -35,6 +35,7 @@ from keima.server.errors import ApiError, quote
 from keima.server.hub import Hub, new_game_id
 from keima.server.origin import cross_origin as _cross_origin
 from keima.server.origin import same_origin as _same_origin
+from keima.server.positions import router as positions_router
 from keima.server.pubsub import LocalPubSub, PubSub
 from keima.server.schemas import (
     WS_ADAPTER,
@@ -277,6 +278,7 @@ def create_app(db_url: str | None = None, *, pubsub: PubSub | None = None, dist:
         log.exception("unexpected error: %s", type(exc).__name__)
         return _error_response(ApiError(500, "internal-error", "the server failed on this request"))
 
+    app.include_router(positions_router)  # before the catch-all asset route below
     # ----------------------------------------------------------------------------------------------- API
     @app.get("/api/info")
     async def info() -> InfoOut:
@@ -398,6 +400,10 @@ def create_app(db_url: str | None = None, *, pubsub: PubSub | None = None, dist:
     # ----------------------------------------------------------------------------------------------- the UI
     @app.get("/", include_in_schema=False)
     async def index() -> Response:
+        return _index(web_root)
+
+    @app.get("/position", include_in_schema=False)
+    async def position_page() -> Response:
         return _index(web_root)
 
     @app.get("/g/{game_id}", include_in_schema=False)

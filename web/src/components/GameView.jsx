@@ -14,6 +14,7 @@ import { ErrorNote } from "./ErrorNote.jsx";
 import { ScoreTable } from "./ScoreTable.jsx";
 import { Chat } from "./Chat.jsx";
 import { AcceptButton } from "./Lobby.jsx";
+import { GameCount } from "./GameCount.jsx";
 
 const sameSet = (a, b) => a.length === b.length && a.every((p) => b.includes(p));
 
@@ -556,6 +557,7 @@ export function GameView({ gameId, inviteCode }) {
         {live && game.score && (game.phase === "scoring" || game.phase === "finished") && (
           <ScoreTable score={game.score} final={game.phase === "finished"} />
         )}
+        {live && game.score && (game.phase === "scoring" || game.phase === "finished") && <GameCount game={game} />}
 
         <p>
           <a class="button" href={api.sgfUrl(game.id)} download={`keima-${game.id}.sgf`} data-testid="sgf">
