@@ -119,3 +119,43 @@ def test_lobby_challenge_play_watch_chat_and_another_device(new_page: Any, ui: A
     expect(d.locator(f'[data-testid="lobby-finished"] li[data-game="{gid}"]')).to_contain_text(name)
     expect(d.locator(f'[data-testid="lobby-mine"] li[data-game="{gid}"]')).to_have_count(0)
     shot(d, "d-finished")
+
+
+def test_account_password_change_logout_login_and_delete(new_page: Any, shot: Any, server: Any) -> None:
+    name = f"bruno{secrets.randbelow(10**6)}"
+    page = new_page()
+    page.goto("/")
+    expect(page.get_by_test_id("me-name")).to_have_text(re.compile(r"^Guest-\d{4}$"))
+
+    def fill(mode: str, **fields: str) -> None:
+        page.get_by_test_id(f"open-{mode}").click()
+        form = page.get_by_test_id(f"form-{mode}")
+        for field, value in fields.items():
+            form.locator(f'input[name="{field}"]').fill(value)
+        form.get_by_test_id("account-submit").click()
+
+    # A name taken case-insensitively is refused with the server's message; another is accepted.
+    page.get_by_test_id("edit-profile").click()
+    form = page.get_by_test_id("form-edit")
+    form.locator('input[name="rank"]').fill("12k")
+    form.get_by_test_id("account-submit").click()
+    expect(page.get_by_test_id("me-name")).to_contain_text("12 kyu")
+    fill("register", name=name, password="first-pass")
+    expect(page.get_by_test_id("me-name")).to_contain_text(name)
+    fill("password", password="wrong-pass", **{"new-password": "second-pass"})
+    expect(page.get_by_test_id("account-error")).to_contain_text("wrong password")
+    page.get_by_test_id("form-password").locator('input[name="password"]').fill("first-pass")
+    page.get_by_test_id("form-password").get_by_test_id("account-submit").click()
+    expect(page.get_by_test_id("account-done")).to_be_visible()
+    page.get_by_test_id("logout").click()
+    expect(page.get_by_test_id("me-name")).to_have_text(re.compile(r"^Guest-\d{4}$"))
+    fill("login", name=name, password="first-pass")
+    expect(page.get_by_test_id("account-error")).to_contain_text("wrong name or password")
+    page.get_by_test_id("form-login").locator('input[name="password"]').fill("second-pass")
+    page.get_by_test_id("form-login").get_by_test_id("account-submit").click()
+    expect(page.get_by_test_id("me-name")).to_contain_text(name)
+    shot(page, "logged-in-again")
+    page.get_by_test_id("open-delete").click()
+    expect(page.get_by_test_id("form-delete")).to_contain_text("cannot be undone")
+    page.get_by_test_id("form-delete").get_by_test_id("account-submit").click()
+    expect(page.get_by_test_id("me-name")).to_have_text(re.compile(r"^Guest-\d{4}$"))

@@ -48,6 +48,13 @@ export const PLAYER_MESSAGES = {
     hideSpectators: "Hide the spectators' chat",
     chatEmpty: "No message yet.",
     acceptChallenge: "Accept this challenge",
+    changePassword: "Change password",
+    oldPassword: "Current password",
+    newPassword: "New password",
+    passwordChanged: "Password changed.",
+    deleteAccount: "Delete my account",
+    deleteNote:
+      "Your games in progress are resigned; your finished games stay under a name that is no longer yours. This cannot be undone.",
   },
   fr: {
     oppOpen: "n'importe qui\u00a0: un défi ouvert dans le salon",
@@ -96,5 +103,12 @@ export const PLAYER_MESSAGES = {
     hideSpectators: "Masquer la discussion des spectateurs",
     chatEmpty: "Aucun message.",
     acceptChallenge: "Accepter ce défi",
+    changePassword: "Changer de mot de passe",
+    oldPassword: "Mot de passe actuel",
+    newPassword: "Nouveau mot de passe",
+    passwordChanged: "Mot de passe changé.",
+    deleteAccount: "Supprimer mon compte",
+    deleteNote:
+      "Vos parties en cours sont abandonnées, vos parties terminées restent sous un nom qui n'est plus le vôtre. C'est définitif.",
   },
 };

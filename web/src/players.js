@@ -39,6 +39,8 @@ export const playersApi = {
   register: (name, password) => call("POST", "api/players", { name, password }),
   login: (name, password) => call("POST", "api/session", { name, password }),
   logout: () => call("DELETE", "api/session"),
+  changePassword: (old, next) => call("POST", "api/me/password", { old, new: next }),
+  deleteAccount: () => call("DELETE", "api/me"),
   joinOpen: (id) => call("POST", `api/games/${encodeURIComponent(id)}/join`, {}),
   myGames: (status) => call("GET", `api/me/games?status=${status}`),
 };

@@ -12,9 +12,10 @@ function errorText(exc) {
 export function Account() {
   const player = useSignal(me);
   const soundNow = useSignal(sound);
-  const [mode, setMode] = useState(null); // null | "edit" | "register" | "login"
+  const [mode, setMode] = useState(null); // null | "edit" | "register" | "login" | "password" | "delete"
+  const [done, setDone] = useState(null);
   const [error, setError] = useState(null);
-  const [fields, setFields] = useState({ name: "", rank: "", password: "" });
+  const [fields, setFields] = useState({ name: "", rank: "", password: "", next: "" });
 
   useEffect(() => {
     refreshMe().catch(() => {});
@@ -24,7 +25,8 @@ export function Account() {
 
   function openForm(next) {
     setError(null);
-    setFields({ name: next === "edit" ? player?.name || "" : "", rank: player?.rank || "", password: "" });
+    setDone(null);
+    setFields({ name: next === "edit" ? player?.name || "" : "", rank: player?.rank || "", password: "", next: "" });
     setMode(mode === next ? null : next);
   }
 
@@ -36,6 +38,12 @@ export function Account() {
       else if (mode === "register") me.set(await playersApi.register(fields.name, fields.password));
       else if (mode === "login") {
         await playersApi.login(fields.name, fields.password);
+        await refreshMe();
+      } else if (mode === "password") {
+        await playersApi.changePassword(fields.password, fields.next);
+        setDone(t("passwordChanged"));
+      } else if (mode === "delete") {
+        await playersApi.deleteAccount();
         await refreshMe();
       }
       setMode(null);
@@ -76,9 +84,17 @@ export function Account() {
           </button>
         </>
       ) : (
-        <button type="button" class="link" onClick={logout} data-testid="logout">
-          {t("logout")}
-        </button>
+        <>
+          <button type="button" class="link" onClick={() => openForm("password")} data-testid="open-password">
+            {t("changePassword")}
+          </button>
+          <button type="button" class="link" onClick={() => openForm("delete")} data-testid="open-delete">
+            {t("deleteAccount")}
+          </button>
+          <button type="button" class="link" onClick={logout} data-testid="logout">
+            {t("logout")}
+          </button>
+        </>
       )}
       <button
         type="button"
@@ -92,19 +108,22 @@ export function Account() {
       {mode && (
         <form class="account-form" onSubmit={submit} data-testid={`form-${mode}`}>
           {mode === "register" && <p class="note">{t("guestNote")}</p>}
-          <label>
-            <span>{t("nameLabel")}</span>
-            <input name="name" value={fields.name} onInput={set("name")} required maxLength={20} autocomplete="username" />
-          </label>
+          {mode === "delete" && <p class="note">{t("deleteNote")}</p>}
+          {mode !== "password" && mode !== "delete" && (
+            <label>
+              <span>{t("nameLabel")}</span>
+              <input name="name" value={fields.name} onInput={set("name")} required maxLength={20} autocomplete="username" />
+            </label>
+          )}
           {mode === "edit" && (
             <label>
               <span>{t("rankLabel")}</span>
               <input name="rank" value={fields.rank} onInput={set("rank")} maxLength={8} />
             </label>
           )}
-          {mode !== "edit" && (
+          {mode !== "edit" && mode !== "delete" && (
             <label>
-              <span>{t("passwordLabel")}</span>
+              <span>{mode === "password" ? t("oldPassword") : t("passwordLabel")}</span>
               <input
                 name="password"
                 type="password"
@@ -115,8 +134,22 @@ export function Account() {
               />
             </label>
           )}
+          {mode === "password" && (
+            <label>
+              <span>{t("newPassword")}</span>
+              <input
+                name="new-password"
+                type="password"
+                value={fields.next}
+                onInput={set("next")}
+                required
+                autocomplete="new-password"
+              />
+            </label>
+          )}
           <button type="submit" data-testid="account-submit">
-            {mode === "edit" ? t("save") : mode === "register" ? t("register") : t("login")}
+            {{ edit: t("save"), register: t("register"), login: t("login"), password: t("save") }[mode] ||
+              t("deleteAccount")}
           </button>
           <button type="button" class="link" onClick={() => setMode(null)}>
             {t("cancel")}
@@ -127,6 +160,11 @@ export function Account() {
             </p>
           )}
         </form>
+      )}
+      {done && !mode && (
+        <p class="note" role="status" data-testid="account-done">
+          {done}
+        </p>
       )}
     </div>
   );
