@@ -9,7 +9,12 @@ at most; the run stops after ``--duration`` seconds whatever happens. Every loop
 machine.
 
 Prints: games, sockets, moves acknowledged, moves/s, round-trip p50 / p99 / max, refusals and errors, and the
-same figures for a single game played alone in the same run (the peer: the load's cost is the ratio).
+same figures for a single game played alone in the same run (the peer: the load's cost is the ratio); the
+server's garbage-collector passes (count, longest, total by generation); and the server's resident memory
+(``VmRSS`` of ``/proc/PID/status``) at start, at its peak (``VmHWM``), when the games end and every few seconds
+for ``--settle`` seconds after (idle games leave the server's memory: docs/server.md). Before measuring, one
+small game is played to its count: the first dead-stone estimate compiles the bot's numba code (about 150 MB
+resident for the process's life, and seconds of CPU), which is the process's cost, not the games'.
 
     python bench/server_load.py                      # 1000 games, 19x19, think 2 s, 60 s
     python bench/server_load.py --games 100 --duration 20
@@ -248,6 +253,59 @@ def cpu_seconds(proc: subprocess.Popen[str] | None) -> float | None:
         return None
 
 
+def warm_up(url: str) -> None:
+    """Play one 9x9 game to the dead-stone proposal, so that the estimator's code is compiled before the
+    measured runs (a random 2% of the load's moves are passes: a few games reach the count)."""
+    with httpx.Client(base_url=url, timeout=120) as http:
+        g = http.post("/api/games", json={"size": 9, "opponent": "local"}).json()
+        gid, head = g["game"]["id"], {"X-Keima-Seat": g["seat"]["token"]}
+        for action in ({"type": "play", "move": 40}, {"type": "pass"}, {"type": "pass"}):
+            http.post(f"/api/games/{gid}/actions", json=action, headers=head).raise_for_status()
+        for _ in range(1200):  # at most 120 s (a cold numba cache on a busy machine)
+            if http.get(f"/api/games/{gid}").json()["proposal"] is not None:
+                return
+            time.sleep(0.1)
+    print("  warning: no dead-stone proposal within 120 s", file=sys.stderr)
+
+
+def memory_kib(proc: subprocess.Popen[str] | None) -> dict[str, int]:
+    """The server's ``VmRSS`` (resident now) and ``VmHWM`` (resident at its peak) in KiB, from Linux ``/proc``
+    (an empty dict elsewhere)."""
+    if proc is None:
+        return {}
+    out: dict[str, int] = {}
+    try:
+        with open(f"/proc/{proc.pid}/status") as f:
+            for line in f:
+                key, _, value = line.partition(":")
+                if key in ("VmRSS", "VmHWM"):
+                    out[key] = int(value.split()[0])
+    except (OSError, ValueError, IndexError):
+        return {}
+    return out
+
+
+def _mb(kib: int | None) -> str:
+    return "?" if kib is None else f"{kib / 1024:.0f} MB"
+
+
+def settle(url: str, proc: subprocess.Popen[str] | None, seconds: float) -> list[tuple[float, int | None, int]]:
+    """Sample the server's RSS and games in memory every 5 s for ``seconds`` after the games ended; returns
+    (seconds after the end, RSS KiB, games in memory) samples."""
+    samples = []
+    start = time.monotonic()
+    while True:
+        t = time.monotonic() - start
+        try:
+            in_memory = int(httpx.get(url + "/api/stats", timeout=10).json()["games_in_memory"])
+        except (httpx.HTTPError, ValueError, KeyError):
+            in_memory = -1
+        samples.append((t, memory_kib(proc).get("VmRSS"), in_memory))
+        if t >= seconds:
+            return samples
+        time.sleep(min(5.0, max(0.0, seconds - t)))
+
+
 def report(label: str, stats: Stats, elapsed: float, games: int) -> dict[str, float]:
     ms = [r * 1000 for r in stats.rtts]
     fig = {
@@ -282,9 +340,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--duration", type=float, default=60.0, help="length of the loaded run, seconds (default 60)")
     ap.add_argument("--url", help="a running server on loopback (default: start keima serve here)")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--settle", type=float, default=45.0,
+                    help="seconds to watch the server's memory after the games end (default 45)")
     args = ap.parse_args(argv)
     if not 1 <= args.games <= 5000 or not 0 < args.duration <= 3600 or args.think < 0:
         ap.error("--games 1..5000, --duration 0..3600, --think >= 0")
+    if not 0 <= args.settle <= 3600:
+        ap.error("--settle 0..3600")
     if args.url and not re.match(r"http://(127\.\d+\.\d+\.\d+|localhost|\[::1\])(:\d+)?$", args.url):
         ap.error("--url must be a loopback address (http://127.0.0.1:PORT)")
     # The simulated crowd holds thousands of parsed states: without this its own garbage collector paused it
@@ -300,10 +362,14 @@ def main(argv: list[str] | None = None) -> int:
         else:
             proc, url = start_server(f"sqlite:///{tmp.name}/bench.db")
         print(f"server {url}; board {args.size}x{args.size}; think {args.think} s; up to {args.moves} moves a game")
+        launched = memory_kib(proc)
+        warm_up(url)
+        mem0 = memory_kib(proc)
         # The peer: one game alone, same server, same pace (shorter run).
         solo, solo_t, n1, _cpu = _run(
             run_load(url, 1, args.size, 40, min(args.think, 0.2), 10, args.seed, proc))
         f1 = report("alone ", solo, solo_t, n1)
+        gc0 = httpx.get(url + "/api/stats", timeout=10).json()["gc"]
         client0 = time.process_time()
         load, load_t, n, cpu = _run(
             run_load(url, args.games, args.size, args.moves, args.think, args.duration, args.seed + 1, proc))
@@ -314,10 +380,23 @@ def main(argv: list[str] | None = None) -> int:
             print(f"server CPU during the loaded run: {cpu:.1f} s = {per_move:.2f} ms per move "
                   f"(one core sustains about {1000 / per_move:.0f} moves/s); the simulated clients: "
                   f"{client_cpu:.1f} s = {client_cpu / len(load.rtts) * 1000:.2f} ms per move (game creation included)")
+        mem1 = memory_kib(proc)
         srv = httpx.get(url + "/api/stats", timeout=10).json()
+        gcs = srv["gc"]
         print(f"server side (apply + store, both runs): {srv['actions']} actions, p50 {srv['p50_ms']} ms, "
-              f"p99 {srv['p99_ms']} ms, max {srv['max_ms']} ms; garbage collections by generation "
-              f"{srv['gc']['collections']}, longest {srv['gc']['longest_ms']} ms")
+              f"p99 {srv['p99_ms']} ms, max {srv['max_ms']} ms")
+        passes = [a - b for a, b in zip(gcs["collections"], gc0["collections"], strict=True)]
+        print(f"server garbage collector in the loaded run: passes by generation {passes}, total "
+              f"{(gcs['total_s'] - gc0['total_s']) * 1000:.0f} ms; longest pass by generation since the server "
+              f"started {gcs['longest_ms']} ms")
+        samples = settle(url, proc, args.settle) if proc is not None else []
+        if proc is not None:
+            after = " ".join(f"{t:.0f}s:{_mb(k)}/{g}" for t, k, g in samples)
+            peak = memory_kib(proc).get("VmHWM")
+            print(f"server memory: at launch {_mb(launched.get('VmRSS'))}, estimator compiled (the start) "
+                  f"{_mb(mem0.get('VmRSS'))}, peak {_mb(peak)}, when the games ended "
+                  f"{_mb(mem1.get('VmRSS'))} ({srv['games_in_memory']} games in memory); after the end "
+                  f"(seconds: RSS/games in memory) {after}")
         print(f"ratio loaded/alone: p50 x{fn['p50_ms'] / f1['p50_ms']:.2f}, p99 x{fn['p99_ms'] / f1['p99_ms']:.2f}")
         verdict = "met" if fn["p99_ms"] < 50 and load.errors == 0 else "NOT met"
         print(f"target p99 < 50 ms with {args.games} concurrent games: {verdict}")

@@ -37,6 +37,29 @@ def test_conversion_table(rowcol: tuple[int, int], p: int, sgf: str, gtp: str) -
     assert coords.from_gtp(gtp.lower(), 19) == p
 
 
+@pytest.mark.parametrize("size", [2, 9, 19, 25])
+def test_vertex_table_agrees_with_from_gtp(size: int) -> None:
+    table = coords.vertex_table(size)
+    assert len(table) == 2 * size * size + 3
+    for text, p in table.items():
+        assert coords.from_gtp(text, size) == p
+
+
+@pytest.mark.parametrize("spelling", ["D4", "d4", " D4 ", "D04"])
+def test_play_reads_every_spelling_of_a_vertex_alike(spelling: str) -> None:
+    game = keima.Game(9)
+    record = game.play(spelling)
+    assert record.point == coords.from_gtp("D4", 9)
+    assert game.board.colors[record.point] == BLACK
+
+
+@pytest.mark.parametrize("spelling", ["pass", "PASS", "Pass", "pAsS", " pass"])
+def test_play_reads_every_spelling_of_pass(spelling: str) -> None:
+    game = keima.Game(9)
+    assert game.play(spelling).is_pass
+    assert game.to_move == WHITE
+
+
 def test_passes() -> None:
     assert coords.to_gtp(None, 19) == "pass"
     assert coords.from_gtp("pass", 19) is None

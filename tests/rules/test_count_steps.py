@@ -67,11 +67,13 @@ def steps_for(text: str, rules: str = "french", *, komi: float = 0.5, handicap: 
               passes: tuple[int, int] = (0, 0), last: int | None = WHITE,
               ) -> tuple[dict[str, tuple[Step, ...]], Board]:
     board, _ = board_of(text)
-    steps = count_steps(
-        board, get_ruleset(rules), komi=komi, handicap_stones=handicap, dead=dead,
+    ruleset = get_ruleset(rules)
+    score = score_position(
+        board, ruleset, komi=komi, handicap_stones=handicap, dead=dead,
         prisoners={BLACK: prisoners[0], WHITE: prisoners[1]}, pass_count={BLACK: passes[0], WHITE: passes[1]},
         last_mover=last,
     )
+    steps = count_steps(board, ruleset, score, handicap_stones=handicap)
     return steps, board
 
 
@@ -183,7 +185,7 @@ def test_a_score_of_another_board_is_refused() -> None:
                 last_mover=None)
     score = score_position(board, rules, dead=frozenset({2}), **args)  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="not stones of this board"):
-        count_steps(Board(5), rules, dead=frozenset(), score=score, **args)  # type: ignore[arg-type]
+        count_steps(Board(5), rules, score, handicap_stones=0)
 
 
 def random_finished_game(seed: int, size: int, preset: str, handicap: int) -> Game:

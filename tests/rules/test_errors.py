@@ -117,12 +117,21 @@ def test_move_of_the_wrong_type(move: object) -> None:
     refuses(game, lambda: game.play(move), ValueError)  # type: ignore[arg-type]
 
 
-@pytest.mark.parametrize("color", ["green", 0, 3, "", None])
+@pytest.mark.parametrize("color", ["green", 0, 3, "", True, 1.0])
 def test_bad_colour(color: object) -> None:
     game = midgame()
-    if color is None:
-        return  # None means the player to move
-    refuses(game, lambda: game.play("A9", color), ValueError)  # type: ignore[arg-type]
+    e = refuses(game, lambda: game.play("A9", color), keima.GameError, "colour")  # type: ignore[arg-type]
+    assert isinstance(e, keima.GameError) and e.reason == "bad-color"
+    assert repr(color) in str(e)
+
+
+def test_no_colour_means_the_player_to_move() -> None:
+    game = midgame()
+    mover = game.to_move
+    record = game.play("A9", None)
+    assert record.color == mover
+    assert game.board.colors[0] == mover
+    assert game.to_move == 3 - mover
 
 
 # ---------------------------------------------------------------- rulesets and game settings

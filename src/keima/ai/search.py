@@ -113,6 +113,18 @@ def _acceptable(b: np.ndarray, p: int, c: int, self_atari: int) -> bool:
 
 
 @njit(cache=True)
+def _add_capture(b: np.ndarray, h: int, c: int, cand: np.ndarray, n: int) -> int:
+    """Append to ``cand[:n]`` the capture of the chain headed by ``h`` when it is in atari and ``c`` may play
+    there (and ``cand`` has room). Returns the new count."""
+    if in_atari(b, h):
+        lib = atari_lib(b, h)
+        if is_legal(b, lib, c) and n < cand.shape[0]:
+            cand[n] = lib
+            return n + 1
+    return n
+
+
+@njit(cache=True)
 def _tactical_moves(b: np.ndarray, c: int, cand: np.ndarray, self_atari: int) -> int:
     """Fill ``cand`` with urgent moves around the last move: captures of chains in atari, escapes of own chains put
     in atari. Returns how many were found."""
@@ -126,12 +138,7 @@ def _tactical_moves(b: np.ndarray, c: int, cand: np.ndarray, self_atari: int) ->
     # Capture: the chain just played, or opposing chains next to it, if in atari.
     for q in (last, last - 1, last + 1, last - w, last + w):
         if col[q] == opp:
-            h = b[HEAD, q]
-            if in_atari(b, h):
-                lib = atari_lib(b, h)
-                if is_legal(b, lib, c) and n < cand.shape[0]:
-                    cand[n] = lib
-                    n += 1
+            n = _add_capture(b, b[HEAD, q], c, cand, n)
     # Escape: own chains next to the last move now in atari: capture a neighbour in atari, or extend.
     for q in (last - 1, last + 1, last - w, last + w):
         if col[q] == c:
@@ -142,12 +149,7 @@ def _tactical_moves(b: np.ndarray, c: int, cand: np.ndarray, self_atari: int) ->
             while True:
                 for r in (s - 1, s + 1, s - w, s + w):
                     if col[r] == opp:
-                        ho = b[HEAD, r]
-                        if in_atari(b, ho):
-                            lib = atari_lib(b, ho)
-                            if is_legal(b, lib, c) and n < cand.shape[0]:
-                                cand[n] = lib
-                                n += 1
+                        n = _add_capture(b, b[HEAD, r], c, cand, n)
                 s = b[NXT, s]
                 if s == h:
                     break

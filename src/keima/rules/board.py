@@ -1,21 +1,22 @@
 """The board: stones, chains with exact liberties, captures, Zobrist hashing and undo.
 
-The board knows nothing of turns, ko rules or scoring (``game`` adds those). Points are ints as described in
-``coords``. Chains are kept incrementally: every stone points to its ``Chain``, whose ``libs`` set is exact at all
-times. ``play`` returns an ``Undo`` record; ``undo(record)`` restores the board exactly (stones, chains, hash), so
-that a history layer can take back any move in constant time.
+The board knows nothing of turns, ko rules or scoring (``history`` and ``game`` add those). Points are ints as
+described in ``coords``. Chains are kept incrementally: every stone points to its ``Chain``, whose ``libs`` set is
+exact at all times. ``play`` returns an ``Undo`` record; ``undo(record)`` restores the board exactly (stones,
+chains, hash), so that the history can take back any move, or a play it judged illegal, in constant time.
 
-Why this undo works: the chain that absorbs others keeps a copy of its old liberties in the undo record, and
-absorbed chains are never mutated, so undo only re-points stones and restores sets instead of recomputing.
+Why this undo works: the record keeps the liberties the absorbing chain gained (it lost only the played point),
+the liberties each removal gave to neighbouring chains, and the chains themselves; absorbed and captured chains
+are never mutated, so undo only re-points stones and trims sets instead of recomputing.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Container, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache
-from typing import Final, NamedTuple
+from typing import Final
 
 from keima.rules.coords import check_size, neighbours_table, to_gtp
 
@@ -70,26 +71,47 @@ def zobrist_table(size: int) -> tuple[tuple[int, ...], tuple[int, ...], tuple[in
     return (tuple(0 for _ in range(n)), black, white)
 
 
-class Chain(NamedTuple):
+class Chain:
     """A maximal set of connected stones of one colour with its exact set of liberties.
 
-    A named tuple (cheap to create on every move) whose ``stones`` list and ``libs`` set change in place; two
-    chains are told apart by identity (``is``), never by value."""
+    Its ``stones`` list and ``libs`` set change in place; two chains are told apart by identity (``is``), never
+    by value. A class with slots rather than a named tuple: its fields are read many times on every move, and a
+    slot is the fastest attribute there is."""
 
-    color: int
-    stones: list[int]
-    libs: set[int]
+    __slots__ = ("color", "stones", "libs")
+
+    def __init__(self, color: int, stones: list[int], libs: set[int]) -> None:
+        self.color = color
+        self.stones = stones
+        self.libs = libs
 
     def __repr__(self) -> str:
         return f"Chain({color_name(self.color)}, stones={sorted(self.stones)}, libs={sorted(self.libs)})"
 
 
-def _chain(color: int, stones: list[int], libs: set[int]) -> Chain:
-    return tuple.__new__(Chain, (color, stones, libs))
+# ``Board.play`` fills an ``Undo`` slot by slot on an object made without calling ``__init__``: no Python frame.
+_alloc = object.__new__
 
 
-class Undo(NamedTuple):
-    """What ``Board.play`` changed, so that ``Board.undo`` can restore it exactly."""
+class Undo:
+    """What ``Board.play`` changed, so that ``Board.undo`` can restore it exactly (read-only for others).
+
+    A class with slots rather than a named tuple: the history reads some fields on every move."""
+
+    __slots__ = (
+        "point",
+        "color",
+        "prev_hash",
+        "base",
+        "fresh",
+        "base_len",
+        "added_libs",
+        "absorbed",
+        "captured",
+        "gains",
+        "suicide",
+        "captured_count",
+    )
 
     point: int
     color: int
@@ -101,16 +123,10 @@ class Undo(NamedTuple):
     # The sequences below are the shared empty tuple when empty (most plays): fewer objects that outlive the
     # play means fewer garbage-collector passes over a long game's history.
     absorbed: Sequence[Chain]  # other own chains merged into base
-    touched: Sequence[Chain]  # opposing chains that lost the liberty at point
     captured: Sequence[Chain]
     gains: Sequence[tuple[Chain, int]]  # liberties gained by removals, to take back
     suicide: bool
     captured_count: int  # opposing stones this play captured
-
-    @property
-    def suicided_count(self) -> int:
-        """Number of own stones removed by a (multi-stone) suicide."""
-        return len(self.base.stones) if self.suicide else 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -166,6 +182,32 @@ class Board:
         """Return the number of stones (or empty points) of ``color`` on the board."""
         return self.colors.count(color)
 
+    def regions(self, inside: Container[int]) -> list[tuple[set[int], set[int]]]:
+        """Return the maximal connected regions of points whose colour is in ``inside``, each as (its points, its
+        border: the points next to it whose colour is not in ``inside``), in the order of their lowest point."""
+        colors = self.colors
+        nbrs = self.nbrs
+        seen = [False] * self.npoints
+        out: list[tuple[set[int], set[int]]] = []
+        for start in range(self.npoints):
+            if seen[start] or colors[start] not in inside:
+                continue
+            pts: set[int] = set()
+            border: set[int] = set()
+            stack = [start]
+            seen[start] = True
+            while stack:
+                p = stack.pop()
+                pts.add(p)
+                for q in nbrs[p]:
+                    if colors[q] not in inside:
+                        border.add(q)
+                    elif not seen[q]:
+                        seen[q] = True
+                        stack.append(q)
+            out.append((pts, border))
+        return out
+
     def analyse(self, p: int, color: int) -> Analysis:
         """Return what playing ``color`` at the empty point ``p`` would capture, whether it is a suicide,
         and the hash of the resulting board. The board is not changed. ``p`` must be empty."""
@@ -212,40 +254,38 @@ class Board:
     # ------------------------------------------------------------------ changes
     def play(self, p: int, color: int) -> Undo:
         """Place a stone of ``color`` at the empty point ``p``, capture, and remove the played chain if it has no
-        liberty left (a suicide: the caller decides beforehand whether that is allowed). Returns the ``Undo``
-        record. Raises ``ValueError`` if ``p`` is occupied; the board is then unchanged."""
-        colors = self.colors
-        if colors[p] != EMPTY:
-            raise ValueError(f"{to_gtp(p, self.size)} is occupied")
+        liberty left (a suicide: the caller judges it, and takes the play back with ``undo`` if it is not allowed).
+        Returns the ``Undo`` record. Raises ``ValueError`` if ``p`` is occupied; the board is then unchanged."""
         chain_at = self.chain_at
-        nbrs = self.nbrs
-        zob = self._zob
-        opp = 3 - color
+        if chain_at[p] is not None:
+            raise ValueError(f"{to_gtp(p, self.size)} is occupied")
         prev_hash = self.hash
-        h = prev_hash ^ zob[color][p]
+        h = prev_hash ^ self._zob[color][p]
         empties: list[int] = []
         own: list[Chain] = []
         adj: list[Chain] = []
-        for q in nbrs[p]:
-            k = colors[q]
-            if k == EMPTY:
+        # chain_at alone tells the neighbours apart (None on an empty point): one look-up each on this hot path.
+        for q in self.nbrs[p]:
+            ch = chain_at[q]
+            if ch is None:
                 empties.append(q)
-            else:
-                ch = chain_at[q]
-                assert ch is not None
-                if k == color:
-                    if ch not in own:
-                        own.append(ch)
-                elif ch not in adj:
-                    adj.append(ch)
-        colors[p] = color
+            elif ch.color == color:
+                if ch not in own:
+                    own.append(ch)
+            elif ch not in adj:
+                adj.append(ch)
+        self.colors[p] = color
         absorbed: Sequence[Chain] = ()
         if not own:
-            base = _chain(color, [p], set(empties))
+            # Made without calling __init__, as Undo below: no Python frame on this hot path.
+            base = _alloc(Chain)
+            base.color = color
+            base.stones = [p]
+            base.libs = set(empties)
             chain_at[p] = base
             fresh = True
             base_len = 0
-            added: tuple[int, ...] | list[int] = ()
+            added: tuple[int, ...] = ()
         else:
             base = own[0]
             for ch in own[1:]:
@@ -258,7 +298,7 @@ class Board:
             chain_at[p] = base
             # Only what base's liberties gain is recorded (a few ints, usually), not a copy of them all: the
             # play point was one of them, so undo removes the gains and puts the point back.
-            added = []
+            gained: list[int] = []
             if len(own) > 1:
                 absorbed = [ch for ch in own if ch is not base]
                 for ch in absorbed:
@@ -268,12 +308,13 @@ class Board:
                     for q in ch.libs:
                         if q not in libs:
                             libs.add(q)
-                            added.append(q)
+                            gained.append(q)
             libs.discard(p)
             for q in empties:
                 if q not in libs:
                     libs.add(q)
-                    added.append(q)
+                    gained.append(q)
+            added = tuple(gained)
         gains: list[tuple[Chain, int]] | tuple[()] = ()
         captured: list[Chain] | tuple[()] = ()
         suicide = False
@@ -289,17 +330,26 @@ class Board:
             gains = []
             for ch in captured:
                 ncap += len(ch.stones)
-                h = self._lift(ch.stones, opp, h, gains)
+                h = self._lift(ch.stones, 3 - color, h, gains)
         elif not base.libs:
             suicide = True
             gains = []
             h = self._lift(base.stones, color, h, gains)
         self.hash = h
-        # tuple.__new__ skips the named tuple's Python-level constructor on this hot path.
-        return tuple.__new__(
-            Undo,
-            (p, color, prev_hash, base, fresh, base_len, tuple(added), absorbed, adj or (), captured, gains, suicide, ncap),
-        )
+        rec: Undo = _alloc(Undo)
+        rec.point = p
+        rec.color = color
+        rec.prev_hash = prev_hash
+        rec.base = base
+        rec.fresh = fresh
+        rec.base_len = base_len
+        rec.added_libs = added
+        rec.absorbed = absorbed
+        rec.captured = captured
+        rec.gains = gains
+        rec.suicide = suicide
+        rec.captured_count = ncap
+        return rec
 
     def _lift(self, stones: list[int], color: int, h: int, gains: list[tuple[Chain, int]]) -> int:
         """Take ``stones`` of ``color`` off the board, give their points as liberties to the adjacent chains of
@@ -311,16 +361,15 @@ class Board:
             colors[s] = EMPTY
             chain_at[s] = None
             h ^= zc[s]
-        other = 3 - color
+        # Every chain still next to a lifted stone is of the other colour (one of the same colour would have been
+        # part of the lifted chain): chain_at alone finds them.
         nbrs = self.nbrs
         for s in stones:
             for q in nbrs[s]:
-                if colors[q] == other:
-                    cq = chain_at[q]
-                    assert cq is not None
-                    if s not in cq.libs:
-                        cq.libs.add(s)
-                        gains.append((cq, s))
+                cq = chain_at[q]
+                if cq is not None and s not in cq.libs:
+                    cq.libs.add(s)
+                    gains.append((cq, s))
         return h
 
     def undo(self, rec: Undo) -> None:
@@ -339,8 +388,13 @@ class Board:
             for s in ch.stones:
                 colors[s] = opp
                 chain_at[s] = ch
-        for ch in rec.touched:
-            ch.libs.add(rec.point)
+        # Every opposing chain next to the point had it as a liberty (the point was empty): found again here rather
+        # than kept in the record, which spares a list that would outlive every play.
+        point = rec.point
+        for q in self.nbrs[point]:
+            near = chain_at[q]
+            if near is not None and near.color == opp:
+                near.libs.add(point)
         colors[rec.point] = EMPTY
         chain_at[rec.point] = None
         if not rec.fresh:
@@ -379,7 +433,7 @@ class Board:
             h ^= zob[c][p]
             if chain_at[p] is not None:
                 continue
-            ch = _chain(c, [], set())
+            ch = Chain(c, [], set())
             stack = [p]
             chain_at[p] = ch
             while stack:
@@ -407,15 +461,6 @@ class Board:
         other.hash = 0
         other.rebuild()
         return other
-
-    def compute_hash(self) -> int:
-        """Return the Zobrist hash recomputed from the colours (for checks)."""
-        h = 0
-        zob = self._zob
-        for p, c in enumerate(self.colors):
-            if c != EMPTY:
-                h ^= zob[c][p]
-        return h
 
     def check_consistency(self) -> None:
         """Raise ``AssertionError`` unless every chain, liberty set and the hash match a recomputation."""

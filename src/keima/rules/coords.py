@@ -80,6 +80,19 @@ def from_gtp(text: str, size: int) -> int | None:
     return (size - number) * size + col
 
 
+@cache
+def vertex_table(size: int) -> dict[str, int | None]:
+    """Return the usual spellings of every GTP vertex on a ``size`` board (upper and lower case, and ``pass`` as
+    ``pass``/``PASS``/``Pass``) mapped to what ``from_gtp`` returns for them: a look-up instead of a parse. Any
+    other spelling is absent (``from_gtp`` reads it, or words the error). The caller must not change the dict."""
+    table: dict[str, int | None] = {"pass": None, "PASS": None, "Pass": None}
+    for p in range(size * size):
+        vertex = to_gtp(p, size)
+        table[vertex] = p
+        table[vertex.lower()] = p
+    return table
+
+
 def to_sgf(p: int | None, size: int) -> str:
     """Return the SGF point of ``p`` (``"dd"``), or ``""`` for a pass."""
     if p is None:

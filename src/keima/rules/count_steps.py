@@ -56,8 +56,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from keima.rules.board import BLACK, EMPTY, WHITE, Board, color_name
+from keima.rules.game import Game
 from keima.rules.ruleset import Ruleset
-from keima.rules.scoring import METHODS, Breakdown, Score, score_position, territory_regions
+from keima.rules.scoring import METHODS, Breakdown, Score, territory_regions
 
 _OPP = {BLACK: WHITE, WHITE: BLACK}
 
@@ -270,30 +271,14 @@ def _japanese(
     return tuple(out.steps)
 
 
-def count_steps(
-    board: Board,
-    rules: Ruleset,
-    *,
-    komi: float,
-    handicap_stones: int,
-    dead: frozenset[int],
-    prisoners: Mapping[int, int],
-    pass_count: Mapping[int, int],
-    last_mover: int | None,
-    score: Score | None = None,
-) -> dict[str, tuple[Step, ...]]:
-    """Return the steps of every method (keys of ``scoring.METHODS``) for the count of ``board``.
+def count_steps(board: Board, rules: Ruleset, score: Score, *, handicap_stones: int) -> dict[str, tuple[Step, ...]]:
+    """Return the steps of every method (keys of ``scoring.METHODS``) by which ``score`` counts ``board``.
 
-    The arguments are those of ``scoring.score_position``; ``score`` is its result for them (computed here when
-    None: pass it when the caller has it, the steps are then split from that very object). The last step of each
-    method has that method's totals. ``board`` is not changed. Raises ``ValueError`` if ``score`` was not made
-    from this board (a dead point that holds no stone).
+    ``score`` is ``scoring.score_position``'s result for ``board`` under ``rules`` with ``handicap_stones``
+    (``Game.score()`` for a game): the steps are split from that very object, so the last step of each method has
+    that method's totals. ``board`` is not changed. Raises ``ValueError`` if ``score`` was not made from this board
+    (a dead point that holds no stone).
     """
-    if score is None:
-        score = score_position(
-            board, rules, komi=komi, handicap_stones=handicap_stones, dead=dead, prisoners=prisoners,
-            pass_count=pass_count, last_mover=last_mover,
-        )
     dead_points = tuple(sorted(p for p in score.dead if board.colors[p] != EMPTY))
     if len(dead_points) != len(score.dead):
         raise ValueError("the score's dead stones are not stones of this board")
@@ -316,18 +301,9 @@ def steps_as_dict(steps: Mapping[str, tuple[Step, ...]]) -> dict[str, list[dict[
     return {name: [s.as_dict() for s in seq] for name, seq in steps.items()}
 
 
-def game_count_steps(game: Any, score: Score | None = None) -> dict[str, tuple[Step, ...]]:
+def game_count_steps(game: Game, score: Score | None = None) -> dict[str, tuple[Step, ...]]:
     """Return ``count_steps`` for a game's current position and dead-stone marking (``score``: ``game.score()``,
-    computed when None). ``game`` is a ``keima.rules`` game (read through its public attributes only)."""
-    last = game.last_move
+    computed when None)."""
     return count_steps(
-        game.board,
-        game.rules,
-        komi=game.komi,
-        handicap_stones=len(game.handicap_stones),
-        dead=game.dead,
-        prisoners=game.prisoners,
-        pass_count=game.pass_count,
-        last_mover=None if last is None else last.color,
-        score=game.score() if score is None else score,
+        game.board, game.rules, game.score() if score is None else score, handicap_stones=len(game.handicap_stones)
     )

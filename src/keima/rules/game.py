@@ -1,17 +1,10 @@
-"""The state machine of one game: setup, turns, legality, passes, the end of play, dead stones, undo.
+"""The state machine of one game: setup, turns, passes, the end of play, dead stones, undo; ``Game`` is the
+referee's one public entry point.
 
 Every change is an ``Event`` in ``Game.events``; ``Game.replay`` rebuilds a game exactly from them (the server
-stores events, and ``undo`` of a setup rebuilds that way). Board plays and passes are undone in constant time from
-their ``Undo`` record and a snapshot of the small state.
-
-Repetition is checked against the whole history, never a window: a multiset of hashes records, as the ruleset's
-ko rule needs, every board (positional superko), every board with the player to move (situational), or every
-board with the player who created it by placing a stone (natural-situational). The simple-ko point is kept for
-every ruleset, so that an immediate single-stone recapture is reported as "ko" whichever rule forbids it.
-
-Replaying records is the hot path (bench/replay.py): a board play is checked by playing it and taking it back if
-illegal, and it leaves behind only objects the garbage collector can forget (plain tuples of ints) besides the
-board's undo record.
+stores events, and ``undo`` of a setup rebuilds that way). The move history, the legality of board plays and
+repetition (ko and every superko) live in ``history``; board plays and passes are undone in constant time from
+the history's records and a snapshot of the small state kept here.
 
 Phases: ``"handicap"`` (free placement pending), ``"play"``, ``"scoring"`` (dead-stone agreement), ``"finished"``.
 """
@@ -20,125 +13,31 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Sequence
-from typing import Any, NamedTuple, Self
+from typing import Any, NamedTuple, Self, TypedDict, Unpack, cast
 
-from keima.rules.board import (
-    BLACK,
-    EMPTY,
-    WHITE,
-    Analysis,
-    Board,
-    Undo,
-    color_name,
-    color_word,
-    opponent,
-    parse_color,
+from keima.rules.board import BLACK, EMPTY, WHITE, Board, color_name, color_word, opponent, parse_color
+from keima.rules.coords import (
+    CoordinateError,
+    check_size,
+    fixed_handicap_points,
+    from_gtp,
+    to_gtp,
+    vertex_table,
 )
-from keima.rules.coords import CoordinateError, check_size, fixed_handicap_points, from_gtp, to_gtp
+from keima.rules.errors import REASONS, GameError, IllegalMove
+from keima.rules.events import Event, MoveRecord
+from keima.rules.history import HOT_FIELDS, History
 from keima.rules.ruleset import RulesError, Ruleset, get_ruleset
 from keima.rules.scoring import Score, score_position
 
+__all__ = ["REASONS", "Event", "Game", "GameError", "IllegalMove", "Move", "MoveRecord", "Settings"]
+
 Move = str | int | None
-
-REASONS = ("occupied", "suicide", "ko", "superko", "off-board", "wrong-phase", "wrong-turn")
-
-
-class GameError(ValueError):
-    """An action that does not fit the game's state; ``reason`` is a short machine-readable code."""
-
-    def __init__(self, message: str, reason: str = "invalid") -> None:
-        super().__init__(message)
-        self.reason = reason
-
-
-class IllegalMove(GameError):
-    """A move the rules forbid. ``reason`` is one of ``REASONS``; ``str(e)`` is a sentence naming the rule."""
-
-    def __init__(self, reason: str, message: str, move: int | None = None, color: int | None = None) -> None:
-        super().__init__(message, reason)
-        self.move = move
-        self.color = color
-
-
-class Event(NamedTuple):
-    """One change of a game, JSON-safe through ``to_dict``/``from_dict``.
-
-    kinds: ``move`` (point None = pass), ``handicap`` (points), ``setup`` (black/white/empty, color = player to
-    move or None), ``resign``, ``timeout``, ``forfeit`` and ``no-result`` (text = reason), ``toggle`` (point),
-    ``mark`` (points), ``accept``, ``resume``.
-    """
-
-    kind: str
-    color: int | None = None
-    point: int | None = None
-    points: tuple[int, ...] = ()
-    black: tuple[int, ...] = ()
-    white: tuple[int, ...] = ()
-    empty: tuple[int, ...] = ()
-    text: str = ""
-
-    def to_dict(self) -> dict[str, Any]:
-        """Return a JSON-safe dict holding the non-default fields."""
-        out: dict[str, Any] = {"kind": self.kind}
-        defaults = self._field_defaults
-        for name in self._fields[1:]:
-            value = getattr(self, name)
-            if value != defaults[name]:
-                out[name] = list(value) if isinstance(value, tuple) else value
-        if self.kind == "move" and self.point is None:
-            out["point"] = None
-        return out
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> Event:
-        """Rebuild an event from ``to_dict`` output; raise ``GameError`` if it is malformed."""
-        if not isinstance(data, dict) or not isinstance(data.get("kind"), str):
-            raise GameError(f"malformed event {data!r}: needs a 'kind' string")
-        unknown = set(data) - set(cls._fields)
-        if unknown:
-            raise GameError(f"malformed event: unknown field(s) {', '.join(sorted(unknown))}")
-        kw: dict[str, Any] = {}
-        for key, value in data.items():
-            if key in ("points", "black", "white", "empty"):
-                if not isinstance(value, list | tuple) or not all(
-                    isinstance(v, int) and not isinstance(v, bool) for v in value
-                ):
-                    raise GameError(f"malformed event: {key} must be a list of points")
-                kw[key] = tuple(value)
-            elif key in ("color", "point"):
-                if value is not None and (not isinstance(value, int) or isinstance(value, bool)):
-                    raise GameError(f"malformed event: {key} must be an integer or null")
-                kw[key] = value
-            elif key == "text":
-                if not isinstance(value, str):
-                    raise GameError("malformed event: text must be a string")
-                kw[key] = value
-            else:
-                kw[key] = value
-        return cls(**kw)
-
-
-class MoveRecord(NamedTuple):
-    """A move made in play: ``point`` None is a pass. ``captures`` counts opposing stones taken,
-    ``suicided`` own stones removed by a multi-stone suicide."""
-
-    number: int
-    color: int
-    point: int | None
-    captures: int = 0
-    suicided: int = 0
-
-    @property
-    def is_pass(self) -> bool:
-        """True for a pass."""
-        return self.point is None
 
 
 class _State(NamedTuple):
     """The part of a game's state that events other than board plays change (snapshotted for undo). What every
-    board play changes lives in ``Game._hot``, a plain tuple of ints: ``(to_move, consecutive_passes,
-    prisoners, ko_point, moves_since_resume)``, which the garbage collector stops tracking, so a long history
-    costs it nothing."""
+    board play changes is the history's ``hot`` tuple."""
 
     phase: str
     pass_count: tuple[int, int]
@@ -151,63 +50,17 @@ class _State(NamedTuple):
     handicap_left: int
 
 
-_Hot = tuple[int, int, tuple[int, int], int | None, int]
-_HOT_FIELDS = ("to_move", "consecutive_passes", "prisoners", "ko_point", "moves_since_resume")
+class Settings(TypedDict, total=False):
+    """The settings of a game, as keywords of ``Game(...)`` and ``Game.replay`` (see ``Game`` for each)."""
+
+    size: int
+    rules: str | Ruleset
+    komi: float | None
+    handicap: int
+    placement: str | None
 
 
-class _Entry(NamedTuple):
-    """How to take back one event: the state before it, and the board record and history keys it added."""
-
-    state: _State
-    hot: _Hot
-    board_undo: Undo | None = None
-    position: int | None = None
-    situation: int | None = None
-    creation: int | None = None
-    rebuild: bool = False
-
-
-# Situational and natural-situational histories key positions by XOR-ing the board hash with a constant per
-# colour (the player to move, or the player who created the board): one int key instead of a tuple.
-_SIDE_KEY = (0, 0x5DEECE66D1F2A3B7, 0x9E3779B97F4A7C15)
-_CREATOR_KEY = (0, 0xD1B54A32D192ED03, 0x8CB92BA72F3D8DD7)
-# Hot-path construction of the named tuples above without their Python-level __new__ (a C call instead of a
-# Python frame per object: a large share of the cost of a move). Arguments must list every field in order.
-_new = tuple.__new__
-
-_KO_SIMPLE, _KO_POSITIONAL, _KO_SITUATIONAL, _KO_NATURAL = range(4)
-_KO_MODES = {
-    "simple": _KO_SIMPLE,
-    "positional": _KO_POSITIONAL,
-    "situational": _KO_SITUATIONAL,
-    "natural-situational": _KO_NATURAL,
-}
-
-
-_KO_WORDS = {
-    "positional": "positional superko: no play may recreate an earlier board position",
-    "situational": "situational superko: no play may recreate an earlier board position with the same player "
-    "to move",
-    "natural-situational": "natural situational superko (French rules): a player may not, by placing a stone, "
-    "give the board a state it already had from one of his own stones",
-}
-
-
-_LogMove = tuple[int, int | None, int, int]  # (color, point, captures, suicided): a move in Game._log
-
-
-def _as_event(entry: _LogMove | Event) -> Event:
-    if isinstance(entry, Event):
-        return entry
-    return Event("move", entry[0], entry[1])
-
-
-def _decrement(counts: dict[int, int], key: int) -> None:
-    left = counts[key] - 1
-    if left:
-        counts[key] = left
-    else:
-        del counts[key]
+_UNKNOWN = -1  # not in the vertex table: parsed the slow way, which words the error
 
 
 class Game:
@@ -243,25 +96,10 @@ class Game:
         self.komi = float(komi)
         self.handicap = handicap
         self.board = Board(size)
-        # The log holds one entry per event: for a move a plain tuple of ints (color, point, captures, suicided),
-        # which the garbage collector stops tracking, an Event for anything else. ``events`` and ``moves`` are
-        # built from it on demand and cached, so the hot path creates no object that outlives it for them.
-        self._log: list[_LogMove | Event] = []
-        self._events: list[Event] = []
-        self._moves: list[MoveRecord] = []
-        self._moves_seen = 0  # log entries already turned into self._moves
-        self._nmoves = 0
-        self._undo: list[_Entry] = []
-        # Whole-history multisets (hash -> occurrences), each kept only where the ko rule (or Japanese cycle
-        # detection) needs it: boards (positional), boards with the player to move (situational), boards with
-        # the player who created them by a board play (natural-situational).
-        self._positions: dict[int, int] = {}
-        self._situations: dict[int, int] = {}
-        self._created: dict[int, int] = {}
-        self._track_positions = self.rules.ko == "positional"
-        self._track_situations = self.rules.ko == "situational" or self.rules.cycle_no_result
-        self._ko_mode = _KO_MODES[self.rules.ko]
-        self._track_created = self.rules.ko == "natural-situational"
+        self._history = History(self.board, self.rules)
+        self._vertices = vertex_table(size)
+        self._npoints = self.board.npoints
+        self._cycle_watch = self.rules.cycle_no_result
         self.handicap_stones: tuple[int, ...] = ()
         stones = handicap if handicap >= 2 else 0
         if stones:
@@ -271,23 +109,26 @@ class Game:
             if placement not in ("fixed", "free"):
                 raise RulesError(f"handicap placement must be 'fixed' or 'free', not {placement!r}")
             if allowed != "either" and placement != allowed:
-                raise RulesError(f"the {self.rules.name} rules place handicap stones {allowed}, not {placement}")
+                raise RulesError(
+                    f"the {self.rules.name} rules place handicap stones {allowed}, not {placement}"
+                )
             if stones > self.board.npoints - 1:
                 raise RulesError(f"{stones} handicap stones do not fit on a {size}x{size} board")
         elif placement not in (None, "fixed", "free"):
             raise RulesError(f"handicap placement must be 'fixed' or 'free', not {placement!r}")
         self.placement = placement if stones else None
-        self._hot: _Hot = (BLACK, 0, (0, 0), None, 0)
-        self._state = _State(
-            phase="handicap" if stones and placement == "free" else "play",
-            pass_count=(0, 0),
-            dead=frozenset(),
-            accepted=frozenset(),
-            result=None,
-            end_reason=None,
-            resumed=False,
-            last_passer=None,
-            handicap_left=stones if placement == "free" else 0,
+        self._put(
+            _State(
+                phase="handicap" if stones and placement == "free" else "play",
+                pass_count=(0, 0),
+                dead=frozenset(),
+                accepted=frozenset(),
+                result=None,
+                end_reason=None,
+                resumed=False,
+                last_passer=None,
+                handicap_left=stones if placement == "free" else 0,
+            )
         )
         if stones and placement == "fixed":
             try:
@@ -296,7 +137,7 @@ class Game:
                 raise RulesError(f"{exc}; use free placement") from None
             self._put_handicap(pts)
         else:
-            self._record_start()
+            self._history.record_start()
 
     # ------------------------------------------------------------------ state properties
     @property
@@ -307,7 +148,7 @@ class Game:
     @property
     def to_move(self) -> int:
         """The colour whose turn it is (``BLACK`` or ``WHITE``)."""
-        return self._hot[0]
+        return self._history.hot[0]
 
     @property
     def result(self) -> str | None:
@@ -322,7 +163,7 @@ class Game:
     @property
     def prisoners(self) -> dict[int, int]:
         """Stones each colour captured during play (own stones lost by suicide count for the opponent)."""
-        b, w = self._hot[2]
+        b, w = self._history.hot[2]
         return {BLACK: b, WHITE: w}
 
     @property
@@ -334,12 +175,12 @@ class Game:
     @property
     def consecutive_passes(self) -> int:
         """Passes in a row at the end of the move list."""
-        return self._hot[1]
+        return self._history.hot[1]
 
     @property
     def ko_point(self) -> int | None:
         """The point of a single-stone ko that the player to move may not retake at once, if any."""
-        return self._hot[3]
+        return self._history.hot[3]
 
     @property
     def dead(self) -> frozenset[int]:
@@ -354,31 +195,17 @@ class Game:
     @property
     def events(self) -> list[Event]:
         """Every event so far, in order (a list the caller must not change)."""
-        cache = self._events
-        log = self._log
-        if len(cache) != len(log):
-            cache.extend(_as_event(e) for e in log[len(cache) :])
-        return cache
+        return self._history.events()
 
     @property
     def moves(self) -> list[MoveRecord]:
         """Every move (stones and passes) in order, handicap and setup excluded (a list not to be changed)."""
-        cache = self._moves
-        log = self._log
-        seen = self._moves_seen
-        if seen < len(log):
-            n = len(cache)
-            for e in log[seen:]:
-                if not isinstance(e, Event):
-                    n += 1
-                    cache.append(MoveRecord(n, e[0], e[1], e[2], e[3]))
-            self._moves_seen = len(log)
-        return cache
+        return self._history.moves()
 
     @property
     def move_number(self) -> int:
         """Number of moves (stones and passes) played, handicap and setup excluded."""
-        return self._nmoves
+        return self._history.nmoves
 
     @property
     def last_move(self) -> MoveRecord | None:
@@ -392,9 +219,10 @@ class Game:
         return self._state.handicap_left
 
     def _set(self, **changes: Any) -> None:
-        if any(k in changes for k in _HOT_FIELDS):
-            to_move, passes, prisoners, ko, since = self._hot
-            self._hot = (
+        if any(k in changes for k in HOT_FIELDS):
+            history = self._history
+            to_move, passes, prisoners, ko, since = history.hot
+            history.hot = (
                 changes.pop("to_move", to_move),
                 changes.pop("consecutive_passes", passes),
                 changes.pop("prisoners", prisoners),
@@ -402,11 +230,18 @@ class Game:
                 changes.pop("moves_since_resume", since),
             )
         if changes:
-            self._state = self._state._replace(**changes)
+            self._put(self._state._replace(**changes))
 
-    def _entry(self, rebuild: bool = False) -> _Entry:
-        """An undo entry that restores the whole current state (for events other than moves)."""
-        return _Entry(self._state, self._hot, rebuild=rebuild)
+    def _put(self, state: _State) -> None:
+        """Make ``state`` the game's state; ``_plain`` is it where a board play by the player to move needs no
+        more than the history's test (the play phase, no cycle to watch), else None: one identity test on the
+        hot path instead of reading the phase."""
+        self._state = state
+        self._plain = state if state.phase == "play" and not self._cycle_watch else None
+
+    def _push(self, event: Event, rebuild: bool = False) -> None:
+        """Record ``event`` (not a move) with what restores the whole current state."""
+        self._history.push(event, self._state, rebuild)
 
     # ------------------------------------------------------------------ parsing
     def _point(self, move: Move) -> int | None:
@@ -419,6 +254,9 @@ class Game:
                 raise IllegalMove("off-board", f"point {move} is off the {self.size}x{self.size} board")
             return move
         if isinstance(move, str):
+            p = self._vertices.get(move, _UNKNOWN)
+            if p != _UNKNOWN:
+                return p
             try:
                 return from_gtp(move, self.size)
             except CoordinateError as exc:
@@ -438,7 +276,7 @@ class Game:
         """Raise ``IllegalMove`` if the phase or the turn forbids ``color`` to move now (board not consulted)."""
         st = self._state
         if st.phase == "play":
-            to_move = self._hot[0]
+            to_move = self._history.hot[0]
             if color != to_move and not allow_out_of_turn:
                 raise IllegalMove(
                     "wrong-turn", f"it is {color_word(to_move)}'s turn, not {color_word(color)}'s", p, color
@@ -455,83 +293,29 @@ class Game:
             )
         # Handicap phase: Black places stones on empty points.
         if color != BLACK:
-            raise IllegalMove("wrong-turn", f"Black is placing {st.handicap_left} more handicap stone(s)", p, color)
+            raise IllegalMove(
+                "wrong-turn", f"Black is placing {st.handicap_left} more handicap stone(s)", p, color
+            )
         if p is None:
             raise IllegalMove("wrong-phase", "handicap stones must be placed before anyone passes", p, color)
         if self.board.colors[p] != EMPTY:
             raise IllegalMove(
-                "occupied", f"{to_gtp(p, self.size)} is occupied: handicap stones go on empty points", p, color
-            )
-
-    def _occupied(self, p: int, color: int) -> IllegalMove:
-        return IllegalMove(
-            "occupied",
-            f"{to_gtp(p, self.size)} is occupied: a stone may only be placed on an empty point",
-            p,
-            color,
-        )
-
-    def _suicide(self, p: int, color: int, single: bool) -> IllegalMove:
-        gtp = to_gtp(p, self.size)
-        if single:
-            return IllegalMove(
-                "suicide",
-                f"{gtp} would be suicide: a single stone without liberties that captures nothing is forbidden "
-                "under every ruleset (it would recreate the position)",
+                "occupied",
+                f"{to_gtp(p, self.size)} is occupied: handicap stones go on empty points",
                 p,
                 color,
             )
-        return IllegalMove(
-            "suicide",
-            f"{gtp} would be suicide: under the {self.rules.name} rules a play may not leave its own chain "
-            "without liberties unless it captures",
-            p,
-            color,
-        )
 
-    def _repetition(self, p: int, color: int, h: int) -> IllegalMove | None:
-        """Return the error if the board ``h`` that ``color`` creates at ``p`` repeats what the ko rule forbids."""
-        to_move, _, _, ko_point, _ = self._hot
-        rule = self.rules.ko
-        if rule == "simple":
-            repeated = p == ko_point and color == to_move
-        elif rule == "positional":
-            repeated = h in self._positions
-        elif rule == "situational":
-            repeated = (h ^ _SIDE_KEY[3 - color]) in self._situations
-        else:
-            repeated = (h ^ _CREATOR_KEY[color]) in self._created
-        if not repeated:
-            return None
-        gtp = to_gtp(p, self.size)
-        if p == ko_point and color == to_move:
-            return IllegalMove(
-                "ko",
-                f"{gtp} retakes the ko at once: recapturing the single stone that just captured would repeat "
-                "the previous position; play elsewhere first (ko rule)",
-                p,
-                color,
-            )
-        return IllegalMove("superko", f"{gtp} is forbidden by {_KO_WORDS[rule]} ({self.rules.name} rules)", p, color)
-
-    def _check(self, p: int | None, color: int, allow_out_of_turn: bool) -> Analysis | None:
-        """Raise ``IllegalMove`` if ``color`` may not play ``p`` now; return the board analysis of a play.
-        Never changes the game."""
+    def _check(self, p: int | None, color: int, allow_out_of_turn: bool) -> None:
+        """Raise ``IllegalMove`` if ``color`` may not play ``p`` now. Never changes the game: a board play is
+        judged by the history's one test of legality, played and taken back."""
         self._check_turn(p, color, allow_out_of_turn)
-        if p is None or self._state.phase == "handicap":
-            return None
-        board = self.board
-        if board.colors[p] != EMPTY:
-            raise self._occupied(p, color)
-        an = board.analyse(p, color)
-        if an.suicide and (an.suicide_size == 1 or not self.rules.multi_stone_suicide):
-            raise self._suicide(p, color, an.suicide_size == 1)
-        err = self._repetition(p, color, an.hash_after)
-        if err is not None:
-            raise err
-        return an
+        if p is not None and self._state.phase != "handicap":
+            self._history.play(p, color, None, commit=False)
 
-    def legality(self, move: Move, color: int | str | None = None, *, allow_out_of_turn: bool = False) -> str | None:
+    def legality(
+        self, move: Move, color: int | str | None = None, *, allow_out_of_turn: bool = False
+    ) -> str | None:
         """Return None if ``move`` is legal for ``color`` (default: the player to move), else the reason code
         ``play`` would raise. Never raises for a bad move and never changes the game."""
         try:
@@ -544,19 +328,27 @@ class Game:
     def legal_moves(self, color: int | str | None = None) -> list[int]:
         """Return every board point ``color`` may play now (a pass is also legal whenever play is)."""
         c = self._color(color)
-        out = []
-        for p in range(self.board.npoints):
-            if self.board.colors[p] != EMPTY:
+        out: list[int] = []
+        if self._state.phase != "play":
+            if self._state.phase == "handicap" and c == BLACK:
+                out = [p for p, k in enumerate(self.board.colors) if k == EMPTY]
+            return out
+        # The phase allows every colour to play now: each empty point goes through the one legality test alone.
+        test = self._history.play
+        for p, k in enumerate(self.board.colors):
+            if k != EMPTY:
                 continue
             try:
-                self._check(p, c, True)
-            except GameError:
+                test(p, c, None, commit=False)
+            except IllegalMove:
                 continue
             out.append(p)
         return out
 
     # ------------------------------------------------------------------ moves
-    def play(self, move: Move, color: int | str | None = None, *, allow_out_of_turn: bool = False) -> MoveRecord:
+    def play(
+        self, move: Move, color: int | str | None = None, *, allow_out_of_turn: bool = False
+    ) -> MoveRecord:
         """Play ``move`` (a GTP vertex such as ``"D4"``, ``"pass"``, an int point, or None for a pass) for
         ``color`` (default: the player to move) and return its record. In the ``handicap`` phase a board point
         places one handicap stone (and returns a record numbered 0).
@@ -564,16 +356,25 @@ class Game:
         Raises ``IllegalMove`` (the game is then unchanged).
         """
         st = self._state
-        to_move = self._hot[0]
+        history = self._history
+        p: int | None
+        if type(move) is int:  # noqa: E721 (a bool is not a point)
+            p = move if 0 <= move < self._npoints else self._point(move)
+        elif type(move) is str:  # noqa: E721
+            # The vertex table answers the usual spellings ("D4", "d4", "pass") in one look-up.
+            p = self._vertices.get(move, _UNKNOWN)
+            if p == _UNKNOWN:
+                p = self._point(move)
+        else:
+            p = self._point(move)
+        to_move = history.hot[0]
         if (
-            type(move) is int  # noqa: E721
-            and st.phase == "play"
+            p is not None
             and (color is None or (type(color) is int and color == to_move))  # noqa: E721
-            and 0 <= move < self.board.npoints
+            and st is self._plain
         ):
             # The common case of a replay or a game: a board point by the player to move.
-            return self._board_play(move, to_move)
-        p = self._point(move)
+            return history.play(p, to_move, st)
         if color is None:
             c = to_move
         elif type(color) is int and color in (BLACK, WHITE):  # noqa: E721
@@ -588,104 +389,22 @@ class Game:
                 return MoveRecord(0, BLACK, p)
         if p is None:
             return self._pass(c)
-        return self._board_play(p, c)
+        record = history.play(p, c, st)
+        if self._cycle_watch and history.situation_count() >= 3:
+            self._set(phase="finished", result="Void", end_reason="cycle")
+        return record
 
     def pass_move(self, color: int | str | None = None, *, allow_out_of_turn: bool = False) -> MoveRecord:
         """Pass for ``color``; raises ``IllegalMove`` outside the play phase."""
         return self.play(None, color, allow_out_of_turn=allow_out_of_turn)
 
-    def _board_play(self, p: int, c: int) -> MoveRecord:
-        # Play first, then check suicide and repetition on the real result, and take it back if illegal:
-        # one pass over the neighbours instead of an analysis followed by the play. This is the hot path of
-        # every replay, so the history keys are computed inline rather than through _repetition.
-        board = self.board
-        try:
-            rec = board.play(p, c)
-        except ValueError:
-            raise self._occupied(p, c) from None
-        h = board.hash
-        hot = self._hot
-        if rec.suicide:
-            single = len(rec.base.stones) == 1
-            if single or not self.rules.multi_stone_suicide:
-                board.undo(rec)
-                raise self._suicide(p, c, single)
-        ko_rule = self._ko_mode
-        pos = sit = nat = None
-        if ko_rule == _KO_NATURAL:
-            nat = h ^ _CREATOR_KEY[c]
-            repeated = nat in self._created
-        elif ko_rule == _KO_POSITIONAL:
-            repeated = h in self._positions
-        elif ko_rule == _KO_SITUATIONAL:
-            sit = h ^ _SIDE_KEY[3 - c]
-            repeated = sit in self._situations
-        else:
-            repeated = p == hot[3] and c == hot[0]
-        if repeated:
-            board.undo(rec)
-            err = self._repetition(p, c, h)
-            assert err is not None
-            raise err
-        opp = 3 - c
-        # A key the ko rule has just checked is new: it is set to 1 without a lookup.
-        if self._track_positions:
-            pos = h
-            self._positions[h] = 1
-        if sit is not None:
-            self._situations[sit] = 1
-        elif self._track_situations:
-            sit = h ^ _SIDE_KEY[opp]
-            self._situations[sit] = self._situations.get(sit, 0) + 1
-        if nat is not None:
-            self._created[nat] = 1
-        self._undo.append(_new(_Entry, (self._state, hot, rec, pos, sit, nat, False)))
-        caps = rec.captured_count
-        lost = len(rec.base.stones) if rec.suicide else 0
-        if caps or lost:
-            b, w = hot[2]
-            pris = (b + caps, w + lost) if c == BLACK else (b + lost, w + caps)
-        else:
-            pris = hot[2]
-        ko = None
-        if caps == 1 and len(rec.base.stones) == 1 and len(rec.base.libs) == 1:
-            ko = rec.captured[0].stones[0]
-        n = self._nmoves + 1
-        self._nmoves = n
-        self._hot = (opp, 0, pris, ko, hot[4] + 1)
-        if sit is not None and self.rules.cycle_no_result and self._situations[sit] >= 3:
-            self._set(phase="finished", result="Void", end_reason="cycle")
-        self._log.append((c, p, caps, lost))
-        return _new(MoveRecord, (n, c, p, caps, lost))
-
     def _pass(self, c: int) -> MoveRecord:
         st = self._state
-        h = self.board.hash
-        opp = opponent(c)
-        pos = sit = None
-        if self._track_positions:
-            pos = h
-            self._positions[h] = self._positions.get(h, 0) + 1
-        if self._track_situations:
-            sit = h ^ _SIDE_KEY[opp]
-            self._situations[sit] = self._situations.get(sit, 0) + 1
-        hot = self._hot
-        self._undo.append(_Entry(st, hot, None, pos, sit))
+        mr = self._history.pass_(c, st)
         passes = list(st.pass_count)
         passes[c - 1] += 1
-        n = hot[1] + 1
-        since = hot[4] + 1
-        self._nmoves += 1
-        mr = MoveRecord(self._nmoves, c, None)
-        self._log.append((c, None, 0, 0))
-        self._set(
-            to_move=opp,
-            consecutive_passes=n,
-            pass_count=(passes[0], passes[1]),
-            ko_point=None,
-            moves_since_resume=since,
-            last_passer=c,
-        )
+        _, n, _, _, since = self._history.hot
+        self._set(pass_count=(passes[0], passes[1]), last_passer=c)
         if n >= 2:
             if st.resumed and since == 2:
                 # AGA/FFG: two passes opening a resumption end the game with every stone alive.
@@ -701,27 +420,11 @@ class Game:
         self._set(phase="finished", dead=dead, result=result, end_reason="score")
 
     # ------------------------------------------------------------------ handicap and setup
-    def _record_start(self) -> None:
-        """Record the current board as a starting position (empty board, after handicap or setup stones).
-
-        For natural-situational superko a starting position counts as created by the opponent of the player to
-        move, as if that player had just placed a stone: the immediate recapture of a ko set up on the board is
-        then forbidden, as the FFG ko diagrams show, and handicap stones count as Black's creation."""
-        h = self.board.hash
-        if self._track_positions:
-            self._positions[h] = self._positions.get(h, 0) + 1
-        if self._track_situations:
-            k = h ^ _SIDE_KEY[self.to_move]
-            self._situations[k] = self._situations.get(k, 0) + 1
-        if self._track_created:
-            k = h ^ _CREATOR_KEY[3 - self.to_move]
-            self._created[k] = self._created.get(k, 0) + 1
-
     def _put_handicap(self, points: Sequence[int]) -> None:
         self.board.set_stones((p, BLACK) for p in points)
         self.handicap_stones = tuple(points)
         self._set(to_move=WHITE, phase="play", handicap_left=0)
-        self._record_start()
+        self._history.record_start()
 
     def place_handicap(self, points: Iterable[Move]) -> None:
         """Place all remaining free handicap stones at once (GTP ``set_free_handicap``).
@@ -740,7 +443,9 @@ class Game:
         seen: set[int] = set()
         for p in clean:
             if p in seen:
-                raise GameError(f"{to_gtp(p, self.size)} appears twice among the handicap stones", "bad-handicap")
+                raise GameError(
+                    f"{to_gtp(p, self.size)} appears twice among the handicap stones", "bad-handicap"
+                )
             seen.add(p)
         for p in clean:
             if self.board.colors[p] != EMPTY:
@@ -749,8 +454,7 @@ class Game:
 
     def _place_handicap_stones(self, points: list[int]) -> None:
         st = self._state
-        self._undo.append(self._entry(rebuild=True))
-        self._log.append(Event("handicap", BLACK, points=tuple(points)))
+        self._push(Event("handicap", BLACK, points=tuple(points)), rebuild=True)
         placed = self.handicap_stones + tuple(points)
         left = st.handicap_left - len(points)
         if left == 0:
@@ -773,7 +477,9 @@ class Game:
         result would leave a chain without liberties (an impossible position); the game is then unchanged.
         """
         if self.phase != "play":
-            raise GameError(f"setup stones can only be added during play, not in the {self.phase} phase", "wrong-phase")
+            raise GameError(
+                f"setup stones can only be added during play, not in the {self.phase} phase", "wrong-phase"
+            )
         groups: list[tuple[int, list[int]]] = []
         seen: set[int] = set()
         for col, items in ((BLACK, black), (WHITE, white), (EMPTY, empty)):
@@ -796,26 +502,25 @@ class Game:
                     f"impossible setup: the chain at {to_gtp(ch.stones[0], self.size)} would have no liberty",
                     "bad-setup",
                 )
-        self._undo.append(self._entry(rebuild=True))
-        self._log.append(
+        self._push(
             Event(
                 "setup",
                 None if to_move is None else new_to_move,
                 black=tuple(groups[0][1]),
                 white=tuple(groups[1][1]),
                 empty=tuple(groups[2][1]),
-            )
+            ),
+            rebuild=True,
         )
         self.board.set_stones((p, col) for col, pts in groups for p in pts)
         self._set(to_move=new_to_move, ko_point=None, consecutive_passes=0)
-        self._record_start()
+        self._history.record_start()
 
     # ------------------------------------------------------------------ endings
     def _end(self, kind: str, color: int, result: str, reason: str, text: str = "") -> None:
         if self.phase == "finished":
             raise GameError(f"the game is already over ({self.result})", "wrong-phase")
-        self._undo.append(self._entry())
-        self._log.append(Event(kind, color, text=text))
+        self._push(Event(kind, color, text=text))
         self._set(phase="finished", result=result, end_reason=reason)
 
     def resign(self, color: int | str | None = None) -> None:
@@ -837,14 +542,15 @@ class Game:
         """End the game without result (``"Void"``)."""
         if self.phase == "finished":
             raise GameError(f"the game is already over ({self.result})", "wrong-phase")
-        self._undo.append(self._entry())
-        self._log.append(Event("no-result", text=reason))
+        self._push(Event("no-result", text=reason))
         self._set(phase="finished", result="Void", end_reason="no-result")
 
     # ------------------------------------------------------------------ dead-stone phase
     def _need_scoring(self, action: str) -> None:
         if self.phase != "scoring":
-            raise GameError(f"cannot {action}: the game is not in the dead-stone phase ({self.phase})", "wrong-phase")
+            raise GameError(
+                f"cannot {action}: the game is not in the dead-stone phase ({self.phase})", "wrong-phase"
+            )
 
     def _chain_points(self, move: Move) -> frozenset[int]:
         p = self._point(move)
@@ -860,8 +566,7 @@ class Game:
         chain = self._chain_points(move)
         c = None if color is None else self._color(color)
         dead = self.dead - chain if chain <= self.dead else self.dead | chain
-        self._undo.append(self._entry())
-        self._log.append(Event("toggle", c, min(chain)))
+        self._push(Event("toggle", c, min(chain)))
         self._set(dead=dead, accepted=frozenset())
         return dead
 
@@ -872,8 +577,7 @@ class Game:
         for m in points:
             dead |= self._chain_points(m)
         c = None if color is None else self._color(color)
-        self._undo.append(self._entry())
-        self._log.append(Event("mark", c, points=tuple(sorted(dead))))
+        self._push(Event("mark", c, points=tuple(sorted(dead))))
         self._set(dead=dead, accepted=frozenset())
         return dead
 
@@ -881,8 +585,7 @@ class Game:
         """``color`` accepts the current marking; once both have, the game is finished and scored."""
         self._need_scoring("accept")
         c = self._color(color)
-        self._undo.append(self._entry())
-        self._log.append(Event("accept", c))
+        self._push(Event("accept", c))
         accepted = self.accepted | {c}
         self._set(accepted=accepted)
         if accepted == {BLACK, WHITE}:
@@ -898,8 +601,7 @@ class Game:
             first = opponent(st.last_passer)
         else:
             first = opponent(c)
-        self._undo.append(self._entry())
-        self._log.append(Event("resume", c))
+        self._push(Event("resume", c))
         self._set(
             phase="play",
             to_move=first,
@@ -924,7 +626,7 @@ class Game:
                     raise GameError(f"no stone at {to_gtp(p, self.size)} to count as dead", "no-stone")
                 pts.add(p)
             dead_set = frozenset(pts)
-        last = self._last_mover()
+        last = self._history.last_mover()
         return score_position(
             self.board,
             self.rules,
@@ -936,66 +638,25 @@ class Game:
             last_mover=last,
         )
 
-    def _last_mover(self) -> int | None:
-        for e in reversed(self._log):
-            if not isinstance(e, Event):
-                return e[0]
-        return None
-
     # ------------------------------------------------------------------ undo, copy, replay
     def undo(self) -> Event:
         """Take back the last event exactly (move, pass, handicap or setup, marking, acceptance, resumption,
         resignation...). Returns the event taken back; raises ``GameError`` if there is none."""
-        if not self._log:
+        history = self._history
+        if not history.log:
             raise GameError("there is nothing to undo", "nothing-to-undo")
-        entry = self._undo[-1]
-        if entry.rebuild:
-            events = self.events[:-1]
-            fresh = self.replay(
-                events,
-                size=self.size,
-                rules=self.rules,
-                komi=self.komi,
-                handicap=self.handicap,
-                placement=self.placement,
-            )
-            removed = self.events[-1]
-            self._adopt(fresh)
+        if history.rebuilds_last():
+            events = self.events
+            fresh = self.replay(events[:-1], **self._settings())
+            removed = events[-1]
+            self.board = fresh.board
+            self._history = fresh._history
+            self.handicap_stones = fresh.handicap_stones
+            self._put(fresh._state)
             return removed
-        self._undo.pop()
-        ev = _as_event(self._log.pop())
-        del self._events[len(self._log) :]
-        if ev.kind == "move":
-            self._nmoves -= 1
-            if self._moves_seen > len(self._log):
-                self._moves_seen = len(self._log)
-                self._moves.pop()
-            if entry.board_undo is not None:
-                self.board.undo(entry.board_undo)
-            if entry.position is not None:
-                _decrement(self._positions, entry.position)
-            if entry.situation is not None:
-                _decrement(self._situations, entry.situation)
-            if entry.creation is not None:
-                _decrement(self._created, entry.creation)
-        self._state = entry.state
-        self._hot = entry.hot
+        ev, state = history.pop()
+        self._put(cast(_State, state))
         return ev
-
-    def _adopt(self, other: Game) -> None:
-        self.board = other.board
-        self._log = other._log
-        self._events = other._events
-        self._moves = other._moves
-        self._moves_seen = other._moves_seen
-        self._nmoves = other._nmoves
-        self._undo = other._undo
-        self._positions = other._positions
-        self._situations = other._situations
-        self._created = other._created
-        self.handicap_stones = other.handicap_stones
-        self._state = other._state
-        self._hot = other._hot
 
     def apply(self, event: Event) -> None:
         """Apply one recorded event (as produced by this class); raises ``GameError``/``IllegalMove`` if it does
@@ -1047,53 +708,42 @@ class Game:
             raise GameError(f"unknown event kind {k!r}", "bad-event")
 
     @classmethod
-    def replay(
-        cls,
-        events: Iterable[Event | dict[str, Any]],
-        *,
-        size: int = 19,
-        rules: str | Ruleset = "french",
-        komi: float | None = None,
-        handicap: int = 0,
-        placement: str | None = None,
-    ) -> Self:
-        """Return a new game of this class built from ``events`` (``Event`` objects or their dicts).
-        Raises ``GameError``/``IllegalMove`` naming the first event that does not apply (with its index)."""
-        game = cls(size=size, rules=rules, komi=komi, handicap=handicap, placement=placement)
+    def replay(cls, events: Iterable[Event | dict[str, Any]], **settings: Unpack[Settings]) -> Self:
+        """Return a new game of this class built from ``events`` (``Event`` objects or their dicts), with the
+        settings of ``Game(...)`` given by keyword (``size``, ``rules``, ``komi``, ``handicap``, ``placement``;
+        the same defaults). Raises ``RulesError`` for settings ``Game`` refuses, ``GameError``/``IllegalMove``
+        naming the first event that does not apply (with its index)."""
+        game = cls(**settings)
         for i, ev in enumerate(events):
             event = ev if isinstance(ev, Event) else Event.from_dict(ev)
             try:
                 game.apply(event)
             except IllegalMove as exc:
-                raise IllegalMove(exc.reason, f"event {i} ({event.kind}): {exc}", exc.move, exc.color) from None
+                raise IllegalMove(
+                    exc.reason, f"event {i} ({event.kind}): {exc}", exc.move, exc.color
+                ) from None
             except GameError as exc:
                 raise GameError(f"event {i} ({event.kind}): {exc}", exc.reason) from None
         return game
 
     def copy(self) -> Self:
         """Return an independent copy with the same history (so undo works on it too)."""
-        return self.replay(
-            self.events,
-            size=self.size,
-            rules=self.rules,
-            komi=self.komi,
-            handicap=self.handicap,
-            placement=self.placement,
+        return self.replay(self.events, **self._settings())
+
+    def _settings(self) -> Settings:
+        """Return the settings this game was created with, as keywords for ``Game(...)`` or ``replay``."""
+        return Settings(
+            size=self.size, rules=self.rules, komi=self.komi, handicap=self.handicap, placement=self.placement
         )
 
     def check_consistency(self) -> None:
         """Raise ``AssertionError`` unless the board and the recorded history agree with a recomputation."""
         self.board.check_consistency()
-        h = self.board.hash
-        st = self._state
-        if self._track_positions:
-            assert self._positions.get(h, 0) > 0, "current position missing from the history"
-        if self._track_situations and st.phase == "play":
-            assert self._situations.get(h ^ _SIDE_KEY[self.to_move], 0) > 0, "current situation missing"
-        assert len(self._undo) == len(self._log), "undo stack out of step with the events"
+        assert self._history.board is self.board, "the history follows another board"
+        self._history.check_consistency(self._state.phase == "play")
 
     def __repr__(self) -> str:
         return (
             f"Game(size={self.size}, rules={self.rules.name!r}, komi={self.komi}, handicap={self.handicap}, "
-            f"phase={self.phase!r}, moves={self._nmoves})"
+            f"phase={self.phase!r}, moves={self._history.nmoves})"
         )

@@ -16,37 +16,13 @@ from __future__ import annotations
 from keima.rules.board import BLACK, EMPTY, WHITE, Board, Chain
 
 
-def _regions(board: Board, color: int) -> list[tuple[set[int], set[int]]]:
-    """Return the maximal connected regions of points not of ``color``, each as (points, empty points)."""
-    colors = board.colors
-    seen = [False] * board.npoints
-    out: list[tuple[set[int], set[int]]] = []
-    for start in range(board.npoints):
-        if seen[start] or colors[start] == color:
-            continue
-        pts: set[int] = set()
-        empties: set[int] = set()
-        stack = [start]
-        seen[start] = True
-        while stack:
-            p = stack.pop()
-            pts.add(p)
-            if colors[p] == EMPTY:
-                empties.add(p)
-            for q in board.nbrs[p]:
-                if not seen[q] and colors[q] != color:
-                    seen[q] = True
-                    stack.append(q)
-        out.append((pts, empties))
-    return out
-
-
 def unconditionally_alive(board: Board, color: int) -> frozenset[int]:
     """Return the stones of ``color`` that are alive whatever the opponent plays (Benson's algorithm)."""
     chains = [ch for ch in board.chains() if ch.color == color]
     if not chains:
         return frozenset()
-    regions = _regions(board, color)
+    # The regions of points not of ``color`` (empty or the opponent's), each with its empty points.
+    regions = [(pts, {p for p in pts if board.colors[p] == EMPTY}) for pts, _ in board.regions((EMPTY, 3 - color))]
     index = {id(ch): i for i, ch in enumerate(chains)}
     # For each region: the chains bordering it, and the chains to which it is vital.
     borders: list[set[int]] = []

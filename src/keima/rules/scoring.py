@@ -28,11 +28,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import Any, Generic, TypeVar, cast, overload
 
 from keima.rules.board import BLACK, EMPTY, WHITE, Board, color_name
 from keima.rules.life import seki_stones
 from keima.rules.ruleset import Ruleset
+
+T = TypeVar("T")
 
 METHODS = ("area", "territory", "quick-count", "japanese")
 
@@ -92,17 +94,41 @@ class MethodScore:
         """The SGF RE string of this method's count."""
         return result_string(self.margin)
 
+    def headline(self) -> dict[str, Any]:
+        """Return the result and both totals as a JSON-safe dict (keys ``result``, ``black``, ``white``)."""
+        return {"result": self.result, "black": self.black, "white": self.white}
+
     def as_dict(self) -> dict[str, Any]:
         """Return a JSON-safe dict: name, result, totals, margin, neutral and both breakdowns (keys "B", "W")."""
         return {
             "name": self.name,
-            "result": self.result,
-            "black": self.black,
-            "white": self.white,
+            **self.headline(),
             "margin": self.margin,
             "neutral": self.neutral,
             "breakdown": {color_name(c): b.as_dict() for c, b in self.breakdown.items()},
         }
+
+
+class _OwnMethod(Generic[T]):
+    """A read-only attribute of ``Score`` that reads the field of the same name of its ruleset's own method."""
+
+    def __init__(self, doc: str) -> None:
+        self.__doc__ = doc
+        self.name = ""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    @overload
+    def __get__(self, score: None, owner: type) -> _OwnMethod[T]: ...
+
+    @overload
+    def __get__(self, score: Score, owner: type | None = None) -> T: ...
+
+    def __get__(self, score: Score | None, owner: type | None = None) -> T | _OwnMethod[T]:
+        if score is None:
+            return self  # read on the class: the descriptor itself, for help() and its docstring
+        return cast(T, getattr(score.own, self.name))
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,32 +148,15 @@ class Score:
         """The ruleset's own method."""
         return self.methods[self.method]
 
-    @property
-    def black(self) -> float:
-        """Black's total under the ruleset's own method."""
-        return self.own.black
-
-    @property
-    def white(self) -> float:
-        """White's total under the ruleset's own method."""
-        return self.own.white
-
-    @property
-    def margin(self) -> float:
-        """Black minus White under the ruleset's own method."""
-        return self.own.margin
-
-    @property
-    def result(self) -> str:
-        """The SGF RE string under the ruleset's own method."""
-        return self.own.result
+    black = _OwnMethod[float]("Black's total under the ruleset's own method.")
+    white = _OwnMethod[float]("White's total under the ruleset's own method.")
+    margin = _OwnMethod[float]("Black minus White under the ruleset's own method.")
+    result = _OwnMethod[str]("The SGF RE string under the ruleset's own method.")
 
     def as_dict(self) -> dict[str, Any]:
         """Return a JSON-safe dict of the whole count."""
         return {
-            "result": self.result,
-            "black": self.black,
-            "white": self.white,
+            **self.own.headline(),
             "method": self.method,
             "methods": {name: m.as_dict() for name, m in self.methods.items()},
             "dead": sorted(self.dead),
@@ -161,32 +170,11 @@ def territory_regions(board: Board) -> tuple[dict[int, set[int]], set[int], list
     """Return (territory by colour, neutral points, regions) of ``board`` as it stands.
 
     Each region is (empty points, bordering stone points)."""
-    colors = board.colors
-    seen = [False] * board.npoints
     terr: dict[int, set[int]] = {BLACK: set(), WHITE: set()}
     neutral: set[int] = set()
-    regions: list[tuple[set[int], set[int]]] = []
-    for start in range(board.npoints):
-        if seen[start] or colors[start] != EMPTY:
-            continue
-        pts: set[int] = set()
-        border: set[int] = set()
-        border_colors: set[int] = set()
-        stack = [start]
-        seen[start] = True
-        while stack:
-            p = stack.pop()
-            pts.add(p)
-            for q in board.nbrs[p]:
-                k = colors[q]
-                if k == EMPTY:
-                    if not seen[q]:
-                        seen[q] = True
-                        stack.append(q)
-                else:
-                    border.add(q)
-                    border_colors.add(k)
-        regions.append((pts, border))
+    regions = board.regions((EMPTY,))
+    for pts, border in regions:
+        border_colors = {board.colors[q] for q in border}
         if len(border_colors) == 1:
             terr[border_colors.pop()] |= pts
         else:

@@ -122,6 +122,8 @@ async def patch_me(body: MePatch, request: Request) -> Response:
 def _rename_in_memory(conn: Request | WebSocket, player: Player) -> None:
     # Games in memory show the new name from their next state on (others read it when loaded).
     hub: Hub = conn.app.state.hub
+    lobby: Lobby = conn.app.state.lobby
+    lobby.forget_names()
     for s in hub.sessions.values():
         for person in s.people.values():
             if person["id"] == player.id:

@@ -58,36 +58,45 @@ class Chat:
         ``CHAT_LIMIT`` messages a second from one sender; 503 when it could not be stored."""
         text = clean_text(action["text"])
         to = action.get("to") or "players"
-        s = await self.hub.get(game_id)
-        seats = s.seats.held_by(thash)
-        if to == "players" and not seats:
-            raise ApiError(403, "not-your-seat", "only the players write in the players' chat: spectators write "
-                           "to \"spectators\"", field="to")
-        if to == "spectators" and seats:
-            raise ApiError(403, "not-your-seat", "players write in the players' chat, not the spectators'",
-                           field="to")
-        if player is not None:
-            name, sender = player.name, "p:" + player.id
-        elif seats:
-            c = min(seats)
-            name = s.people.get(c, {}).get("name") or color_word(c)
-            sender = "t:" + str(thash)
-        else:
-            raise ApiError(403, "no-player", "spectators need a player name to chat: open the home page first")
-        wait = self.rate.hit(sender)
-        if wait:
-            raise too_many(wait, "chat messages")
-        async with s.lock:
-            if s.broken:
-                raise ApiError(503, "storage-error", "the game is being reloaded; try again")
-            message = {"n": len(s.game.moves), "from": name, "text": text,
-                       "at": datetime.now(UTC).isoformat(timespec="seconds"), "to": to,
-                       "player": None if player is None else player.id}
-            s.chat.append(message)
-            s.version += 1
-            await self.hub._commit(s, {"chat": message})
-            self.hub.after_change(s)
-        return s
+        counted = False
+        for _attempt in range(3):
+            # Like Hub.act: the game stays in memory during the change; a copy retired meanwhile (a failed
+            # write, or idle eviction) is taken again from the store.
+            with self.hub._request(game_id):
+                s = await self.hub.get(game_id)
+                seats = s.seats.held_by(thash)
+                if to == "players" and not seats:
+                    raise ApiError(403, "not-your-seat", "only the players write in the players' chat: "
+                                   "spectators write to \"spectators\"", field="to")
+                if to == "spectators" and seats:
+                    raise ApiError(403, "not-your-seat", "players write in the players' chat, not the "
+                                   "spectators'", field="to")
+                if player is not None:
+                    name, sender = player.name, "p:" + player.id
+                elif seats:
+                    c = min(seats)
+                    name = s.people.get(c, {}).get("name") or color_word(c)
+                    sender = "t:" + str(thash)
+                else:
+                    raise ApiError(403, "no-player", "spectators need a player name to chat: open the home page "
+                                   "first")
+                if not counted:
+                    wait = self.rate.hit(sender)
+                    if wait:
+                        raise too_many(wait, "chat messages")
+                    counted = True
+                async with s.lock:
+                    if s.broken:
+                        continue
+                    message = {"n": len(s.game.moves), "from": name, "text": text,
+                               "at": datetime.now(UTC).isoformat(timespec="seconds"), "to": to,
+                               "player": None if player is None else player.id}
+                    s.chat.append(message)
+                    s.version += 1
+                    await self.hub._commit(s, {"chat": message})
+                    self.hub.after_change(s)
+                return s
+        raise ApiError(503, "storage-error", "the game could not be loaded from storage; try again")
 
 
 def sgf_info(s: GameSession, place: str | None = None) -> dict[str, str]:

@@ -8,6 +8,10 @@ never runs ahead of what is stored.
 Timers (a clock running out), bot moves and the dead-stone estimate run as tasks; the bot and the estimator
 work on a copy of the game in a thread pool, and their result is applied only if the game has not changed
 meanwhile (otherwise they start again on the new position).
+
+Memory holds only the games in use: a game leaves it (and reloads from the database on demand, exactly as it
+was) once nobody has touched it for ``idle_seconds``, at once when it is finished, and beyond ``cache_size``
+games; never while someone watches it, its clock runs, its lock is held, or its bot or estimator works.
 """
 
 from __future__ import annotations
@@ -15,13 +19,15 @@ from __future__ import annotations
 import asyncio
 import collections
 import contextlib
+import ctypes
+import ctypes.util
 import hmac
 import logging
 import os
 import re
 import secrets
 import time
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable, Coroutine, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
@@ -69,16 +75,45 @@ class GcPauses:
                 "total_s": round(self.total, 3)}
 
 
+_libc: Any = None
+
+
+def release_memory() -> None:
+    """Hand freed memory back to the operating system after many games left memory.
+
+    Python returns its emptied object arenas (and large blocks) to the C allocator, but glibc keeps freed
+    blocks in its heap for reuse; ``malloc_trim(0)`` gives the unused pages back. What stays is Python's own
+    fragmentation: arenas with a few live objects left, reused by the next games (docs/server.md has the
+    figures). A no-op where glibc is not the C library."""
+    global _libc
+    if _libc is None:
+        name = ctypes.util.find_library("c")
+        try:
+            lib = ctypes.CDLL(name) if name else None
+            _libc = lib if lib is not None and hasattr(lib, "malloc_trim") else False
+        except OSError:
+            _libc = False
+    if _libc:
+        _libc.malloc_trim(0)
+
+
 class Hub:
     """Games in memory, their locks, timers and background tasks (one per server process)."""
 
     def __init__(self, store: Store, pubsub: PubSub, *, bot_threads: int | None = None,
-                 cache_size: int = 2000) -> None:
+                 cache_size: int = 2000, idle_seconds: float = 30.0) -> None:
         self.store = store
         self.pubsub = pubsub
         # Games in memory, least recently used first; the database holds them all.
         self.sessions: collections.OrderedDict[str, GameSession] = collections.OrderedDict()
         self.cache_size = cache_size
+        # A game nobody touched for this long leaves memory; the sweep looks at most every sweep_seconds.
+        self.idle_seconds = idle_seconds
+        self.sweep_seconds = 5.0
+        self._used: dict[str, float] = {}
+        self._requests: collections.Counter[str] = collections.Counter()  # requests under way, by game
+        self._sweeper: asyncio.TimerHandle | None = None
+        self._evicted_since_trim = 0
         self._loading: dict[str, asyncio.Future[GameSession]] = {}
         self._timers: dict[str, asyncio.TimerHandle] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
@@ -94,6 +129,9 @@ class Hub:
 
     async def close(self) -> None:
         """Cancel timers and background tasks; stop the bot threads."""
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+            self._sweeper = None
         for handle in self._timers.values():
             handle.cancel()
         self._timers.clear()
@@ -113,6 +151,7 @@ class Hub:
         s = self.sessions.get(game_id)
         if s is not None and not s.broken:
             self.sessions.move_to_end(game_id)
+            self._used[game_id] = time.monotonic()
             return s
         if not GAME_ID_RE.fullmatch(game_id):
             raise ApiError(404, "no-such-game", "there is no game with this id")
@@ -130,8 +169,7 @@ class Hub:
             except (GameError, ValueError, KeyError, TypeError) as exc:
                 log.error("game %s: stored log does not replay: %s", game_id, exc)
                 raise ApiError(500, "corrupt-game", f"the stored log of game {game_id} does not replay: {exc}") from None
-            self.sessions[game_id] = s
-            self._trim()
+            self._keep(s)
             fut.set_result(s)
             self.after_change(s, publish=False)
             return s
@@ -142,26 +180,84 @@ class Hub:
         finally:
             del self._loading[game_id]
 
+    def _keep(self, s: GameSession) -> None:
+        """Put ``s`` in memory as the most recently used game; make room beyond ``cache_size``."""
+        self.sessions[s.id] = s
+        self.sessions.move_to_end(s.id)
+        self._used[s.id] = time.monotonic()
+        self._trim()
+        if self._sweeper is None:
+            self._arm_sweeper()
+
+    def _evictable(self, gid: str, s: GameSession) -> bool:
+        # A game that someone watches, whose clock runs, or whose bot or estimator is at work stays: its timer
+        # and tasks live here, and its watchers' sockets hold this very object.
+        return not (self.pubsub.subscribers(gid) or s.clock.running is not None or s.lock.locked()
+                    or self._requests[gid] or gid in self._bot_busy or gid in self._estimating)
+
+    @contextlib.contextmanager
+    def _request(self, gid: str) -> Iterator[None]:
+        # Holds the game in memory from get() to the end of the change, waiting for its lock included.
+        self._requests[gid] += 1
+        try:
+            yield
+        finally:
+            self._requests[gid] -= 1
+            if not self._requests[gid]:
+                del self._requests[gid]
+
+    def _evict(self, gid: str) -> None:
+        s = self.sessions.pop(gid)
+        self._used.pop(gid, None)
+        self._players.pop(gid, None)
+        timer = self._timers.pop(gid, None)
+        if timer is not None:
+            timer.cancel()
+        # Retired like a broken session: a request that still holds this object (one that was waiting for its
+        # lock) sees the flag and goes back through get(), which reloads the game from its stored log. Two
+        # live copies of one game would otherwise race for the same log sequence numbers.
+        s.broken = True
+        self._evicted_since_trim += 1
+
     def _trim(self) -> None:
         """Drop the least recently used games from memory beyond ``cache_size`` (they reload from the database
-        when asked for). A game that someone watches, whose clock runs, or whose bot or estimator is at work
-        stays: its timer and tasks live here."""
+        when asked for), skipping those that must stay (``_evictable``)."""
         excess = len(self.sessions) - self.cache_size
         if excess <= 0:
             return
         for gid in list(self.sessions):
             if excess <= 0:
                 break
-            s = self.sessions[gid]
-            if (self.pubsub.subscribers(gid) or s.clock.running is not None or s.lock.locked()
-                    or gid in self._bot_busy or gid in self._estimating):
-                continue
-            del self.sessions[gid]
-            self._players.pop(gid, None)
-            timer = self._timers.pop(gid, None)
-            if timer is not None:
-                timer.cancel()
-            excess -= 1
+            if self._evictable(gid, self.sessions[gid]):
+                self._evict(gid)
+                excess -= 1
+
+    def _arm_sweeper(self) -> None:
+        every = max(0.01, min(self.sweep_seconds, self.idle_seconds / 4))
+        self._sweeper = asyncio.get_running_loop().call_later(every, self.sweep)
+
+    def sweep(self) -> int:
+        """Drop from memory every finished game and every game idle for ``idle_seconds`` that may leave
+        (``_evictable``); returns how many left. Runs by itself every few seconds on the event loop."""
+        self._sweeper = None
+        cutoff = time.monotonic() - self.idle_seconds
+        gone = 0
+        for gid, s in list(self.sessions.items()):
+            finished = s.game.phase == "finished"
+            if (finished or self._used.get(gid, 0.0) <= cutoff) and self._evictable(gid, s):
+                self._evict(gid)
+                gone += 1
+        if self._evicted_since_trim >= 64:
+            self._evicted_since_trim = 0
+            release_memory()
+        if self.sessions:
+            self._arm_sweeper()
+        return gone
+
+    def _drop_if_finished(self, gid: str) -> None:
+        s = self.sessions.get(gid)
+        if s is not None and s.game.phase == "finished" and self._evictable(gid, s):
+            self._evict(gid)
 
     # ------------------------------------------------------------------------------------------- creating
     async def create(self, body: dict[str, Any], *, game_id: str | None = None, token: str | None = None,
@@ -242,8 +338,7 @@ class Hub:
         row = to_row(s)
         await self.store.write(Store.insert_game(row, []))
         s.stored_row = mutable_part(row)
-        self.sessions[gid] = s
-        self._trim()
+        self._keep(s)
         self.after_change(s)
         return s, token, invite_code
 
@@ -253,16 +348,17 @@ class Hub:
 
         Raises ``ApiError`` for a refused intent (nothing changed) or a failed write (503, nothing changed)."""
         for _attempt in range(3):
-            s = await self.get(game_id)
-            async with s.lock:
-                if s.broken:
-                    continue
-                t0 = time.perf_counter()
-                entry = s.apply(action, s.seats.held_by(thash), time.monotonic())
-                await self._commit(s, entry)
-                self.timings.append(time.perf_counter() - t0)
-                notice = s.notice
-                self.after_change(s)
+            with self._request(game_id):
+                s = await self.get(game_id)
+                async with s.lock:
+                    if s.broken:
+                        continue
+                    t0 = time.perf_counter()
+                    entry = s.apply(action, s.seats.held_by(thash), time.monotonic())
+                    await self._commit(s, entry)
+                    self.timings.append(time.perf_counter() - t0)
+                    notice = s.notice
+                    self.after_change(s)
             if notice is not None:
                 raise notice
             return s
@@ -275,8 +371,15 @@ class Hub:
         ``token``: the seat token to give (default: a new random one); ``person``: the player taking it.
         Raises ``ApiError`` 403 for a wrong or used code or the creator's own challenge, 409 for a challenge
         already taken."""
+        with self._request(game_id):
+            return await self._join(game_id, code, thash, token, person)
+
+    async def _join(self, game_id: str, code: str | None, thash: str | None, token: str | None,
+                    person: dict[str, Any] | None) -> tuple[GameSession, str | None]:
         s = await self.get(game_id)
         async with s.lock:
+            if s.broken:  # a failed write dropped it while this request waited: take the stored game
+                return await self._join(game_id, code, thash, token, person)
             held = s.seats.held_by(thash)
             if code is None:
                 if s.mode != "open":
@@ -327,6 +430,9 @@ class Hub:
             self.pubsub.publish(s.id, s.version, s.state_json(time.monotonic()))
             for listener in self.listeners:
                 listener(s)
+            if s.game.phase == "finished":
+                # Once the caller has released the game's lock: a finished game nobody watches leaves memory.
+                asyncio.get_running_loop().call_soon(self._drop_if_finished, s.id)
         self._arm_timer(s)
         self._maybe_estimate(s)
         self._maybe_bot(s)

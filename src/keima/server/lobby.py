@@ -16,6 +16,7 @@ and again after each notice; the lists of one notice are made once per process a
 from __future__ import annotations
 
 import asyncio
+import collections
 import time
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -106,6 +107,9 @@ class Lobby:
         self._moves_pending: asyncio.TimerHandle | None = None
         self._cache: tuple[int, float, str] | None = None
         self._cache_lock = asyncio.Lock()
+        # Summaries of finished games read from the store, by (game, reader): a finished game does not change
+        # (a rename clears them), and finished games leave memory, so each list would replay them again.
+        self._finished: collections.OrderedDict[tuple[str, str | None], GameSummary] = collections.OrderedDict()
         hub.listeners.append(self.on_change)
 
     # -- notices -------------------------------------------------------------------------------------------
@@ -181,14 +185,27 @@ class Lobby:
         out: list[GameSummary] = []
         now = time.monotonic()
         for gid in ids:
+            kept = self._finished.get((gid, player_id)) if status == "finished" else None
+            if kept is not None:
+                out.append(kept)
+                continue
             s = self.hub.sessions.get(gid)
             if s is None or s.broken:
                 s = await loop.run_in_executor(None, self._load, gid)
                 if s is None:
                     continue
             you = frozenset(c for c, p in s.people.items() if p["id"] == player_id) if player_id else frozenset()
-            out.append(summary(s, self.hub.pubsub.subscribers(gid), now, you))
+            one = summary(s, self.hub.pubsub.subscribers(gid), now, you)
+            if one.status == "finished":
+                self._finished[(gid, player_id)] = one
+                if len(self._finished) > 5000:
+                    self._finished.popitem(last=False)
+            out.append(one)
         return out
+
+    def forget_names(self) -> None:
+        """Drop the kept summaries of finished games (a player's name or rank changed)."""
+        self._finished.clear()
 
     async def lists_json(self, version: int) -> str:
         """The JSON object body of the three lobby lists as of notice ``version`` (made once per notice; a

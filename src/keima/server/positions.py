@@ -184,7 +184,7 @@ async def count_position(body: PositionIn, request: Request) -> dict[str, Any]:
         last_mover={"B": BLACK, "W": WHITE, None: None}[body.last_mover],
     )
     score = score_position(board, rules, **args)
-    steps = count_steps(board, rules, score=score, **args)
+    steps = count_steps(board, rules, score, handicap_stones=body.handicap)
     return {"score": _score_json(score, steps_as_dict(steps))}
 
 

@@ -9,12 +9,14 @@ Tables (created by the Alembic migrations in ``keima/server/migrations``):
 
 ``to_row`` and ``from_row`` are the one mapping between a session and its ``games`` row.
 
-Each caller of ``Store.write`` is answered only after the commit that holds its change: an acknowledged move is
-on disk. Changes queued at the same moment share one transaction (group commit). SQLite commits run on the event
-loop's thread (a local call of well under a millisecond) in WAL mode with ``synchronous=NORMAL``, which keeps
-every committed transaction when the *process* is killed (the server's guarantee); ``KEIMA_SQLITE_SYNC=FULL`` in
-the environment also makes a commit survive a power loss, at a cost per commit. PostgreSQL commits run in a
-writer thread.
+Each caller of ``Store.write`` is answered only after the commit that holds its change. Changes queued at the
+same moment share one transaction (group commit). SQLite commits run on the event loop's thread (a local call of
+well under a millisecond) in WAL mode with ``synchronous=NORMAL``: a commit is written to the WAL file (the
+operating system holds it) but not flushed to the disk, so every committed transaction survives the *process*
+being killed, not an operating-system crash or a power loss. The durable setting (``make_engine(durable=True)``,
+``keima serve --durable``, ``KEIMA_DURABLE=1``) flushes the WAL at every commit (``synchronous=FULL``) and, on
+PostgreSQL, insists on ``synchronous_commit=on`` whatever the database server's default. PostgreSQL commits run
+in a writer thread.
 """
 
 from __future__ import annotations
@@ -110,13 +112,26 @@ def default_url() -> str:
     return f"sqlite:///{folder / 'keima.db'}"
 
 
-def make_engine(url: str) -> Engine:
-    """Create the SQLAlchemy engine for ``url``; raises ``sqlalchemy.exc.ArgumentError`` for a bad URL."""
+def durable_default() -> bool:
+    """True when the environment asks for durable commits (``KEIMA_DURABLE`` set to 1, true or yes)."""
+    return os.environ.get("KEIMA_DURABLE", "").strip().lower() in ("1", "true", "yes")
+
+
+def make_engine(url: str, *, durable: bool | None = None) -> Engine:
+    """Create the SQLAlchemy engine for ``url``; raises ``sqlalchemy.exc.ArgumentError`` for a bad URL.
+
+    ``durable`` (default: ``durable_default()``): every commit reaches the disk before it is acknowledged, so
+    it survives a power loss (SQLite ``synchronous=FULL``; PostgreSQL ``synchronous_commit=on``). Otherwise
+    SQLite runs with ``synchronous=NORMAL`` (or ``KEIMA_SQLITE_SYNC``), which survives a killed process only."""
+    if durable is None:
+        durable = durable_default()
     if url.startswith("sqlite"):
         engine = sa.create_engine(url, connect_args={"check_same_thread": False, "timeout": 5})
         sync = os.environ.get("KEIMA_SQLITE_SYNC", "NORMAL").upper()
         if sync not in ("OFF", "NORMAL", "FULL", "EXTRA"):
             sync = "NORMAL"
+        if durable and sync not in ("FULL", "EXTRA"):
+            sync = "FULL"
 
         @sa.event.listens_for(engine, "connect")
         def _pragmas(dbapi_conn: Any, _record: Any) -> None:
@@ -131,7 +146,8 @@ def make_engine(url: str) -> Engine:
             cur.close()
 
         return engine
-    return sa.create_engine(url, pool_pre_ping=True, pool_size=5, max_overflow=5)
+    connect_args = {"options": "-c synchronous_commit=on"} if durable and url.startswith("postgres") else {}
+    return sa.create_engine(url, pool_pre_ping=True, pool_size=5, max_overflow=5, connect_args=connect_args)
 
 
 def migrate(engine: Engine) -> None:

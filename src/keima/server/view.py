@@ -57,39 +57,26 @@ class SeatsViewed(Protocol):
 
 
 class ViewedGame(Protocol):
-    """What the view reads of a game in memory (``keima.server.session.GameSession`` is one). Declared here,
-    read-only, so that the view depends on the session's shape and not on its module, which uses the view."""
+    """What the view reads of a game in memory (``keima.server.session.GameSession`` is one). Declared here so
+    that the view depends on the session's shape and not on its module, which uses the view."""
+
+    id: str
+    created_at: datetime
+    mode: str
+    game: Game
+    clock: GameClock
+    bot_color: int | None
+    bot_level: str | None
+    invite_hash: str | None
+    version: int
+    undo_request: int | None
+    proposal: frozenset[int] | None
+    view: StateView
+    people: dict[int, dict[str, Any]]
+    chat: list[dict[str, Any]]
 
     @property
-    def id(self) -> str: ...
-    @property
-    def created_at(self) -> datetime: ...
-    @property
-    def mode(self) -> str: ...
-    @property
-    def game(self) -> Game: ...
-    @property
-    def clock(self) -> GameClock: ...
-    @property
     def seats(self) -> SeatsViewed: ...
-    @property
-    def bot_color(self) -> int | None: ...
-    @property
-    def bot_level(self) -> str | None: ...
-    @property
-    def invite_hash(self) -> str | None: ...
-    @property
-    def version(self) -> int: ...
-    @property
-    def undo_request(self) -> int | None: ...
-    @property
-    def proposal(self) -> frozenset[int] | None: ...
-    @property
-    def view(self) -> StateView: ...
-    @property
-    def people(self) -> dict[int, dict[str, Any]]: ...
-    @property
-    def chat(self) -> list[dict[str, Any]]: ...
 
 _SPEC: TypeAdapter[Any] = TypeAdapter(ClockIn)
 _COLORS: TypeAdapter[list[Color]] = TypeAdapter(list[Color])

@@ -1,0 +1,196 @@
+"""Games leave the server's memory when nobody uses them, and come back from the database exactly as they were.
+
+A game nobody touched for ``Hub.idle_seconds`` leaves memory, a finished game nobody watches leaves at once;
+a watched game, a game whose clock runs, or one whose bot or estimator works never leaves.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from fastapi.testclient import TestClient
+
+from keima.server import create_app
+from keima.server.hub import Hub
+from keima.server.pubsub import LocalPubSub
+from keima.server.schemas import NewGame
+from keima.server.session import token_hash
+from keima.server.store import Store, make_engine, migrate
+from server.helpers import act, new_game, state, two_players, wait_for
+
+# What a player sees of a game, without what differs between two games by construction.
+SEEN = ("version", "phase", "to_move", "result", "end_reason", "board", "moves", "prisoners", "pass_count",
+        "consecutive_passes", "dead", "accepted", "proposal", "score", "undo_request", "players", "invite_open",
+        "clock", "you")
+
+
+@contextmanager
+def quick_hub(url: str, idle: float) -> Iterator[tuple[TestClient, Hub]]:
+    """A running application whose hub drops games idle for ``idle`` seconds, sweeping every 20 ms."""
+    with TestClient(create_app(url)) as c:
+        hub: Hub = c.app.state.hub  # type: ignore[attr-defined]
+        hub.idle_seconds = idle
+        hub.sweep_seconds = 0.02
+        yield c, hub
+
+
+def seen(s: dict[str, Any]) -> dict[str, Any]:
+    return {k: s[k] for k in SEEN}
+
+
+def test_an_evicted_game_behaves_exactly_as_one_kept_in_memory(sqlite_url: str) -> None:
+    # The same game twice: the first one watched by a spectator (so it never leaves memory), the second one
+    # unwatched, dropped from memory at each step below and reloaded by the next request.
+    with quick_hub(sqlite_url, idle=0.1) as (c, hub):
+        kept = two_players(c)
+        gone = two_players(c)
+        script: list[tuple[int, dict[str, Any]]] = [
+            (1, {"type": "play", "move": 40}),
+            (2, {"type": "play", "move": 41}),
+            (1, {"type": "undo_request"}),       # pending while the game is out of memory
+            (2, {"type": "undo_answer", "accept": True}),
+            (1, {"type": "play", "move": 30}),
+            (2, {"type": "play", "move": 50}),
+            (1, {"type": "play", "move": 50}),   # refused (occupied): nothing stored
+            (1, {"type": "pass"}),
+            (2, {"type": "pass"}),               # scoring: the estimator proposes a marking
+        ]
+        with c.websocket_connect(f"/api/games/{kept[0]}/ws") as spectator:
+            spectator.receive_json()
+            for who, action in script:
+                wait_for(lambda: gone[0] not in hub.sessions, timeout=10)
+                results = []
+                for gid, *tokens in (kept, gone):
+                    r = c.post(f"/api/games/{gid}/actions", json=action, headers={"X-Keima-Seat": tokens[who - 1]})
+                    results.append((r.status_code, r.json().get("error")))
+                assert results[0] == results[1], action
+                assert kept[0] in hub.sessions
+            for gid, black, _white in (kept, gone):
+                wait_for(lambda gid=gid, black=black: state(c, gid, black)["proposal"] is not None)
+            wait_for(lambda: gone[0] not in hub.sessions, timeout=10)
+            a, b = state(c, kept[0], kept[1]), state(c, gone[0], gone[1])
+            assert a["phase"] == "scoring" and seen(a) == seen(b)
+            for who in (1, 2):
+                wait_for(lambda: gone[0] not in hub.sessions, timeout=10)
+                for gid, *tokens in (kept, gone):
+                    act(c, gid, tokens[who - 1], {"type": "accept"})
+            a, b = state(c, kept[0], kept[1]), state(c, gone[0], gone[1])
+            assert a["phase"] == "finished" and seen(a) == seen(b)
+            assert kept[0] in hub.sessions  # finished, but watched
+        # The spectator left: the finished game goes at the next sweep.
+        wait_for(lambda: kept[0] not in hub.sessions, timeout=10)
+        assert seen(state(c, kept[0], kept[1])) == seen(a)
+
+
+def test_a_finished_game_nobody_watches_leaves_memory_at_once(sqlite_url: str) -> None:
+    with quick_hub(sqlite_url, idle=3600) as (c, hub):
+        g = new_game(c, size=9, opponent="local")
+        gid, tok = g["game"]["id"], g["seat"]["token"]
+        act(c, gid, tok, {"type": "play", "move": 40})
+        time.sleep(0.2)
+        assert gid in hub.sessions  # in play and recently used: it stays
+        s = act(c, gid, tok, {"type": "resign"})["game"]
+        assert s["result"] == "B+R"
+        wait_for(lambda: gid not in hub.sessions, timeout=2)
+        again = state(c, gid, tok)
+        assert again["result"] == "B+R" and [m["point"] for m in again["moves"]] == [40]
+
+
+def test_watched_and_timed_games_never_leave_memory(sqlite_url: str) -> None:
+    with quick_hub(sqlite_url, idle=0.05) as (c, hub):
+        timed = new_game(c, size=9, opponent="local", clock={"type": "absolute", "main": 600})
+        watched = new_game(c, size=9, opponent="local")
+        # An invitation not taken yet: its clock does not run yet, so it may leave.
+        waiting = new_game(c, size=9, opponent="invite", color="B",
+                           clock={"type": "byoyomi", "main": 60, "period": 10, "periods": 3})
+        before = state(c, waiting["game"]["id"], waiting["seat"]["token"])
+        # A move first, so that the watched game has a history to keep.
+        act(c, watched["game"]["id"], watched["seat"]["token"], {"type": "play", "move": 40})
+        with c.websocket_connect(f"/api/games/{watched['game']['id']}/ws") as ws:
+            ws.receive_json()
+            wait_for(lambda: waiting["game"]["id"] not in hub.sessions, timeout=10)
+            time.sleep(0.3)  # many sweeps
+            assert timed["game"]["id"] in hub.sessions and watched["game"]["id"] in hub.sessions
+        after = state(c, waiting["game"]["id"], waiting["seat"]["token"])
+        assert seen(after) == seen(before) and after["clock"]["B"]["main"] == 60
+        wait_for(lambda: watched["game"]["id"] not in hub.sessions, timeout=10)
+        assert timed["game"]["id"] in hub.sessions
+
+
+def test_intents_racing_with_evictions_are_each_stored_once(tmp_path: Path) -> None:
+    """Games leave memory between (and while waiting for) each other's intents: every intent is applied to
+    the one live copy of its game, so each accepted one is stored exactly once and the log replays."""
+
+    async def scenario() -> None:
+        engine = make_engine(f"sqlite:///{tmp_path / 'k.db'}")
+        migrate(engine)
+        store = Store(engine)
+        store.start()
+        hub = Hub(store, LocalPubSub(), idle_seconds=0.0)
+        hub.sweep_seconds = 0.0
+        try:
+            games = []
+            for _ in range(8):
+                s, tok, _code = await hub.create(NewGame(size=5, opponent="local").model_dump())
+                games.append((s.id, token_hash(tok)))
+            rng = random.Random(11)
+            accepted: dict[str, int] = {gid: 0 for gid, _ in games}
+            evictions = 0
+
+            async def player(gid: str, th: str) -> None:
+                for _ in range(12):
+                    try:
+                        await hub.act(gid, {"type": "play", "move": rng.randrange(25)}, th)
+                        accepted[gid] += 1
+                    except Exception as exc:  # only the referee's refusals (ApiError 409), no failed write
+                        assert getattr(exc, "status", None) == 409, repr(exc)
+                    await asyncio.sleep(rng.choice((0, 0, 0.001, 0.015)))
+
+            async def sweeper() -> None:
+                nonlocal evictions
+                for _ in range(300):
+                    evictions += hub.sweep()
+                    await asyncio.sleep(0.002)
+
+            await asyncio.gather(sweeper(), *(player(gid, th) for gid, th in games for _ in range(3)))
+            assert evictions > 20
+            # A second hub on the same database (a restarted server) rebuilds each game from its stored log.
+            fresh = Hub(store, LocalPubSub())
+            try:
+                for gid, _th in games:
+                    s = await hub.get(gid)
+                    assert s.version == accepted[gid] == len(s.game.events)
+                    stored = await asyncio.get_running_loop().run_in_executor(None, store.load, gid)
+                    assert stored is not None and len(stored.entries) == accepted[gid]
+                    again = await fresh.get(gid)
+                    assert again is not s and again.version == s.version
+                    assert again.game.board.colors == s.game.board.colors and again.game.moves == s.game.moves
+            finally:
+                await fresh.close()
+        finally:
+            await hub.close()
+            store.stop()
+            engine.dispose()
+
+    # In a thread of its own, as in test_concurrency: Playwright's sync API may hold the main thread's loop.
+    errors: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            asyncio.run(scenario())
+        except BaseException as exc:  # re-raised in the test's thread below
+            errors.append(exc)
+
+    thread = threading.Thread(target=run)
+    thread.start()
+    thread.join(timeout=120)
+    assert not thread.is_alive(), "the scenario did not end in 120 s"
+    if errors:
+        raise errors[0]
