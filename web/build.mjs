@@ -13,6 +13,7 @@ const outdir = resolve(here, "../src/keima/web/dist");
 const { missingMessages } = await import("./src/i18n.js");
 const missing = missingMessages();
 missing.push(...(await import("./src/countText.js")).missingCountMessages()); // the count's own messages
+missing.push(...(await import("./src/reviewText.js")).missingReviewMessages()); // review and lessons
 if (missing.length) {
   console.error(`messages missing from a language:\n  ${missing.join("\n  ")}`);
   process.exit(1);

@@ -12,12 +12,16 @@ import { Account } from "./components/Account.jsx";
 import { GameView } from "./components/GameView.jsx";
 import { Lobby } from "./components/Lobby.jsx";
 import { PositionTool } from "./components/PositionTool.jsx";
+import { Learn } from "./components/Learn.jsx";
+import { Review } from "./components/Review.jsx";
+import { rt } from "./reviewText.js";
 import { ct } from "./countText.js";
 import { myTurns, onScreen } from "./players.js";
 
 function currentRoute() {
   const rest = location.pathname.startsWith(ROOT) ? location.pathname.slice(ROOT.length) : "";
   if (/^position\/?$/.test(rest)) return { page: "position" };
+  if (/^(review|learn)\/?$/.test(rest)) return { page: rest.replace("/", "") };
   const match = /^g\/([^/]+)\/?$/.exec(rest);
   if (match) {
     const invite = new URLSearchParams(location.search).get("invite");
@@ -92,6 +96,8 @@ function App() {
               {ct("positionLink")}
             </a>
           )}
+          {route.page !== "review" && <a href={`${ROOT}review`} class="button" data-testid="review-link">{rt("reviewLink")}</a>}
+          {route.page !== "learn" && <a href={`${ROOT}learn`} class="button" data-testid="learn-link">{rt("learnLink")}</a>}
           <label class="lang">
             <span class="visually-hidden">{t("language")}</span>
             <select
@@ -110,7 +116,11 @@ function App() {
         </nav>
       </header>
       <main>
-        {route.page === "position" ? (
+        {route.page === "review" ? (
+          <Review />
+        ) : route.page === "learn" ? (
+          <Learn />
+        ) : route.page === "position" ? (
           <PositionTool />
         ) : route.page === "game" ? (
           <GameView gameId={route.id} inviteCode={route.invite} />

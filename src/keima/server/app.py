@@ -37,6 +37,8 @@ from keima.server.origin import cross_origin as _cross_origin
 from keima.server.origin import same_origin as _same_origin
 from keima.server.positions import router as positions_router
 from keima.server.pubsub import LocalPubSub, PubSub
+from keima.server.review import REVIEW_MAX_BODY
+from keima.server.review import router as review_router
 from keima.server.schemas import (
     WS_ADAPTER,
     ActionBody,
@@ -79,14 +81,16 @@ ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 class BodyLimit:
     """ASGI middleware: refuse request bodies over ``limit`` bytes with 413 before the application reads them."""
 
-    def __init__(self, app: ASGIApp, limit: int = MAX_BODY) -> None:
+    def __init__(self, app: ASGIApp, limit: int = MAX_BODY, larger: dict[str, int] | None = None) -> None:
         self.app = app
         self.limit = limit
+        self.larger = larger or {}  # path -> its own limit (a record to review may be up to the SGF reader's)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http" or scope["method"] in ("GET", "HEAD", "OPTIONS"):
             await self.app(scope, receive, send)
             return
+        limit = self.larger.get(scope["path"], self.limit)
         chunks: list[bytes] = []
         total = 0
         more = True
@@ -96,8 +100,8 @@ class BodyLimit:
                 return
             body = msg.get("body", b"")
             total += len(body)
-            if total > self.limit:
-                err = ApiError(413, "too-large", f"the request body is over {self.limit} bytes")
+            if total > limit:
+                err = ApiError(413, "too-large", f"the request body is over {limit} bytes")
                 await _error_response(err)(scope, receive, send)
                 return
             chunks.append(body)
@@ -252,7 +256,7 @@ def create_app(db_url: str | None = None, *, pubsub: PubSub | None = None, dist:
         lifespan=lifespan,
     )
     app.include_router(api_players.router)
-    app.add_middleware(BodyLimit)
+    app.add_middleware(BodyLimit, larger={"/api/review": REVIEW_MAX_BODY})
     app.add_middleware(SecurityHeaders, csp=content_security_policy(web_root))
 
     def hub_of(request: Request | WebSocket) -> Hub:
@@ -279,6 +283,7 @@ def create_app(db_url: str | None = None, *, pubsub: PubSub | None = None, dist:
         return _error_response(ApiError(500, "internal-error", "the server failed on this request"))
 
     app.include_router(positions_router)  # before the catch-all asset route below
+    app.include_router(review_router)
     # ----------------------------------------------------------------------------------------------- API
     @app.get("/api/info")
     async def info() -> InfoOut:
@@ -404,6 +409,11 @@ def create_app(db_url: str | None = None, *, pubsub: PubSub | None = None, dist:
 
     @app.get("/position", include_in_schema=False)
     async def position_page() -> Response:
+        return _index(web_root)
+
+    @app.get("/review", include_in_schema=False)
+    @app.get("/learn", include_in_schema=False)
+    async def review_learn_pages() -> Response:
         return _index(web_root)
 
     @app.get("/g/{game_id}", include_in_schema=False)

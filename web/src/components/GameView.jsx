@@ -8,6 +8,7 @@ import { anyToVertex, vertexToGtp } from "../coords.js";
 import { t, tn } from "../i18n.js";
 import { useViewport } from "../hooks.js";
 import { positionAfter } from "../review.js";
+import { rt } from "../reviewText.js";
 import { Board } from "./Board.jsx";
 import { Clock } from "./Clock.jsx";
 import { ErrorNote } from "./ErrorNote.jsx";
@@ -563,6 +564,7 @@ export function GameView({ gameId, inviteCode }) {
           <a class="button" href={api.sgfUrl(game.id)} download={`keima-${game.id}.sgf`} data-testid="sgf">
             {t("downloadSgf")}
           </a>
+          {game.phase === "finished" && <> <a class="button" href={`${ROOT}review?game=${encodeURIComponent(game.id)}`} data-testid="review-game">{rt("reviewLink")}</a></>}
         </p>
 
         {game.mode !== "local" && game.mode !== "bot" && (
