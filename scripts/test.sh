@@ -15,6 +15,8 @@ command -v chromium >/dev/null 2>&1 || need_apt+=(chromium)
 # node builds the browser UI (web/): Debian's npm (node 18) is enough for esbuild.
 [ ! -f web/package.json ] || command -v npm >/dev/null 2>&1 || need_apt+=(nodejs npm)
 command -v pg_ctlcluster >/dev/null 2>&1 || [ -x /usr/lib/postgresql/15/bin/initdb ] || need_apt+=(postgresql)
+# Redis for the cluster tests (tests/cluster: several server processes and bot workers).
+command -v redis-server >/dev/null 2>&1 || need_apt+=(redis-server)
 if [ ${#need_apt[@]} -gt 0 ]; then
   echo "== apt-get install ${need_apt[*]}"
   $SUDO apt-get update -qq
@@ -29,6 +31,11 @@ if [ -f web/package.json ]; then
   (cd web && { [ -d node_modules ] || npm ci --no-audit --no-fund --loglevel=error; } && npm run build --silent)
 fi
 
+# Services started below are stopped on exit.
+CLEANUP=()
+cleanup() { for c in "${CLEANUP[@]}"; do eval "$c" >/dev/null 2>&1 || true; done; }
+trap cleanup EXIT
+
 # A throw-away PostgreSQL cluster on loopback for the server tests (skipped when one is given).
 if [ -z "${KEIMA_TEST_PG_URL:-}" ]; then
   PGBIN=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1 || true)
@@ -42,11 +49,23 @@ if [ -z "${KEIMA_TEST_PG_URL:-}" ]; then
     PGPORT=${KEIMA_PG_PORT:-$($PY -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')}
     run_pg "$PGBIN/initdb -D $PGDIR/data -U keima --auth=trust -E UTF8 >/dev/null"
     run_pg "$PGBIN/pg_ctl -D $PGDIR/data -o '-p $PGPORT -k $PGDIR -c listen_addresses=127.0.0.1' -l $PGDIR/log -w start >/dev/null"
-    trap 'run_pg "$PGBIN/pg_ctl -D $PGDIR/data -m immediate stop" >/dev/null 2>&1 || true' EXIT
+    CLEANUP+=("run_pg '$PGBIN/pg_ctl -D $PGDIR/data -m immediate stop'")
     run_pg "$PGBIN/createdb -h 127.0.0.1 -p $PGPORT -U keima keima_test"
     export KEIMA_TEST_PG_URL="postgresql+psycopg://keima@127.0.0.1:$PGPORT/keima_test"
     echo "== PostgreSQL on 127.0.0.1:$PGPORT"
   fi
+fi
+
+# A throw-away Redis on a free loopback port, without persistence (skipped when one is given).
+if [ -z "${KEIMA_TEST_REDIS_URL:-}" ] && command -v redis-server >/dev/null 2>&1; then
+  REDISDIR=$(mktemp -d /tmp/keima-redis.XXXXXX)
+  REDISPORT=$($PY -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+  redis-server --port "$REDISPORT" --bind 127.0.0.1 --save '' --appendonly no --dir "$REDISDIR" \
+    --daemonize yes --pidfile "$REDISDIR/redis.pid" --logfile "$REDISDIR/log"
+  CLEANUP+=("kill \$(cat $REDISDIR/redis.pid)")
+  for _ in $(seq 50); do redis-cli -p "$REDISPORT" ping >/dev/null 2>&1 && break; sleep 0.1; done
+  export KEIMA_TEST_REDIS_URL="redis://127.0.0.1:$REDISPORT/0"
+  echo "== Redis on 127.0.0.1:$REDISPORT"
 fi
 
 echo "== ruff"

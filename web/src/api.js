@@ -54,9 +54,10 @@ export const api = {
  * action's promise on its ack or rejects it with an ApiError.
  */
 export class GameSocket {
-  constructor(gameId, { onState, onStatus }) {
+  constructor(gameId, { onState, onStatus, onNotice }) {
     this.gameId = gameId;
     this.onState = onState;
+    this.onNotice = onNotice;
     this.onStatus = onStatus;
     this.pending = new Map();
     this.counter = 0;
@@ -112,6 +113,7 @@ export class GameSocket {
       return;
     }
     if (msg.type === "state") this.onState(msg.game);
+    else if (msg.type === "notice") this.onNotice?.(msg.notice);
     else if (msg.type === "ack" && this.pending.has(msg.id)) {
       this.pending.get(msg.id).resolve();
       this.pending.delete(msg.id);

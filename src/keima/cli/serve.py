@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import sys
 import threading
 import webbrowser
+from typing import Any
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -20,11 +22,21 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     p.add_argument("--port", type=int, default=8000, help="TCP port (default 8000; 0 picks a free one)")
     p.add_argument(
         "--db",
-        default=None,
+        default=os.environ.get("KEIMA_DB"),
         metavar="URL",
-        help="SQLAlchemy database URL (default: SQLite in the user's data folder; "
+        help="SQLAlchemy database URL (default: env KEIMA_DB, else SQLite in the user's data folder; "
         "PostgreSQL: postgresql+psycopg://user:password@host/dbname)",
     )
+    p.add_argument(
+        "--redis",
+        default=os.environ.get("KEIMA_REDIS"),
+        metavar="URL",
+        help="cluster mode (docs/deploy.md): Redis at redis://HOST:PORT/N for live updates between processes and "
+        "the bot workers' job queue (run `keima worker`); needs a shared database such as PostgreSQL "
+        "(env KEIMA_REDIS)",
+    )
+    p.add_argument("--workers", type=int, default=1, metavar="N",
+                   help="web processes sharing the port (N > 1 needs --redis)")
     p.add_argument(
         "--durable",
         action="store_true",
@@ -41,18 +53,27 @@ def run(args: argparse.Namespace) -> int:
     """Start the server and block until it stops (Ctrl-C). Returns the exit code."""
     import socket
 
-    import uvicorn
-
     from keima.cli import UsageError
     from keima.server.app import create_app
     from keima.server.store import default_url
 
     if not 0 <= args.port <= 65535:
         raise UsageError(f"--port must be 0..65535, not {args.port}")
+    redis_url = getattr(args, "redis", None)
+    workers = getattr(args, "workers", 1)
+    if workers < 1:
+        raise UsageError(f"--workers must be at least 1, not {workers}")
+    if workers > 1 and not redis_url:
+        raise UsageError("--workers N > 1 needs --redis URL (the processes share live updates through Redis)")
+    if redis_url and not redis_url.startswith(("redis://", "rediss://", "unix://")):
+        raise UsageError(f"--redis: not a Redis URL: {redis_url!r} (expected redis://HOST:PORT/N)")
     if args.durable:
         # The application opens its engine itself (create_app); the setting reaches it through the environment.
         os.environ["KEIMA_DURABLE"] = "1"
     url = normalise_url(args.db) if args.db else default_url()
+    if redis_url and url.startswith("sqlite"):
+        print("keima serve: warning: --redis with SQLite: only processes on this machine can share the games",
+              file=sys.stderr)
     try:
         from sqlalchemy.engine import make_url
 
@@ -86,10 +107,28 @@ def run(args: argparse.Namespace) -> int:
     # Threads (the PostgreSQL writer, the bot) and the event loop take turns with the GIL: the default 5 ms switch
     # interval, paid at each of the writer's many hand-offs, made commits wait hundreds of ms under load.
     sys.setswitchinterval(0.0005)
-    app = create_app(url)
+    app = create_app(url, redis_url=redis_url)
+    if workers > 1:
+        return _serve_forked(app, args, sock, address, url, workers)
+    server = _server(app, args.log_level)
+    durable = " durable commits;" if args.durable else ""
+    print(f"keima: serving on {address} (database {_redact(url)});{durable} Ctrl-C stops", flush=True)
+    if not args.no_open and sys.stdout.isatty():
+        # Open once the server accepts connections; the browser gets the page at once.
+        threading.Timer(1.0, lambda: webbrowser.open(address)).start()
+    server.run(sockets=[sock])
+    return 0 if server.started else 1
+
+
+def _server(app: Any, log_level: str) -> Any:
+    """The uvicorn server of one web process."""
+    import socket
+
+    import uvicorn
+
     # No per-message deflate: on the server's one core, compressing every state costs more than the bytes saved.
     config = uvicorn.Config(
-        app, log_level=args.log_level, ws_max_size=64 * 1024, ws_per_message_deflate=False, lifespan="on"
+        app, log_level=log_level, ws_max_size=64 * 1024, ws_per_message_deflate=False, lifespan="on"
     )
 
     class Server(uvicorn.Server):
@@ -99,14 +138,45 @@ def run(args: argparse.Namespace) -> int:
             # that lives as long as the process and is frozen out of the collector's passes with the rest.
             tune_gc()
 
-    server = Server(config)
-    durable = " durable commits;" if args.durable else ""
-    print(f"keima: serving on {address} (database {_redact(url)});{durable} Ctrl-C stops", flush=True)
-    if not args.no_open and sys.stdout.isatty():
-        # Open once the server accepts connections; the browser gets the page at once.
-        threading.Timer(1.0, lambda: webbrowser.open(address)).start()
-    server.run(sockets=[sock])
-    return 0 if server.started else 1
+    return Server(config)
+
+
+def _serve_forked(app: object, args: argparse.Namespace, sock: object, address: str, url: str, n: int) -> int:
+    """Serve with ``n`` processes forked from this one, all accepting on ``sock``; SIGINT/SIGTERM stop them."""
+    import signal
+
+    children: list[int] = []
+    for _ in range(n):
+        pid = os.fork()
+        if pid == 0:  # a web process
+            code = 1
+            try:
+                signal.signal(signal.SIGINT, signal.SIG_DFL)
+                server = _server(app, args.log_level)
+                server.run(sockets=[sock])
+                code = 0 if server.started else 1
+            finally:
+                os._exit(code)
+        children.append(pid)
+    print(f"keima: serving on {address} with {n} processes (database {_redact(url)}); Ctrl-C stops", flush=True)
+
+    def stop(signum: int, _frame: object) -> None:
+        for pid in children:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGTERM)
+
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
+    worst = 0
+    for pid in children:
+        while True:
+            try:
+                _pid, status = os.waitpid(pid, 0)
+                break
+            except InterruptedError:
+                continue
+        worst = max(worst, os.waitstatus_to_exitcode(status) if os.WIFEXITED(status) else 0)
+    return worst
 
 
 def tune_gc(full_every: float = 600.0) -> None:

@@ -57,11 +57,12 @@ from keima.server.schemas import (
     WsAck,
     WsError,
     WsErrorDetail,
+    WsNotice,
     WsPong,
 )
 from keima.server.session import GameSession, token_hash
 from keima.server.store import Store, default_url, make_engine, migrate
-from keima.server.view import colors_out, created_json, envelope_json, ws_state_json
+from keima.server.view import colors_out, created_json, envelope_json, with_you, ws_state_json
 from keima.version import package_version
 
 log = logging.getLogger("keima.server")
@@ -224,10 +225,12 @@ def _set_seat_cookie(resp: Response, game_id: str, token: str, secure: bool) -> 
 
 
 def create_app(db_url: str | None = None, *, pubsub: PubSub | None = None, dist: Path | None = None,
-               cache_size: int = 2000) -> FastAPI:
+               cache_size: int = 2000, redis_url: str | None = None) -> FastAPI:
     """Return the keima web application for the database at ``db_url`` (default: SQLite in the user's data
     folder). The database is opened and migrated when the application starts (ASGI lifespan). At most about
-    ``cache_size`` idle games stay in memory."""
+    ``cache_size`` idle games stay in memory. ``redis_url``: cluster mode (docs/deploy.md): live updates through
+    Redis, bot moves and estimates on the workers' queue, games checked against the database before each
+    change."""
     url = db_url or default_url()
     web_root = dist or DIST
 
@@ -237,7 +240,22 @@ def create_app(db_url: str | None = None, *, pubsub: PubSub | None = None, dist:
         migrate(engine)
         store = Store(engine)
         store.start()
-        hub = Hub(store, pubsub or LocalPubSub(), cache_size=cache_size)
+        cluster_parts: list[Any] = []
+        if redis_url:
+            from keima.server.jobs import JobQueue
+            from keima.server.redis_pubsub import RedisPubSub
+
+            rps = RedisPubSub(redis_url)
+            queue = JobQueue(redis_url)
+            await queue.start()
+            await rps.start()
+            cluster_parts = [rps, queue]
+            hub = Hub(store, rps, cache_size=cache_size, shared=True, jobs=queue)
+            rps.on_remote = hub.on_remote
+            rps.on_subscribed = lambda channel: hub.spawn(hub.refresh(channel))
+            hub.start_sweep()
+        else:
+            hub = Hub(store, pubsub or LocalPubSub(), cache_size=cache_size)
         app.state.hub = hub
         await api_players.setup(app, hub)
         gc.callbacks.append(hub.gc_pauses.observe)
@@ -246,6 +264,8 @@ def create_app(db_url: str | None = None, *, pubsub: PubSub | None = None, dist:
         finally:
             gc.callbacks.remove(hub.gc_pauses.observe)
             await hub.close()
+            for part in cluster_parts:
+                await part.close()
             store.stop()
             engine.dispose()
 
@@ -349,7 +369,7 @@ def create_app(db_url: str | None = None, *, pubsub: PubSub | None = None, dist:
     async def get_game(game_id: str, request: Request) -> Response:
         """The game's state (``you``: the seats the caller holds)."""
         hub = hub_of(request)
-        s = await hub.get(game_id)
+        s = await hub.get(game_id, fresh=True)
         seats = s.seats.held_by(_thash(await caller_token(request, game_id)))
         async with s.lock:
             return _json(s.state_json(time.monotonic(), seats))
@@ -389,7 +409,7 @@ def create_app(db_url: str | None = None, *, pubsub: PubSub | None = None, dist:
     @app.get("/api/games/{game_id}/sgf", responses={200: {"content": {"application/x-go-sgf": {}}}, **errors})
     async def sgf(game_id: str, request: Request) -> Response:
         """The game record as an SGF file: players, ranks, date, clock, server and the chat as comments."""
-        s = await hub_of(request).get(game_id)
+        s = await hub_of(request).get(game_id, fresh=True)
         async with s.lock:
             text = game_sgf(s)
         return Response(
@@ -454,7 +474,7 @@ def _index(root: Path) -> Response:
 async def _serve_socket(hub: Hub, websocket: WebSocket, game_id: str) -> None:
     """One WebSocket: the current state at once, every later state, and actions with ack/error replies."""
     try:
-        s = await hub.get(game_id)
+        s = await hub.get(game_id, fresh=True)
     except ApiError:
         await websocket.close(code=4404)
         return
@@ -472,7 +492,11 @@ async def _serve_socket(hub: Hub, websocket: WebSocket, game_id: str) -> None:
         nonlocal last
         current = hub.sessions.get(game_id, s)
         seats = current.seats.held_by(th)
-        if seats:
+        if seats and current.version < version:
+            # A newer state from another process (cluster mode) than this process's copy: the same text with
+            # this viewer's seats.
+            text = with_you(text, seats)
+        elif seats:
             version, text = current.version, current.state_json(time.monotonic(), seats)
         if version <= last:
             return
@@ -486,8 +510,26 @@ async def _serve_socket(hub: Hub, websocket: WebSocket, game_id: str) -> None:
         except (WebSocketDisconnect, RuntimeError, OSError):
             pass  # the socket closed; the reader's end cleans up
 
+    async def watch_workers() -> None:
+        # Cluster mode: a bot game whose bot (or estimate) waits while no worker runs says so.
+        sent: str | None = None
+        try:
+            while True:
+                current = hub.sessions.get(game_id, s)
+                waiting = hub.bot_task(current) is not None or hub.needs_estimate(current)
+                want = "no-bot-worker" if waiting and await hub.jobs.workers() == 0 else None
+                if want != sent:
+                    await websocket.send_text(WsNotice(type="notice", notice=want).model_dump_json())  # type: ignore[arg-type]
+                    sent = want
+                await asyncio.sleep(1.0)
+        except (WebSocketDisconnect, RuntimeError, OSError):
+            pass
+
     await send_state(s.version, s.state_json(time.monotonic()))
     sender = asyncio.get_running_loop().create_task(pump())
+    watcher = None
+    if hub.jobs is not None and s.bot_color is not None:
+        watcher = asyncio.get_running_loop().create_task(watch_workers())
     try:
         while True:
             frame = await websocket.receive()
@@ -528,3 +570,5 @@ async def _serve_socket(hub: Hub, websocket: WebSocket, game_id: str) -> None:
     finally:
         sub.close()
         sender.cancel()
+        if watcher is not None:
+            watcher.cancel()

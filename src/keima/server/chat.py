@@ -19,7 +19,7 @@ from typing import Any
 from keima.record import dump_sgf
 from keima.rules.board import BLACK, WHITE, color_word
 from keima.server.errors import ApiError
-from keima.server.hub import Hub
+from keima.server.hub import Conflict, Hub
 from keima.server.lobby import clock_words
 from keima.server.players import Player, RateLimit, rank_words, too_many
 from keima.server.schemas import CHAT_MAX
@@ -59,7 +59,7 @@ class Chat:
         text = clean_text(action["text"])
         to = action.get("to") or "players"
         counted = False
-        for _attempt in range(3):
+        for _attempt in range(50 if self.hub.shared else 3):
             # Like Hub.act: the game stays in memory during the change; a copy retired meanwhile (a failed
             # write, or idle eviction) is taken again from the store.
             with self.hub._request(game_id):
@@ -93,7 +93,10 @@ class Chat:
                                "player": None if player is None else player.id}
                     s.chat.append(message)
                     s.version += 1
-                    await self.hub._commit(s, {"chat": message})
+                    try:
+                        await self.hub._commit(s, {"chat": message})
+                    except Conflict:  # cluster mode: another process wrote first; this copy was dropped
+                        continue
                     self.hub.after_change(s)
                 return s
         raise ApiError(503, "storage-error", "the game could not be loaded from storage; try again")

@@ -12,6 +12,13 @@ meanwhile (otherwise they start again on the new position).
 Memory holds only the games in use: a game leaves it (and reloads from the database on demand, exactly as it
 was) once nobody has touched it for ``idle_seconds``, at once when it is finished, and beyond ``cache_size``
 games; never while someone watches it, its clock runs, its lock is held, or its bot or estimator works.
+
+Cluster mode (``shared=True``: several processes on one database, see ``keima.server.cluster``): memory holds
+no authority. A change is stored under the next sequence number of the copy in memory: when another process
+stored that number first (the copy was stale, or the two raced), the insert collides, and the change is tried
+again on the game reloaded from the database. A refusal is given only after checking the copy against the
+stored head of the log (it may have come from a stale copy).
+With a job queue (``jobs``), bot moves and estimates are enqueued for workers instead of run here.
 """
 
 from __future__ import annotations
@@ -35,6 +42,7 @@ from keima import ai
 from keima.rules.board import BLACK, WHITE, opponent
 from keima.rules.game import GameError
 from keima.rules.ruleset import RulesError, get_ruleset
+from keima.server import cluster
 from keima.server.clock import ClockSpec, GameClock
 from keima.server.errors import ApiError
 from keima.server.pubsub import PubSub
@@ -75,6 +83,10 @@ class GcPauses:
                 "total_s": round(self.total, 3)}
 
 
+class Conflict(ApiError):
+    """Another process stored the next entry of the game first (cluster mode): reload and try again."""
+
+
 _libc: Any = None
 
 
@@ -98,12 +110,21 @@ def release_memory() -> None:
 
 
 class Hub:
-    """Games in memory, their locks, timers and background tasks (one per server process)."""
+    """Games in memory, their locks, timers and background tasks (one per server process).
+
+    ``shared``: other processes change the same games (cluster mode, see the module docstring). ``jobs``: a job
+    queue (``keima.server.jobs.JobQueue``) that runs bot moves and estimates on workers. ``timers``: False in a
+    worker, which leaves time losses to the web processes."""
 
     def __init__(self, store: Store, pubsub: PubSub, *, bot_threads: int | None = None,
-                 cache_size: int = 2000, idle_seconds: float = 30.0) -> None:
+                 cache_size: int = 2000, idle_seconds: float = 30.0, shared: bool = False, jobs: Any = None,
+                 timers: bool = True) -> None:
         self.store = store
         self.pubsub = pubsub
+        self.shared = shared
+        self.jobs = jobs
+        self.timers = timers
+        self.conflicts = 0
         # Games in memory, least recently used first; the database holds them all.
         self.sessions: collections.OrderedDict[str, GameSession] = collections.OrderedDict()
         self.cache_size = cache_size
@@ -143,11 +164,15 @@ class Hub:
         self.pool.shutdown(wait=False, cancel_futures=True)
 
     # ------------------------------------------------------------------------------------------- loading
-    async def get(self, game_id: str) -> GameSession:
-        """Return the game ``game_id``, from memory or rebuilt from the database.
+    async def get(self, game_id: str, *, fresh: bool = False) -> GameSession:
+        """Return the game ``game_id``, from memory or rebuilt from the database. ``fresh`` (cluster mode): first
+        compare the copy in memory with the stored log, and reload it when another process changed the game.
 
         Raises ``ApiError`` 404 for an unknown (or malformed) id, 500 for a stored log that does not replay.
         """
+        s = self.sessions.get(game_id)
+        if s is not None and not s.broken and fresh and self.shared and not await self.is_current(s):
+            self.drop(s)
         s = self.sessions.get(game_id)
         if s is not None and not s.broken:
             self.sessions.move_to_end(game_id)
@@ -169,6 +194,10 @@ class Hub:
             except (GameError, ValueError, KeyError, TypeError) as exc:
                 log.error("game %s: stored log does not replay: %s", game_id, exc)
                 raise ApiError(500, "corrupt-game", f"the stored log of game {game_id} does not replay: {exc}") from None
+            if self.shared and s.clock.running is not None:
+                _seq, last_at = await asyncio.get_running_loop().run_in_executor(
+                    None, cluster.head, self.store.engine, game_id)
+                cluster.charge_since(s, last_at)
             self._keep(s)
             fut.set_result(s)
             self.after_change(s, publish=False)
@@ -179,6 +208,60 @@ class Hub:
             raise
         finally:
             del self._loading[game_id]
+
+    async def is_current(self, s: GameSession) -> bool:
+        """True when the stored log of ``s`` ends at ``s.version`` (cluster mode: nobody else changed it)."""
+        seq, _at = await asyncio.get_running_loop().run_in_executor(None, cluster.head, self.store.engine, s.id)
+        return seq == s.version
+
+    def drop(self, s: GameSession) -> None:
+        """Forget the copy ``s`` (stale or broken): the next ``get`` reloads the game from the database."""
+        s.broken = True
+        if self.sessions.get(s.id) is s:
+            del self.sessions[s.id]
+            self._used.pop(s.id, None)
+
+    async def refresh(self, game_id: str) -> None:
+        """Cluster mode: bring this process's copy of ``game_id`` up to the stored log (folding in the new entries,
+        or reloading the game), and offer its newest state to this process's subscribers (after a change made
+        elsewhere, a lost Redis message or a new subscription). Never raises."""
+        try:
+            s = self.sessions.get(game_id)
+            if s is None:
+                if not self.pubsub.subscribers(game_id):
+                    return
+                s = await self.get(game_id)
+            loop = asyncio.get_running_loop()
+            async with s.lock:
+                if s.broken:
+                    return
+                entries, last_at = await loop.run_in_executor(
+                    None, cluster.entries_since, self.store.engine, game_id, s.version)
+                if not entries:
+                    return
+                try:
+                    caught_up = cluster.catch_up(s, entries)
+                except Exception as exc:  # an entry that does not fit this copy: read the game again
+                    log.warning("game %s: catching up failed (%s); reloading", game_id, exc)
+                    caught_up = False
+                if caught_up:
+                    cluster.charge_since(s, last_at)
+                    self.after_change(s, publish=False)
+                else:
+                    self.drop(s)
+            if not caught_up:
+                s = await self.get(game_id)
+            publish = getattr(self.pubsub, "publish_local", self.pubsub.publish)
+            publish(s.id, s.version, s.state_json(time.monotonic()))
+        except Exception as exc:
+            log.debug("game %s: refresh failed: %s", game_id, exc)
+
+    def on_remote(self, game_id: str, version: int) -> None:
+        """Another process published ``version`` of ``game_id``: reload a staler copy in the background (its
+        timer and bot turn then follow the stored game)."""
+        s = self.sessions.get(game_id)
+        if s is not None and s.version < version:
+            self._spawn(self.refresh(game_id))
 
     def _keep(self, s: GameSession) -> None:
         """Put ``s`` in memory as the most recently used game; make room beyond ``cache_size``."""
@@ -347,15 +430,27 @@ class Hub:
         """Apply a player's intent; returns the session once the change is stored and published.
 
         Raises ``ApiError`` for a refused intent (nothing changed) or a failed write (503, nothing changed)."""
-        for _attempt in range(3):
+        for _attempt in range(50 if self.shared else 3):
             with self._request(game_id):
                 s = await self.get(game_id)
                 async with s.lock:
                     if s.broken:
                         continue
                     t0 = time.perf_counter()
-                    entry = s.apply(action, s.seats.held_by(thash), time.monotonic())
-                    await self._commit(s, entry)
+                    try:
+                        entry = s.apply(action, s.seats.held_by(thash), time.monotonic())
+                    except ApiError:
+                        # Cluster mode: a refusal may come from a stale copy (the other player's move was made
+                        # on another process): refuse only on the stored game.
+                        if self.shared and not await self.is_current(s):
+                            self.drop(s)
+                            continue
+                        raise
+                    try:
+                        # A stale copy that accepted the intent collides with the stored entry of that number.
+                        await self._commit(s, entry)
+                    except Conflict:
+                        continue
                     self.timings.append(time.perf_counter() - t0)
                     notice = s.notice
                     self.after_change(s)
@@ -376,7 +471,7 @@ class Hub:
 
     async def _join(self, game_id: str, code: str | None, thash: str | None, token: str | None,
                     person: dict[str, Any] | None) -> tuple[GameSession, str | None]:
-        s = await self.get(game_id)
+        s = await self.get(game_id, fresh=True)
         async with s.lock:
             if s.broken:  # a failed write dropped it while this request waited: take the stored game
                 return await self._join(game_id, code, thash, token, person)
@@ -418,10 +513,11 @@ class Hub:
             await self.store.write(Store.append(s.id, s.version, [entry], update))
             s.stored_row = row
         except Exception as exc:
+            self.drop(s)
+            if self.shared and cluster.is_conflict(exc):
+                self.conflicts += 1
+                raise Conflict(409, "busy", "another process changed the game first; try again") from None
             log.exception("game %s: storing entry %d failed", s.id, s.version)
-            s.broken = True
-            if self.sessions.get(s.id) is s:
-                del self.sessions[s.id]
             raise ApiError(503, "storage-error", f"the change could not be stored, nothing changed ({type(exc).__name__})") from None
 
     def after_change(self, s: GameSession, *, publish: bool = True) -> None:
@@ -442,11 +538,36 @@ class Hub:
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
+    def spawn(self, coro: Coroutine[Any, Any, Any]) -> None:
+        """Run ``coro`` as a background task of the hub (cancelled by ``close``)."""
+        self._spawn(coro)
+
+    def start_sweep(self, every: float = 2.0) -> None:
+        """Cluster mode: every ``every`` seconds queue again the bot turns and estimates of the watched games
+        (a job lost with a restarted Redis is queued anew; the queue keeps one job per game and version)."""
+
+        async def sweep() -> None:
+            while True:
+                await asyncio.sleep(every)
+                if self.jobs is None:
+                    continue
+                for s in list(self.sessions.values()):
+                    if s.broken or not self.pubsub.subscribers(s.id):
+                        continue
+                    if self.bot_task(s) is not None:
+                        await self.jobs.enqueue("bot", s.id, s.version)
+                    elif self.needs_estimate(s):
+                        await self.jobs.enqueue("estimate", s.id, s.version)
+
+        self._spawn(sweep())
+
     # ------------------------------------------------------------------------------------------- clocks
     def _arm_timer(self, s: GameSession) -> None:
         old = self._timers.pop(s.id, None)
         if old is not None:
             old.cancel()
+        if not self.timers:
+            return
         c = s.clock.running
         if c is None:
             return
@@ -456,6 +577,18 @@ class Hub:
         )
 
     async def _flag(self, s: GameSession) -> None:
+        if self.shared:
+            # The first process to store the time loss wins; the others read it back (or the move that came
+            # in time) from the database.
+            async with s.lock:
+                stale = not s.broken and not await self.is_current(s)
+                if stale:
+                    self.drop(s)
+            if s.broken:
+                if self.sessions.get(s.id) is None:
+                    with contextlib.suppress(ApiError):
+                        await self.get(s.id)  # re-arms the timer of the stored game
+                return
         async with s.lock:
             if s.broken:
                 return
@@ -465,6 +598,10 @@ class Hub:
                 return
             try:
                 await self._commit(s, entry)
+            except Conflict:
+                with contextlib.suppress(ApiError):
+                    await self.get(s.id)
+                return
             except ApiError:
                 return
             self.after_change(s)
@@ -478,16 +615,34 @@ class Hub:
             self._players[s.id] = player
         return player
 
+    @staticmethod
+    def bot_task(s: GameSession) -> str | None:
+        """What the bot of ``s`` must do now: "move", "accept" (a marking), or None."""
+        g = s.game
+        if s.bot_color is None:
+            return None
+        if g.phase in PLAY_PHASES and g.result is None and g.to_move == s.bot_color:
+            return "move"
+        if g.phase == "scoring" and s.proposal is not None and s.bot_color not in g.accepted:
+            return "accept"
+        return None
+
+    @staticmethod
+    def needs_estimate(s: GameSession) -> bool:
+        """True when ``s`` waits for the dead-stone estimate."""
+        return s.game.phase == "scoring" and s.proposal is None
+
     def _maybe_bot(self, s: GameSession) -> None:
         if s.bot_color is None or s.broken or s.id in self._bot_busy:
             return
-        g = s.game
-        if g.phase in PLAY_PHASES and g.result is None and g.to_move == s.bot_color:
-            self._bot_busy.add(s.id)
-            self._spawn(self._bot_turn(s, "move"))
-        elif g.phase == "scoring" and s.proposal is not None and s.bot_color not in g.accepted:
-            self._bot_busy.add(s.id)
-            self._spawn(self._bot_turn(s, "accept"))
+        what = self.bot_task(s)
+        if what is None:
+            return
+        if self.jobs is not None:
+            self._spawn(self.jobs.enqueue("bot", s.id, s.version))
+            return
+        self._bot_busy.add(s.id)
+        self._spawn(self._bot_turn(s, what))
 
     def _bot_seconds(self, s: GameSession) -> float | None:
         if not s.clock.enabled or s.bot_color is None:
@@ -551,7 +706,10 @@ class Hub:
 
     # ------------------------------------------------------------------------------------------- estimator
     def _maybe_estimate(self, s: GameSession) -> None:
-        if s.game.phase == "scoring" and s.proposal is None and s.id not in self._estimating and not s.broken:
+        if self.needs_estimate(s) and s.id not in self._estimating and not s.broken:
+            if self.jobs is not None:
+                self._spawn(self.jobs.enqueue("estimate", s.id, s.version))
+                return
             self._estimating.add(s.id)
             self._spawn(self._estimate(s))
 
@@ -579,3 +737,25 @@ class Hub:
             # In finally: an early return (the game changed during the estimate) must not drop the proposal.
             if retry and not s.broken and s.version != version:
                 self._maybe_estimate(s)
+
+    # ------------------------------------------------------------------------------------------- worker jobs
+    async def run_job(self, kind: str, game_id: str, version: int) -> str:
+        """Run one queued job here (a worker): the bot's turn (``kind`` "bot") or the estimate ("estimate") of
+        ``game_id`` at ``version``. Returns "stale" when the stored game has moved on (the job is then moot),
+        "nothing" when there is nothing to do, "done" otherwise (the result stored once: a second worker on the
+        same job loses the race for the sequence number). Raises ``ApiError`` 404 for an unknown game."""
+        s = await self.get(game_id, fresh=True)
+        if s.version != version or s.broken:
+            return "stale"
+        if kind == "estimate":
+            if not self.needs_estimate(s) or s.id in self._estimating:
+                return "nothing"
+            self._estimating.add(s.id)
+            await self._estimate(s)
+            return "done"
+        what = self.bot_task(s)
+        if what is None or s.id in self._bot_busy:
+            return "nothing"
+        self._bot_busy.add(s.id)
+        await self._bot_turn(s, what)
+        return "done"

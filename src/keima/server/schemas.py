@@ -363,3 +363,11 @@ class WsError(_Strict):
 
 class WsPong(_Strict):
     type: Literal["pong"]
+
+
+class WsNotice(_Strict):
+    """Cluster mode: the bot's turn waits for a worker and none is running ("no-bot-worker"), or no longer
+    (``null``)."""
+
+    type: Literal["notice"]
+    notice: Literal["no-bot-worker"] | None

@@ -158,6 +158,9 @@ def migrate(engine: Engine) -> None:
     cfg = Config()
     cfg.set_main_option("script_location", str(Path(__file__).parent / "migrations"))
     with engine.begin() as conn:
+        if engine.dialect.name == "postgresql":
+            # Several processes of a cluster start at once: one migrates, the others wait and find it done.
+            conn.exec_driver_sql("SELECT pg_advisory_xact_lock(7243501)")
         cfg.attributes["connection"] = conn
         command.upgrade(cfg, "head")
 

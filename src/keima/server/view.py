@@ -270,6 +270,14 @@ class StateView:
         return out
 
 
+def with_you(state: str, seats: frozenset[int]) -> str:
+    """The spectators' state JSON ``state`` (ending in ``"you":[]}``) for a viewer holding ``seats``."""
+    tail = ',"you":[]}'
+    if not state.endswith(tail):
+        return state
+    return f'{state[: -len(tail)]},"you":{_COLORS.dump_json(colors_out(seats)).decode()}}}'
+
+
 # -- envelopes: a state JSON put in its message; each equals the model's own serialization -------------------
 def ws_state_json(state: str) -> str:
     """A ``WsState`` message carrying the state JSON ``state``."""

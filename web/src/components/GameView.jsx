@@ -64,6 +64,7 @@ export function GameView({ gameId, inviteCode }) {
   const [game, setGame] = useState(null);
   const [receivedAt, setReceivedAt] = useState(Date.now());
   const [status, setStatus] = useState("connecting");
+  const [workerNotice, setWorkerNotice] = useState(null);
   const [error, setError] = useState(null);
   // A message key (translated at render, so it follows a language switch) or the server's own words.
   const [notice, setNotice] = useState(null);
@@ -132,6 +133,7 @@ export function GameView({ gameId, inviteCode }) {
       socketRef.current = new GameSocket(gameId, {
         onState,
         onStatus: (s) => setStatus(s),
+        onNotice: (n) => setWorkerNotice(n),
       });
       // Exposed for the end-to-end tests, which drop the socket to check reconnection.
       window.keimaSocket = socketRef.current;
@@ -329,7 +331,10 @@ export function GameView({ gameId, inviteCode }) {
         <p class="turn" data-testid="turn">
           {turnText}
         </p>
-        {botThinking && <p class="thinking">{t("thinking")}</p>}
+        {botThinking && workerNotice === "no-bot-worker" && (
+          <p class="notice" data-testid="no-worker">{t("waitingWorker")}</p>
+        )}
+        {botThinking && workerNotice !== "no-bot-worker" && <p class="thinking">{t("thinking")}</p>}
         {game.mode === "open" && game.invite_open && !you.length && !game.result && (
           <p>
             <AcceptButton id={game.id} label={t("acceptChallenge")} />

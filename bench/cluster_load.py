@@ -1,0 +1,315 @@
+"""Load benchmark of a keima cluster: 1 and 2 web processes side by side, then bot games on workers.
+
+Starts its own Redis (Debian's ``redis-server``, free loopback port) and ``keima serve --redis`` processes on the
+PostgreSQL database ``--db`` (a throw-away one: the benchmark fills it with games). Simulated clients play local
+games (both seats, one token) over WebSockets, connected round-robin to the web processes; each game sends a
+move, waits for its ``ack`` (stored in PostgreSQL, published through Redis), thinks ``--think`` seconds (0: at
+once, a closed loop that measures throughput) and plays the next one.
+
+Runs, in order, in one invocation:
+1. ``--games`` games on 1 web process, then the same on 2 processes: moves/s, p50/p99 of the move round trip,
+   and the ratio of the two throughputs;
+2. 2 web processes and 2 workers: ``--bots`` bot games (each human reply sent as soon as the bot moved) while
+   ``--games`` human games play with ``--bot-think`` seconds of thought: the humans' p99, and the bot moves made.
+
+    python bench/cluster_load.py --db postgresql+psycopg://keima@127.0.0.1:5432/keima_bench
+    python bench/cluster_load.py --db URL --games 2000 --think 2 --seconds 30 --phases scale
+
+The client runs in this one process: on a small machine it competes with the servers for the cores, so its
+figures are an upper bound on the servers' latency. Every loop is bounded; nothing leaves the machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+from websockets.asyncio.client import connect
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class Services:
+    """Redis, web processes and workers started by the benchmark (stopped by ``stop``)."""
+
+    def __init__(self, db: str, folder: Path) -> None:
+        self.db = db
+        self.folder = folder
+        self.procs: list[subprocess.Popen[bytes]] = []
+        self.ports: list[int] = []
+        self.redis = ""
+
+    def start_redis(self) -> None:
+        binary = shutil.which("redis-server") or "/usr/bin/redis-server"
+        port = free_port()
+        self.procs.append(subprocess.Popen([binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "",
+                                            "--appendonly", "no", "--dir", str(self.folder)],
+                                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+        self.redis = f"redis://127.0.0.1:{port}/0"
+        for _ in range(100):
+            try:
+                socket.create_connection(("127.0.0.1", port), 0.2).close()
+                return
+            except OSError:
+                time.sleep(0.05)
+        raise RuntimeError("redis-server did not start")
+
+    def _spawn(self, args: list[str], name: str) -> None:
+        log = (self.folder / name).open("wb")
+        self.procs.append(subprocess.Popen([sys.executable, "-m", "keima", *args], stdout=log,
+                                           stderr=subprocess.STDOUT))
+
+    def start_webs(self, n: int) -> None:
+        for i in range(n):
+            port = free_port()
+            self._spawn(["serve", "--no-open", "--port", str(port), "--db", self.db, "--redis", self.redis],
+                        f"web{len(self.ports)}.log")
+            self.ports.append(port)
+            if i == 0:
+                self._wait(port)  # the first one migrates the database
+        for port in self.ports:
+            self._wait(port)
+
+    def start_workers(self, n: int) -> None:
+        for i in range(n):
+            self._spawn(["worker", "--db", self.db, "--redis", self.redis], f"worker{i}.log")
+        import redis
+
+        r = redis.Redis.from_url(self.redis)
+        deadline = time.monotonic() + 300
+        while len(list(r.scan_iter(match="keima:worker:*"))) < n:
+            if time.monotonic() > deadline:
+                raise RuntimeError("the workers did not start")
+            time.sleep(0.2)
+        r.close()
+
+    @staticmethod
+    def _wait(port: int) -> None:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline:
+            try:
+                if httpx.get(f"http://127.0.0.1:{port}/api/info", timeout=2).status_code == 200:
+                    return
+            except httpx.HTTPError:
+                time.sleep(0.1)
+        raise RuntimeError(f"keima serve on port {port} did not start")
+
+    def stop(self) -> None:
+        for p in self.procs:
+            if p.poll() is None:
+                p.send_signal(signal.SIGTERM)
+        for p in self.procs:
+            try:
+                p.wait(20)
+            except subprocess.TimeoutExpired:
+                p.kill()
+                p.wait()
+        self.procs = []
+        self.ports = []
+
+
+@dataclass
+class Stats:
+    rtts: list[float] = field(default_factory=list)
+    errors: int = 0
+    bot_moves: int = 0
+
+    def pct(self, q: float) -> float:
+        s = sorted(self.rtts)
+        return s[min(len(s) - 1, int(q * len(s)))] * 1000 if s else float("nan")
+
+
+POINTS = [f"{c}{n}" for c in "ABCDEFGHJKLMNOPQRST" for n in range(1, 20)]
+
+
+async def create_games(ports: list[int], n: int, **body: Any) -> list[tuple[int, str, str]]:
+    """Create ``n`` games round-robin over the processes; returns (port, id, token) for each."""
+    out: list[tuple[int, str, str]] = []
+    sem = asyncio.Semaphore(50)
+    async with httpx.AsyncClient(timeout=60) as c:
+        async def one(i: int) -> None:
+            port = ports[i % len(ports)]
+            async with sem:
+                r = await c.post(f"http://127.0.0.1:{port}/api/games", json=body)
+            r.raise_for_status()
+            d = r.json()
+            out.append((port, d["game"]["id"], d["seat"]["token"]))
+
+        await asyncio.gather(*(one(i) for i in range(n)))
+    return out
+
+
+async def human_game(port: int, gid: str, token: str, stats: Stats, stop: asyncio.Event, think: float,
+                     rnd: random.Random, ready: asyncio.Event | None = None) -> None:
+    """Play moves in game ``gid`` until ``stop``; after 150 moves a new game is created on the same process."""
+    while not stop.is_set():
+        await _play_one(port, gid, token, stats, stop, think, rnd, ready)
+        ready = None
+        if not stop.is_set():
+            ((_p, gid, token),) = await create_games([port], 1, opponent="local", size=19)
+
+
+async def _play_one(port: int, gid: str, token: str, stats: Stats, stop: asyncio.Event, think: float,
+                    rnd: random.Random, ready: asyncio.Event | None) -> None:
+    points = POINTS[:]
+    rnd.shuffle(points)
+    url = f"ws://127.0.0.1:{port}/api/games/{gid}/ws"
+    async with connect(url, additional_headers={"x-keima-seat": token}, max_size=2**22) as ws:
+        await ws.recv()
+        if ready is not None:
+            await ready.wait()
+        n = 0
+        while not stop.is_set() and n < 150:
+            if think:
+                await asyncio.sleep(rnd.uniform(0.5 * think, 1.5 * think))
+                if stop.is_set():
+                    break
+            mid = str(n)
+            t0 = time.perf_counter()
+            await ws.send(json.dumps({"type": "action", "id": mid, "action": {"type": "play", "move": points[n]}}))
+            n += 1
+            while True:
+                raw = await ws.recv()
+                if isinstance(raw, bytes):
+                    raw = raw.decode()
+                if raw.startswith('{"type":"ack"'):
+                    if not stop.is_set():
+                        stats.rtts.append(time.perf_counter() - t0)
+                    break
+                if raw.startswith('{"type":"error"'):
+                    stats.errors += 1
+                    break
+
+
+async def bot_game(port: int, gid: str, token: str, stats: Stats, stop: asyncio.Event) -> None:
+    url = f"ws://127.0.0.1:{port}/api/games/{gid}/ws"
+    async with connect(url, additional_headers={"x-keima-seat": token}, max_size=2**22) as ws:
+        state = json.loads(await ws.recv())["game"]
+        tried: set[str] = set()
+        while not stop.is_set() and state["phase"] == "play":
+            if state["to_move"] == "B":
+                played = {m["vertex"] for m in state["moves"]}
+                move = next((p for p in POINTS if p[0] in "ABCDEFGHJ" and int(p[1:]) <= 9
+                             and p not in played and p not in tried), None)
+                action = {"type": "pass"} if move is None else {"type": "play", "move": move}
+                tried.add(move or "")
+                await ws.send(json.dumps({"type": "action", "id": "h", "action": action}))
+            while True:
+                try:
+                    msg = json.loads(await asyncio.wait_for(ws.recv(), 1.0))
+                except TimeoutError:
+                    if stop.is_set():
+                        return
+                    continue
+                if msg["type"] == "state":
+                    new = msg["game"]
+                    if len(new["moves"]) > len(state["moves"]) and new["moves"][-1]["color"] == "W":
+                        stats.bot_moves += 1
+                    state = new
+                    if state["to_move"] == "B" or state["phase"] != "play":
+                        break
+                elif msg["type"] == "error":
+                    break
+
+
+async def run_humans(ports: list[int], games: int, seconds: float, think: float, seed: int = 1,
+                     bots: int = 0) -> tuple[Stats, Stats, float]:
+    """Play ``games`` human games (and ``bots`` bot games) for ``seconds``; returns (humans, bots, elapsed)."""
+    created = await create_games(ports, games, opponent="local", size=19)
+    bot_created = await create_games(ports, bots, opponent="bot", size=9, color="B", bot_level="beginner")
+    stats, bstats = Stats(), Stats()
+    stop, ready = asyncio.Event(), asyncio.Event()
+    rnd = random.Random(seed)
+    tasks = [asyncio.create_task(human_game(p, g, t, stats, stop, think, random.Random(rnd.random()), ready))
+             for p, g, t in created]
+    await asyncio.sleep(min(10.0, 0.005 * games + 1.0))  # the sockets open
+    tasks += [asyncio.create_task(bot_game(p, g, t, bstats, stop)) for p, g, t in bot_created]
+    ready.set()
+    t0 = time.perf_counter()
+    await asyncio.sleep(seconds)
+    stop.set()
+    elapsed = time.perf_counter() - t0
+    done, pending = await asyncio.wait(tasks, timeout=15)
+    for t in pending:
+        t.cancel()
+    for t in done:
+        if t.exception() is not None:
+            stats.errors += 1
+    return stats, bstats, elapsed
+
+
+def line(label: str, s: Stats, elapsed: float) -> str:
+    return (f"{label:<34} moves {len(s.rtts):>7}  moves/s {len(s.rtts) / elapsed:>8.1f}  "
+            f"p50 {s.pct(0.5):7.1f} ms  p99 {s.pct(0.99):7.1f} ms  errors {s.errors}")
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--db", default=os.environ.get("KEIMA_BENCH_DB") or os.environ.get("KEIMA_TEST_PG_URL"),
+                    help="a throw-away PostgreSQL URL (postgresql+psycopg://...)")
+    ap.add_argument("--games", type=int, default=200, help="human games (default 200)")
+    ap.add_argument("--seconds", type=float, default=15.0, help="seconds per measured run (default 15)")
+    ap.add_argument("--think", type=float, default=0.0, help="mean thinking time per move in the scaling runs "
+                    "(default 0: closed loop, throughput)")
+    ap.add_argument("--bots", type=int, default=20, help="bot games in the worker run (default 20)")
+    ap.add_argument("--bot-think", type=float, default=1.0, help="humans' mean thinking time in the worker run")
+    ap.add_argument("--phases", default="scale,bots", help="which runs: scale, bots (comma-separated)")
+    args = ap.parse_args()
+    if not args.db or not args.db.startswith("postgresql"):
+        ap.error("--db: a PostgreSQL URL is needed (several processes share the games)")
+    phases = set(args.phases.split(","))
+    folder = Path(tempfile.mkdtemp(prefix="keima-cluster-bench-"))
+    print(f"# cluster_load: {args.games} human games, {args.seconds:.0f} s per run, think {args.think} s; "
+          f"{os.cpu_count()} cores; logs in {folder}", flush=True)
+    results: dict[int, tuple[Stats, float]] = {}
+    if "scale" in phases:
+        for n in (1, 2):
+            svc = Services(args.db, folder)
+            try:
+                svc.start_redis()
+                svc.start_webs(n)
+                stats, _b, elapsed = asyncio.run(run_humans(svc.ports, args.games, args.seconds, args.think))
+            finally:
+                svc.stop()
+            results[n] = (stats, elapsed)
+            print(line(f"{n} web process{'es' if n > 1 else ''}", stats, elapsed), flush=True)
+        r1 = len(results[1][0].rtts) / results[1][1]
+        r2 = len(results[2][0].rtts) / results[2][1]
+        print(f"{'2 processes / 1 process':<34} {r2 / r1 if r1 else float('nan'):.2f}x moves/s", flush=True)
+    if "bots" in phases:
+        svc = Services(args.db, folder)
+        try:
+            svc.start_redis()
+            svc.start_webs(2)
+            svc.start_workers(2)
+            alone, _b, e0 = asyncio.run(run_humans(svc.ports, args.games, args.seconds, args.bot_think, seed=2))
+            print(line("2 web, 2 workers, no bot game", alone, e0), flush=True)
+            stats, bstats, elapsed = asyncio.run(run_humans(svc.ports, args.games, args.seconds, args.bot_think,
+                                                            seed=3, bots=args.bots))
+        finally:
+            svc.stop()
+        print(line(f"2 web, 2 workers, {args.bots} bot games", stats, elapsed), flush=True)
+        print(f"{'bot moves made meanwhile':<34} {bstats.bot_moves} ({bstats.bot_moves / elapsed:.1f}/s)", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,74 @@
+"""``keima worker``: run bot moves and dead-stone estimates for a cluster of ``keima serve --redis`` processes."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add the ``worker`` sub-command."""
+    p = subparsers.add_parser(
+        "worker",
+        help="run bot moves and estimates for a cluster of web processes (docs/deploy.md)",
+        description="Take bot moves and dead-stone estimates from the Redis job queue of a keima cluster and "
+        "store their results in its database (docs/deploy.md).",
+    )
+    p.add_argument("--db", default=os.environ.get("KEIMA_DB"), metavar="URL",
+                   help="the cluster's database URL (PostgreSQL; env KEIMA_DB)")
+    p.add_argument("--redis", default=os.environ.get("KEIMA_REDIS"), metavar="URL",
+                   help="the cluster's Redis, redis://HOST:PORT/N (env KEIMA_REDIS)")
+    p.add_argument("--jobs", type=int, default=1, metavar="N",
+                   help="searches at a time in this process (default 1: one core)")
+    p.add_argument("--log-level", default="warning", choices=["critical", "error", "warning", "info", "debug"])
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run the worker until SIGINT/SIGTERM. Returns the exit code."""
+    import asyncio
+    import logging
+    import time
+
+    from redis.exceptions import RedisError
+
+    from keima.cli import UsageError
+    from keima.cli.serve import normalise_url
+
+    if not args.db:
+        raise UsageError("--db URL is required (the database of the web processes)")
+    if not args.redis:
+        raise UsageError("--redis URL is required (the Redis of the web processes)")
+    if args.jobs < 1:
+        raise UsageError(f"--jobs must be at least 1, not {args.jobs}")
+    logging.basicConfig(level=args.log_level.upper(), format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    url = normalise_url(args.db)
+    from keima.server.jobs import make_worker
+    from keima.server.store import make_engine, migrate
+
+    try:
+        engine = make_engine(url)
+        try:
+            migrate(engine)
+        finally:
+            engine.dispose()
+        make_worker(url, args.redis, jobs=args.jobs, warm=False)  # checks the Redis URL
+    except Exception as exc:
+        detail = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        print(f"keima worker: cannot start: {detail}", file=sys.stderr)
+        return 1
+    print(f"keima worker: taking jobs from {args.redis} ({args.jobs} at a time); Ctrl-C stops", flush=True)
+    warm = True
+    while True:
+        # arq's worker stops when its Redis connection fails: start a new one (the queued jobs are in Redis, or
+        # queued again by the web processes' sweep when Redis lost them).
+        asyncio.set_event_loop(asyncio.new_event_loop())
+        worker = make_worker(url, args.redis, jobs=args.jobs, warm=warm)
+        warm = False  # the search is compiled in this process now
+        try:
+            worker.run()
+            return 0  # stopped by SIGINT/SIGTERM
+        except (OSError, RedisError) as exc:
+            print(f"keima worker: lost Redis ({type(exc).__name__}); reconnecting", file=sys.stderr, flush=True)
+            time.sleep(1.0)

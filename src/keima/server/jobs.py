@@ -1,0 +1,199 @@
+"""Bot moves and dead-stone estimates as jobs on a Redis queue, run by ``keima worker`` processes.
+
+The queue is arq's (asyncio and Redis, like the rest of the server; docs/deploy.md says why arq). A job is
+``(kind, game id, version)``: "bot" (the bot's turn: a move, or accepting a marking) or "estimate", for the game
+as stored at that version. Its id is made of those three, so the web processes that all see the same turn enqueue
+it once. A worker runs ``Hub.run_job``: it reads the game from the database, does nothing when the game has moved
+on, and stores its result as the next log entry, which only one writer can take: a job run twice (a worker killed
+after storing, before arq marked the job done) still moves once.
+
+A worker killed mid-search leaves the job in the queue with an "in progress" key that expires ``timeout + 10``
+seconds after it was taken; another worker (or the same one restarted) then takes it again.
+
+Each worker also keeps a key ``keima:worker:<id>`` alive (a few seconds' expiry, renewed every second), so that
+the web processes can tell a bot game's players when no worker is running.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+import secrets
+import time
+from typing import Any
+
+log = logging.getLogger("keima.jobs")
+
+QUEUE = "keima:jobs"
+WORKER_KEY = "keima:worker:"
+HEARTBEAT_S = 1.0
+HEARTBEAT_TTL_S = 4
+
+
+def job_timeout() -> float:
+    """Seconds a job may run (``KEIMA_JOB_TIMEOUT``, default 20); a killed worker's job is retaken this plus 10
+    seconds after it started."""
+    try:
+        return max(1.0, float(os.environ.get("KEIMA_JOB_TIMEOUT", "20")))
+    except ValueError:
+        return 20.0
+
+
+def redis_settings(url: str) -> Any:
+    """arq's connection settings for ``url`` (redis://HOST:PORT/N); raises ``ValueError`` for a bad URL."""
+    from arq.connections import RedisSettings
+
+    if not url.startswith(("redis://", "rediss://", "unix://")):
+        raise ValueError(f"not a Redis URL: {url!r} (expected redis://HOST:PORT/N)")
+    settings = RedisSettings.from_dsn(url)
+    settings.conn_timeout = 2
+    settings.conn_retries = 3
+    return settings
+
+
+class JobQueue:
+    """The web processes' end of the queue: ``enqueue`` jobs and count the live workers."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.pool: Any = None
+        self.enqueued = 0
+        self._workers: tuple[float, int] = (0.0, 0)
+
+    async def start(self) -> None:
+        """Connect (raises ``redis.exceptions.ConnectionError`` when Redis cannot be reached)."""
+        from arq import create_pool
+
+        self.pool = await create_pool(redis_settings(self.url), default_queue_name=QUEUE)
+
+    async def close(self) -> None:
+        """Close the connections."""
+        if self.pool is not None:
+            with contextlib.suppress(Exception):
+                await self.pool.aclose()
+
+    async def enqueue(self, kind: str, game_id: str, version: int) -> bool:
+        """Queue job ``kind`` for ``game_id`` at ``version``; False when it was already queued or Redis is down
+        (logged: the periodic sweep of the web process queues it again)."""
+        try:
+            job = await self.pool.enqueue_job("keima_job", kind, game_id, version,
+                                              _job_id=f"{kind}:{game_id}:{version}")
+        except Exception as exc:
+            log.warning("cannot queue %s for game %s: %s", kind, game_id, type(exc).__name__)
+            return False
+        if job is not None:
+            self.enqueued += 1
+        return job is not None
+
+    async def workers(self, max_age: float = 1.0) -> int:
+        """How many workers are alive (their heartbeat key exists); cached for ``max_age`` seconds, and 0 while
+        Redis cannot be reached."""
+        at, n = self._workers
+        if time.monotonic() - at < max_age:
+            return n
+        try:
+            n = 0
+            async for _key in self.pool.scan_iter(match=WORKER_KEY + "*", count=100):
+                n += 1
+        except Exception:
+            n = 0
+        self._workers = (time.monotonic(), n)
+        return n
+
+
+# -------------------------------------------------------------------------------------------------- worker
+async def _heartbeat(redis: Any, key: str) -> None:
+    while True:
+        with contextlib.suppress(Exception):
+            await redis.set(key, b"1", ex=HEARTBEAT_TTL_S)
+        await asyncio.sleep(HEARTBEAT_S)
+
+
+async def keima_job(ctx: dict[str, Any], kind: str, game_id: str, version: int) -> str:
+    """The arq job function: ``Hub.run_job`` on the worker's hub. Returns its outcome ("done", "stale",
+    "nothing", "gone")."""
+    from keima.server.errors import ApiError
+
+    hub = ctx["hub"]
+    try:
+        outcome: str = await hub.run_job(kind, game_id, version)
+    except ApiError as exc:
+        log.warning("job %s %s@%d: %s", kind, game_id, version, exc.message)
+        return "gone"
+    log.info("job %s %s@%d: %s", kind, game_id, version, outcome)
+    return outcome
+
+
+async def keima_check(ctx: dict[str, Any], name: str, data: bytes, rules: str | None) -> dict[str, Any]:
+    """The arq job of ``keima check --redis``: replay and count one record (``keima.archive.check_record``)."""
+    from keima.archive import check_record
+
+    result: dict[str, Any] = await asyncio.get_running_loop().run_in_executor(None, check_record, name, data, rules)
+    return result
+
+
+def make_worker(db_url: str, redis_url: str, *, jobs: int = 1, warm: bool = True) -> Any:
+    """Return an arq ``Worker`` that runs keima's jobs with ``jobs`` searches at a time, on the database at
+    ``db_url``. ``warm``: play one bot move before taking jobs (the first search compiles the bot)."""
+    from arq import Worker, func
+
+    from keima.server.hub import Hub
+    from keima.server.redis_pubsub import RedisPubSub
+    from keima.server.store import Store, make_engine
+
+    async def startup(ctx: dict[str, Any]) -> None:
+        if warm:
+            await asyncio.get_running_loop().run_in_executor(None, warm_up)
+        engine = make_engine(db_url)
+        store = Store(engine)
+        store.start()
+        pubsub = RedisPubSub(redis_url)
+        await pubsub.start()
+        queue = JobQueue(redis_url)
+        await queue.start()
+        hub = Hub(store, pubsub, shared=True, jobs=queue, timers=False, bot_threads=jobs)
+        pubsub.on_remote = hub.on_remote
+        key = WORKER_KEY + secrets.token_hex(6)
+        ctx.update(hub=hub, store=store, engine=engine, pubsub=pubsub, queue=queue, key=key,
+                   beat=asyncio.get_running_loop().create_task(_heartbeat(ctx["redis"], key)))
+
+    async def shutdown(ctx: dict[str, Any]) -> None:
+        beat = ctx.get("beat")
+        if beat is not None:
+            beat.cancel()
+        with contextlib.suppress(Exception):
+            await ctx["redis"].delete(ctx["key"])
+        hub = ctx.get("hub")
+        if hub is not None:
+            await hub.close()
+            await ctx["pubsub"].close()
+            await ctx["queue"].close()
+            ctx["store"].stop()
+            ctx["engine"].dispose()
+
+    timeout = job_timeout()
+    return Worker(
+        functions=[func(keima_job, name="keima_job", timeout=timeout, max_tries=5),
+                   func(keima_check, name="keima_check", timeout=max(timeout, 60.0), max_tries=2, keep_result=600)],
+        queue_name=QUEUE,
+        redis_settings=redis_settings(redis_url),
+        on_startup=startup,
+        on_shutdown=shutdown,
+        max_jobs=jobs,
+        keep_result=0,
+        poll_delay=0.05,
+        handle_signals=True,
+    )
+
+
+def warm_up() -> None:
+    """Play one bot move of each level on a small board, so that the first real job does not pay for compiling
+    the search."""
+    from keima import ai
+    from keima.rules.game import Game
+
+    for level in ai.LEVELS:
+        player = ai.make_player(level)
+        player.genmove(Game(size=9), 1, 0.05)

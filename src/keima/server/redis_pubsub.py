@@ -1,0 +1,202 @@
+"""``PubSub`` over Redis publish/subscribe: live updates shared by several server processes (and workers).
+
+Each process keeps its subscribers in a ``LocalPubSub`` and holds one Redis connection subscribed to the channels
+that have a local subscriber. ``publish`` delivers to the local subscribers at once and sends the message to
+Redis for the other processes; a process skips its own messages when they come back. Messages are
+``<origin> <version> <text>``: the origin (a random id per process) and the version let a receiver drop echoes and
+stale states.
+
+Redis publish/subscribe is at-most-once: a message sent while a connection is down is lost. The state itself lives
+in the database, so nothing is lost for good: each time a channel is (re)subscribed, ``on_subscribed(channel)`` is
+called, and the hub then compares its copy of the game with the database and offers the newer state locally. A
+dropped connection is retried every ``retry_s`` seconds, forever; publishing meanwhile drops messages (the
+database has them).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import secrets
+from collections.abc import Callable
+from typing import Any
+
+from keima.server.pubsub import LocalPubSub, Subscription
+
+log = logging.getLogger("keima.server.redis")
+
+PREFIX = "keima:"
+
+
+class RedisPubSub:
+    """A ``PubSub`` whose channels reach every process connected to the same Redis (``url``: redis://HOST:PORT/N).
+
+    ``start`` (from the event loop) connects; ``close`` stops. ``on_remote(channel, version)`` is called for each
+    message from another process (before its local delivery); ``on_subscribed(channel)`` after each
+    (re)subscription, see the module docstring."""
+
+    def __init__(self, url: str, *, retry_s: float = 0.5) -> None:
+        self.url = url
+        self.origin = secrets.token_hex(6)
+        self.retry_s = retry_s
+        self.local = LocalPubSub()
+        self.on_remote: Callable[[str, int], None] | None = None
+        self.on_subscribed: Callable[[str], None] | None = None
+        self.connected = asyncio.Event()
+        self.reconnects = 0
+        self._outbox: asyncio.Queue[tuple[str, str]] = asyncio.Queue(maxsize=100_000)
+        self._wanted: set[str] = set()
+        self._changed = asyncio.Event()
+        self._tasks: list[asyncio.Task[None]] = []
+        self._redis: Any = None
+
+    # ------------------------------------------------------------------------------------------ life cycle
+    async def start(self) -> None:
+        """Start the reader and publisher tasks; returns at once (they connect, and reconnect, on their own)."""
+        import redis.asyncio as aioredis
+
+        self._redis = aioredis.Redis.from_url(self.url, socket_connect_timeout=2, health_check_interval=10)
+        loop = asyncio.get_running_loop()
+        self._tasks = [loop.create_task(self._reader()), loop.create_task(self._publisher())]
+
+    async def close(self) -> None:
+        """Stop the tasks and close the connections."""
+        for t in self._tasks:
+            t.cancel()
+        for t in self._tasks:
+            with contextlib.suppress(BaseException):
+                await t
+        self._tasks = []
+        if self._redis is not None:
+            with contextlib.suppress(Exception):
+                await self._redis.aclose()
+
+    # ------------------------------------------------------------------------------------------ PubSub
+    def publish(self, channel: str, version: int, message: str) -> None:
+        """See ``PubSub.publish``: local subscribers at once, the other processes through Redis."""
+        self.local.publish(channel, version, message)
+        try:
+            self._outbox.put_nowait((PREFIX + channel, f"{self.origin} {version} {message}"))
+        except asyncio.QueueFull:
+            log.warning("redis outbox full: dropping an update of %s (the database has it)", channel)
+
+    def publish_local(self, channel: str, version: int, message: str) -> None:
+        """Deliver to this process's subscribers only (a state read back from the database)."""
+        self.local.publish(channel, version, message)
+
+    def subscribe(self, channel: str) -> Subscription:
+        """See ``PubSub.subscribe``."""
+        sub = self.local.subscribe(channel)
+        if channel not in self._wanted:
+            self._wanted.add(channel)
+            self._changed.set()
+        return _Sub(self, channel, sub)
+
+    def subscribers(self, channel: str) -> int:
+        """See ``PubSub.subscribers`` (this process's)."""
+        return self.local.subscribers(channel)
+
+    def _unsubscribed(self, channel: str) -> None:
+        if not self.local.subscribers(channel) and channel in self._wanted:
+            self._wanted.discard(channel)
+            self._changed.set()
+
+    # ------------------------------------------------------------------------------------------ tasks
+    async def _publisher(self) -> None:
+        while True:
+            item = await self._outbox.get()
+            batch = [item]
+            while not self._outbox.empty() and len(batch) < 500:
+                batch.append(self._outbox.get_nowait())
+            try:
+                async with self._redis.pipeline(transaction=False) as pipe:
+                    for channel, payload in batch:
+                        pipe.publish(channel, payload)
+                    await pipe.execute()
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:  # Redis down: the database has the states; receivers resync on reconnect
+                log.warning("redis publish failed (%s); %d update(s) dropped", type(exc).__name__, len(batch))
+
+    async def _reader(self) -> None:
+        while True:
+            ps = self._redis.pubsub(ignore_subscribe_messages=False)
+            subscribed: set[str] = set()
+            try:
+                await ps.ping()
+                await ps.subscribe(PREFIX + "__hello__")
+                self.connected.set()
+                while True:
+                    self._changed.clear()
+                    add, drop = self._wanted - subscribed, subscribed - self._wanted
+                    if add:
+                        await ps.subscribe(*(PREFIX + c for c in add))
+                        subscribed |= add
+                    if drop:
+                        await ps.unsubscribe(*(PREFIX + c for c in drop))
+                        subscribed -= drop
+                    # Wake up for a message or for a change of the wanted channels, whichever comes first.
+                    waiter = asyncio.ensure_future(self._changed.wait())
+                    try:
+                        while not self._changed.is_set():
+                            msg = await ps.get_message(timeout=0.02)
+                            if msg is not None:
+                                self._handle(msg)
+                    finally:
+                        waiter.cancel()
+            except asyncio.CancelledError:
+                with contextlib.suppress(Exception):
+                    await ps.aclose()
+                raise
+            except Exception as exc:
+                if self.connected.is_set():
+                    log.warning("redis connection lost (%s); reconnecting", type(exc).__name__)
+                self.connected.clear()
+                with contextlib.suppress(Exception):
+                    await ps.aclose()
+                self.reconnects += 1
+                await asyncio.sleep(self.retry_s)
+
+    def _handle(self, msg: dict[str, Any]) -> None:
+        kind = msg.get("type")
+        raw_channel = msg.get("channel")
+        channel = raw_channel.decode() if isinstance(raw_channel, bytes) else str(raw_channel)
+        if not channel.startswith(PREFIX):
+            return
+        channel = channel[len(PREFIX):]
+        if kind == "subscribe":
+            if self.on_subscribed is not None and channel != "__hello__":
+                self.on_subscribed(channel)
+            return
+        if kind != "message":
+            return
+        data = msg["data"]
+        text = data.decode() if isinstance(data, bytes) else str(data)
+        origin, _, rest = text.partition(" ")
+        if origin == self.origin:
+            return
+        vtext, _, message = rest.partition(" ")
+        try:
+            version = int(vtext)
+        except ValueError:
+            return
+        if self.on_remote is not None:
+            self.on_remote(channel, version)
+        self.local.publish(channel, version, message)
+
+
+class _Sub:
+    """A local subscription that tells its ``RedisPubSub`` when it closes."""
+
+    def __init__(self, owner: RedisPubSub, channel: str, inner: Subscription) -> None:
+        self._owner = owner
+        self._channel = channel
+        self._inner = inner
+
+    def __aiter__(self) -> Any:
+        return self._inner.__aiter__()
+
+    def close(self) -> None:
+        self._inner.close()
+        self._owner._unsubscribed(self._channel)

@@ -1,0 +1,68 @@
+"""``scripts/cluster.sh`` starts a working cluster (two web processes on one port, two workers, its own Redis)
+that plays like the single process, and stops everything it started."""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import subprocess
+import time
+from pathlib import Path
+
+import httpx
+import pytest
+from tests.cluster.conftest import PG_URL, REDIS_BIN
+
+pytestmark = [pytest.mark.postgres, pytest.mark.slow]
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_cluster_script_serves_a_human_and_a_bot_game(tmp_path: Path) -> None:
+    if not PG_URL or not PG_URL.startswith("postgresql"):
+        pytest.skip("needs PostgreSQL: set KEIMA_TEST_PG_URL")
+    if REDIS_BIN is None:
+        pytest.skip("needs redis-server")
+    log = tmp_path / "cluster.log"
+    env = dict(os.environ, KEIMA_PORT="0", KEIMA_DB=PG_URL)
+    env.pop("KEIMA_REDIS", None)
+    with log.open("wb") as fh:
+        proc = subprocess.Popen(["bash", str(ROOT / "scripts" / "cluster.sh")], stdout=fh, stderr=subprocess.STDOUT,
+                                env=env, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 120
+        while "ready:" not in log.read_text() and time.monotonic() < deadline:
+            assert proc.poll() is None, log.read_text()
+            time.sleep(0.2)
+        m = re.search(r"ready: open (http://\S+?)/? ;", log.read_text())
+        assert m, log.read_text()
+        base = m.group(1).replace("localhost", "127.0.0.1")
+        with httpx.Client(base_url=base, timeout=30) as c:
+            assert "<" in c.get("/").text
+            r = c.post("/api/games", json={"opponent": "local", "size": 9})
+            assert r.status_code == 201
+            gid, token = r.json()["game"]["id"], r.json()["seat"]["token"]
+            for move in ("E5", "C3", "G7"):
+                assert c.post(f"/api/games/{gid}/actions", json={"type": "play", "move": move},
+                              headers={"x-keima-seat": token}).status_code == 200
+            # Each request may land on either process: all of them see the same game.
+            for _ in range(6):
+                assert c.get(f"/api/games/{gid}").json()["version"] == 3
+            r = c.post("/api/games", json={"opponent": "bot", "size": 9, "color": "B", "bot_level": "beginner"})
+            gid, token = r.json()["game"]["id"], r.json()["seat"]["token"]
+            assert c.post(f"/api/games/{gid}/actions", json={"type": "play", "move": "E5"},
+                          headers={"x-keima-seat": token}).status_code == 200
+            deadline = time.monotonic() + 120  # the workers compile the bot first
+            while len(c.get(f"/api/games/{gid}").json()["moves"]) < 2:
+                assert time.monotonic() < deadline, "the bot did not move"
+                time.sleep(0.2)
+    finally:
+        if proc.poll() is None:
+            os.kill(proc.pid, signal.SIGTERM)  # the script stops what it started
+        try:
+            proc.wait(60)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            raise
+    assert "keima cluster: stopped" in log.read_text()

@@ -1,0 +1,237 @@
+"""Two hubs in cluster mode on one PostgreSQL database and one Redis, in one event loop: the database serializes
+their changes (a stale copy is reloaded, a lost race for a sequence number is retried), and Redis carries the
+states from one to the other's subscribers."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+from collections.abc import Callable, Coroutine
+from typing import Any
+
+import pytest
+from tests.cluster.conftest import run_async
+
+from keima.server.errors import ApiError
+from keima.server.hub import Hub
+from keima.server.redis_pubsub import RedisPubSub
+from keima.server.session import GameSession
+from keima.server.store import Store, from_row, make_engine, migrate
+from keima.server.view import move_out
+
+pytestmark = pytest.mark.postgres
+
+
+class Node:
+    """One process's hub, with its Redis pub/sub (no job queue: these games have no bot)."""
+
+    def __init__(self, db: str, redis: str) -> None:
+        self.engine = make_engine(db)
+        self.store = Store(self.engine)
+        self.pubsub = RedisPubSub(redis)
+        self.hub = Hub(self.store, self.pubsub, shared=True)
+
+    async def start(self) -> None:
+        self.store.start()
+        await self.pubsub.start()
+        self.pubsub.on_remote = self.hub.on_remote
+        self.pubsub.on_subscribed = lambda ch: self.hub.spawn(self.hub.refresh(ch))
+        await asyncio.wait_for(self.pubsub.connected.wait(), 5)
+
+    async def stop(self) -> None:
+        await self.hub.close()
+        await self.pubsub.close()
+        self.store.stop()
+        self.engine.dispose()
+
+
+Body = Callable[[tuple[Node, Node]], Coroutine[Any, Any, None]]
+
+
+@pytest.fixture
+def with_nodes(pg_url: str, redis_url: str) -> Callable[[Body], None]:
+    """Run a test body on two started nodes, in a fresh event loop."""
+    engine = make_engine(pg_url)
+    migrate(engine)
+    engine.dispose()
+
+    def run(fn: Body) -> None:
+        async def main() -> None:
+            a, b = Node(pg_url, redis_url), Node(pg_url, redis_url)
+            await a.start()
+            await b.start()
+            try:
+                await fn((a, b))
+            finally:
+                await a.stop()
+                await b.stop()
+
+        run_async(main())
+
+    return run
+
+
+def vertices(s: GameSession) -> list[str | None]:
+    """The vertices of the game's moves (None for a pass)."""
+    return [move_out(m, s.game.size).vertex for m in s.game.moves]
+
+
+def body(**kw: Any) -> dict[str, Any]:
+    base: dict[str, Any] = {"size": 9, "rules": "ffg", "komi": None, "handicap": 0, "placement": None,
+                            "opponent": "local", "color": "B", "bot_level": None, "clock": {"type": "none"}}
+    return base | kw
+
+
+def test_a_stale_copy_is_reloaded_before_a_change(with_nodes: Callable[[Body], None]) -> None:
+    with_nodes(_test_a_stale_copy_is_reloaded_before_a_change)
+
+
+async def _test_a_stale_copy_is_reloaded_before_a_change(nodes: tuple[Node, Node]) -> None:
+    a, b = nodes
+    s, token, _ = await a.hub.create(body())
+    th = s.seats.black
+    await b.hub.get(s.id)  # b caches version 0
+    await a.hub.act(s.id, {"type": "play", "move": "E5"}, th)
+    # b's copy says Black to move; the stored game says White: b must reload, not refuse or fork the log.
+    s2 = await b.hub.act(s.id, {"type": "play", "move": "C3"}, th)
+    assert s2.version == 2 and vertices(s2) == ["E5", "C3"]
+    s3 = await a.hub.act(s.id, {"type": "play", "move": "G7"}, th)
+    assert vertices(s3) == ["E5", "C3", "G7"]
+    stored = a.store.load(s.id)
+    assert stored is not None and len(stored.entries) == 3
+
+
+def test_fifty_conflicting_actions_leave_one_consistent_game(with_nodes: Callable[[Body], None]) -> None:
+    with_nodes(_test_fifty_conflicting_actions_leave_one_consistent_game)
+
+
+async def _test_fifty_conflicting_actions_leave_one_consistent_game(nodes: tuple[Node, Node]) -> None:
+    """Both players send moves, some for the wrong turn, and one resigns in the middle, through both hubs at
+    once: every acknowledged action is stored exactly once, no colour plays twice in a row, nothing follows the
+    resignation."""
+    a, b = nodes
+    s, token, invite = await a.hub.create(body(opponent="invite"))
+    assert invite is not None
+    black = s.seats.black
+    _s, white_token = await b.hub.join(s.id, invite, None)
+    assert white_token is not None
+    from keima.server.session import token_hash
+
+    white = token_hash(white_token)
+    rnd = random.Random(11)
+    points = [f"{c}{r}" for c in "ABCDEFGHJ" for r in range(1, 10)]
+    rnd.shuffle(points)
+    actions: list[tuple[Hub, dict[str, Any], str | None]] = []
+    for i in range(50):
+        hub = (a.hub, b.hub)[i % 2]
+        seat = black if rnd.random() < 0.5 else white
+        action: dict[str, Any] = {"type": "play", "move": points[i]}
+        if i == 37:
+            action = {"type": "resign"}
+        actions.append((hub, action, seat))
+
+    async def one(hub: Hub, action: dict[str, Any], seat: str | None) -> tuple[str, Any]:
+        try:
+            await hub.act(s.id, action, seat)
+            return "ok", action
+        except ApiError as exc:
+            return exc.code, None
+
+    results = await asyncio.gather(*(one(*x) for x in actions))
+    oks = [r[1] for r in results if r[0] == "ok"]
+    assert all(r[0] in ("ok", "illegal-move", "wrong-phase") for r in results), results
+    stored = a.store.load(s.id)
+    assert stored is not None
+    replayed = from_row(stored.row, stored.entries)
+    moves = replayed.game.moves
+    # One entry per acknowledged action, plus the join; the log replays into alternating colours.
+    assert len(stored.entries) == len(oks) + 1
+    colors = [m.color for m in moves]
+    assert all(x != y for x, y in zip(colors, colors[1:], strict=False))
+    played = sorted(v for v in vertices(replayed) if v)
+    assert played == sorted(x["move"] for x in oks if x["type"] == "play")
+    if any(x["type"] == "resign" for x in oks):
+        assert replayed.game.phase == "finished"
+        assert replayed.game.events[-1].kind == "resign"
+
+
+def test_a_change_on_one_hub_reaches_a_subscriber_of_the_other(with_nodes: Callable[[Body], None]) -> None:
+    with_nodes(_test_a_change_on_one_hub_reaches_a_subscriber_of_the_other)
+
+
+async def _test_a_change_on_one_hub_reaches_a_subscriber_of_the_other(nodes: tuple[Node, Node]) -> None:
+    a, b = nodes
+    s, _token, _ = await a.hub.create(body())
+    th = s.seats.black
+    await b.hub.get(s.id)
+    sub = b.pubsub.subscribe(s.id)
+    try:
+        await asyncio.sleep(0.2)  # the subscription reaches Redis
+        await a.hub.act(s.id, {"type": "play", "move": "E5"}, th)
+        it = sub.__aiter__()
+        version, text = await asyncio.wait_for(it.__anext__(), 1.0)
+        assert version == 1 and json.loads(text)["moves"][0]["vertex"] == "E5"
+        # b's copy follows the stored game (reloaded in the background on the remote message).
+        for _ in range(50):
+            if b.hub.sessions.get(s.id) is not None and b.hub.sessions[s.id].version == 1:
+                break
+            await asyncio.sleep(0.02)
+        assert b.hub.sessions[s.id].version == 1
+    finally:
+        sub.close()
+
+
+def test_a_time_loss_is_stored_once(with_nodes: Callable[[Body], None]) -> None:
+    with_nodes(_test_a_time_loss_is_stored_once)
+
+
+async def _test_a_time_loss_is_stored_once(nodes: tuple[Node, Node]) -> None:
+    """Both hubs hold the game with Black's clock running out: each timer fires, one stores the loss, the other
+    reads it back."""
+    a, b = nodes
+    s, _token, _ = await a.hub.create(body(clock={"type": "absolute", "main": 0.3}))
+    await b.hub.get(s.id)
+    await asyncio.sleep(1.2)
+    stored = a.store.load(s.id)
+    assert stored is not None
+    assert len(stored.entries) == 1, stored.entries
+    for hub in (a.hub, b.hub):
+        g = await hub.get(s.id, fresh=True)
+        assert g.game.phase == "finished" and g.game.result is not None and "T" in g.game.result
+
+
+def test_a_watching_copy_catches_up_in_place(with_nodes: Callable[[Body], None]) -> None:
+    with_nodes(_test_a_watching_copy_catches_up_in_place)
+
+
+async def _test_a_watching_copy_catches_up_in_place(nodes: tuple[Node, Node]) -> None:
+    """Moves, an undo (two moves taken back) and a pass made on hub a: hub b, watching, folds each new entry into
+    the copy it holds (the same object, not a reload), and ends with exactly the state of the game read afresh."""
+    a, b = nodes
+    s, _token, _ = await a.hub.create(body())
+    th = s.seats.black
+    held = await b.hub.get(s.id)
+    sub = b.pubsub.subscribe(s.id)
+    try:
+        await asyncio.sleep(0.3)
+        actions: list[dict[str, Any]] = [
+            {"type": "play", "move": "E5"}, {"type": "play", "move": "E6"}, {"type": "play", "move": "D6"},
+            {"type": "play", "move": "C3"}, {"type": "play", "move": "F6"},
+            {"type": "undo_request", "color": "W"}, {"type": "play", "move": "G3"},
+            {"type": "play", "move": "E7"}, {"type": "pass"},
+        ]
+        for action in actions:
+            await a.hub.act(s.id, action, th)
+        final = a.hub.sessions[s.id]
+        for _ in range(100):
+            if held.version == final.version:
+                break
+            await asyncio.sleep(0.02)
+        assert b.hub.sessions[s.id] is held and not held.broken
+        fresh = from_row(a.store.load(s.id).row, a.store.load(s.id).entries)  # type: ignore[union-attr]
+        assert held.state_json(0.0) == fresh.state_json(0.0)
+        assert vertices(held) == vertices(fresh)
+        assert held.event_dicts == fresh.event_dicts
+    finally:
+        sub.close()
