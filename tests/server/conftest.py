@@ -23,7 +23,8 @@ BACKENDS = ["sqlite"] + (["postgres"] if PG_URL else [])
 def _reset_pg(url: str) -> None:
     engine = sa.create_engine(url)
     with engine.begin() as conn:
-        conn.execute(sa.text("DROP TABLE IF EXISTS game_log, games, alembic_version CASCADE"))
+        conn.execute(sa.text("DROP TABLE IF EXISTS game_players, player_sessions, players, server_settings, "
+                             "game_log, games, alembic_version CASCADE"))
     engine.dispose()
 
 

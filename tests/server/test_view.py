@@ -52,7 +52,8 @@ def test_the_migrated_database_matches_the_live_tables(db_url: str) -> None:
     with engine.connect() as conn:
         diff = compare_metadata(MigrationContext.configure(conn), metadata)
         assert diff == []
-        assert set(sa.inspect(conn).get_table_names()) == {"games", "game_log", "alembic_version"}
+        assert set(sa.inspect(conn).get_table_names()) == {
+            "games", "game_log", "alembic_version", "players", "player_sessions", "game_players", "server_settings"}
     engine.dispose()
 
 

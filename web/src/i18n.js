@@ -2,6 +2,7 @@
 // (navigator.languages), can be switched in the header, and the choice is
 // remembered in localStorage. Every visible string and every screen-reader
 // label goes through t() so that both languages stay complete.
+import { PLAYER_MESSAGES } from "./i18n_players.js";
 import { signal } from "./signal.js";
 
 const en = {
@@ -439,6 +440,8 @@ const fr = {
   opponentLabel: "adversaire",
 };
 
+Object.assign(en, PLAYER_MESSAGES.en);
+Object.assign(fr, PLAYER_MESSAGES.fr);
 export const MESSAGES = { en, fr };
 export const LANGUAGES = [
   ["en", "English"],

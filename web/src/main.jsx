@@ -2,18 +2,21 @@
 // (mount root: the new-game form; <root>/g/<id>: that game).
 import "@sabaki/shudan/css/goban.css";
 import "./styles.css";
+import "./lobby.css";
 import { render } from "preact";
 import { useEffect, useState } from "preact/hooks";
 import { ROOT } from "./api.js";
 import { useSignal } from "./hooks.js";
 import { LANGUAGES, lang, setLanguage, t } from "./i18n.js";
+import { Account } from "./components/Account.jsx";
 import { GameView } from "./components/GameView.jsx";
-import { NewGame } from "./components/NewGame.jsx";
+import { Lobby } from "./components/Lobby.jsx";
 import { PositionTool } from "./components/PositionTool.jsx";
 import { Learn } from "./components/Learn.jsx";
 import { Review } from "./components/Review.jsx";
 import { rt } from "./reviewText.js";
 import { ct } from "./countText.js";
+import { myTurns, onScreen } from "./players.js";
 
 function currentRoute() {
   const rest = location.pathname.startsWith(ROOT) ? location.pathname.slice(ROOT.length) : "";
@@ -30,11 +33,18 @@ function currentRoute() {
 function App() {
   const code = useSignal(lang);
   const [route, setRoute] = useState(currentRoute());
+  const turns = useSignal(myTurns);
+
+  useEffect(() => {
+    onScreen.set(route.page === "game" ? route.id : null);
+  }, [route]);
 
   useEffect(() => {
     document.documentElement.lang = code;
-    document.title = route.page === "game" ? `${t("appTitle")} · ${route.id}` : `${t("appTitle")} · ${t("tagline")}`;
-  }, [code, route]);
+    const base = route.page === "game" ? `${t("appTitle")} · ${route.id}` : `${t("appTitle")} · ${t("tagline")}`;
+    // Another game waits for the player's move: the tab says so.
+    document.title = turns.length ? `${t("turnTitle", turns.length)} ${base}` : base;
+  }, [code, route, turns]);
 
   useEffect(() => {
     const onPop = () => setRoute(currentRoute());
@@ -62,6 +72,20 @@ function App() {
           <a href={ROOT}>{t("appTitle")}</a> <small>{t("tagline")}</small>
         </h1>
         <nav>
+          <Account />
+          {turns.length > 0 && (
+            <span class="turn-note" data-testid="turn-note">
+              {t("turnIn")}{" "}
+              {turns.map((g) => {
+                const other = g.you.includes("B") ? g.players.W : g.players.B;
+                return (
+                  <a key={g.id} href={`${ROOT}g/${encodeURIComponent(g.id)}`}>
+                    {t("vs")} {other?.name || "?"}{" "}
+                  </a>
+                );
+              })}
+            </span>
+          )}
           {route.page !== "home" && (
             <a href={ROOT} class="button">
               {t("newGame")}
@@ -101,7 +125,7 @@ function App() {
         ) : route.page === "game" ? (
           <GameView gameId={route.id} inviteCode={route.invite} />
         ) : (
-          <NewGame onCreated={onCreated} />
+          <Lobby onCreated={onCreated} />
         )}
       </main>
     </div>

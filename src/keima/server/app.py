@@ -19,7 +19,6 @@ from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
 
 from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
@@ -28,10 +27,14 @@ from pydantic import ValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from keima import ai
-from keima.record import dump_sgf
 from keima.rules.coords import MAX_SIZE, MIN_SIZE
+from keima.server import api_players
+from keima.server.api_players import caller_player, caller_token, players_of, set_session_cookie
+from keima.server.chat import game_sgf
 from keima.server.errors import ApiError, quote
-from keima.server.hub import Hub
+from keima.server.hub import Hub, new_game_id
+from keima.server.origin import cross_origin as _cross_origin
+from keima.server.origin import same_origin as _same_origin
 from keima.server.positions import router as positions_router
 from keima.server.pubsub import LocalPubSub, PubSub
 from keima.server.review import REVIEW_MAX_BODY
@@ -65,8 +68,7 @@ from keima.version import package_version
 log = logging.getLogger("keima.server")
 
 MAX_BODY = 16 * 1024
-COOKIE_PREFIX = "keima_seat_"
-SEAT_HEADER = "x-keima-seat"
+COOKIE_PREFIX = "keima_seat_"  # the seat token header and cookies are read by api_players.caller_token
 DIST = Path(__file__).resolve().parent.parent / "web" / "dist"
 PONG = WsPong(type="pong").model_dump_json()
 
@@ -190,7 +192,7 @@ def _validation_error(exc: ValidationError | RequestValidationError) -> ApiError
     # A path part can be the client's own key (an unknown field): shown cut short and as valid text.
     loc = [_printable(str(p)[:40]) for p in first.get("loc", ()) if p not in ("body",)]
     # The discriminator's branch name (e.g. "play") is noise in a field path.
-    kinds = {"play", "pass", "resign", "place_handicap", "undo_request", "undo_answer", "toggle_dead", "accept",
+    kinds = {"play", "pass", "resign", "place_handicap", "undo_request", "undo_answer", "toggle_dead", "accept", "chat",
              "resume", "none", "absolute", "byoyomi", "canadian", "fischer", "action", "ping", "int", "str"}
     path = ".".join(p for p in loc if p not in kinds and not p.startswith(("constrained-", "function-"))) or None
     etype = first.get("type", "")
@@ -203,29 +205,6 @@ def _validation_error(exc: ValidationError | RequestValidationError) -> ApiError
     if etype in ("json_invalid", "model_attributes_type", "union_tag_invalid", "union_tag_not_found", "dict_type"):
         return ApiError(400, "bad-request", f"{path + ': ' if path else ''}{msg}", field=path)
     return ApiError(422, "invalid-request", f"{path + ': ' if path else ''}{msg}", field=path)
-
-
-def _cross_origin(headers: Any) -> bool:
-    """True when a browser says the request comes from a page of another site (``Origin`` names another host).
-
-    The seat cookie is ``SameSite=Lax`` already; this refuses a page elsewhere driving a player's seat through
-    their browser even where a browser would send the cookie."""
-    origin = str(headers.get("origin") or "")
-    if not origin or origin == "null":
-        return origin == "null"
-    host = str(headers.get("host") or "")
-    try:
-        netloc = urlsplit(origin).netloc
-    except ValueError:  # not a URL at all ("http://[::1"): certainly not this server's page
-        return True
-    return netloc.lower() != host.lower()
-
-
-def _seat_token(headers: Any, cookies: dict[str, str], game_id: str) -> str | None:
-    token = headers.get(SEAT_HEADER) or cookies.get(COOKIE_PREFIX + game_id)
-    if token is None or not 8 <= len(token) <= 200:
-        return None
-    return str(token)
 
 
 def _thash(token: str | None) -> str | None:
@@ -280,6 +259,7 @@ def create_app(db_url: str | None = None, *, pubsub: PubSub | None = None, dist:
         else:
             hub = Hub(store, pubsub or LocalPubSub(), cache_size=cache_size, engines=engines)
         app.state.hub = hub
+        await api_players.setup(app, hub)
         gc.callbacks.append(hub.gc_pauses.observe)
         try:
             yield
@@ -297,6 +277,7 @@ def create_app(db_url: str | None = None, *, pubsub: PubSub | None = None, dist:
         description="Go under the French rules: the JSON + WebSocket API of the keima server (docs/web-api.md).",
         lifespan=lifespan,
     )
+    app.include_router(api_players.router)
     app.add_middleware(BodyLimit, larger={"/api/review": REVIEW_MAX_BODY})
     app.add_middleware(SecurityHeaders, csp=content_security_policy(web_root))
 
@@ -355,13 +336,16 @@ def create_app(db_url: str | None = None, *, pubsub: PubSub | None = None, dist:
         return StatsOut(games_in_memory=len(hub.sessions), actions=len(ms), p50_ms=pct(0.5), p99_ms=pct(0.99),
                         max_ms=round(ms[-1], 3) if ms else None, gc=GcOut(**hub.gc_pauses.summary()))
 
-    def _created(request: Request, s: GameSession, token: str, invite: str | None, status: int) -> Response:
+    def _created(request: Request, s: GameSession, token: str, invite: str | None, status: int,
+                 session_cookie: str | None = None) -> Response:
         seats = s.seats.held_by(_thash(token))
         inv = None if invite is None else InviteOut(code=invite, url=f"/g/{s.id}?invite={invite}")
         body = created_json(s.state_json(time.monotonic(), seats), SeatOut(colors=colors_out(seats), token=token), inv)
         resp = _json(body, status)
         # Secure over HTTPS (behind a TLS proxy uvicorn takes the scheme from X-Forwarded-Proto).
         _set_seat_cookie(resp, s.id, token, request.url.scheme == "https")
+        if session_cookie is not None:
+            set_session_cookie(resp, session_cookie, request.url.scheme == "https")
         return resp
 
     errors: dict[int | str, dict[str, Any]] = {
@@ -370,47 +354,67 @@ def create_app(db_url: str | None = None, *, pubsub: PubSub | None = None, dist:
 
     @app.post("/api/games", status_code=201, responses={201: {"model": Created}, **errors})
     async def create_game(request: Request, body: NewGame | None = None) -> Response:
-        """Create a game; the caller gets its seat (cookie and body) and, for an invitation, the link."""
+        """Create a game; the caller gets its seat (cookie and body) and, for an invitation, the link. A caller
+        logged in as a player holds the seat as that player (on every device); an open challenge
+        (``"opponent": "open"``) makes a guest player for a caller without one."""
         _same_origin(request)
         data = (body or NewGame()).model_dump()
-        s, token, invite = await hub_of(request).create(data)
-        return _created(request, s, token, invite, 201)
+        player, cookie = await caller_player(request, make=data["opponent"] == "open")
+        gid = new_game_id()
+        token = None if player is None else players_of(request).seat_token(player.id, gid)
+        s, token, invite = await hub_of(request).create(data, game_id=gid, token=token,
+                                                        person=None if player is None else player.person())
+        if player is not None:
+            await players_of(request).seat(s.id, sorted(s.people), player.id)
+        return _created(request, s, token, invite, 201, cookie)
 
     @app.get("/api/games/{game_id}", responses={200: {"model": GameState}, **errors})
     async def get_game(game_id: str, request: Request) -> Response:
         """The game's state (``you``: the seats the caller holds)."""
         hub = hub_of(request)
         s = await hub.get(game_id, fresh=True)
-        seats = s.seats.held_by(_thash(_seat_token(request.headers, request.cookies, game_id)))
+        seats = s.seats.held_by(_thash(await caller_token(request, game_id)))
         async with s.lock:
             return _json(s.state_json(time.monotonic(), seats))
 
     @app.post("/api/games/{game_id}/join", responses={200: {"model": Created}, **errors})
     async def join_game(game_id: str, body: JoinGame, request: Request) -> Response:
-        """Take the invited seat (once)."""
+        """Take the invited seat (once) with the invitation code, or with no code the free seat of an open
+        challenge (403 for one's own challenge, 409 when someone took it first)."""
         _same_origin(request)
-        token = _seat_token(request.headers, request.cookies, game_id)
-        s, new = await hub_of(request).join(game_id, body.code, _thash(token))
+        token = await caller_token(request, game_id)
+        player, cookie = await caller_player(request, make=body.code is None)
+        seat = None if player is None else players_of(request).seat_token(player.id, game_id)
+        s, new = await hub_of(request).join(game_id, body.code, _thash(token), token=seat,
+                                            person=None if player is None else player.person())
         if new is None:
             assert token is not None
-            return _created(request, s, token, None, 200)
-        return _created(request, s, new, None, 200)
+            return _created(request, s, token, None, 200, cookie)
+        if player is not None and s.invite_color is not None:
+            await players_of(request).seat(s.id, [s.invite_color], player.id)
+        return _created(request, s, new, None, 200, cookie)
 
     @app.post("/api/games/{game_id}/actions", responses={200: {"model": GameEnvelope}, **errors})
     async def act(game_id: str, request: Request, action: ActionBody) -> Response:
-        """Apply one action for the caller's seat; answers the state once the change is stored."""
+        """Apply one action for the caller's seat (a chat message: for the caller's seat or player); answers
+        the state once the change is stored."""
         _same_origin(request)
-        token = _seat_token(request.headers, request.cookies, game_id)
+        token = await caller_token(request, game_id)
         th = _thash(token)
-        s = await hub_of(request).act(game_id, action.root.model_dump(), th)
+        data = action.root.model_dump()
+        if data["type"] == "chat":
+            player = await players_of(request).current(request.cookies)
+            s = await request.app.state.chat.post(game_id, data, th, player)
+        else:
+            s = await hub_of(request).act(game_id, data, th)
         return _json(envelope_json(s.state_json(time.monotonic(), s.seats.held_by(th))))
 
     @app.get("/api/games/{game_id}/sgf", responses={200: {"content": {"application/x-go-sgf": {}}}, **errors})
     async def sgf(game_id: str, request: Request) -> Response:
-        """The game record as an SGF file."""
+        """The game record as an SGF file: players, ranks, date, clock, server and the chat as comments."""
         s = await hub_of(request).get(game_id, fresh=True)
         async with s.lock:
-            text = dump_sgf(s.game)
+            text = game_sgf(s)
         return Response(
             text,
             media_type="application/x-go-sgf",
@@ -458,11 +462,6 @@ def create_app(db_url: str | None = None, *, pubsub: PubSub | None = None, dist:
     return app
 
 
-def _same_origin(request: Request) -> None:
-    if _cross_origin(request.headers):
-        raise ApiError(403, "cross-origin", "requests that change a game must come from this server's own pages")
-
-
 def _index(root: Path) -> Response:
     page = root / "index.html"
     if page.is_file():
@@ -484,7 +483,8 @@ async def _serve_socket(hub: Hub, websocket: WebSocket, game_id: str) -> None:
         return
     await websocket.accept()
     # A page of another site may watch, never act: its socket is a spectator's whatever cookie came with it.
-    th = None if _cross_origin(websocket.headers) else _thash(_seat_token(websocket.headers, websocket.cookies, game_id))
+    th = None if _cross_origin(websocket.headers) else _thash(await caller_token(websocket, game_id))
+    player = None if _cross_origin(websocket.headers) else await players_of(websocket).current(websocket.cookies)
     # -1, not 0: a new game's state has version 0 and is sent at once too (docs/web-api.md).
     last = -1
     sub = hub.pubsub.subscribe(game_id)
@@ -558,7 +558,11 @@ async def _serve_socket(hub: Hub, websocket: WebSocket, game_id: str) -> None:
                 if msg.type == "ping":
                     await websocket.send_text(PONG)
                     continue
-                s2 = await hub.act(game_id, msg.action.model_dump(), th)
+                action = msg.action.model_dump()
+                if action["type"] == "chat":
+                    s2 = await websocket.app.state.chat.post(game_id, action, th, player)
+                else:
+                    s2 = await hub.act(game_id, action, th)
                 await send_state(s2.version, s2.state_json(time.monotonic()))
                 await websocket.send_text(WsAck(type="ack", id=msg_id).model_dump_json())
             except ApiError as exc:

@@ -97,6 +97,8 @@ def catch_up(s: GameSession, entries: list[dict[str, Any]]) -> bool:
         if "proposal" in entry:
             p = entry["proposal"]
             s.proposal = None if p is None else frozenset(p)
+        if "chat" in entry:  # a chat message (keima.server.chat)
+            s.chat.append(entry["chat"])
         s.version += 1
     s.clock.running = None  # restarted below for the player to move, as a reload would
     s.sync_clock(time.monotonic())

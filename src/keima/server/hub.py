@@ -34,7 +34,7 @@ import os
 import re
 import secrets
 import time
-from collections.abc import Coroutine, Iterator
+from collections.abc import Callable, Coroutine, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
@@ -53,6 +53,11 @@ from keima.server.store import Store, from_row, mutable_part, now_utc, to_row
 log = logging.getLogger("keima.server")
 
 GAME_ID_RE = re.compile(r"[A-Za-z0-9_-]{1,32}")
+
+
+def new_game_id() -> str:
+    """A new random game id."""
+    return secrets.token_urlsafe(8)
 
 
 class GcPauses:
@@ -139,6 +144,8 @@ class Hub:
         self._players: dict[str, seat.Seat] = {}
         #: GTP engines offered as opponents: name -> command line (``keima serve --engine NAME=COMMAND``).
         self.engines: dict[str, str] = dict(engines or {})
+        # Called with each session after a published change (keima.server.lobby: lobby and "my games" notices).
+        self.listeners: list[Callable[[GameSession], None]] = []
         # Seconds from taking a game's lock to the stored change, for the last actions (GET /api/stats).
         self.timings: collections.deque[float] = collections.deque(maxlen=100_000)
         self.gc_pauses = GcPauses()
@@ -192,7 +199,7 @@ class Hub:
             if stored is None:
                 raise ApiError(404, "no-such-game", f"there is no game {game_id!r}")
             try:
-                s = from_row(stored.row, stored.entries)
+                s = from_row(stored.row, stored.entries, stored.people)
             except (GameError, ValueError, KeyError, TypeError) as exc:
                 log.error("game %s: stored log does not replay: %s", game_id, exc)
                 raise ApiError(500, "corrupt-game", f"the stored log of game {game_id} does not replay: {exc}") from None
@@ -345,9 +352,14 @@ class Hub:
             self._evict(gid)
 
     # ------------------------------------------------------------------------------------------- creating
-    async def create(self, body: dict[str, Any]) -> tuple[GameSession, str, str | None]:
+    async def create(self, body: dict[str, Any], *, game_id: str | None = None, token: str | None = None,
+                     person: dict[str, Any] | None = None) -> tuple[GameSession, str, str | None]:
         """Create a game from a validated ``NewGame`` dict; returns (session, seat token, invitation code).
 
+        ``game_id``: the new game's id (default: a new random one); ``token``: the creator's seat token (default:
+        a new random one); ``person``: the player creating it (keima.server.players), who holds the creator's
+        seats. An ``"open"`` game is an invitation without a code: anyone
+        takes its free seat (``join`` with ``code=None``).
         Raises ``ApiError`` 422 for settings the rules or the bot refuse."""
         try:
             ruleset = get_ruleset(body["rules"])
@@ -390,7 +402,7 @@ class Hub:
             spec = ClockSpec.from_dict(body["clock"])
         except (TypeError, ValueError) as exc:
             raise ApiError(422, "invalid-request", str(exc), field="clock") from None
-        token = secrets.token_urlsafe(32)
+        token = token or secrets.token_urlsafe(32)
         th = token_hash(token)
         seats = Seats()
         invite_code = invite_hash = invite_color = None
@@ -401,11 +413,11 @@ class Hub:
                 seats.black = th
             else:
                 seats.white = th
-            if mode == "invite":
+            if mode in ("invite", "open"):
                 invite_code = secrets.token_urlsafe(16)
                 invite_hash = token_hash(invite_code)
                 invite_color = opponent(human)
-        gid = secrets.token_urlsafe(8)
+        gid = game_id or new_game_id()
         s = GameSession(
             id=gid,
             created_at=now_utc(),
@@ -419,6 +431,8 @@ class Hub:
             invite_hash=invite_hash,
             invite_color=invite_color,
         )
+        if person is not None:
+            s.people = {c: dict(person) for c in (BLACK, WHITE) if seats.get(c) == th}
         s.sync_clock(time.monotonic())
         row = to_row(s)
         await self.store.write(Store.insert_game(row, []))
@@ -461,28 +475,47 @@ class Hub:
             return s
         raise ApiError(503, "storage-error", "the game could not be loaded from storage; try again")
 
-    async def join(self, game_id: str, code: str, thash: str | None) -> tuple[GameSession, str | None]:
-        """Take the invited seat with invitation ``code``; returns (session, new token or None when the caller
-        already holds that seat). Raises ``ApiError`` 403 for a wrong or used code."""
+    async def join(self, game_id: str, code: str | None, thash: str | None, *, token: str | None = None,
+                   person: dict[str, Any] | None = None) -> tuple[GameSession, str | None]:
+        """Take the invited seat with invitation ``code``, or with ``code=None`` the free seat of an open
+        challenge; returns (session, new token or None when the caller already holds that seat).
+        ``token``: the seat token to give (default: a new random one); ``person``: the player taking it.
+        Raises ``ApiError`` 403 for a wrong or used code or the creator's own challenge, 409 for a challenge
+        already taken."""
         with self._request(game_id):
-            return await self._join(game_id, code, thash)
+            return await self._join(game_id, code, thash, token, person)
 
-    async def _join(self, game_id: str, code: str, thash: str | None) -> tuple[GameSession, str | None]:
+    async def _join(self, game_id: str, code: str | None, thash: str | None, token: str | None,
+                    person: dict[str, Any] | None) -> tuple[GameSession, str | None]:
         s = await self.get(game_id, fresh=True)
         async with s.lock:
             if s.broken:  # a failed write dropped it while this request waited: take the stored game
-                return await self._join(game_id, code, thash)
+                return await self._join(game_id, code, thash, token, person)
             held = s.seats.held_by(thash)
+            if code is None:
+                if s.mode != "open":
+                    raise ApiError(403, "bad-invitation", "this game is not an open challenge: it needs the "
+                                   "invitation code")
+                if held and s.invite_color not in held:
+                    raise ApiError(403, "own-challenge", "this is your own challenge: wait for an opponent")
+                if s.invite_hash is None and not held:
+                    raise ApiError(409, "challenge-taken", "someone already accepted this challenge")
+                if held:
+                    return s, None
+                code = ""
             if s.invite_color is not None and s.invite_color in held:
                 return s, None
             if held:
                 # The creator opening their own link would trade their seat for the other one.
                 raise ApiError(409, "wrong-phase", "you already hold a seat in this game: send the invitation link "
                                "to your opponent", reason="already-seated")
-            if s.invite_hash is None or not hmac.compare_digest(token_hash(code), s.invite_hash):
+            if s.mode != "open" and (s.invite_hash is None
+                                     or not hmac.compare_digest(token_hash(code), s.invite_hash)):
                 raise ApiError(403, "bad-invitation", "this invitation code is wrong or was already used")
             assert s.invite_color is not None
-            token = secrets.token_urlsafe(32)
+            token = token or secrets.token_urlsafe(32)
+            if person is not None:
+                s.people[s.invite_color] = person
             entry = s.join(s.invite_color, token_hash(token), time.monotonic())
             await self._commit(s, entry)
             self.after_change(s)
@@ -507,6 +540,8 @@ class Hub:
         """Publish the state, re-arm the clock timer, start the bot or the estimator when their turn comes."""
         if publish:
             self.pubsub.publish(s.id, s.version, s.state_json(time.monotonic()))
+            for listener in self.listeners:
+                listener(s)
             if s.game.phase == "finished":
                 # Once the caller has released the game's lock: a finished game nobody watches leaves memory.
                 asyncio.get_running_loop().call_soon(self._drop_if_finished, s.id)

@@ -66,16 +66,16 @@ class NewGame(_Strict):
     handicap: Annotated[int, Field(ge=0, le=9)] = 0
     placement: Literal["fixed", "free"] | None = None
     clock: ClockIn = Field(default_factory=lambda: ClockNone(type="none"))
-    opponent: Literal["invite", "bot", "local"] = "invite"
+    opponent: Literal["invite", "open", "bot", "local"] = "invite"
     color: Literal["B", "W", "random"] = "B"
     bot_level: Annotated[str, Field(max_length=40)] | None = None
     engine: Annotated[str, Field(max_length=80)] | None = None
 
 
 class JoinGame(_Strict):
-    """``POST /api/games/{id}/join``."""
+    """``POST /api/games/{id}/join``: the invitation code, or none to accept an open challenge."""
 
-    code: Annotated[str, Field(min_length=1, max_length=100)]
+    code: Annotated[str, Field(min_length=1, max_length=100)] | None = None
 
 
 class _ActionBase(_Strict):
@@ -124,6 +124,18 @@ class ResumeAction(_ActionBase):
     type: Literal["resume"]
 
 
+CHAT_MAX = 500
+
+
+class ChatAction(_Strict):
+    """A chat message (keima.server.chat): plain text, at most ``CHAT_MAX`` characters; ``to`` the players'
+    chat (seated players only) or the spectators' chat (everyone else)."""
+
+    type: Literal["chat"]
+    text: Annotated[str, Field(min_length=1, max_length=CHAT_MAX)]
+    to: Literal["players", "spectators"] = "players"
+
+
 Action = Annotated[
     PlayAction
     | PlaceHandicapAction
@@ -133,7 +145,8 @@ Action = Annotated[
     | UndoAnswerAction
     | ToggleDeadAction
     | AcceptAction
-    | ResumeAction,
+    | ResumeAction
+    | ChatAction,
     Field(discriminator="type"),
 ]
 
@@ -169,9 +182,28 @@ class MoveOut(_Strict):
 
 
 class PlayerOut(_Strict):
+    """A seat: ``name`` and ``rank`` of the player holding it (a bot's name names its level; None for a seat
+    held by no player account, e.g. an API client's token)."""
+
     kind: Literal["human", "bot"]
     level: str | None
     seated: bool
+    name: str | None = None
+    rank: str | None = None
+
+
+class ChatOut(_Strict):
+    """A chat message: ``n`` the number of moves played when it was sent (it belongs after move ``n``),
+    ``from`` the sender's name, ``at`` the time (ISO 8601, UTC), ``to`` which chat."""
+
+    model_config = ConfigDict(extra="forbid", serialize_by_alias=True, validate_by_name=True,
+                              validate_by_alias=True)
+
+    n: int
+    from_: str = Field(alias="from")
+    text: str
+    at: str
+    to: Literal["players", "spectators"]
 
 
 class SideClockOut(_Strict):
@@ -207,7 +239,7 @@ class GameState(_Strict):
     id: str
     version: int
     created_at: str
-    mode: Literal["invite", "bot", "local"]
+    mode: Literal["invite", "open", "bot", "local"]
     size: int
     rules: dict[str, Any]
     komi: float
@@ -235,6 +267,7 @@ class GameState(_Strict):
     """What the computer seat says about the dead-stone marking it disputes ("keima thinks D4 is alive ...")."""
     bot_warming: bool = False
     """True while keima's bot is still being compiled in this server process (its first move waits for it)."""
+    chat: list[ChatOut] = Field(default_factory=list)
     moves: list[MoveOut]
     you: list[Color]
 

@@ -95,6 +95,10 @@ class GameSession:
     broken: bool = False
     notice: ApiError | None = None
     stored_row: dict[str, Any] | None = None
+    # The players holding the seats (colour -> {"id", "name", "rank"}; keima.server.players) and the chat
+    # messages in order (log entries ``{"chat": {...}}``, keima.server.chat).
+    people: dict[int, dict[str, Any]] = field(default_factory=dict)
+    chat: list[dict[str, Any]] = field(default_factory=list)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False)
     view: StateView = field(default_factory=StateView, repr=False)
 
@@ -130,6 +134,8 @@ class GameSession:
             if "proposal" in entry:
                 p = entry["proposal"]
                 self.proposal = None if p is None else frozenset(p)
+            if "chat" in entry:
+                self.chat.append(entry["chat"])
         self.game = Game.replay(events, **self._replay_args(self.params))
         self.event_dicts = events
         self.version = len(entries)

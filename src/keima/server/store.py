@@ -36,12 +36,14 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 
 from keima.server.clock import ClockSpec, GameClock
-from keima.server.migrations import schema_0001
+from keima.server.migrations import schema_0001, schema_0002
 from keima.server.session import GameSession, Seats
 
 metadata = sa.MetaData()
 # The live schema is still revision 0001's; see schema_0001 for when store.py must define its own tables.
 games, game_log = schema_0001.define(metadata)
+# Revision 0002's tables (players, sessions, seats held by players, settings): keima.server.players uses them.
+players, player_sessions, game_players, server_settings = schema_0002.define(metadata)
 
 # The ``games`` columns that change during a game (the others are written once, at creation).
 MUTABLE_COLUMNS = ("phase", "result", "seat_b", "seat_w", "invite_hash")
@@ -72,7 +74,8 @@ def mutable_part(row: dict[str, Any]) -> dict[str, Any]:
     return {k: row[k] for k in MUTABLE_COLUMNS}
 
 
-def from_row(row: Mapping[str, Any], entries: list[dict[str, Any]]) -> GameSession:
+def from_row(row: Mapping[str, Any], entries: list[dict[str, Any]],
+             people: dict[int, dict[str, Any]] | None = None) -> GameSession:
     """Rebuild a session from its ``games`` row and its log (the inverse of ``to_row``, then ``replay``).
 
     Raises ``GameError`` for a log that does not replay, ``KeyError``/``TypeError``/``ValueError`` for a
@@ -95,6 +98,7 @@ def from_row(row: Mapping[str, Any], entries: list[dict[str, Any]]) -> GameSessi
         invite_color=row["invite_color"],
     )
     s.replay(entries)
+    s.people = dict(people or {})
     s.stored_row = mutable_part(to_row(s))
     return s
 
@@ -184,6 +188,7 @@ class StoredGame:
 
     row: dict[str, Any]
     entries: list[dict[str, Any]]
+    people: dict[int, dict[str, Any]] | None = None
 
 
 _Item = tuple["Callable[[Connection], Any] | Append", asyncio.AbstractEventLoop, "asyncio.Future[Any]"]
@@ -356,7 +361,13 @@ class Store:
                     sa.select(game_log.c.entry).where(game_log.c.game_id == game_id).order_by(game_log.c.seq)
                 )
             ]
-        return StoredGame(dict(row), entries)
+            seated = conn.execute(
+                sa.select(game_players.c.color, players.c.id, players.c.name, players.c.rank)
+                .join(players, players.c.id == game_players.c.player_id)
+                .where(game_players.c.game_id == game_id)
+            ).all()
+        people = {r.color: {"id": r.id, "name": r.name, "rank": r.rank} for r in seated}
+        return StoredGame(dict(row), entries, people)
 
 
 def _resolve(loop: asyncio.AbstractEventLoop, fut: asyncio.Future[Any], result: Any, exc: BaseException | None) -> None:

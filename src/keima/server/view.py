@@ -26,6 +26,7 @@ from keima.rules.coords import to_gtp
 from keima.seat import is_warm
 from keima.server.clock import GameClock
 from keima.server.schemas import (
+    ChatOut,
     ClockIn,
     ClockOut,
     Color,
@@ -73,14 +74,23 @@ class ViewedGame(Protocol):
     proposal: frozenset[int] | None
     bot_note: str | None
     view: StateView
+    people: dict[int, dict[str, Any]]
+    chat: list[dict[str, Any]]
 
     @property
     def seats(self) -> SeatsViewed: ...
 
-
 _SPEC: TypeAdapter[Any] = TypeAdapter(ClockIn)
 _COLORS: TypeAdapter[list[Color]] = TypeAdapter(list[Color])
 _TAIL = ("moves", "you")
+# How many of a game's last chat messages a state carries (the SGF keeps them all).
+CHAT_IN_STATE = 100
+_CHAT_KEYS = ("n", "from", "text", "at", "to")
+
+
+def bot_name(level: str | None) -> str:
+    """The bot's player name with its level, as the UI and the SGF show it: ``"keima (strong)"``."""
+    return f"keima ({level})" if level else "keima"
 
 
 def color_out(color: int) -> Color:
@@ -182,6 +192,7 @@ def _head(s: ViewedGame, now: float, moves: list[MoveOut], you: list[Color]) -> 
         bot_note=s.bot_note,
         bot_warming=(s.bot_level is not None and not s.bot_level.startswith("engine:") and not is_warm()
                      and g.phase != "finished"),
+        chat=[ChatOut.model_construct(**{k: m[k] for k in _CHAT_KEYS}) for m in s.chat[-CHAT_IN_STATE:]],
         moves=moves,
         you=you,
     )
@@ -196,7 +207,7 @@ class StateView:
     texts: dict[frozenset[int], str] = field(default_factory=dict)
     _rules: dict[str, Any] | None = None
     _spec: Any = None
-    _players: tuple[tuple[bool, bool], dict[Color, PlayerOut]] | None = None
+    _players: tuple[tuple[Any, ...], dict[Color, PlayerOut]] | None = None
     _move_src: list[Any] = field(default_factory=list)
     _move_json: list[str] = field(default_factory=list)
 
@@ -213,14 +224,18 @@ class StateView:
         return self._spec
 
     def players(self, s: ViewedGame) -> dict[Color, PlayerOut]:
-        """``players``, made again only when a seat is taken."""
-        key = (s.seats.black is not None, s.seats.white is not None)
+        """``players``, made again only when a seat is taken or a player's name changes."""
+        people = s.people
+        key = (s.seats.black is not None, s.seats.white is not None,
+               tuple((c, p.get("name"), p.get("rank")) for c, p in sorted(people.items())))
         if self._players is None or self._players[0] != key:
             self._players = (key, {
                 color_out(c): PlayerOut(
                     kind="bot" if c == s.bot_color else "human",
                     level=s.bot_level if c == s.bot_color else None,
                     seated=c == s.bot_color or s.seats.get(c) is not None,
+                    name=bot_name(s.bot_level) if c == s.bot_color else people.get(c, {}).get("name"),
+                    rank=None if c == s.bot_color else people.get(c, {}).get("rank"),
                 )
                 for c in (BLACK, WHITE)
             })

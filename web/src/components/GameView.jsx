@@ -13,6 +13,8 @@ import { Board } from "./Board.jsx";
 import { Clock } from "./Clock.jsx";
 import { ErrorNote } from "./ErrorNote.jsx";
 import { ScoreTable } from "./ScoreTable.jsx";
+import { Chat } from "./Chat.jsx";
+import { AcceptButton } from "./Lobby.jsx";
 import { GameCount } from "./GameCount.jsx";
 
 const sameSet = (a, b) => a.length === b.length && a.every((p) => b.includes(p));
@@ -338,6 +340,11 @@ export function GameView({ gameId, inviteCode }) {
             {game.bot_note}
           </p>
         )}
+        {game.mode === "open" && game.invite_open && !you.length && !game.result && (
+          <p>
+            <AcceptButton id={game.id} label={t("acceptChallenge")} />
+          </p>
+        )}
         {!game.result && ["B", "W"].some((c) => game.players?.[c] && !game.players[c].seated) && (
           <p class="notice" data-testid="waiting">
             {t("waitingJoin")}
@@ -379,6 +386,13 @@ export function GameView({ gameId, inviteCode }) {
                   <span class={`stone-icon ${c}`} aria-hidden="true"></span>
                   {colorName(c)}
                   {game.players?.[c]?.kind === "bot" && ` (${t("bot")})`}
+                  {game.players?.[c]?.kind === "human" && game.players[c].name && (
+                    <span class="player-name" data-testid={`name-${c}`}>
+                      {" "}
+                      {game.players[c].name}
+                      {game.players[c].rank && ` (${t("rankWords", game.players[c].rank)})`}
+                    </span>
+                  )}
                   {mine(c) && !local && ` (${t("you")})`}
                 </th>
                 <td data-testid={`captures-${c}`}>{game.prisoners?.[c] ?? 0}</td>
@@ -562,6 +576,14 @@ export function GameView({ gameId, inviteCode }) {
           </a>
           {game.phase === "finished" && <> <a class="button" href={`${ROOT}review?game=${encodeURIComponent(game.id)}`} data-testid="review-game">{rt("reviewLink")}</a></>}
         </p>
+
+        {game.mode !== "local" && game.mode !== "bot" && (
+          <Chat
+            game={game}
+            seated={you.length > 0}
+            send={(action) => (socketRef.current ? socketRef.current.send(action) : api.action(gameId, action))}
+          />
+        )}
 
         <section class="moves" aria-labelledby="moves-title">
           <h3 id="moves-title">{t("moveList")}</h3>

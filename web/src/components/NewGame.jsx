@@ -226,6 +226,7 @@ export function NewGame({ onCreated }) {
           {[
             ["bot", t("oppBot")],
             ["invite", t("oppInvite")],
+            ["open", t("oppOpen")],
             ["local", t("oppLocal")],
           ].map(([value, label]) => (
             <label key={value} class="choice">

@@ -1,0 +1,281 @@
+"""Endpoints of players, sessions, the lobby and "my games" (docs/web-api.md, *Players* and *Lobby*), and the
+helpers ``keima.server.app`` uses to seat players in games.
+
+``setup(app, hub)`` makes the process's ``Players``, ``Lobby`` and ``Chat`` (``app.state``); ``router`` holds the
+endpoints.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from typing import Any, Literal
+
+from fastapi import APIRouter, FastAPI, Query, Request, Response, WebSocket, WebSocketDisconnect
+
+from keima.server.chat import Chat
+from keima.server.errors import ApiError
+from keima.server.hub import Hub
+from keima.server.lobby import LOBBY, Lobby, player_channel
+from keima.server.origin import cross_origin as _cross_origin
+from keima.server.origin import same_origin as _same_origin
+from keima.server.players import SESSION_AGE, SESSION_COOKIE, Player, Players, load_secret, rank_words
+from keima.server.schemas import ErrorBody
+from keima.server.schemas_players import Credentials, GamesOut, MeOut, MePatch, PasswordChange
+from keima.server.session import token_hash
+
+SEAT_HEADER = "x-keima-seat"
+SEAT_COOKIE_PREFIX = "keima_seat_"
+
+router = APIRouter()
+_errors: dict[int | str, dict[str, Any]] = {code: {"model": ErrorBody} for code in (400, 401, 403, 409, 422, 429)}
+
+
+async def setup(app: FastAPI, hub: Hub) -> None:
+    """Make ``app.state.players``, ``app.state.lobby`` and ``app.state.chat`` for ``hub`` (reads or makes the
+    signing key: see ``load_secret``)."""
+    secret = await asyncio.get_running_loop().run_in_executor(None, load_secret, hub.store)
+    app.state.players = Players(hub.store, secret)
+    app.state.lobby = Lobby(hub)
+    app.state.chat = Chat(hub)
+
+
+def players_of(conn: Request | WebSocket) -> Players:
+    """The process's ``Players``."""
+    p: Players = conn.app.state.players
+    return p
+
+
+def _secure(conn: Request | WebSocket) -> bool:
+    return conn.url.scheme in ("https", "wss")
+
+
+def set_session_cookie(resp: Response, value: str, secure: bool) -> None:
+    """Put the session cookie on ``resp`` (signed value, HttpOnly, SameSite=Lax, Secure over HTTPS)."""
+    resp.set_cookie(SESSION_COOKIE, value, max_age=SESSION_AGE, path="/", httponly=True, samesite="lax",
+                    secure=secure)
+
+
+async def caller_token(conn: Request | WebSocket, game_id: str) -> str | None:
+    """The seat token a request acts with in ``game_id``: the ``X-Keima-Seat`` header, else the game's seat
+    cookie, else the token of the logged-in player's seat (derived, ``Players.seat_token``), else None."""
+    token = conn.headers.get(SEAT_HEADER) or conn.cookies.get(SEAT_COOKIE_PREFIX + game_id)
+    if token is not None and 8 <= len(token) <= 200:
+        return str(token)
+    players = players_of(conn)
+    pid = await players.player_id(conn.cookies)
+    return None if pid is None else players.seat_token(pid, game_id)
+
+
+async def caller_player(conn: Request | WebSocket, *, make: bool = False) -> tuple[Player | None, str | None]:
+    """The logged-in player of a request, and a new session cookie value when ``make`` made a guest for a caller
+    without one (the caller must set it on the answer)."""
+    players = players_of(conn)
+    player = await players.current(conn.cookies)
+    if player is not None or not make:
+        return player, None
+    player, cookie = await players.new_guest(conn.headers.get("accept-language") or "")
+    return player, cookie
+
+
+def me_out(p: Player) -> MeOut:
+    return MeOut(id=p.id, name=p.name, rank=p.rank, rank_text=rank_words(p.rank), guest=p.guest)
+
+
+def _json(model: Any, status: int = 200) -> Response:
+    return Response(model.model_dump_json(), status_code=status, media_type="application/json")
+
+
+def _address(request: Request) -> str:
+    return request.client.host if request.client else "?"
+
+
+async def _need(request: Request) -> Player:
+    player = await players_of(request).current(request.cookies)
+    if player is None:
+        raise ApiError(401, "not-logged-in", "no player for this browser: GET /api/me first, or log in")
+    return player
+
+
+@router.get("/api/me", responses={200: {"model": MeOut}, **_errors})
+async def get_me(request: Request) -> Response:
+    """The caller's player; a first visit makes a guest player (and sets its session cookie)."""
+    player, cookie = await caller_player(request, make=True)
+    assert player is not None
+    resp = _json(me_out(player))
+    if cookie is not None:
+        set_session_cookie(resp, cookie, _secure(request))
+    return resp
+
+
+@router.patch("/api/me", responses={200: {"model": MeOut}, **_errors})
+async def patch_me(body: MePatch, request: Request) -> Response:
+    """Change the caller's name and/or rank (409 for a name taken)."""
+    _same_origin(request)
+    player = await _need(request)
+    fields = body.model_fields_set
+    updated = await players_of(request).update(player, body.name, body.rank, "rank" in fields)
+    _rename_in_memory(request, updated)
+    return _json(me_out(updated))
+
+
+def _rename_in_memory(conn: Request | WebSocket, player: Player) -> None:
+    # Games in memory show the new name from their next state on (others read it when loaded).
+    hub: Hub = conn.app.state.hub
+    lobby: Lobby = conn.app.state.lobby
+    lobby.forget_names()
+    for s in hub.sessions.values():
+        for person in s.people.values():
+            if person["id"] == player.id:
+                person["name"], person["rank"] = player.name, player.rank
+                s.view.version = -1  # the kept state text names the old name: make it again
+
+
+@router.post("/api/players", status_code=201, responses={201: {"model": MeOut}, **_errors})
+async def register(body: Credentials, request: Request) -> Response:
+    """Register the caller's guest player under a name and password (201; 409 for a name taken)."""
+    _same_origin(request)
+    player, cookie = await caller_player(request, make=True)
+    assert player is not None
+    registered = await players_of(request).register(player, body.name, body.password)
+    _rename_in_memory(request, registered)
+    resp = _json(me_out(registered), 201)
+    if cookie is not None:
+        set_session_cookie(resp, cookie, _secure(request))
+    return resp
+
+
+@router.post("/api/session", responses={200: {"model": MeOut}, **_errors})
+async def login(body: Credentials, request: Request) -> Response:
+    """Log in (401: wrong name or password, one message for both; 429 past 10 attempts a minute for a name or
+    an address)."""
+    _same_origin(request)
+    player, cookie = await players_of(request).login(body.name, body.password, _address(request))
+    resp = _json(me_out(player))
+    set_session_cookie(resp, cookie, _secure(request))
+    _drop_seat_cookies(request, resp)
+    return resp
+
+
+def _drop_seat_cookies(request: Request, resp: Response) -> None:
+    # Seats held through this browser's seat cookies belong to the player who leaves it.
+    for name in request.cookies:
+        if name.startswith(SEAT_COOKIE_PREFIX):
+            resp.delete_cookie(name, path="/")
+
+
+@router.delete("/api/session", status_code=204, responses=_errors)
+async def logout(request: Request) -> Response:
+    """Log out: the session ends; this browser's seat cookies are dropped (204)."""
+    _same_origin(request)
+    await players_of(request).end_session(request.cookies)
+    resp = Response(status_code=204)
+    resp.delete_cookie(SESSION_COOKIE, path="/")
+    _drop_seat_cookies(request, resp)
+    return resp
+
+
+@router.post("/api/me/password", status_code=204, responses=_errors)
+async def change_password(body: PasswordChange, request: Request) -> Response:
+    """Change a registered player's password (401 for a wrong old password)."""
+    _same_origin(request)
+    await players_of(request).change_password(await _need(request), body.old, body.new)
+    return Response(status_code=204)
+
+
+@router.delete("/api/me", status_code=204, responses=_errors)
+async def delete_me(request: Request) -> Response:
+    """Delete a registered player's account: their games in progress are resigned (nobody could play their side
+    any more), they are logged out everywhere, the name is freed, the games are kept under a name that is no
+    longer theirs (204)."""
+    _same_origin(request)
+    player = await _need(request)
+    if player.guest:
+        raise ApiError(409, "not-registered", "a guest has no account to delete")
+    await _resign_all(request, player)
+    former = await players_of(request).delete(player)
+    _rename_in_memory(request, Player(player.id, former, None, True))
+    resp = Response(status_code=204)
+    resp.delete_cookie(SESSION_COOKIE, path="/")
+    _drop_seat_cookies(request, resp)
+    return resp
+
+
+async def _resign_all(request: Request, player: Player) -> None:
+    hub: Hub = request.app.state.hub
+    lobby: Lobby = request.app.state.lobby
+    for summary in await lobby.games("live", limit=100, player_id=player.id):
+        thash = token_hash(players_of(request).seat_token(player.id, summary.id))
+        for color in summary.you[:1]:
+            with contextlib.suppress(ApiError):  # the game ended meanwhile
+                await hub.act(summary.id, {"type": "resign", "color": color}, thash)
+
+
+@router.get("/api/games", responses={200: {"model": GamesOut}, **_errors})
+async def list_games(request: Request, status: Literal["open", "live", "finished"] = "live",
+                     size: int | None = Query(None, ge=2, le=25),
+                     limit: int = Query(30, ge=1, le=100)) -> Response:
+    """Open challenges, live games (both seats taken) or finished games, newest first."""
+    lobby: Lobby = request.app.state.lobby
+    return _json(GamesOut(games=await lobby.games(status, size=size, limit=limit)))
+
+
+@router.get("/api/me/games", responses={200: {"model": GamesOut}, **_errors})
+async def my_games(request: Request, status: Literal["live", "finished"] = "live",
+                   limit: int = Query(50, ge=1, le=100)) -> Response:
+    """The caller's games in progress (open and waiting challenges included) or finished, newest first."""
+    player = await _need(request)
+    lobby: Lobby = request.app.state.lobby
+    return _json(GamesOut(games=await lobby.games(status, limit=limit, player_id=player.id)))
+
+
+@router.websocket("/api/lobby/ws")
+async def lobby_socket(websocket: WebSocket) -> None:
+    """The lobby's lists at once and after each change; ``mine``: the reader's games in progress."""
+    lobby: Lobby = websocket.app.state.lobby
+    # A page of another site sees the public lists, never a player's own games.
+    pid = None if _cross_origin(websocket.headers) else await players_of(websocket).player_id(websocket.cookies)
+    await websocket.accept()
+    wake = asyncio.Event()
+    subs = [lobby.hub.pubsub.subscribe(LOBBY)]
+    if pid is not None:
+        subs.append(lobby.hub.pubsub.subscribe(player_channel(pid)))
+    newest = [0]
+
+    async def listen(sub: Any) -> None:
+        async for version, _msg in sub:
+            newest[0] = max(newest[0], version)
+            wake.set()
+
+    async def send() -> None:
+        lists = await lobby.lists_json(newest[0])
+        mine = "null"
+        if pid is not None:
+            mine = GamesOut(games=await lobby.games("live", player_id=pid)).model_dump_json()[len('{"games":'):-1]
+        await websocket.send_text(f'{lists[:-1]},"mine":{mine}}}')
+
+    async def pump() -> None:
+        with contextlib.suppress(WebSocketDisconnect, RuntimeError, OSError):
+            await send()
+            while True:
+                await wake.wait()
+                wake.clear()
+                await send()
+                await asyncio.sleep(0.2)  # notices in a burst make one message
+
+    loop = asyncio.get_running_loop()
+    tasks = [loop.create_task(listen(sub)) for sub in subs] + [loop.create_task(pump())]
+    try:
+        while True:
+            frame = await websocket.receive()
+            if frame["type"] == "websocket.disconnect":
+                break
+            if frame.get("text") and '"ping"' in frame["text"]:
+                await websocket.send_text('{"type":"pong"}')
+    except (WebSocketDisconnect, RuntimeError):
+        pass
+    finally:
+        for sub in subs:
+            sub.close()
+        for task in tasks:
+            task.cancel()

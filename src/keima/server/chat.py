@@ -1,0 +1,154 @@
+"""Chat in a game, and the game's SGF with its players, clock and chat.
+
+A message is stored in the game's log as an entry ``{"chat": {"n", "from", "text", "at", "to", "player"}}``
+(``n``: the number of moves played when it was sent), so it is kept with the game, replays with it, and goes to
+every viewer in the state (``GameState.chat``) like any change. Two chats: ``"players"`` (only seated players
+write there) and ``"spectators"`` (everyone else); both are shown to everyone, the UI lets players hide the
+spectators'. Text is kept as plain text: clients must show it as text, never as HTML.
+
+In the SGF each message becomes a line of the ``C[]`` comment of the move after which it was sent (the root for
+messages before the first move), as OGS does.
+"""
+
+from __future__ import annotations
+
+import os
+from datetime import UTC, datetime
+from typing import Any
+
+from keima.record import dump_sgf
+from keima.rules.board import BLACK, WHITE, color_word
+from keima.server.errors import ApiError
+from keima.server.hub import Conflict, Hub
+from keima.server.lobby import clock_words
+from keima.server.players import Player, RateLimit, rank_words, too_many
+from keima.server.schemas import CHAT_MAX
+from keima.server.session import GameSession
+from keima.server.view import bot_name
+
+CHAT_LIMIT = 3  # messages per second and per sender
+CHAT_WINDOW = 1.0
+
+
+def clean_text(text: str) -> str:
+    """The message as stored: control characters but line breaks removed, blanks at both ends stripped;
+    raises ``ApiError`` 422 for an empty or too long message."""
+    kept = "".join(c for c in text if c == "\n" or (c >= " " and c != "\x7f"))
+    kept = kept.strip()
+    if not kept:
+        raise ApiError(422, "invalid-request", "a chat message needs some text", field="text")
+    if len(kept) > CHAT_MAX:
+        raise ApiError(422, "invalid-request", f"a chat message has at most {CHAT_MAX} characters", field="text")
+    return kept
+
+
+class Chat:
+    """Chat of one server process: the rate limit per sender (``app.state.chat``)."""
+
+    def __init__(self, hub: Hub) -> None:
+        self.hub = hub
+        self.rate = RateLimit(CHAT_LIMIT, CHAT_WINDOW)
+
+    async def post(self, game_id: str, action: dict[str, Any], thash: str | None, player: Player | None) -> GameSession:
+        """Add a chat message (a validated ``ChatAction`` dict) from a caller holding the seat token with hash
+        ``thash`` and/or logged in as ``player``; returns the session once the message is stored and published.
+
+        Raises ``ApiError`` 403 for the players' chat from a spectator, the spectators' chat from a player, or a
+        spectator without a player (no name to show); 422 for an empty or too long text; 429 for more than
+        ``CHAT_LIMIT`` messages a second from one sender; 503 when it could not be stored."""
+        text = clean_text(action["text"])
+        to = action.get("to") or "players"
+        counted = False
+        for _attempt in range(50 if self.hub.shared else 3):
+            # Like Hub.act: the game stays in memory during the change; a copy retired meanwhile (a failed
+            # write, or idle eviction) is taken again from the store.
+            with self.hub._request(game_id):
+                s = await self.hub.get(game_id)
+                seats = s.seats.held_by(thash)
+                if to == "players" and not seats:
+                    raise ApiError(403, "not-your-seat", "only the players write in the players' chat: "
+                                   "spectators write to \"spectators\"", field="to")
+                if to == "spectators" and seats:
+                    raise ApiError(403, "not-your-seat", "players write in the players' chat, not the "
+                                   "spectators'", field="to")
+                if player is not None:
+                    name, sender = player.name, "p:" + player.id
+                elif seats:
+                    c = min(seats)
+                    name = s.people.get(c, {}).get("name") or color_word(c)
+                    sender = "t:" + str(thash)
+                else:
+                    raise ApiError(403, "no-player", "spectators need a player name to chat: open the home page "
+                                   "first")
+                if not counted:
+                    wait = self.rate.hit(sender)
+                    if wait:
+                        raise too_many(wait, "chat messages")
+                    counted = True
+                async with s.lock:
+                    if s.broken:
+                        continue
+                    message = {"n": len(s.game.moves), "from": name, "text": text,
+                               "at": datetime.now(UTC).isoformat(timespec="seconds"), "to": to,
+                               "player": None if player is None else player.id}
+                    s.chat.append(message)
+                    s.version += 1
+                    try:
+                        await self.hub._commit(s, {"chat": message})
+                    except Conflict:  # cluster mode: another process wrote first; this copy was dropped
+                        continue
+                    self.hub.after_change(s)
+                return s
+        raise ApiError(503, "storage-error", "the game could not be loaded from storage; try again")
+
+
+def sgf_info(s: GameSession, place: str | None = None) -> dict[str, str]:
+    """The game-information properties of a game's SGF: ``PB``/``PW`` (the players' names; the bot's with its
+    level), ``BR``/``WR`` (ranks, e.g. "3 dan"), ``DT`` (the date it began), ``TM`` (main time, seconds),
+    ``OT`` (overtime in words), ``PC`` (the server: ``place``, default ``KEIMA_SERVER_NAME`` or "keima"),
+    ``GN`` (the game's name)."""
+    info: dict[str, str] = {}
+    names: dict[int, str] = {}
+    for c, (name_key, rank_key) in ((BLACK, ("PB", "BR")), (WHITE, ("PW", "WR"))):
+        if c == s.bot_color:
+            names[c] = bot_name(s.bot_level)
+        elif c in s.people:
+            names[c] = s.people[c]["name"]
+            rank = rank_words(s.people[c].get("rank"))
+            if rank:
+                info[rank_key] = rank
+        if c in names:
+            info[name_key] = names[c]
+    info["DT"] = s.created_at.astimezone(UTC).date().isoformat()
+    if s.clock.enabled:
+        spec = s.clock.spec.as_dict()
+        info["TM"] = f"{spec.get('main', 0):g}"
+        words = clock_words(spec)
+        if words and spec["type"] != "absolute":
+            info["OT"] = words
+    info["PC"] = place or os.environ.get("KEIMA_SERVER_NAME") or "keima"
+    b, w = names.get(BLACK, "Black"), names.get(WHITE, "White")
+    info["GN"] = f"{b} vs {w} ({s.id})"
+    return info
+
+
+def game_sgf(s: GameSession, place: str | None = None) -> str:
+    """The game's SGF: ``dump_sgf`` with ``sgf_info`` and the chat as ``C[]`` comments (each message on a
+    line "name: text", spectators' messages marked), on the node of the move after which it was sent."""
+    text = dump_sgf(s.game, sgf_info(s, place))
+    if not s.chat:
+        return text
+    from sgfmill import sgf
+
+    tree = sgf.Sgf_game.from_string(text)
+    nodes = tree.get_main_sequence()
+    # Node k of the main line after the root holds move k; a setup-only first node holds none.
+    moved = [nodes[0]] + [n for n in nodes[1:] if n.get_move() != (None, None)]
+    for m in s.chat:
+        node = moved[min(int(m["n"]), len(moved) - 1)]
+        who = m["from"] if m["to"] == "players" else f"{m['from']} (spectator)"
+        line = f"{who}: {m['text']}"
+        old = node.get("C") if node.has_property("C") else ""
+        node.set("C", f"{old}\n{line}" if old else line)
+    out: bytes = tree.serialise()
+    return out.decode("utf-8")

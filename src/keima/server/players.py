@@ -1,0 +1,421 @@
+"""Players: guests and registered accounts, their sessions, passwords, rate limits, and seats held by players.
+
+A browser's first visit (``GET /api/me``) makes a *guest* player with a generated name ("Guest-4821") held by a
+session cookie. A guest may register (name and password), which keeps the same player, so their games stay
+theirs; a registered player logs in from any browser. Names are 3-20 letters, digits, ``_`` or ``-``, unique
+without regard to case (``name_key``). Ranks are written the French way: ``"15k"``, ``"3d"``.
+
+The session cookie ``keima_session`` holds a random session id and its HMAC-SHA256 signature, made with the
+server's key (``KEIMA_SECRET``, or a key the server stores in its database on first start, so that cookies
+survive restarts and every server process on the same database accepts them). The database keeps only the
+SHA-256 of the id: logging out deletes it.
+
+A seat belongs to a player: the seat token of a player's seat in a game is derived from the key, the player and
+the game (``seat_token``), so that wherever the player is logged in they hold the seat, with no per-device
+cookie. The seat token header (``X-Keima-Seat``) and the seat cookies still work for API clients and bots.
+
+Passwords are hashed with argon2id (argon2-cffi). Login attempts are limited per name and per client address
+(``LOGIN_LIMIT`` a minute each); the limit is kept per server process.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import collections
+import hashlib
+import hmac
+import os
+import secrets
+import time
+import unicodedata
+from dataclasses import dataclass
+from typing import Any
+
+import sqlalchemy as sa
+from argon2 import PasswordHasher
+from argon2.exceptions import InvalidHashError, VerificationError
+from sqlalchemy.engine import Connection
+from sqlalchemy.exc import IntegrityError
+
+from keima.server.errors import ApiError
+from keima.server.store import Store, game_players, now_utc, player_sessions, players, server_settings
+
+SESSION_COOKIE = "keima_session"
+SESSION_AGE = 365 * 86400
+LOGIN_LIMIT = 10
+LOGIN_WINDOW = 60.0
+NAME_MIN, NAME_MAX = 3, 20
+PASSWORD_MIN, PASSWORD_MAX = 6, 200
+# How long a process trusts a session id it has looked up (a logout elsewhere takes effect within this).
+SESSION_CACHE_S = 5.0
+
+_HASHER = PasswordHasher(time_cost=2, memory_cost=19 * 1024, parallelism=1)
+# A hash of a password nobody has: verified against when the name is unknown, so that a wrong name takes as
+# long as a wrong password (the answer must not tell which one was wrong).
+_DUMMY_HASH = _HASHER.hash(secrets.token_urlsafe(16))
+
+
+@dataclass(frozen=True)
+class Player:
+    """A player as the API shows it (``GET /api/me``)."""
+
+    id: str
+    name: str
+    rank: str | None
+    guest: bool
+
+    def person(self) -> dict[str, Any]:
+        """The seat entry a game keeps for this player (``GameSession.people``)."""
+        return {"id": self.id, "name": self.name, "rank": self.rank}
+
+
+def name_key(name: str) -> str:
+    """The form of a name that uniqueness compares: NFC, then case-folded."""
+    return unicodedata.normalize("NFC", name).casefold()
+
+
+def check_name(name: str) -> str:
+    """Return ``name`` (NFC) when it is a valid player name; raises ``ApiError`` 422 naming what is wrong."""
+    name = unicodedata.normalize("NFC", name)
+    if not NAME_MIN <= len(name) <= NAME_MAX:
+        raise ApiError(422, "invalid-request", f"a name has {NAME_MIN} to {NAME_MAX} characters", field="name")
+    bad = [c for c in name if not (c.isalpha() or c in "0123456789_-")]
+    if bad:
+        raise ApiError(422, "invalid-request", "a name has only letters, digits, '_' and '-' "
+                       f"(not {ascii(bad[0])})", field="name")
+    return name
+
+
+def check_rank(rank: str | None) -> str | None:
+    """Return the rank in its short French form (``"15k"``, ``"3d"``; ``"15 kyu"`` is accepted too), or None
+    for no rank; raises ``ApiError`` 422 for anything else. Kyu ranks go from 30k to 1k, dan ranks 1d to 9d."""
+    if rank is None or rank.strip() == "":
+        return None
+    text = rank.strip().lower().replace(" ", "")
+    for long, short in (("kyu", "k"), ("dan", "d")):
+        if text.endswith(long):
+            text = text[: -len(long)] + short
+    digits, kind = text[:-1], text[-1:]
+    if digits.isdigit() and digits[0] != "0" and kind in ("k", "d"):
+        n = int(digits)
+        if (kind == "k" and n <= 30) or (kind == "d" and n <= 9):
+            return f"{n}{kind}"
+    raise ApiError(422, "invalid-request", "a rank is written like \"15k\" (15 kyu, 30k to 1k) or \"3d\" "
+                   "(3 dan, 1d to 9d)", field="rank")
+
+
+def rank_words(rank: str | None) -> str | None:
+    """``"15k"`` -> ``"15 kyu"``, ``"3d"`` -> ``"3 dan"`` (None stays None)."""
+    if not rank:
+        return None
+    return f"{rank[:-1]} {'kyu' if rank[-1] == 'k' else 'dan'}"
+
+
+def check_password(password: str) -> str:
+    """Return ``password`` when its length is acceptable; raises ``ApiError`` 422 otherwise."""
+    if not PASSWORD_MIN <= len(password) <= PASSWORD_MAX:
+        raise ApiError(422, "invalid-request", f"a password has {PASSWORD_MIN} to {PASSWORD_MAX} characters",
+                       field="password")
+    return password
+
+
+def _b64(data: bytes) -> str:
+    return base64.urlsafe_b64encode(data).rstrip(b"=").decode("ascii")
+
+
+class RateLimit:
+    """At most ``limit`` events per ``window`` seconds per key (a sliding window, in this process)."""
+
+    def __init__(self, limit: int, window: float) -> None:
+        self.limit = limit
+        self.window = window
+        self._events: dict[str, collections.deque[float]] = {}
+
+    def hit(self, key: str, now: float | None = None) -> float:
+        """Count one event for ``key``; returns 0.0 when allowed, else the seconds until one more is allowed
+        (the refused event is not counted)."""
+        now = time.monotonic() if now is None else now
+        q = self._events.setdefault(key, collections.deque())
+        while q and q[0] <= now - self.window:
+            q.popleft()
+        if len(q) >= self.limit:
+            return max(0.001, q[0] + self.window - now)
+        q.append(now)
+        if len(self._events) > 50_000:  # forget idle keys so that the table stays small
+            for k in [k for k, v in self._events.items() if not v or v[-1] <= now - self.window][:25_000]:
+                del self._events[k]
+        return 0.0
+
+
+def too_many(wait: float, what: str) -> ApiError:
+    """The 429 answer for a rate limit, saying how long to wait."""
+    return ApiError(429, "too-many-requests", f"too many {what}: try again in {max(1, round(wait))} s")
+
+
+def load_secret(store: Store) -> bytes:
+    """Return the server's signing key: ``KEIMA_SECRET`` from the environment, else the key stored in the
+    database (made and stored on first use; several processes starting at once agree on the first stored).
+    Blocking: call from a thread."""
+    env = os.environ.get("KEIMA_SECRET")
+    if env:
+        return env.encode("utf-8")
+    with store.engine.begin() as conn:
+        row = conn.execute(sa.select(server_settings.c.value).where(server_settings.c.key == "session_key")).first()
+        if row is not None:
+            return str(row.value).encode("ascii")
+    try:
+        with store.engine.begin() as conn:
+            conn.execute(server_settings.insert().values(key="session_key", value=secrets.token_urlsafe(48)))
+    except IntegrityError:
+        pass  # another process stored its key first: use that one
+    with store.engine.begin() as conn:
+        value = conn.execute(sa.select(server_settings.c.value).where(server_settings.c.key == "session_key")).scalar_one()
+    return str(value).encode("ascii")
+
+
+class Players:
+    """Players, sessions and seats of one server process (``app.state.players``)."""
+
+    def __init__(self, store: Store, secret: bytes) -> None:
+        self.store = store
+        self.secret = secret
+        self.login_by_name = RateLimit(LOGIN_LIMIT, LOGIN_WINDOW)
+        self.login_by_address = RateLimit(LOGIN_LIMIT, LOGIN_WINDOW)
+        # session id hash -> (player id, when looked up)
+        self._sessions: dict[str, tuple[str, float]] = {}
+
+    # -- signing -------------------------------------------------------------------------------------------
+    def _sign(self, purpose: str, text: str) -> str:
+        return _b64(hmac.new(self.secret, f"{purpose}|{text}".encode(), hashlib.sha256).digest())
+
+    def seat_token(self, player_id: str, game_id: str) -> str:
+        """The seat token of ``player_id``'s seat in ``game_id`` (derived: the same on every device)."""
+        return "p." + self._sign("seat", f"{player_id}|{game_id}")
+
+    def cookie_value(self, sid: str) -> str:
+        """The session cookie's value for session id ``sid``: the id and its signature."""
+        return f"{sid}.{self._sign('session', sid)}"
+
+    def session_id(self, cookie: str | None) -> str | None:
+        """The session id in a cookie value, or None when it is missing or its signature is wrong."""
+        if not cookie or len(cookie) > 200 or "." not in cookie:
+            return None
+        sid, _, sig = cookie.rpartition(".")
+        if not hmac.compare_digest(sig, self._sign("session", sid)):
+            return None
+        return sid
+
+    # -- reading -------------------------------------------------------------------------------------------
+    async def _run(self, fn: Any, *args: Any) -> Any:
+        return await asyncio.get_running_loop().run_in_executor(None, fn, *args)
+
+    def _read_player(self, player_id: str) -> Player | None:
+        with self.store.engine.connect() as conn:
+            row = conn.execute(sa.select(players).where(players.c.id == player_id)).first()
+        if row is None or row.deleted_at is not None:
+            return None
+        return Player(row.id, row.name, row.rank, row.password_hash is None)
+
+    def _read_session(self, sid_hash: str) -> str | None:
+        with self.store.engine.connect() as conn:
+            return conn.execute(
+                sa.select(player_sessions.c.player_id).where(player_sessions.c.id == sid_hash)
+            ).scalar_one_or_none()
+
+    async def player_id(self, cookies: Any) -> str | None:
+        """The id of the player whose session cookie is among ``cookies``, or None (cached a few seconds:
+        the hot path of every game request)."""
+        sid = self.session_id(cookies.get(SESSION_COOKIE))
+        if sid is None:
+            return None
+        key = hashlib.sha256(sid.encode()).hexdigest()
+        hit = self._sessions.get(key)
+        now = time.monotonic()
+        if hit is not None and now - hit[1] < SESSION_CACHE_S:
+            return hit[0]
+        pid: str | None = await self._run(self._read_session, key)
+        if pid is None:
+            self._sessions.pop(key, None)
+            return None
+        if len(self._sessions) > 100_000:
+            self._sessions.clear()
+        self._sessions[key] = (pid, now)
+        return pid
+
+    async def current(self, cookies: Any) -> Player | None:
+        """The player of the session cookie among ``cookies``, or None."""
+        pid = await self.player_id(cookies)
+        if pid is None:
+            return None
+        player: Player | None = await self._run(self._read_player, pid)
+        return player
+
+    async def get(self, player_id: str) -> Player | None:
+        """The player ``player_id`` (None for no such player or a deleted one)."""
+        player: Player | None = await self._run(self._read_player, player_id)
+        return player
+
+    # -- guests and sessions -------------------------------------------------------------------------------
+    async def new_guest(self, lang: str = "en") -> tuple[Player, str]:
+        """Make a guest player and a session for them; returns (player, cookie value)."""
+        prefix = "Invité" if lang.lower().startswith("fr") else "Guest"
+        for _attempt in range(20):
+            name = f"{prefix}-{secrets.randbelow(9000) + 1000}"
+            if _attempt > 5:
+                name = f"{prefix}-{secrets.randbelow(900000) + 100000}"
+            player = Player(secrets.token_urlsafe(12), name, None, True)
+            try:
+                await self.store.write(self._insert_player(player, None))
+            except IntegrityError:
+                continue  # the name is taken: draw another
+            return player, await self.new_session(player.id)
+        raise ApiError(503, "storage-error", "no free guest name could be drawn; try again")
+
+    @staticmethod
+    def _insert_player(player: Player, password_hash: str | None) -> Any:
+        def op(conn: Connection) -> None:
+            conn.execute(players.insert().values(
+                id=player.id, name=player.name, name_key=name_key(player.name), rank=player.rank,
+                password_hash=password_hash, created_at=now_utc()))
+        return op
+
+    async def new_session(self, player_id: str) -> str:
+        """Open a session for ``player_id``; returns the cookie value."""
+        sid = secrets.token_urlsafe(24)
+        key = hashlib.sha256(sid.encode()).hexdigest()
+
+        def op(conn: Connection) -> None:
+            conn.execute(player_sessions.insert().values(id=key, player_id=player_id, created_at=now_utc()))
+
+        await self.store.write(op)
+        return self.cookie_value(sid)
+
+    async def end_session(self, cookies: Any) -> None:
+        """Log out: forget the session of the cookie among ``cookies`` (nothing when there is none)."""
+        sid = self.session_id(cookies.get(SESSION_COOKIE))
+        if sid is None:
+            return
+        key = hashlib.sha256(sid.encode()).hexdigest()
+        self._sessions.pop(key, None)
+
+        def op(conn: Connection) -> None:
+            conn.execute(player_sessions.delete().where(player_sessions.c.id == key))
+
+        await self.store.write(op)
+
+    # -- changing a player ---------------------------------------------------------------------------------
+    async def update(self, player: Player, name: str | None, rank: str | None, set_rank: bool) -> Player:
+        """Rename ``player`` and/or set their rank (``set_rank``: ``rank`` given, None clears it); returns the
+        player as stored. Raises ``ApiError`` 422 for a bad name or rank, 409 for a name taken."""
+        new_name = player.name if name is None else check_name(name)
+        new_rank = check_rank(rank) if set_rank else player.rank
+
+        def op(conn: Connection) -> None:
+            conn.execute(players.update().where(players.c.id == player.id).values(
+                name=new_name, name_key=name_key(new_name), rank=new_rank))
+
+        try:
+            await self.store.write(op)
+        except IntegrityError:
+            raise ApiError(409, "name-taken", "this name is taken", field="name") from None
+        return Player(player.id, new_name, new_rank, player.guest)
+
+    async def register(self, player: Player, name: str, password: str) -> Player:
+        """Turn the guest ``player`` into a registered one named ``name``; returns it. Raises ``ApiError`` 409
+        when the player is registered already or the name is taken, 422 for a bad name or password."""
+        if not player.guest:
+            raise ApiError(409, "already-registered", "you are registered already: log out to register another name")
+        name = check_name(name)
+        hashed = await self._run(_HASHER.hash, check_password(password))
+
+        def op(conn: Connection) -> int:
+            res = conn.execute(players.update().where(players.c.id == player.id, players.c.password_hash.is_(None))
+                               .values(name=name, name_key=name_key(name), password_hash=hashed))
+            return int(res.rowcount)
+
+        try:
+            changed = await self.store.write(op)
+        except IntegrityError:
+            raise ApiError(409, "name-taken", "this name is taken", field="name") from None
+        if not changed:
+            raise ApiError(409, "already-registered", "you are registered already")
+        return Player(player.id, name, player.rank, False)
+
+    def _read_login(self, key: str) -> Any:
+        with self.store.engine.connect() as conn:
+            return conn.execute(sa.select(players).where(players.c.name_key == key)).first()
+
+    async def login(self, name: str, password: str, address: str) -> tuple[Player, str]:
+        """Check a name and password; returns (player, new session cookie value). Raises ``ApiError`` 401 (the
+        same message for a wrong name and a wrong password), 429 past ``LOGIN_LIMIT`` attempts a minute for this
+        name or this address."""
+        key = name_key(name)[:80]
+        for limiter, who in ((self.login_by_address, "a:" + address), (self.login_by_name, "n:" + key)):
+            wait = limiter.hit(who)
+            if wait:
+                raise too_many(wait, "login attempts")
+        row = await self._run(self._read_login, key)
+        stored = row.password_hash if row is not None and row.deleted_at is None else None
+
+        def verify() -> bool:
+            try:
+                return bool(_HASHER.verify(stored or _DUMMY_HASH, password)) and stored is not None
+            except (VerificationError, InvalidHashError):
+                return False
+
+        if not await self._run(verify):
+            raise ApiError(401, "bad-login", "wrong name or password")
+        return Player(row.id, row.name, row.rank, False), await self.new_session(row.id)
+
+    async def change_password(self, player: Player, old: str, new: str) -> None:
+        """Set a registered player's password after checking the old one; raises ``ApiError`` 401 for a wrong
+        old password, 409 for a guest (who registers instead), 422 for a bad new one."""
+        if player.guest:
+            raise ApiError(409, "not-registered", "a guest has no password: register first")
+        check_password(new)
+        row = await self._run(self._read_login, name_key(player.name))
+
+        def verify() -> bool:
+            try:
+                return bool(_HASHER.verify(row.password_hash, old))
+            except (VerificationError, InvalidHashError):
+                return False
+
+        if row is None or row.id != player.id or not await self._run(verify):
+            raise ApiError(401, "bad-login", "wrong password")
+        hashed = await self._run(_HASHER.hash, new)
+
+        def op(conn: Connection) -> None:
+            conn.execute(players.update().where(players.c.id == player.id).values(password_hash=hashed))
+
+        await self.store.write(op)
+
+    async def delete(self, player: Player) -> str:
+        """Delete a registered player's account: their sessions end, their name is freed, their games stay under
+        the name ``"deleted-NNNNNN"`` (no longer anyone's). Returns that name. Raises ``ApiError`` 409 for a
+        guest."""
+        if player.guest:
+            raise ApiError(409, "not-registered", "a guest has no account to delete")
+        former = f"deleted-{secrets.randbelow(900000) + 100000}"
+
+        def op(conn: Connection) -> None:
+            conn.execute(players.update().where(players.c.id == player.id).values(
+                name=former, name_key=None, password_hash=None, deleted_at=now_utc()))
+            conn.execute(player_sessions.delete().where(player_sessions.c.player_id == player.id))
+
+        await self.store.write(op)
+        self._sessions = {k: v for k, v in self._sessions.items() if v[0] != player.id}
+        return former
+
+    # -- seats ---------------------------------------------------------------------------------------------
+    async def seat(self, game_id: str, colors: list[int], player_id: str) -> None:
+        """Record that ``player_id`` holds the seats ``colors`` of ``game_id`` (for "my games" and names)."""
+        if not colors:
+            return
+
+        def op(conn: Connection) -> None:
+            conn.execute(game_players.insert(), [{"game_id": game_id, "color": c, "player_id": player_id}
+                                                 for c in colors])
+
+        await self.store.write(op)

@@ -1,0 +1,95 @@
+"""Request and answer bodies of the players', lobby and "my games" endpoints (keima.server.api_players); the
+game-level bodies are in ``keima.server.schemas``."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from keima.server.schemas import Color
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class MeOut(_Strict):
+    """``GET /api/me``: the caller's player (``rank`` short, ``"15k"``; ``rank_text`` in words, ``"15 kyu"``)."""
+
+    id: str
+    name: str
+    rank: str | None
+    rank_text: str | None
+    guest: bool
+
+
+class MePatch(_Strict):
+    """``PATCH /api/me``: a new name and/or rank (``""`` or null clears the rank)."""
+
+    name: Annotated[str, Field(min_length=1, max_length=40)] | None = None
+    rank: Annotated[str, Field(max_length=10)] | None = None
+
+
+class Credentials(_Strict):
+    """``POST /api/players`` (register) and ``POST /api/session`` (log in)."""
+
+    name: Annotated[str, Field(min_length=1, max_length=40)]
+    password: Annotated[str, Field(min_length=1, max_length=200)]
+
+
+class PasswordChange(_Strict):
+    """``POST /api/me/password``."""
+
+    old: Annotated[str, Field(min_length=1, max_length=200)]
+    new: Annotated[str, Field(min_length=1, max_length=200)]
+
+
+class PlayerBrief(_Strict):
+    """A seat in a summary (``name`` None: a seat held by no player account)."""
+
+    name: str | None
+    rank: str | None
+    kind: Literal["human", "bot"]
+
+
+class GameSummary(_Strict):
+    """A game in a list: ``status`` ``open`` (a challenge anyone may accept), ``waiting`` (an invitation not
+    taken yet), ``live`` or ``finished``; ``players`` null for a free seat; ``moves`` the number of moves;
+    ``you`` the seats the reader holds (in "my games"); ``time_left`` each side's seconds (games with a clock)."""
+
+    id: str
+    size: int
+    rules: str
+    komi: float
+    handicap: int
+    clock: dict[str, Any] | None
+    clock_text: str | None
+    status: Literal["open", "waiting", "live", "finished"]
+    mode: str
+    players: dict[Color, PlayerBrief | None]
+    moves: int
+    to_move: Color
+    result: str | None
+    phase: str
+    spectators: int
+    created_at: str
+    you: list[Color]
+    time_left: dict[Color, float] | None
+
+
+class GamesOut(_Strict):
+    """``GET /api/games`` and ``GET /api/me/games``."""
+
+    games: list[GameSummary]
+
+
+class LobbyOut(_Strict):
+    """A lobby WebSocket message: the three lists, and the reader's games in progress (``mine``, null for a
+    reader without a player)."""
+
+    type: Literal["lobby"]
+    open: list[GameSummary]
+    live: list[GameSummary]
+    finished: list[GameSummary]
+    mine: list[GameSummary] | None

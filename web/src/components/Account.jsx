@@ -1,0 +1,171 @@
+// The header's account box: the player's name and rank, and the forms to edit
+// them, register, log in and log out. A guest is made on the first visit.
+import { useEffect, useState } from "preact/hooks";
+import { useSignal } from "../hooks.js";
+import { t, tn } from "../i18n.js";
+import { me, playersApi, refreshMe, setSound, sound, soundIsOn } from "../players.js";
+
+function errorText(exc) {
+  return t("labelled", tn("errors", exc.code) || t("errorTitle"), exc.message);
+}
+
+export function Account() {
+  const player = useSignal(me);
+  const soundNow = useSignal(sound);
+  const [mode, setMode] = useState(null); // null | "edit" | "register" | "login" | "password" | "delete"
+  const [done, setDone] = useState(null);
+  const [error, setError] = useState(null);
+  const [fields, setFields] = useState({ name: "", rank: "", password: "", next: "" });
+
+  useEffect(() => {
+    refreshMe().catch(() => {});
+  }, []);
+
+  const set = (k) => (e) => setFields({ ...fields, [k]: e.currentTarget.value });
+
+  function openForm(next) {
+    setError(null);
+    setDone(null);
+    setFields({ name: next === "edit" ? player?.name || "" : "", rank: player?.rank || "", password: "", next: "" });
+    setMode(mode === next ? null : next);
+  }
+
+  async function submit(e) {
+    e.preventDefault();
+    setError(null);
+    try {
+      if (mode === "edit") me.set(await playersApi.patchMe({ name: fields.name, rank: fields.rank }));
+      else if (mode === "register") me.set(await playersApi.register(fields.name, fields.password));
+      else if (mode === "login") {
+        await playersApi.login(fields.name, fields.password);
+        await refreshMe();
+      } else if (mode === "password") {
+        await playersApi.changePassword(fields.password, fields.next);
+        setDone(t("passwordChanged"));
+      } else if (mode === "delete") {
+        await playersApi.deleteAccount();
+        await refreshMe();
+      }
+      setMode(null);
+    } catch (exc) {
+      setError(errorText(exc));
+    }
+  }
+
+  async function logout() {
+    setError(null);
+    try {
+      await playersApi.logout();
+      await refreshMe();
+      setMode(null);
+    } catch (exc) {
+      setError(errorText(exc));
+    }
+  }
+
+  if (!player) return null;
+  const soundOn = soundIsOn(soundNow);
+  return (
+    <div class="account" data-testid="account">
+      <span class="me" data-testid="me-name">
+        {player.name}
+        {player.rank && <small> ({t("rankWords", player.rank)})</small>}
+      </span>
+      <button type="button" class="link" onClick={() => openForm("edit")} data-testid="edit-profile">
+        {t("editProfile")}
+      </button>
+      {player.guest ? (
+        <>
+          <button type="button" class="link" onClick={() => openForm("register")} data-testid="open-register">
+            {t("register")}
+          </button>
+          <button type="button" class="link" onClick={() => openForm("login")} data-testid="open-login">
+            {t("login")}
+          </button>
+        </>
+      ) : (
+        <>
+          <button type="button" class="link" onClick={() => openForm("password")} data-testid="open-password">
+            {t("changePassword")}
+          </button>
+          <button type="button" class="link" onClick={() => openForm("delete")} data-testid="open-delete">
+            {t("deleteAccount")}
+          </button>
+          <button type="button" class="link" onClick={logout} data-testid="logout">
+            {t("logout")}
+          </button>
+        </>
+      )}
+      <button
+        type="button"
+        class="link"
+        aria-pressed={soundOn ? "true" : "false"}
+        onClick={() => setSound(soundOn ? "off" : "on")}
+        data-testid="sound"
+      >
+        {soundOn ? t("soundOn") : t("soundOff")}
+      </button>
+      {mode && (
+        <form class="account-form" onSubmit={submit} data-testid={`form-${mode}`}>
+          {mode === "register" && <p class="note">{t("guestNote")}</p>}
+          {mode === "delete" && <p class="note">{t("deleteNote")}</p>}
+          {mode !== "password" && mode !== "delete" && (
+            <label>
+              <span>{t("nameLabel")}</span>
+              <input name="name" value={fields.name} onInput={set("name")} required maxLength={20} autocomplete="username" />
+            </label>
+          )}
+          {mode === "edit" && (
+            <label>
+              <span>{t("rankLabel")}</span>
+              <input name="rank" value={fields.rank} onInput={set("rank")} maxLength={8} />
+            </label>
+          )}
+          {mode !== "edit" && mode !== "delete" && (
+            <label>
+              <span>{mode === "password" ? t("oldPassword") : t("passwordLabel")}</span>
+              <input
+                name="password"
+                type="password"
+                value={fields.password}
+                onInput={set("password")}
+                required
+                autocomplete={mode === "login" ? "current-password" : "new-password"}
+              />
+            </label>
+          )}
+          {mode === "password" && (
+            <label>
+              <span>{t("newPassword")}</span>
+              <input
+                name="new-password"
+                type="password"
+                value={fields.next}
+                onInput={set("next")}
+                required
+                autocomplete="new-password"
+              />
+            </label>
+          )}
+          <button type="submit" data-testid="account-submit">
+            {{ edit: t("save"), register: t("register"), login: t("login"), password: t("save") }[mode] ||
+              t("deleteAccount")}
+          </button>
+          <button type="button" class="link" onClick={() => setMode(null)}>
+            {t("cancel")}
+          </button>
+          {error && (
+            <p class="error" role="alert" data-testid="account-error">
+              {error}
+            </p>
+          )}
+        </form>
+      )}
+      {done && !mode && (
+        <p class="note" role="status" data-testid="account-done">
+          {done}
+        </p>
+      )}
+    </div>
+  );
+}

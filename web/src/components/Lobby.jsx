@@ -1,0 +1,205 @@
+// The home page: who is waiting for a game (open challenges), my games, games in
+// progress to watch, recently finished games, and the new-game form. The lists
+// come from the lobby socket (players.js) and change without a reload.
+import { useEffect, useState } from "preact/hooks";
+import { ROOT, api } from "../api.js";
+import { useSignal } from "../hooks.js";
+import { t, tn } from "../i18n.js";
+import { lobby, me, playersApi } from "../players.js";
+import { NewGame } from "./NewGame.jsx";
+
+const gameUrl = (id) => `${ROOT}g/${encodeURIComponent(id)}`;
+
+function who(p) {
+  if (!p) return t("freeSeat");
+  const name = p.kind === "bot" ? p.name || t("bot") : p.name || "?";
+  return p.rank ? `${name} (${t("rankWords", p.rank)})` : name;
+}
+
+function settings(g) {
+  const rules = tn("rulesetNames", g.rules) ?? g.rules;
+  return t("settingsLine", rules, g.komi, g.handicap, g.size);
+}
+
+function clockText(g) {
+  return g.clock_text || t("noClock");
+}
+
+function minutes(seconds) {
+  const s = Math.max(0, Math.round(seconds));
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+}
+
+function Section({ id, title, empty, games, row }) {
+  return (
+    <section class="lobby-list" aria-labelledby={`${id}-title`} data-testid={id}>
+      <h2 id={`${id}-title`}>{title}</h2>
+      {games.length ? <ul>{games.map(row)}</ul> : <p class="empty">{empty}</p>}
+    </section>
+  );
+}
+
+/** The button that takes the free seat of an open challenge, then opens the game. */
+export function AcceptButton({ id, label }) {
+  const [error, setError] = useState(null);
+  async function accept() {
+    setError(null);
+    try {
+      await playersApi.joinOpen(id);
+      location.assign(gameUrl(id));
+    } catch (exc) {
+      setError(t("labelled", tn("errors", exc.code) || t("errorTitle"), exc.message));
+    }
+  }
+  return (
+    <>
+      <button type="button" onClick={accept} data-testid={`accept-${id}`}>
+        {label || t("accept")}
+      </button>
+      {error && (
+        <span class="error" role="alert">
+          {error}
+        </span>
+      )}
+    </>
+  );
+}
+
+export function Lobby({ onCreated }) {
+  const lists = useSignal(lobby);
+  const player = useSignal(me);
+  const open = lists?.open || [];
+  const mine = lists?.mine || [];
+  const live = lists?.live || [];
+  const finished = lists?.finished || [];
+  const myId = player?.id;
+  const [myFinished, setMyFinished] = useState([]);
+
+  // The player's finished games: read again when the player changes or one of their games ends.
+  const finishedKey = `${myId}:${finished.map((g) => g.id).join(",")}`;
+  useEffect(() => {
+    if (!myId) return;
+    playersApi.myGames("finished").then(
+      (r) => setMyFinished(r.games || []),
+      () => setMyFinished([]),
+    );
+  }, [finishedKey]);
+  const isMine = (g) => mine.some((m) => m.id === g.id);
+
+  return (
+    <div class="lobby">
+      <div class="lobby-lists">
+        <Section
+          id="lobby-open"
+          title={t("lobbyOpen")}
+          empty={t("lobbyOpenEmpty")}
+          games={open}
+          row={(g) => {
+            const creator = g.players.B || g.players.W;
+            return (
+              <li key={g.id} data-game={g.id}>
+                <span class="who">{who(creator)}</span>
+                <span class="what">
+                  {settings(g)}, {clockText(g)}
+                </span>
+                {isMine(g) || !myId ? (
+                  <a href={gameUrl(g.id)}>{t("resume")}</a>
+                ) : (
+                  <AcceptButton id={g.id} />
+                )}
+              </li>
+            );
+          }}
+        />
+        {player && (
+          <Section
+            id="lobby-mine"
+            title={t("myGames")}
+            empty={t("myGamesEmpty")}
+            games={mine}
+            row={(g) => {
+              const mineTurn = g.status === "live" && g.you.includes(g.to_move);
+              const other = g.you.includes("B") ? g.players.W : g.players.B;
+              return (
+                <li key={g.id} data-game={g.id} class={mineTurn ? "my-turn" : ""}>
+                  <span class="who">
+                    {t("vs")} {g.you.length === 2 ? player.name : who(other)}
+                  </span>
+                  <span class="what">
+                    {t("moveNo", g.moves)} · {mineTurn ? t("yourTurnShort") : t("theirTurn")}
+                    {g.time_left && g.you.length === 1 && ` · ${minutes(g.time_left[g.you[0]])}`}
+                  </span>
+                  <a href={gameUrl(g.id)} class="button" data-testid={`open-${g.id}`}>
+                    {t("resume")}
+                  </a>
+                </li>
+              );
+            }}
+          />
+        )}
+        {player && myFinished.length > 0 && (
+          <Section
+            id="lobby-my-finished"
+            title={t("myFinished")}
+            empty=""
+            games={myFinished.slice(0, 10)}
+            row={(g) => (
+              <li key={g.id} data-game={g.id}>
+                <span class="who">
+                  {who(g.players.B)} {t("vs")} {who(g.players.W)}
+                </span>
+                <span class="what">{g.result ? `${t("resultText", g.result)} (${g.result})` : ""}</span>
+                <a href={gameUrl(g.id)}>{t("review")}</a>{" "}
+                <a href={api.sgfUrl(g.id)} download={`keima-${g.id}.sgf`}>
+                  {t("download")}
+                </a>
+              </li>
+            )}
+          />
+        )}
+        <Section
+          id="lobby-live"
+          title={t("lobbyLive")}
+          empty={t("lobbyLiveEmpty")}
+          games={live}
+          row={(g) => (
+            <li key={g.id} data-game={g.id}>
+              <span class="who">
+                {who(g.players.B)} {t("vs")} {who(g.players.W)}
+              </span>
+              <span class="what">
+                {g.size}×{g.size} · {t("moveNo", g.moves)} · {t("spectatorsN", g.spectators)}
+              </span>
+              <a href={gameUrl(g.id)} data-testid={`watch-${g.id}`}>
+                {t("watch")}
+              </a>
+            </li>
+          )}
+        />
+        <Section
+          id="lobby-finished"
+          title={t("lobbyFinished")}
+          empty={t("lobbyFinishedEmpty")}
+          games={finished}
+          row={(g) => (
+            <li key={g.id} data-game={g.id}>
+              <span class="who">
+                {who(g.players.B)} {t("vs")} {who(g.players.W)}
+              </span>
+              <span class="what">
+                {g.size}×{g.size} · {g.result ? t("resultText", g.result) : ""} ({g.result})
+              </span>
+              <a href={gameUrl(g.id)}>{t("review")}</a>{" "}
+              <a href={api.sgfUrl(g.id)} download={`keima-${g.id}.sgf`}>
+                {t("download")}
+              </a>
+            </li>
+          )}
+        />
+      </div>
+      <section class="lobby-new" aria-label={t("createGame")}>
+        <NewGame onCreated={onCreated} />
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,194 @@
+// Players, the lobby and "my games" (docs/web-api.md, Players and Lobby): the
+// caller's player as a signal, the lobby socket feeding the lists, and the
+// "your turn" notice (tab title and a short stone sound) for games not on screen.
+import { ApiError, ROOT } from "./api.js";
+import { signal } from "./signal.js";
+
+async function call(method, path, body) {
+  let response;
+  try {
+    response = await fetch(ROOT + path, {
+      method,
+      credentials: "same-origin",
+      headers: body === undefined ? {} : { "Content-Type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch (exc) {
+    throw new ApiError(0, { error: { code: "network", message: String(exc) } });
+  }
+  let data = null;
+  if (response.status !== 204) {
+    try {
+      data = await response.json();
+    } catch {
+      data = null;
+    }
+  }
+  if (!response.ok) throw new ApiError(response.status, data);
+  return data;
+}
+
+/** The caller's player ({id, name, rank, rank_text, guest}), null until known. */
+export const me = signal(null);
+/** The latest lobby message ({open, live, finished, mine}), null until the first. */
+export const lobby = signal(null);
+
+export const playersApi = {
+  me: () => call("GET", "api/me"),
+  patchMe: (fields) => call("PATCH", "api/me", fields),
+  register: (name, password) => call("POST", "api/players", { name, password }),
+  login: (name, password) => call("POST", "api/session", { name, password }),
+  logout: () => call("DELETE", "api/session"),
+  changePassword: (old, next) => call("POST", "api/me/password", { old, new: next }),
+  deleteAccount: () => call("DELETE", "api/me"),
+  joinOpen: (id) => call("POST", `api/games/${encodeURIComponent(id)}/join`, {}),
+  myGames: (status) => call("GET", `api/me/games?status=${status}`),
+};
+
+/** Reads the caller's player (a first visit makes a guest) and reopens the lobby socket as them. */
+export async function refreshMe() {
+  const player = await playersApi.me();
+  me.set(player);
+  LobbySocket.restart();
+  return player;
+}
+
+/** The lobby socket: one per page, reopened after a drop and after a login or logout. */
+export class LobbySocket {
+  static current = null;
+
+  static restart() {
+    LobbySocket.current?.close();
+    LobbySocket.current = new LobbySocket();
+  }
+
+  constructor() {
+    this.closed = false;
+    this.delay = 500;
+    this.open();
+  }
+
+  open() {
+    if (this.closed) return;
+    const proto = location.protocol === "https:" ? "wss:" : "ws:";
+    const ws = new WebSocket(`${proto}//${location.host}${ROOT}api/lobby/ws`);
+    this.ws = ws;
+    ws.onopen = () => {
+      this.delay = 500;
+    };
+    ws.onmessage = (evt) => {
+      try {
+        const msg = JSON.parse(evt.data);
+        if (msg.type === "lobby") {
+          lobby.set(msg);
+          noticeTurns(msg.mine || []);
+        }
+      } catch {
+        // not a lobby message: ignored
+      }
+    };
+    ws.onclose = () => {
+      if (this.ws !== ws || this.closed) return;
+      const wait = this.delay;
+      this.delay = Math.min(this.delay * 2, 8000);
+      this.timer = setTimeout(() => this.open(), wait);
+    };
+  }
+
+  close() {
+    this.closed = true;
+    clearTimeout(this.timer);
+    this.ws?.close();
+  }
+}
+
+// -- "your turn" in another game ---------------------------------------------------------
+/** The game on screen (its turn is shown there, not announced). */
+export const onScreen = signal(null);
+/** Games where it is the player's turn, other than the one on screen. */
+export const myTurns = signal([]);
+/** Whether the stone sound plays: "on", "off", or null (never chosen: on when the browser allows sound). */
+export const sound = signal(readSound());
+
+function readSound() {
+  try {
+    return localStorage.getItem("keima.sound");
+  } catch {
+    return null;
+  }
+}
+
+export function setSound(value) {
+  try {
+    localStorage.setItem("keima.sound", value);
+  } catch {
+    // not remembered, still switched
+  }
+  sound.set(value);
+  if (value === "on") audio()?.resume?.();
+}
+
+let audioContext = null;
+function audio() {
+  if (audioContext) return audioContext;
+  const Ctx = typeof window !== "undefined" && (window.AudioContext || window.webkitAudioContext);
+  if (!Ctx) return null;
+  audioContext = new Ctx();
+  return audioContext;
+}
+
+/**
+ * Whether the sound is on: as chosen, else on only where the browser lets a page play sound before any
+ * click (its autoplay policy); where it does not say, off until the player switches it on.
+ */
+export function soundIsOn(choice = sound.get()) {
+  if (choice) return choice === "on";
+  try {
+    return typeof navigator !== "undefined" && navigator.getAutoplayPolicy?.("audiocontext") === "allowed";
+  } catch {
+    return false;
+  }
+}
+
+// A sound switched on in an earlier visit may play once the player has clicked anywhere (browsers allow sound
+// after a gesture): the audio context is resumed on the first click.
+if (typeof document !== "undefined") {
+  document.addEventListener(
+    "pointerdown",
+    () => {
+      if (soundIsOn()) audio()?.resume?.();
+    },
+    { once: true, capture: true },
+  );
+}
+
+/** A short stone-on-wood click; silent when sound is off or the browser forbids it (autoplay). */
+export function playStone() {
+  if (!soundIsOn()) return false;
+  const ctx = audio();
+  if (!ctx || ctx.state !== "running") return false; // autoplay forbidden until the user acts: off
+  const now = ctx.currentTime;
+  const osc = ctx.createOscillator();
+  const gain = ctx.createGain();
+  osc.type = "triangle";
+  osc.frequency.setValueAtTime(900, now);
+  osc.frequency.exponentialRampToValueAtTime(300, now + 0.08);
+  gain.gain.setValueAtTime(0.4, now);
+  gain.gain.exponentialRampToValueAtTime(0.001, now + 0.12);
+  osc.connect(gain).connect(ctx.destination);
+  osc.start(now);
+  osc.stop(now + 0.13);
+  return true;
+}
+
+let announced = new Set();
+function noticeTurns(mine) {
+  const here = onScreen.get();
+  const turns = mine.filter(
+    (g) => g.status === "live" && g.you.includes(g.to_move) && g.you.length === 1 && g.id !== here,
+  );
+  myTurns.set(turns);
+  const ids = new Set(turns.map((g) => `${g.id}:${g.moves}`));
+  if ([...ids].some((k) => !announced.has(k))) playStone();
+  announced = ids;
+}
