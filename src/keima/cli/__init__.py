@@ -59,6 +59,12 @@ def check_game_options(args: argparse.Namespace) -> None:
         raise UsageError(f"--komi must be a finite number, not {args.komi}")
 
 
+def error_line(exc: BaseException) -> str:
+    """The first line of an exception's message (its type's name when the message is empty), for one-line errors."""
+    text = str(exc).strip()
+    return text.splitlines()[0] if text else type(exc).__name__
+
+
 def number_text(value: float) -> str:
     """Return a count or komi as the command line prints it: ``7.5``, ``45``, ``-3``."""
     return f"{value:g}"

@@ -61,7 +61,7 @@ def run(args: argparse.Namespace) -> int:
     """Start the server and block until it stops (Ctrl-C). Returns the exit code."""
     import socket
 
-    from keima.cli import UsageError
+    from keima.cli import UsageError, error_line
     from keima.server.app import create_app
     from keima.server.store import default_url
 
@@ -91,16 +91,11 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"--db: not a database URL: {url!r} ({exc})") from None
     # Open and migrate the database now, so that a wrong URL or a stopped database server gets one clear line.
     try:
-        from keima.server.store import make_engine, migrate
+        from keima.server.store import prepare_database
 
-        engine = make_engine(url)
-        try:
-            migrate(engine)
-        finally:
-            engine.dispose()
+        prepare_database(url)
     except Exception as exc:
-        detail = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        print(f"keima serve: cannot open the database {_redact(url)}: {detail}", file=sys.stderr)
+        print(f"keima serve: cannot open the database {_redact(url)}: {error_line(exc)}", file=sys.stderr)
         return 1
     # Bind first so that the port (0 = any free one) is known before the URL is printed.
     family = socket.AF_INET6 if ":" in args.host else socket.AF_INET

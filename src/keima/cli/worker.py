@@ -33,7 +33,7 @@ def run(args: argparse.Namespace) -> int:
 
     from redis.exceptions import RedisError
 
-    from keima.cli import UsageError
+    from keima.cli import UsageError, error_line
     from keima.cli.serve import normalise_url
 
     if not args.db:
@@ -45,18 +45,13 @@ def run(args: argparse.Namespace) -> int:
     logging.basicConfig(level=args.log_level.upper(), format="%(asctime)s %(name)s %(levelname)s %(message)s")
     url = normalise_url(args.db)
     from keima.server.jobs import make_worker
-    from keima.server.store import make_engine, migrate
+    from keima.server.store import prepare_database
 
     try:
-        engine = make_engine(url)
-        try:
-            migrate(engine)
-        finally:
-            engine.dispose()
+        prepare_database(url)
         make_worker(url, args.redis, jobs=args.jobs, warm=False)  # checks the Redis URL
     except Exception as exc:
-        detail = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        print(f"keima worker: cannot start: {detail}", file=sys.stderr)
+        print(f"keima worker: cannot start: {error_line(exc)}", file=sys.stderr)
         return 1
     print(f"keima worker: taking jobs from {args.redis} ({args.jobs} at a time); Ctrl-C stops", flush=True)
     warm = True

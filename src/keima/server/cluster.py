@@ -17,7 +17,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 
 from keima.rules.game import Event
-from keima.server.session import GameSession, parse_cname
+from keima.server.session import GameSession
 from keima.server.store import game_log, mutable_part, now_utc, to_row
 
 
@@ -91,14 +91,7 @@ def catch_up(s: GameSession, entries: list[dict[str, Any]]) -> bool:
             s.event_dicts.append(d)
         if "clock" in entry:
             s.clock.restore(entry["clock"])
-        if "undo_request" in entry:
-            u = entry["undo_request"]
-            s.undo_request = None if u is None else parse_cname(u)
-        if "proposal" in entry:
-            p = entry["proposal"]
-            s.proposal = None if p is None else frozenset(p)
-        if "chat" in entry:  # a chat message (keima.server.chat)
-            s.chat.append(entry["chat"])
+        s.take_notes(entry)
         s.version += 1
     s.clock.running = None  # restarted below for the player to move, as a reload would
     s.sync_clock(time.monotonic())

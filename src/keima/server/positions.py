@@ -16,6 +16,7 @@ Nothing here is stored: these endpoints read their input and answer.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Iterable
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Request
@@ -24,6 +25,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt
 from keima.rules.board import BLACK, EMPTY, WHITE, Board, color_name
 from keima.rules.coords import CoordinateError, from_gtp, to_gtp
 from keima.rules.count_steps import count_steps, game_count_steps, steps_as_dict
+from keima.rules.game import Game
 from keima.rules.ruleset import RulesError, Ruleset, get_ruleset
 from keima.rules.scoring import Score, score_position
 from keima.server.errors import ApiError, quote
@@ -142,7 +144,6 @@ def _estimate_slots(request: Request) -> asyncio.Semaphore:
 
 async def _estimate(request: Request, board: Board, body: PositionIn, rules: Ruleset, komi: float) -> frozenset[int]:
     from keima import ai  # numba loads only when the estimator is needed
-    from keima.rules import Game
 
     game = Game(size=body.size, rules=rules, komi=komi)
     black = [p for p, c in enumerate(board.colors) if c == BLACK]
@@ -188,6 +189,25 @@ async def count_position(body: PositionIn, request: Request) -> dict[str, Any]:
     return {"score": _score_json(score, steps_as_dict(steps))}
 
 
+def position_of(game: Game, dead: Iterable[int] | None = None) -> dict[str, Any]:
+    """Return ``game``'s current position in the shape ``POST /api/positions/count`` takes (size, rules, komi,
+    handicap, board, dead stones as GTP vertices, prisoners, the stones each side holds from the other's passes,
+    the last mover). ``dead``: the dead stones to give (default: the game's own marking)."""
+    last = game.last_move
+    return {
+        "size": game.size,
+        "rules": game.rules.name,
+        "komi": game.komi,
+        "handicap": len(game.handicap_stones),
+        "board": list(game.board.colors),
+        "dead": [to_gtp(p, game.size) for p in sorted(game.dead if dead is None else dead)],
+        "prisoners": {color_name(c): n for c, n in game.prisoners.items()},
+        # Stones each side holds from the other's passes.
+        "pass_stones": {"B": game.pass_count[WHITE], "W": game.pass_count[BLACK]},
+        "last_mover": None if last is None else color_name(last.color),
+    }
+
+
 @router.post("/api/positions/sgf", responses={200: {"model": PositionOut}})
 async def position_from_sgf(body: SgfIn) -> dict[str, Any]:
     """Read an SGF record's main line and return the position after ``move`` moves. 422 for a record that cannot
@@ -205,21 +225,7 @@ async def position_from_sgf(body: SgfIn) -> dict[str, Any]:
     if body.move is not None:
         while game.move_number > body.move:
             game.undo()
-    last = game.last_move
-    return {
-        "size": game.size,
-        "rules": game.rules.name,
-        "komi": game.komi,
-        "handicap": len(game.handicap_stones),
-        "board": list(game.board.colors),
-        "dead": [to_gtp(p, game.size) for p in sorted(game.dead)],
-        "prisoners": {color_name(c): n for c, n in game.prisoners.items()},
-        # Stones each side holds from the other's passes.
-        "pass_stones": {"B": game.pass_count[WHITE], "W": game.pass_count[BLACK]},
-        "last_mover": None if last is None else color_name(last.color),
-        "move": game.move_number,
-        "moves": total,
-    }
+    return position_of(game) | {"move": game.move_number, "moves": total}
 
 
 @router.get("/api/games/{game_id}/count", responses={200: {"model": CountOut}})

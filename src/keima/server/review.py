@@ -30,7 +30,7 @@ from keima.rules.coords import CoordinateError, from_gtp, from_sgf, to_gtp
 from keima.rules.game import GameError, IllegalMove
 from keima.rules.ruleset import RulesError, get_ruleset
 from keima.server.errors import ApiError, quote
-from keima.server.positions import _estimate_slots
+from keima.server.positions import _estimate_slots, position_of
 
 router = APIRouter()
 
@@ -287,22 +287,9 @@ def review_json(record: SgfRecord) -> dict[str, Any]:
 
 
 def _end_position(record: SgfRecord) -> dict[str, Any] | None:
-    game = record.game
     if not record.moves:
         return None
-    dead = record.dead if record.dead is not None else game.dead
-    last = game.last_move
-    return {
-        "size": game.size,
-        "rules": game.rules.name,
-        "komi": game.komi,
-        "handicap": len(game.handicap_stones),
-        "board": list(game.board.colors),
-        "dead": [to_gtp(p, game.size) for p in sorted(dead)],
-        "prisoners": _prisoners(game),
-        "pass_stones": {"B": game.pass_count[WHITE], "W": game.pass_count[BLACK]},
-        "last_mover": None if last is None else color_name(last.color),
-    }
+    return position_of(record.game, record.dead)
 
 
 async def _review(text: str | bytes) -> dict[str, Any]:

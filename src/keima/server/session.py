@@ -128,20 +128,25 @@ class GameSession:
             events.extend(entry.get("events", ()))
             if "clock" in entry:
                 snap = entry["clock"]
-            if "undo_request" in entry:
-                u = entry["undo_request"]
-                self.undo_request = None if u is None else parse_cname(u)
-            if "proposal" in entry:
-                p = entry["proposal"]
-                self.proposal = None if p is None else frozenset(p)
-            if "chat" in entry:
-                self.chat.append(entry["chat"])
+            self.take_notes(entry)
         self.game = Game.replay(events, **self._replay_args(self.params))
         self.event_dicts = events
         self.version = len(entries)
         if snap is not None:
             self.clock.restore(snap)
         self.sync_clock(time.monotonic())
+
+    def take_notes(self, entry: dict[str, Any]) -> None:
+        """Take what a stored log entry says besides the game's events and the clock: the undo request, the
+        dead-stone proposal and a chat message (``keima.server.chat``)."""
+        if "undo_request" in entry:
+            u = entry["undo_request"]
+            self.undo_request = None if u is None else parse_cname(u)
+        if "proposal" in entry:
+            p = entry["proposal"]
+            self.proposal = None if p is None else frozenset(p)
+        if "chat" in entry:
+            self.chat.append(entry["chat"])
 
     @staticmethod
     def _replay_args(params: dict[str, Any]) -> dict[str, Any]:

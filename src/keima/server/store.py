@@ -165,6 +165,16 @@ def migrate(engine: Engine) -> None:
         command.upgrade(cfg, "head")
 
 
+def prepare_database(url: str) -> None:
+    """Open the database at ``url``, bring its schema to the newest revision and close it: what a process checks
+    before it starts serving. Raises the driver's or Alembic's error when the database cannot be opened."""
+    engine = make_engine(url)
+    try:
+        migrate(engine)
+    finally:
+        engine.dispose()
+
+
 def now_utc() -> datetime:
     """Return the current time, timezone-aware UTC."""
     return datetime.now(UTC)
