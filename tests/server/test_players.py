@@ -407,3 +407,17 @@ def test_a_0001_database_upgrades_and_keeps_its_games(db_url: str) -> None:
     engine.dispose()
     with TestClient(create_app(db_url)) as c:
         wait_for(lambda: state(c, gid)["moves"][0]["vertex"] == "E5")
+
+
+def test_chat_reaches_the_review_as_comments(browsers: tuple[Browser, Browser, Browser]) -> None:
+    a, b, _c = browsers
+    gid = _game_with_spectator(browsers)
+    a.req("POST", f"/api/games/{gid}/actions", 200, json={"type": "play", "move": "E5"})
+    a.req("POST", f"/api/games/{gid}/actions", 200, json={"type": "chat", "text": "<b>have fun</b>"})
+    b.req("POST", f"/api/games/{gid}/actions", 200, json={"type": "play", "move": "C3"})
+    review = b.req("GET", f"/api/games/{gid}/review", 200).json()
+    nodes = [review["nodes"][i] for i in review["main_line"]]
+    # The message was sent after move 1: it is that move's comment, as text, and move 2 has none.
+    assert [n["move"] for n in nodes[-2:]] == ["E5", "C3"]
+    assert "jules: <b>have fun</b>" in (nodes[-2]["comment"] or "")
+    assert not nodes[-1]["comment"]

@@ -23,12 +23,13 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, Request
 from pydantic import BaseModel, ConfigDict, Field
 
-from keima.record import DEFAULT_MAX_BYTES, SgfError, SgfRecord, dump_sgf, load_record
+from keima.record import DEFAULT_MAX_BYTES, SgfError, SgfRecord, load_record
 from keima.rules import Game
 from keima.rules.board import BLACK, WHITE, color_name, opponent
 from keima.rules.coords import CoordinateError, from_gtp, from_sgf, to_gtp
 from keima.rules.game import GameError, IllegalMove
 from keima.rules.ruleset import RulesError, get_ruleset
+from keima.server.chat import game_sgf
 from keima.server.errors import ApiError, quote
 from keima.server.positions import _estimate_slots, position_of
 
@@ -313,10 +314,11 @@ async def review_record(body: ReviewIn) -> dict[str, Any]:
 
 @router.get("/api/games/{game_id}/review", responses={200: {"model": ReviewOut}})
 async def review_game(game_id: str, request: Request) -> dict[str, Any]:
-    """The move tree of a game of this server (read from its SGF record); 404 for an unknown game."""
+    """The move tree of a game of this server, read from its SGF record (players, and the chat as comments on
+    the move after which each message was sent); 404 for an unknown game."""
     s = await request.app.state.hub.get(game_id)
     async with s.lock:
-        text = dump_sgf(s.game)
+        text = game_sgf(s)
     return await _review(text.encode("utf-8"))
 
 
