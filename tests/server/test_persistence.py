@@ -2,15 +2,9 @@
 
 from __future__ import annotations
 
-import os
-import re
 import signal
-import subprocess
-import sys
 import threading
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Any
 
 import httpx
@@ -22,6 +16,7 @@ from hypothesis import strategies as st
 from keima.rules.game import Game, GameError
 from keima.server import create_app
 from server.helpers import act, new_game, state, two_players
+from server.live import serve
 
 
 def test_restart_resumes_every_game(db_url: str) -> None:
@@ -81,39 +76,6 @@ def test_a_failed_write_changes_nothing(fast_client: TestClient, monkeypatch: py
     assert [m["point"] for m in s["moves"]] == [40] and s["to_move"] == "W" and s["version"] == 2
     act(fast_client, gid, white, {"type": "play", "move": 41})
     assert [m["point"] for m in state(fast_client, gid)["moves"]] == [40, 41]
-
-
-@contextmanager
-def serve(db_url: str) -> Iterator[tuple[subprocess.Popen[str], str]]:
-    """Run ``keima serve`` in a child process on a free loopback port; yields (process, base URL)."""
-    env = dict(os.environ, PYTHONUNBUFFERED="1")
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "keima", "serve", "--no-open", "--port", "0", "--db", db_url],
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env,
-    )
-    try:
-        assert proc.stdout is not None
-        line = proc.stdout.readline()
-        m = re.search(r"http://localhost:(\d+)/", line)
-        assert m, f"unexpected first line from keima serve: {line!r}"
-        base = f"http://127.0.0.1:{m.group(1)}"
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                if httpx.get(base + "/api/info", timeout=2).status_code == 200:
-                    break
-            except httpx.TransportError:
-                pass
-            assert time.monotonic() < deadline, "server did not start"
-            assert proc.poll() is None, "server exited"
-            time.sleep(0.05)
-        yield proc, base
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-        proc.wait(timeout=10)
-        if proc.stdout is not None:
-            proc.stdout.close()
 
 
 @pytest.mark.slow

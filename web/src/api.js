@@ -16,7 +16,12 @@ export class ApiError extends Error {
   }
 }
 
-async function request(method, path, body) {
+/**
+ * One call of the JSON API: resolves with the answer's JSON (null for an empty
+ * answer such as 204), rejects with an ApiError (status 0 when the server
+ * cannot be reached). Every module of the UI calls the API through it.
+ */
+export async function request(method, path, body) {
   let response;
   try {
     response = await fetch(ROOT + path, {
@@ -26,14 +31,15 @@ async function request(method, path, body) {
       body: body === undefined ? undefined : JSON.stringify(body),
     });
   } catch (exc) {
-    const err = new ApiError(0, { error: { code: "network", message: String(exc) } });
-    throw err;
+    throw new ApiError(0, { error: { code: "network", message: String(exc) } });
   }
   let data = null;
-  try {
-    data = await response.json();
-  } catch {
-    data = null;
+  if (response.status !== 204) {
+    try {
+      data = await response.json();
+    } catch {
+      data = null;
+    }
   }
   if (!response.ok) throw new ApiError(response.status, data);
   return data;

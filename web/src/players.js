@@ -1,32 +1,8 @@
 // Players, the lobby and "my games" (docs/web-api.md, Players and Lobby): the
 // caller's player as a signal, the lobby socket feeding the lists, and the
 // "your turn" notice (tab title and a short stone sound) for games not on screen.
-import { ApiError, ROOT } from "./api.js";
+import { ROOT, request as call } from "./api.js";
 import { signal } from "./signal.js";
-
-async function call(method, path, body) {
-  let response;
-  try {
-    response = await fetch(ROOT + path, {
-      method,
-      credentials: "same-origin",
-      headers: body === undefined ? {} : { "Content-Type": "application/json" },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-  } catch (exc) {
-    throw new ApiError(0, { error: { code: "network", message: String(exc) } });
-  }
-  let data = null;
-  if (response.status !== 204) {
-    try {
-      data = await response.json();
-    } catch {
-      data = null;
-    }
-  }
-  if (!response.ok) throw new ApiError(response.status, data);
-  return data;
-}
 
 /** The caller's player ({id, name, rank, rank_text, guest}), null until known. */
 export const me = signal(null);

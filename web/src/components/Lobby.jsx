@@ -9,6 +9,28 @@ import { lobby, me, playersApi } from "../players.js";
 import { NewGame } from "./NewGame.jsx";
 
 const gameUrl = (id) => `${ROOT}g/${encodeURIComponent(id)}`;
+const reviewUrl = (id) => `${ROOT}review?game=${encodeURIComponent(id)}`;
+
+/** "Black vs White" of a game summary. */
+function Versus({ g }) {
+  return (
+    <span class="who">
+      {who(g.players.B)} {t("vs")} {who(g.players.W)}
+    </span>
+  );
+}
+
+/** The links of a finished game: its review and its SGF record. */
+function FinishedLinks({ g }) {
+  return (
+    <>
+      <a href={reviewUrl(g.id)}>{t("review")}</a>{" "}
+      <a href={api.sgfUrl(g.id)} download={`keima-${g.id}.sgf`}>
+        {t("download")}
+      </a>
+    </>
+  );
+}
 
 function who(p) {
   if (!p) return t("freeSeat");
@@ -145,14 +167,9 @@ export function Lobby({ onCreated }) {
             games={myFinished.slice(0, 10)}
             row={(g) => (
               <li key={g.id} data-game={g.id}>
-                <span class="who">
-                  {who(g.players.B)} {t("vs")} {who(g.players.W)}
-                </span>
+                <Versus g={g} />
                 <span class="what">{g.result ? `${t("resultText", g.result)} (${g.result})` : ""}</span>
-                <a href={gameUrl(g.id)}>{t("review")}</a>{" "}
-                <a href={api.sgfUrl(g.id)} download={`keima-${g.id}.sgf`}>
-                  {t("download")}
-                </a>
+                <FinishedLinks g={g} />
               </li>
             )}
           />
@@ -164,9 +181,7 @@ export function Lobby({ onCreated }) {
           games={live}
           row={(g) => (
             <li key={g.id} data-game={g.id}>
-              <span class="who">
-                {who(g.players.B)} {t("vs")} {who(g.players.W)}
-              </span>
+              <Versus g={g} />
               <span class="what">
                 {g.size}×{g.size} · {t("moveNo", g.moves)} · {t("spectatorsN", g.spectators)}
               </span>
@@ -183,16 +198,11 @@ export function Lobby({ onCreated }) {
           games={finished}
           row={(g) => (
             <li key={g.id} data-game={g.id}>
-              <span class="who">
-                {who(g.players.B)} {t("vs")} {who(g.players.W)}
-              </span>
+              <Versus g={g} />
               <span class="what">
                 {g.size}×{g.size} · {g.result ? t("resultText", g.result) : ""} ({g.result})
               </span>
-              <a href={gameUrl(g.id)}>{t("review")}</a>{" "}
-              <a href={api.sgfUrl(g.id)} download={`keima-${g.id}.sgf`}>
-                {t("download")}
-              </a>
+              <FinishedLinks g={g} />
             </li>
           )}
         />
