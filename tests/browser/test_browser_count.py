@@ -1,4 +1,4 @@
-"""The count step by step after a game, and the referee's position tool (issue 13), in Chromium."""
+"""The count step by step after a game, and the referee's position tool, in Chromium."""
 
 from __future__ import annotations
 

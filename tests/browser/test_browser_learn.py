@@ -1,4 +1,4 @@
-"""The rules lessons (/learn), in Chromium: a lesson completed, a refusal explained (issue 13, parts 4-5)."""
+"""The rules lessons (/learn), in Chromium: a lesson completed, a refusal explained."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The lobby end to end (issue 10): A registers and posts an open challenge; B, a guest with the home page open,
+"""The lobby end to end: A registers and posts an open challenge; B, a guest with the home page open,
 sees it appear without reloading and accepts; they play; C finds the game under live games, watches and chats
 with the spectators (a message that looks like HTML stays text); A logs in from another device, finds the game
 under "my games" and moves in it."""

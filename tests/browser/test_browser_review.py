@@ -1,4 +1,4 @@
-"""The review page (/review) and the rules lessons (/learn), in Chromium (issue 13, parts 3-5)."""
+"""The review page (/review) and the rules lessons (/learn), in Chromium."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""Two real ``keima serve --redis`` processes and two ``keima worker`` processes on one PostgreSQL and one Redis
-(issue 11, item 5): a move on one process seen on a WebSocket of the other within a second; concurrent conflicting
+"""Two real ``keima serve --redis`` processes and two ``keima worker`` processes on one PostgreSQL and one Redis:
+a move on one process seen on a WebSocket of the other within a second; concurrent conflicting
 actions over both leave one consistent game; ``kill -9`` of a web process and of a worker in the middle of bot
 games loses nothing and every bot game moves on; a restarted Redis: live updates resume."""
 

@@ -1,4 +1,4 @@
-"""A corpus of malformed and hostile requests for every endpoint of the web API (issue 14, item 4).
+"""A corpus of malformed and hostile requests for every endpoint of the web API.
 
 ``http_corpus(gid)`` lists HTTP requests as ``(method, path, headers, body)``; ``ws_frames()`` lists WebSocket
 text frames (str) and binary frames (bytes). ``{gid}`` in a path is a real game's id. Every entry is built from

@@ -1,5 +1,5 @@
 """Every request of the fuzz corpus gets a 4xx (or a success), never a 5xx, and every error is the JSON error
-body; every WebSocket frame gets an answer and leaves the socket open (issue 14, item 4)."""
+body; every WebSocket frame gets an answer and leaves the socket open."""
 
 from __future__ import annotations
 

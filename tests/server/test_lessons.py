@@ -1,7 +1,7 @@
 """Every rules lesson of the web UI (web/src/lessons.json) is played through ``POST /api/positions/play``:
 each move the learner must find is legal, each refusal the learner must see is the referee's, with that reason.
 
-So a lesson cannot teach what the referee does not do (issue 13, part 4)."""
+So a lesson cannot teach what the referee does not do."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Players, sessions, open challenges, the lobby, "my games", chat and SGF headers (issue 10), through the API.
+"""Players, sessions, open challenges, the lobby, "my games", chat and SGF headers, through the API.
 
 Several browsers share one application: each ``Browser`` keeps its own cookies and swaps them into the one test
 client for each request.

@@ -1,4 +1,4 @@
-"""``POST /api/positions/count``, ``POST /api/positions/sgf`` and ``GET /api/games/{id}/count`` (issue 13).
+"""``POST /api/positions/count``, ``POST /api/positions/sgf`` and ``GET /api/games/{id}/count``.
 
 The counts are checked by hand, point by point, following the public texts (docs/rules.md, « Public sources »):
 area counting (FFG « Fin de la partie », EGC 2011 example 1 with dame), the FFG quick count, territory with pass

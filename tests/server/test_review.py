@@ -1,5 +1,5 @@
 """``POST /api/review``, ``GET /api/games/{id}/review``, ``POST /api/review/estimate`` and
-``POST /api/positions/play`` (issue 13, parts 3 and 4).
+``POST /api/positions/play``.
 
 The refusals are the referee's (docs/rules.md): suicide forbidden (FFG « Capture »), the ko and the repetition
 rule (FFG « Répétition »).

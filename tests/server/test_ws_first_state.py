@@ -1,4 +1,4 @@
-"""A socket opened on a brand-new game gets its state at once (issue 14, item 5)."""
+"""A socket opened on a brand-new game gets its state at once."""
 
 from __future__ import annotations
 

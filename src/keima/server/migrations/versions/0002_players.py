@@ -1,4 +1,4 @@
-"""Players, their sessions, seats of games held by players, server settings (issue 10).
+"""Players, their sessions, seats of games held by players, server settings.
 
 Revision ID: 0002
 Revises: 0001
