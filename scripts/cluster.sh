@@ -22,6 +22,15 @@ CLEANUP=()
 stop_all() {
   trap - EXIT INT TERM
   for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done
+  # A worker still compiling the bot (a minute or more on a cold numba cache) cannot stop at once: give every
+  # process 10 s to stop by itself, then end the ones left (their jobs go back to the queue).
+  for _ in $(seq 100); do
+    alive=0
+    for pid in "${PIDS[@]}"; do kill -0 "$pid" 2>/dev/null && alive=1; done
+    [ "$alive" = 0 ] && break
+    sleep 0.1
+  done
+  for pid in "${PIDS[@]}"; do kill -9 "$pid" 2>/dev/null || true; done
   for pid in "${PIDS[@]}"; do wait "$pid" 2>/dev/null || true; done
   for c in "${CLEANUP[@]}"; do eval "$c" >/dev/null 2>&1 || true; done
   echo "keima cluster: stopped (logs in $RUN)"
