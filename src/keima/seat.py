@@ -562,14 +562,25 @@ def _margin(game: Game, own: list[float], color: int) -> float:
     return black if color == BLACK else -black
 
 
+#: The prefix that names a GTP engine where a keima level would stand (``"engine:GNU Go"``).
+ENGINE_PREFIX = "engine:"
+
+
+def engine_of(opponent_name: str | None) -> str | None:
+    """The engine's name when ``opponent_name`` names a GTP engine (``"engine:NAME"``), else None."""
+    if opponent_name is not None and opponent_name.startswith(ENGINE_PREFIX):
+        return opponent_name[len(ENGINE_PREFIX):]
+    return None
+
+
 def make_seat(opponent_name: str, engines: dict[str, str] | None = None, *, seed: int | None = None,
               timeout: float = 30.0) -> Seat:
     """Return a seat for ``opponent_name``: ``"engine:NAME"`` for the GTP engine named ``NAME`` in ``engines``
     (name -> command line), otherwise a keima level (``keima.ai.LEVELS`` or 1..3).
 
     Raises ``ValueError`` for an unknown level or engine."""
-    if opponent_name.startswith("engine:"):
-        name = opponent_name[len("engine:"):]
+    name = engine_of(opponent_name)
+    if name is not None:
         if not engines or name not in engines:
             raise ValueError(f"no engine named {name!r} at this table")
         return Seat(EnginePlayer(name, engines[name], timeout=timeout))

@@ -82,6 +82,7 @@ def test_a_gtp_engine_plays_in_the_browser_under_french_rules(engine_client: Tes
     g = new_game(c, size=9, opponent="bot", engine="GNU Go", color="B", rules="french")
     gid, tok = g["game"]["id"], g["seat"]["token"]
     assert g["game"]["players"]["W"]["level"] == "engine:GNU Go"
+    assert g["game"]["players"]["W"]["name"] == "GNU Go"  # the engine's own name, not "keima (engine:...)"
     assert g["game"]["bot_warming"] is False  # an engine needs no compiling
     candidates = [9 * r + col for r in (2, 6, 4) for col in (2, 6, 4)]
     for n in range(3):

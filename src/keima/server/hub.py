@@ -376,7 +376,7 @@ class Hub:
                 if engine not in self.engines:
                     raise ApiError(422, "invalid-request", f"no engine named {engine!r} at this server "
                                    f"(engines: {', '.join(self.engines) or 'none'})", field="engine")
-                bot_level = "engine:" + engine
+                bot_level = seat.ENGINE_PREFIX + engine
             else:
                 try:
                     bot_level = ai.level_name(body["bot_level"] or ai.LEVELS[len(ai.LEVELS) // 2])
@@ -664,7 +664,7 @@ class Hub:
         what = self.bot_task(s)
         if what is None:
             return
-        if self.jobs is not None and not (s.bot_level or "").startswith("engine:"):
+        if self.jobs is not None and seat.engine_of(s.bot_level) is None:
             # A GTP engine (keima serve --engine) runs where it is configured, in this web process; keima's own
             # bot goes to the workers.
             self._spawn(self.jobs.enqueue("bot", s.id, s.version))

@@ -23,7 +23,7 @@ from pydantic import TypeAdapter
 
 from keima.rules.board import BLACK, WHITE
 from keima.rules.coords import to_gtp
-from keima.seat import is_warm
+from keima.seat import engine_of, is_warm
 from keima.server.clock import GameClock
 from keima.server.schemas import (
     ChatOut,
@@ -89,7 +89,11 @@ _CHAT_KEYS = ("n", "from", "text", "at", "to")
 
 
 def bot_name(level: str | None) -> str:
-    """The bot's player name with its level, as the UI and the SGF show it: ``"keima (strong)"``."""
+    """The computer player's name as the UI and the SGF show it: keima with its level (``"keima (strong)"``), or
+    a GTP engine's own name (``"GNU Go"`` for the level ``"engine:GNU Go"``)."""
+    engine = engine_of(level)
+    if engine is not None:
+        return engine
     return f"keima ({level})" if level else "keima"
 
 
@@ -190,7 +194,7 @@ def _head(s: ViewedGame, now: float, moves: list[MoveOut], you: list[Color]) -> 
         clock=clock_out(s.clock, now, view.clock_spec(s)),
         undo_request=None if s.undo_request is None else UndoRequestOut(by=color_out(s.undo_request)),
         bot_note=s.bot_note,
-        bot_warming=(s.bot_level is not None and not s.bot_level.startswith("engine:") and not is_warm()
+        bot_warming=(s.bot_level is not None and engine_of(s.bot_level) is None and not is_warm()
                      and g.phase != "finished"),
         chat=[ChatOut.model_construct(**{k: m[k] for k in _CHAT_KEYS}) for m in s.chat[-CHAT_IN_STATE:]],
         moves=moves,
