@@ -16,19 +16,9 @@ from hypothesis import strategies as st
 
 from keima.ai import fastboard as fb
 from keima.rules import BLACK, EMPTY, WHITE, Board, is_true_eye
+from rules.diagram import random_board
 
 SIZES = (2, 3, 4, 5, 7, 9, 13, 19)
-
-
-def random_position(rng: random.Random, size: int, density: float) -> Board:
-    """A random referee board in which every chain has a liberty (chains left without one are removed)."""
-    board = Board(size)
-    board.set_stones(
-        (p, rng.choice((BLACK, WHITE)) if rng.random() < density else EMPTY) for p in range(size * size)
-    )
-    while dead := [s for ch in board.chains() if not ch.libs for s in ch.stones]:
-        board.remove(dead)
-    return board
 
 
 def fast_copy(board: Board) -> np.ndarray:
@@ -65,7 +55,7 @@ def test_compiled_eye_test_matches_the_referee(size: int) -> None:
     rng = random.Random(1000 + size)
     eyes = false_eyes = 0
     for _ in range(150 if size <= 9 else 40):
-        board = random_position(rng, size, rng.uniform(0.5, 0.95))
+        board = random_board(rng, size, rng.uniform(0.5, 0.95))
         e, f = compare(board)
         eyes += e
         false_eyes += f
@@ -77,4 +67,4 @@ def test_compiled_eye_test_matches_the_referee(size: int) -> None:
 @settings(max_examples=40, deadline=None)
 @given(st.integers(0, 2**32), st.sampled_from(SIZES), st.floats(0.3, 1.0))
 def test_compiled_eye_test_matches_on_drawn_positions(seed: int, size: int, density: float) -> None:
-    compare(random_position(random.Random(seed), size, density))
+    compare(random_board(random.Random(seed), size, density))

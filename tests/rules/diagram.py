@@ -10,11 +10,12 @@ of the board being empty.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import keima
-from keima.rules.board import BLACK, EMPTY, WHITE
+from keima.rules.board import BLACK, EMPTY, WHITE, Board
 
 _SYMBOLS = {BLACK: "X", WHITE: "O", EMPTY: "."}
 
@@ -109,3 +110,14 @@ def setup_game(
     game = keima.Game(size=pos.size, rules=rules, komi=komi, handicap=handicap)
     game.setup(black=sorted(pos.black), white=sorted(pos.white))
     return game, pos
+
+
+def random_board(rng: random.Random, size: int, density: float) -> Board:
+    """A random position in which every chain has a liberty (chains left without one are removed)."""
+    board = Board(size)
+    board.set_stones(
+        (p, rng.choice((BLACK, WHITE)) if rng.random() < density else EMPTY) for p in range(size * size)
+    )
+    while dead := [s for ch in board.chains() if not ch.libs for s in ch.stones]:
+        board.remove(dead)
+    return board

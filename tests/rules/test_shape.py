@@ -13,7 +13,7 @@ from keima.rules import BLACK, EMPTY, WHITE, Board, PlayEffect, is_true_eye, pla
 from keima.rules.life import seki_stones
 from keima.rules.shape import diagonals_table
 
-from .diagram import parse
+from .diagram import parse, random_board
 
 
 def board_of(text: str, size: int | None = None) -> tuple[Board, dict[str, int]]:
@@ -251,17 +251,6 @@ def test_play_effect_table(name: str) -> None:
     before = list(board.colors)
     assert play_effect(board, a, BLACK) == PlayEffect(a, captured, chain_size, liberties, saved, ataris, own_eye)
     assert board.colors == before
-
-
-def random_board(rng: random.Random, size: int, density: float) -> Board:
-    """A random position in which every chain has a liberty (chains left without one are removed)."""
-    board = Board(size)
-    board.set_stones(
-        (p, rng.choice((BLACK, WHITE)) if rng.random() < density else EMPTY) for p in range(size * size)
-    )
-    while dead := [s for ch in board.chains() if not ch.libs for s in ch.stones]:
-        board.remove(dead)
-    return board
 
 
 def expected_effect(board: Board, p: int, color: int) -> tuple[int, int, int, int, int]:
