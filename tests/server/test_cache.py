@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import random
-import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -24,6 +23,7 @@ from keima.server.schemas import NewGame
 from keima.server.session import token_hash
 from keima.server.store import Store, make_engine, migrate
 from server.helpers import act, new_game, state, two_players, wait_for
+from server.live import run_async
 
 # What a player sees of a game, without what differs between two games by construction.
 SEEN = ("version", "phase", "to_move", "result", "end_reason", "board", "moves", "prisoners", "pass_count",
@@ -179,18 +179,4 @@ def test_intents_racing_with_evictions_are_each_stored_once(tmp_path: Path) -> N
             store.stop()
             engine.dispose()
 
-    # In a thread of its own, as in test_concurrency: Playwright's sync API may hold the main thread's loop.
-    errors: list[BaseException] = []
-
-    def run() -> None:
-        try:
-            asyncio.run(scenario())
-        except BaseException as exc:  # re-raised in the test's thread below
-            errors.append(exc)
-
-    thread = threading.Thread(target=run)
-    thread.start()
-    thread.join(timeout=120)
-    assert not thread.is_alive(), "the scenario did not end in 120 s"
-    if errors:
-        raise errors[0]
+    run_async(scenario(), 120)  # in a thread of its own: Playwright's sync API may hold the main loop

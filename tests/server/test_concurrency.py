@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import random
-import threading
 from pathlib import Path
 
 from keima.server.errors import ApiError
@@ -13,6 +12,7 @@ from keima.server.pubsub import LocalPubSub
 from keima.server.schemas import NewGame
 from keima.server.session import token_hash
 from keima.server.store import Store, from_row, make_engine, migrate
+from server.live import run_async
 
 
 def test_concurrent_intents_on_many_games(tmp_path: Path) -> None:
@@ -57,18 +57,4 @@ def test_concurrent_intents_on_many_games(tmp_path: Path) -> None:
             store.stop()
             engine.dispose()
 
-    # In a thread of its own: Playwright's sync API (tests/browser) keeps an event loop running in the main
-    # thread for the whole session, and asyncio.run refuses to start inside it.
-    errors: list[BaseException] = []
-
-    def run() -> None:
-        try:
-            asyncio.run(scenario())
-        except BaseException as exc:  # re-raised in the test's thread below
-            errors.append(exc)
-
-    thread = threading.Thread(target=run)
-    thread.start()
-    thread.join()
-    if errors:
-        raise errors[0]
+    run_async(scenario(), 300)  # in a thread of its own: Playwright's sync API may hold the main loop
