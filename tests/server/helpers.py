@@ -55,3 +55,17 @@ def two_players(c: TestClient, **body: Any) -> tuple[str, str, str]:
     assert r.status_code == 200, r.text
     c.cookies.clear()
     return gid, g["seat"]["token"], r.json()["seat"]["token"]
+
+
+class StandInPlayer:
+    """The quiet part of a computer player the tests put in a seat (``keima.seat.Seat``): no win rate, nothing to
+    warm up or close. Subclasses give the moves and the dead-stone judgement."""
+
+    def winrate(self) -> None:
+        return None
+
+    def warm_up(self) -> None:
+        pass
+
+    def close(self) -> None:
+        pass

@@ -16,10 +16,10 @@ from fastapi.testclient import TestClient
 import keima.ai
 import keima.seat
 from keima.server import create_app
-from server.helpers import act, new_game, state, wait_for
+from server.helpers import StandInPlayer, act, new_game, state, wait_for
 
 
-class SlowJudge:
+class SlowJudge(StandInPlayer):
     """A computer player (``keima.seat.ComputerPlayer``) that passes at once, and whose first judgement of a
     marking waits until the test lets it go; it agrees with every marking."""
 
@@ -42,15 +42,6 @@ class SlowJudge:
             self.judging.set()
             assert self.release.wait(20), "the test never released the bot"
         return frozenset(game.dead)
-
-    def winrate(self) -> None:
-        return None
-
-    def warm_up(self) -> None:
-        pass
-
-    def close(self) -> None:
-        pass
 
 
 @pytest.fixture

@@ -13,12 +13,12 @@ from fastapi.testclient import TestClient
 import keima.ai
 import keima.seat
 from keima.server import create_app
-from server.helpers import act, new_game, state, wait_for
+from server.helpers import StandInPlayer, act, new_game, state, wait_for
 
 GNUGO = "/usr/games/gnugo"
 
 
-class Stubborn:
+class Stubborn(StandInPlayer):
     """A computer player that passes and believes every stone alive."""
 
     name = "stubborn"
@@ -31,15 +31,6 @@ class Stubborn:
 
     def dead_stones(self, game: Any) -> frozenset[int]:
         return frozenset()
-
-    def winrate(self) -> None:
-        return None
-
-    def warm_up(self) -> None:
-        pass
-
-    def close(self) -> None:
-        pass
 
 
 @pytest.fixture
