@@ -40,6 +40,78 @@ from typing import Any
 import httpx
 from websockets.asyncio.client import connect
 
+TICK = os.sysconf("SC_CLK_TCK")
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU seconds of process ``pid`` (all its threads) so far; 0.0 once it is gone."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / TICK
+
+
+def postgres_pids() -> list[int]:
+    """The pids of every ``postgres`` process on this machine (the database's share of the work)."""
+    out = []
+    for d in Path("/proc").iterdir():
+        if d.name.isdigit():
+            try:
+                if (d / "comm").read_text().strip() == "postgres":
+                    out.append(int(d.name))
+            except OSError:
+                continue
+    return out
+
+
+def machine_busy() -> tuple[float, float]:
+    """(busy, total) CPU seconds of the whole machine so far, from /proc/stat."""
+    v = [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    idle = v[3] + v[4]
+    return (sum(v) - idle) / TICK, sum(v) / TICK
+
+
+class CpuMeter:
+    """CPU seconds spent by each part (web processes, workers, Redis, PostgreSQL, this client) between
+    ``start`` and ``stop``: what a move costs each of them, measured rather than guessed."""
+
+    def __init__(self, svc: Services) -> None:
+        self.svc = svc
+        self.before: dict[str, float] = {}
+        self.used: dict[str, float] = {}
+
+    def _sample(self) -> dict[str, float]:
+        self_cpu = os.times()
+        parts = {
+            "web": sum(cpu_seconds(p.pid) for p in self.svc.webs),
+            "workers": sum(cpu_seconds(p.pid) for p in self.svc.workers),
+            "redis": sum(cpu_seconds(p.pid) for p in self.svc.redis_procs),
+            "postgres": sum(cpu_seconds(pid) for pid in postgres_pids()),
+            "client": self_cpu.user + self_cpu.system,
+        }
+        busy, total = machine_busy()
+        parts["machine"] = busy
+        parts["_total"] = total
+        return parts
+
+    def start(self) -> None:
+        self.before = self._sample()
+
+    def stop(self) -> None:
+        after = self._sample()
+        self.used = {k: after[k] - self.before[k] for k in after}
+
+    def line(self, moves: int, seconds: float) -> str:
+        """CPU milliseconds per move of each part, and how busy the machine's cores were."""
+        if not moves or not self.used:
+            return ""
+        cores = os.cpu_count() or 1
+        parts = "  ".join(f"{k} {self.used[k] * 1000 / moves:.2f}" for k in
+                          ("web", "workers", "redis", "postgres", "client") if self.used[k] > 0)
+        share = self.used["machine"] / max(1e-9, self.used["_total"]) * 100
+        return f"{'':<34} CPU ms/move: {parts}  (machine {share:.0f}% busy over {cores} cores)"
+
 
 def free_port() -> int:
     with socket.socket() as s:
@@ -54,6 +126,9 @@ class Services:
         self.db = db
         self.folder = folder
         self.procs: list[subprocess.Popen[bytes]] = []
+        self.webs: list[subprocess.Popen[bytes]] = []
+        self.workers: list[subprocess.Popen[bytes]] = []
+        self.redis_procs: list[subprocess.Popen[bytes]] = []
         self.ports: list[int] = []
         self.redis = ""
 
@@ -63,6 +138,7 @@ class Services:
         self.procs.append(subprocess.Popen([binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "",
                                             "--appendonly", "no", "--dir", str(self.folder)],
                                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+        self.redis_procs.append(self.procs[-1])
         self.redis = f"redis://127.0.0.1:{port}/0"
         for _ in range(100):
             try:
@@ -72,16 +148,17 @@ class Services:
                 time.sleep(0.05)
         raise RuntimeError("redis-server did not start")
 
-    def _spawn(self, args: list[str], name: str) -> None:
+    def _spawn(self, args: list[str], name: str) -> subprocess.Popen[bytes]:
         log = (self.folder / name).open("wb")
         self.procs.append(subprocess.Popen([sys.executable, "-m", "keima", *args], stdout=log,
                                            stderr=subprocess.STDOUT))
+        return self.procs[-1]
 
     def start_webs(self, n: int) -> None:
         for i in range(n):
             port = free_port()
-            self._spawn(["serve", "--no-open", "--port", str(port), "--db", self.db, "--redis", self.redis],
-                        f"web{len(self.ports)}.log")
+            self.webs.append(self._spawn(["serve", "--no-open", "--port", str(port), "--db", self.db, "--redis", self.redis],
+                        f"web{len(self.ports)}.log"))
             self.ports.append(port)
             if i == 0:
                 self._wait(port)  # the first one migrates the database
@@ -90,7 +167,7 @@ class Services:
 
     def start_workers(self, n: int) -> None:
         for i in range(n):
-            self._spawn(["worker", "--db", self.db, "--redis", self.redis], f"worker{i}.log")
+            self.workers.append(self._spawn(["worker", "--db", self.db, "--redis", self.redis], f"worker{i}.log"))
         import redis
 
         r = redis.Redis.from_url(self.redis)
@@ -122,7 +199,7 @@ class Services:
             except subprocess.TimeoutExpired:
                 p.kill()
                 p.wait()
-        self.procs = []
+        self.procs, self.webs, self.workers, self.redis_procs = [], [], [], []
         self.ports = []
 
 
@@ -131,6 +208,11 @@ class Stats:
     rtts: list[float] = field(default_factory=list)
     errors: int = 0
     bot_moves: int = 0
+    codes: dict[str, int] = field(default_factory=dict)
+
+    def error(self, code: str) -> None:
+        self.errors += 1
+        self.codes[code] = self.codes.get(code, 0) + 1
 
     def pct(self, q: float) -> float:
         s = sorted(self.rtts)
@@ -195,7 +277,7 @@ async def _play_one(port: int, gid: str, token: str, stats: Stats, stop: asyncio
                         stats.rtts.append(time.perf_counter() - t0)
                     break
                 if raw.startswith('{"type":"error"'):
-                    stats.errors += 1
+                    stats.error(str(json.loads(raw).get("error", {}).get("code", "?")))
                     break
 
 
@@ -231,8 +313,9 @@ async def bot_game(port: int, gid: str, token: str, stats: Stats, stop: asyncio.
 
 
 async def run_humans(ports: list[int], games: int, seconds: float, think: float, seed: int = 1,
-                     bots: int = 0) -> tuple[Stats, Stats, float]:
-    """Play ``games`` human games (and ``bots`` bot games) for ``seconds``; returns (humans, bots, elapsed)."""
+                     bots: int = 0, meter: CpuMeter | None = None) -> tuple[Stats, Stats, float]:
+    """Play ``games`` human games (and ``bots`` bot games) for ``seconds``; returns (humans, bots, elapsed).
+    ``meter``: measures the CPU each part spends during the measured ``seconds``."""
     created = await create_games(ports, games, opponent="local", size=19)
     bot_created = await create_games(ports, bots, opponent="bot", size=9, color="B", bot_level="beginner")
     stats, bstats = Stats(), Stats()
@@ -244,21 +327,26 @@ async def run_humans(ports: list[int], games: int, seconds: float, think: float,
     tasks += [asyncio.create_task(bot_game(p, g, t, bstats, stop)) for p, g, t in bot_created]
     ready.set()
     t0 = time.perf_counter()
+    if meter is not None:
+        meter.start()
     await asyncio.sleep(seconds)
     stop.set()
     elapsed = time.perf_counter() - t0
+    if meter is not None:
+        meter.stop()
     done, pending = await asyncio.wait(tasks, timeout=15)
     for t in pending:
         t.cancel()
     for t in done:
         if t.exception() is not None:
-            stats.errors += 1
+            stats.error(type(t.exception()).__name__)
     return stats, bstats, elapsed
 
 
 def line(label: str, s: Stats, elapsed: float) -> str:
     return (f"{label:<34} moves {len(s.rtts):>7}  moves/s {len(s.rtts) / elapsed:>8.1f}  "
-            f"p50 {s.pct(0.5):7.1f} ms  p99 {s.pct(0.99):7.1f} ms  errors {s.errors}")
+            f"p50 {s.pct(0.5):7.1f} ms  p99 {s.pct(0.99):7.1f} ms  errors {s.errors}"
+            + (f" {s.codes}" if s.codes else ""))
 
 
 def main() -> int:
@@ -286,11 +374,14 @@ def main() -> int:
             try:
                 svc.start_redis()
                 svc.start_webs(n)
-                stats, _b, elapsed = asyncio.run(run_humans(svc.ports, args.games, args.seconds, args.think))
+                meter = CpuMeter(svc)
+                stats, _b, elapsed = asyncio.run(run_humans(svc.ports, args.games, args.seconds, args.think,
+                                                            meter=meter))
             finally:
                 svc.stop()
             results[n] = (stats, elapsed)
             print(line(f"{n} web process{'es' if n > 1 else ''}", stats, elapsed), flush=True)
+            print(meter.line(len(stats.rtts), elapsed), flush=True)
         r1 = len(results[1][0].rtts) / results[1][1]
         r2 = len(results[2][0].rtts) / results[2][1]
         print(f"{'2 processes / 1 process':<34} {r2 / r1 if r1 else float('nan'):.2f}x moves/s", flush=True)
@@ -300,13 +391,18 @@ def main() -> int:
             svc.start_redis()
             svc.start_webs(2)
             svc.start_workers(2)
-            alone, _b, e0 = asyncio.run(run_humans(svc.ports, args.games, args.seconds, args.bot_think, seed=2))
+            meter = CpuMeter(svc)
+            alone, _b, e0 = asyncio.run(run_humans(svc.ports, args.games, args.seconds, args.bot_think, seed=2,
+                                                   meter=meter))
             print(line("2 web, 2 workers, no bot game", alone, e0), flush=True)
+            print(meter.line(len(alone.rtts), e0), flush=True)
+            meter = CpuMeter(svc)
             stats, bstats, elapsed = asyncio.run(run_humans(svc.ports, args.games, args.seconds, args.bot_think,
-                                                            seed=3, bots=args.bots))
+                                                            seed=3, bots=args.bots, meter=meter))
         finally:
             svc.stop()
         print(line(f"2 web, 2 workers, {args.bots} bot games", stats, elapsed), flush=True)
+        print(meter.line(len(stats.rtts), elapsed), flush=True)
         print(f"{'bot moves made meanwhile':<34} {bstats.bot_moves} ({bstats.bot_moves / elapsed:.1f}/s)", flush=True)
     return 0
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import random
 import time
 from collections.abc import Iterator
@@ -193,6 +194,20 @@ def test_kill_a_web_process_mid_bot_games(cluster: Cluster) -> None:
     # A new process takes the dead one's place for the tests that follow.
     cluster.webs[0] = cluster.start_web()
     cluster.wait_web(cluster.webs[0])
+
+
+def test_workers_yield_the_cpu_to_web_processes(cluster: Cluster) -> None:
+    """A worker lowers its priority by 10 (the default ``--nice``) before it starts any thread, so that its
+    searches give way to the web processes on a shared host; the web processes keep theirs."""
+    def nice_values(pid: int) -> set[int]:
+        # Field 19 of /proc/PID/task/TID/stat; the command name (field 2) may hold spaces, so split after ")".
+        return {int(Path(f"/proc/{pid}/task/{tid}/stat").read_text().rpartition(")")[2].split()[16])
+                for tid in os.listdir(f"/proc/{pid}/task")}
+
+    worker = cluster.workers[-1]
+    assert worker.proc.poll() is None
+    assert nice_values(worker.proc.pid) == {10}
+    assert nice_values(cluster.webs[0].proc.pid) == {0}
 
 
 def test_kill_a_worker_mid_search(cluster: Cluster) -> None:

@@ -36,6 +36,7 @@ class Node:
         self.store.start()
         await self.pubsub.start()
         self.pubsub.on_remote = self.hub.on_remote
+        self.pubsub.rebuildable = self.hub.rebuildable
         self.pubsub.on_subscribed = lambda ch: self.hub.spawn(self.hub.refresh(ch))
         await asyncio.wait_for(self.pubsub.connected.wait(), 5)
 
@@ -178,6 +179,40 @@ async def _test_a_change_on_one_hub_reaches_a_subscriber_of_the_other(nodes: tup
                 break
             await asyncio.sleep(0.02)
         assert b.hub.sessions[s.id].version == 1
+    finally:
+        sub.close()
+
+
+def test_a_state_nobody_else_watches_goes_out_bare(with_nodes: Callable[[Body], None]) -> None:
+    with_nodes(_test_a_state_nobody_else_watches_goes_out_bare)
+
+
+async def _test_a_state_nobody_else_watches_goes_out_bare(nodes: tuple[Node, Node]) -> None:
+    """A game watched from one process only sends Redis bare version notices, not its 10-20 KB states; a
+    process that starts watching still gets every state: the first rebuilt from the database, the next ones
+    carried in the messages again."""
+    a, b = nodes
+    s, _token, _ = await a.hub.create(body())
+    th = s.seats.black
+    await asyncio.sleep(0.2)  # the creation's message went out and reached nobody
+    await a.hub.act(s.id, {"type": "play", "move": "E5"}, th)
+    await asyncio.sleep(0.2)
+    assert a.pubsub.bare_sent == 1
+    await b.hub.get(s.id)
+    sub = b.pubsub.subscribe(s.id)
+    it = sub.__aiter__()
+    try:
+        await asyncio.sleep(0.3)
+        await a.hub.act(s.id, {"type": "play", "move": "C3"}, th)  # still bare: b's interest is not known yet
+        version, text = await asyncio.wait_for(it.__anext__(), 2.0)
+        while version < 2:
+            version, text = await asyncio.wait_for(it.__anext__(), 2.0)
+        assert version == 2 and [m["vertex"] for m in json.loads(text)["moves"]] == ["E5", "C3"]
+        assert a.pubsub.bare_sent == 2
+        await a.hub.act(s.id, {"type": "play", "move": "D4"}, th)  # Redis said b listens: the text goes along
+        version, text = await asyncio.wait_for(it.__anext__(), 2.0)
+        assert version == 3 and json.loads(text)["moves"][-1]["vertex"] == "D4"
+        assert a.pubsub.bare_sent == 2
     finally:
         sub.close()
 

@@ -21,6 +21,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                    help="the cluster's Redis, redis://HOST:PORT/N (env KEIMA_REDIS)")
     p.add_argument("--jobs", type=int, default=1, metavar="N",
                    help="searches at a time in this process (default 1: one core)")
+    p.add_argument("--nice", type=int, default=int(os.environ.get("KEIMA_WORKER_NICE", "10")), metavar="N",
+                   help="lower this process's CPU priority by N (0-19, default 10; env KEIMA_WORKER_NICE): on a "
+                   "host shared with web processes, searches then yield to the people waiting for an answer")
     p.add_argument("--log-level", default="warning", choices=["critical", "error", "warning", "info", "debug"])
     p.set_defaults(func=run)
 
@@ -42,6 +45,11 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("--redis URL is required (the Redis of the web processes)")
     if args.jobs < 1:
         raise UsageError(f"--jobs must be at least 1, not {args.jobs}")
+    if not 0 <= args.nice <= 19:
+        raise UsageError(f"--nice must be 0 to 19, not {args.nice}")
+    if args.nice:
+        # Before any thread starts: Linux keeps a priority per thread, and new threads inherit the caller's.
+        os.nice(args.nice)
     logging.basicConfig(level=args.log_level.upper(), format="%(asctime)s %(name)s %(levelname)s %(message)s")
     url = normalise_url(args.db)
     from keima.server.jobs import make_worker

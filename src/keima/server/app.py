@@ -254,6 +254,7 @@ def create_app(db_url: str | None = None, *, pubsub: PubSub | None = None, dist:
             cluster_parts = [rps, queue]
             hub = Hub(store, rps, cache_size=cache_size, shared=True, jobs=queue, engines=engines)
             rps.on_remote = hub.on_remote
+            rps.rebuildable = hub.rebuildable
             rps.on_subscribed = lambda channel: hub.spawn(hub.refresh(channel))
             hub.start_sweep()
         else:

@@ -272,6 +272,11 @@ class Hub:
         if s is not None and s.version < version:
             self._spawn(self.refresh(game_id))
 
+    def rebuildable(self, channel: str) -> bool:
+        """True when ``channel`` is a game this process holds: another process can rebuild its state from the
+        database (``refresh``), so a bare "version N exists" notice may stand for the state (RedisPubSub)."""
+        return channel in self.sessions
+
     def _keep(self, s: GameSession) -> None:
         """Put ``s`` in memory as the most recently used game; make room beyond ``cache_size``."""
         self.sessions[s.id] = s

@@ -155,6 +155,7 @@ def make_worker(db_url: str, redis_url: str, *, jobs: int = 1, warm: bool = True
         await queue.start()
         hub = Hub(store, pubsub, shared=True, jobs=queue, timers=False, bot_threads=jobs)
         pubsub.on_remote = hub.on_remote
+        pubsub.rebuildable = hub.rebuildable
         key = WORKER_KEY + secrets.token_hex(6)
         ctx.update(hub=hub, store=store, engine=engine, pubsub=pubsub, queue=queue, key=key,
                    beat=asyncio.get_running_loop().create_task(_heartbeat(ctx["redis"], key)))

@@ -6,6 +6,13 @@ Redis for the other processes; a process skips its own messages when they come b
 ``<origin> <version> <text>``: the origin (a random id per process) and the version let a receiver drop echoes and
 stale states.
 
+A game's state is large (10 to 20 KB at move 200) and most games are watched from one process only. A channel
+marked ``rebuildable`` (a game: the receiver can rebuild its state from the database) whose last message reached
+no other process is sent as a bare ``<origin> <version>`` notice: a receiver gets ``on_remote`` only and rebuilds
+the text itself. Redis says how many connections each message reached, so the first message after another
+process subscribes shows it, and the following ones carry their text again; a process that subscribes reads the
+game from the database anyway (``on_subscribed``), so a notice never loses a state.
+
 Redis publish/subscribe is at-most-once: a message sent while a connection is down is lost. The state itself lives
 in the database, so nothing is lost for good: each time a channel is (re)subscribed, ``on_subscribed(channel)`` is
 called, and the hub then compares its copy of the game with the database and offers the newer state locally. A
@@ -43,6 +50,11 @@ class RedisPubSub:
         self.local = LocalPubSub()
         self.on_remote: Callable[[str, int], None] | None = None
         self.on_subscribed: Callable[[str], None] | None = None
+        # Channels whose messages a receiver can rebuild (from the database): those may go out as bare notices.
+        self.rebuildable: Callable[[str], bool] = lambda _channel: False
+        self._lonely: set[str] = set()  # rebuildable channels whose last message reached no other process
+        self._subscribed: set[str] = set()
+        self.bare_sent = 0
         self.connected = asyncio.Event()
         self.reconnects = 0
         self._outbox: asyncio.Queue[tuple[str, str]] = asyncio.Queue(maxsize=100_000)
@@ -76,8 +88,13 @@ class RedisPubSub:
     def publish(self, channel: str, version: int, message: str) -> None:
         """See ``PubSub.publish``: local subscribers at once, the other processes through Redis."""
         self.local.publish(channel, version, message)
+        if channel in self._lonely:
+            payload = f"{self.origin} {version}"
+            self.bare_sent += 1
+        else:
+            payload = f"{self.origin} {version} {message}"
         try:
-            self._outbox.put_nowait((PREFIX + channel, f"{self.origin} {version} {message}"))
+            self._outbox.put_nowait((PREFIX + channel, payload))
         except asyncio.QueueFull:
             log.warning("redis outbox full: dropping an update of %s (the database has it)", channel)
 
@@ -113,16 +130,31 @@ class RedisPubSub:
                 async with self._redis.pipeline(transaction=False) as pipe:
                     for channel, payload in batch:
                         pipe.publish(channel, payload)
-                    await pipe.execute()
+                    reached = await pipe.execute()
+                self._note_listeners(batch, reached)
             except asyncio.CancelledError:
                 raise
             except Exception as exc:  # Redis down: the database has the states; receivers resync on reconnect
                 log.warning("redis publish failed (%s); %d update(s) dropped", type(exc).__name__, len(batch))
 
+    def _note_listeners(self, batch: list[tuple[str, str]], reached: list[Any]) -> None:
+        # PUBLISH answers how many connections got the message; this process's own one counts when subscribed.
+        for (raw, _payload), count in zip(batch, reached, strict=True):
+            channel = raw[len(PREFIX):]
+            if not self.rebuildable(channel):
+                continue
+            others = int(count) - (channel in self._subscribed)
+            if others > 0:
+                self._lonely.discard(channel)
+            else:
+                if len(self._lonely) >= 200_000:  # forgetting is safe: the next message carries its text
+                    self._lonely.clear()
+                self._lonely.add(channel)
+
     async def _reader(self) -> None:
         while True:
             ps = self._redis.pubsub(ignore_subscribe_messages=False)
-            subscribed: set[str] = set()
+            subscribed = self._subscribed = set()
             try:
                 await ps.ping()
                 await ps.subscribe(PREFIX + "__hello__")
@@ -176,14 +208,15 @@ class RedisPubSub:
         origin, _, rest = text.partition(" ")
         if origin == self.origin:
             return
-        vtext, _, message = rest.partition(" ")
+        vtext, text_follows, message = rest.partition(" ")
         try:
             version = int(vtext)
         except ValueError:
             return
         if self.on_remote is not None:
             self.on_remote(channel, version)
-        self.local.publish(channel, version, message)
+        if text_follows:  # else a bare notice: on_remote rebuilds the message
+            self.local.publish(channel, version, message)
 
 
 class _Sub:

@@ -304,7 +304,9 @@ class Store:
             if isinstance(op, Append)
             for i, e in enumerate(op.entries)
         ]
-        if rows:
+        if len(rows) == 1:  # a lone row: one plain statement (an executemany of one row costs a pipeline)
+            conn.execute(game_log.insert(), rows[0])
+        elif rows:
             conn.execute(game_log.insert(), rows)
         results: list[Any] = []
         for op in ops:
