@@ -529,7 +529,13 @@ async def _serve_socket(hub: Hub, websocket: WebSocket, game_id: str) -> None:
         except (WebSocketDisconnect, RuntimeError, OSError):
             pass
 
-    await send_state(s.version, s.state_json(time.monotonic()))
+    try:
+        await send_state(s.version, s.state_json(time.monotonic()))
+    except (WebSocketDisconnect, RuntimeError, OSError):
+        # The client left during the handshake (an overloaded server, a closed tab): uvicorn then refuses any
+        # send with a RuntimeError. Nothing to serve.
+        sub.close()
+        return
     sender = asyncio.get_running_loop().create_task(pump())
     watcher = None
     if hub.jobs is not None and s.bot_color is not None:
