@@ -15,7 +15,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow]
 TRIES = ["C3", "G7", "C7", "G3", "D5", "F5", "E3", "E7", "C5", "G5"]
 
 
-def wait_bot_answer(page: Any, before: int, vertex: str = "") -> None:
+def wait_bot_answer(page: Any, before: int, vertex: str = "", timeout_s: float = 30) -> None:
     """Wait until the human's action and the bot's answer are both in the move list (before: its length
     before the action), or play has stopped, or the human's move at vertex was refused. Counting entries,
     rather than watching whose turn it is, cannot miss a bot that answers within one frame."""
@@ -24,7 +24,7 @@ def wait_bot_answer(page: Any, before: int, vertex: str = "") -> None:
             || document.querySelectorAll('[data-testid=move-list] li').length >= n + 2
             || (v && document.querySelector(`[data-testid=refusal][data-vertex="${v}"]`))""",
         arg=[before, vertex],
-        timeout=30_000,
+        timeout=timeout_s * 1000,
     )
 
 
@@ -45,7 +45,8 @@ def test_full_game_against_the_bot(new_page: Any, ui: Any, server: Any, shot: An
     expect(ui.point(page, "E7")).to_be_focused()
     page.keyboard.press("Enter")
     ui.wait_stone(page, "E7", "black")
-    wait_bot_answer(page, 0)
+    # The first answer may wait for the bot's compilation on a fresh machine (the UI says it is warming up).
+    wait_bot_answer(page, 0, timeout_s=180)
     assert ui.moves_shown(page) == 2
     expect(page.get_by_test_id("turn")).to_contain_text("Your turn")
     expect(page.get_by_test_id("announcer")).to_contain_text("White")  # the bot's answer, announced

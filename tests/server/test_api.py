@@ -170,7 +170,9 @@ def test_dead_stone_phase_to_the_final_count(client: TestClient) -> None:
     act(client, gid, black, {"type": "pass"})
     s = act(client, gid, white, {"type": "pass"})["game"]
     assert s["phase"] == "scoring" and s["score"] is not None
-    wait_for(lambda: state(client, gid)["proposal"] is not None)
+    # Generous: on a fresh machine the estimator's first call compiles the playouts (numba, tens of seconds
+    # on a loaded CI core).
+    wait_for(lambda: state(client, gid)["proposal"] is not None, timeout=120)
     s = state(client, gid)
     assert s["dead"] == s["proposal"]
     # Make the marking exactly {5} whatever the estimator said, by toggling.
