@@ -209,6 +209,7 @@ class Stats:
     errors: int = 0
     bot_moves: int = 0
     codes: dict[str, int] = field(default_factory=dict)
+    opened: int = 0
 
     def error(self, code: str) -> None:
         self.errors += 1
@@ -219,6 +220,7 @@ class Stats:
         return s[min(len(s) - 1, int(q * len(s)))] * 1000 if s else float("nan")
 
 
+OPENING: asyncio.Semaphore  # made by run_humans in its own event loop
 POINTS = [f"{c}{n}" for c in "ABCDEFGHJKLMNOPQRST" for n in range(1, 20)]
 
 
@@ -254,9 +256,12 @@ async def _play_one(port: int, gid: str, token: str, stats: Stats, stop: asyncio
     points = POINTS[:]
     rnd.shuffle(points)
     url = f"ws://127.0.0.1:{port}/api/games/{gid}/ws"
-    async with connect(url, additional_headers={"x-keima-seat": token}, max_size=2**22) as ws:
+    async with OPENING:  # a bounded storm of handshakes: the measured run starts once every socket is open
+        ws = await connect(url, additional_headers={"x-keima-seat": token}, max_size=2**22, open_timeout=120)
         await ws.recv()
+    async with ws:
         if ready is not None:
+            stats.opened += 1
             await ready.wait()
         n = 0
         while not stop.is_set() and n < 150:
@@ -316,6 +321,8 @@ async def run_humans(ports: list[int], games: int, seconds: float, think: float,
                      bots: int = 0, meter: CpuMeter | None = None) -> tuple[Stats, Stats, float]:
     """Play ``games`` human games (and ``bots`` bot games) for ``seconds``; returns (humans, bots, elapsed).
     ``meter``: measures the CPU each part spends during the measured ``seconds``."""
+    global OPENING
+    OPENING = asyncio.Semaphore(64)
     created = await create_games(ports, games, opponent="local", size=19)
     bot_created = await create_games(ports, bots, opponent="bot", size=9, color="B", bot_level="beginner")
     stats, bstats = Stats(), Stats()
@@ -323,7 +330,9 @@ async def run_humans(ports: list[int], games: int, seconds: float, think: float,
     rnd = random.Random(seed)
     tasks = [asyncio.create_task(human_game(p, g, t, stats, stop, think, random.Random(rnd.random()), ready))
              for p, g, t in created]
-    await asyncio.sleep(min(10.0, 0.005 * games + 1.0))  # the sockets open
+    deadline = time.monotonic() + 300
+    while stats.opened < games and time.monotonic() < deadline:  # the sockets open
+        await asyncio.sleep(0.1)
     tasks += [asyncio.create_task(bot_game(p, g, t, bstats, stop)) for p, g, t in bot_created]
     ready.set()
     t0 = time.perf_counter()
