@@ -352,6 +352,22 @@ async def run_humans(ports: list[int], games: int, seconds: float, think: float,
     return stats, bstats, elapsed
 
 
+def server_line(ports: list[int]) -> str:
+    """What the web processes say of themselves (``GET /api/stats``): the p99 of an action from its game's lock
+    to its stored change, and the garbage collector's passes by generation (how many, the longest; the full one
+    at start-up, ``tune_gc``, included), per process."""
+    parts = []
+    for port in ports:
+        try:
+            d = httpx.get(f"http://127.0.0.1:{port}/api/stats", timeout=30).json()
+        except (httpx.HTTPError, ValueError) as exc:
+            parts.append(f"{port}: {type(exc).__name__}")
+            continue
+        gc = d["gc"]
+        parts.append(f"p99 {d['p99_ms']} ms, GC passes {gc['collections']} longest {gc['longest_ms']} ms")
+    return f"{'':<34} server side since start (/api/stats): " + "; ".join(parts)
+
+
 def line(label: str, s: Stats, elapsed: float) -> str:
     return (f"{label:<34} moves {len(s.rtts):>7}  moves/s {len(s.rtts) / elapsed:>8.1f}  "
             f"p50 {s.pct(0.5):7.1f} ms  p99 {s.pct(0.99):7.1f} ms  errors {s.errors}"
@@ -386,11 +402,13 @@ def main() -> int:
                 meter = CpuMeter(svc)
                 stats, _b, elapsed = asyncio.run(run_humans(svc.ports, args.games, args.seconds, args.think,
                                                             meter=meter))
+                inside = server_line(svc.ports)
             finally:
                 svc.stop()
             results[n] = (stats, elapsed)
             print(line(f"{n} web process{'es' if n > 1 else ''}", stats, elapsed), flush=True)
             print(meter.line(len(stats.rtts), elapsed), flush=True)
+            print(inside, flush=True)
         r1 = len(results[1][0].rtts) / results[1][1]
         r2 = len(results[2][0].rtts) / results[2][1]
         print(f"{'2 processes / 1 process':<34} {r2 / r1 if r1 else float('nan'):.2f}x moves/s", flush=True)
@@ -408,10 +426,12 @@ def main() -> int:
             meter = CpuMeter(svc)
             stats, bstats, elapsed = asyncio.run(run_humans(svc.ports, args.games, args.seconds, args.bot_think,
                                                             seed=3, bots=args.bots, meter=meter))
+            inside = server_line(svc.ports)
         finally:
             svc.stop()
         print(line(f"2 web, 2 workers, {args.bots} bot games", stats, elapsed), flush=True)
         print(meter.line(len(stats.rtts), elapsed), flush=True)
+        print(inside, flush=True)
         print(f"{'bot moves made meanwhile':<34} {bstats.bot_moves} ({bstats.bot_moves / elapsed:.1f}/s)", flush=True)
     return 0
 
