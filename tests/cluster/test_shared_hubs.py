@@ -29,7 +29,7 @@ class Node:
     def __init__(self, db: str, redis: str) -> None:
         self.engine = make_engine(db)
         self.store = Store(self.engine)
-        self.pubsub = RedisPubSub(redis)
+        self.pubsub = RedisPubSub(redis, advertise_s=0.1)
         self.hub = Hub(self.store, self.pubsub, shared=True)
 
     async def start(self) -> None:
@@ -215,6 +215,31 @@ async def _test_a_state_nobody_else_watches_goes_out_bare(nodes: tuple[Node, Nod
         assert a.pubsub.bare_sent == 2
     finally:
         sub.close()
+
+
+def test_watchers_are_counted_over_both_processes(with_nodes: Callable[[Body], None]) -> None:
+    with_nodes(_test_watchers_are_counted_over_both_processes)
+
+
+async def _test_watchers_are_counted_over_both_processes(nodes: tuple[Node, Node]) -> None:
+    """The lobby's spectator count of a game adds up the sockets of every process: each advertises its own
+    counts in Redis every ``advertise_s`` seconds (0.1 s here), and a process that stops takes its count with it."""
+    a, b = nodes
+    s, _token, _ = await a.hub.create(body())
+    await b.hub.get(s.id)
+    subs = [a.pubsub.subscribe(s.id), b.pubsub.subscribe(s.id), b.pubsub.subscribe(s.id)]
+    try:
+        await asyncio.sleep(0.6)  # both advertised (the advertiser sleeps its first period too)
+        assert await a.pubsub.watchers([s.id, "no-such-game"]) == {s.id: 3, "no-such-game": 0}
+        assert await b.pubsub.watchers([s.id]) == {s.id: 3}
+        subs.pop().close()
+        await asyncio.sleep(0.6)
+        assert await a.pubsub.watchers([s.id]) == {s.id: 2}
+        await b.pubsub.close()  # b's hash goes with it
+        assert await a.pubsub.watchers([s.id]) == {s.id: 1}
+    finally:
+        for sub in subs:
+            sub.close()
 
 
 def test_a_time_loss_is_stored_once(with_nodes: Callable[[Body], None]) -> None:

@@ -183,6 +183,7 @@ class Lobby:
         loop = asyncio.get_running_loop()
         ids = await loop.run_in_executor(None, self._ids, status, size, limit, player_id)
         out: list[GameSummary] = []
+        watchers = await self.hub.pubsub.watchers(ids)
         now = time.monotonic()
         for gid in ids:
             kept = self._finished.get((gid, player_id)) if status == "finished" else None
@@ -195,7 +196,7 @@ class Lobby:
                 if s is None:
                     continue
             you = frozenset(c for c, p in s.people.items() if p["id"] == player_id) if player_id else frozenset()
-            one = summary(s, self.hub.pubsub.subscribers(gid), now, you)
+            one = summary(s, watchers.get(gid, 0), now, you)
             if one.status == "finished":
                 self._finished[(gid, player_id)] = one
                 if len(self._finished) > 5000:

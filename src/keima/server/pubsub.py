@@ -39,6 +39,11 @@ class PubSub(Protocol):
         """Return how many subscriptions ``channel`` has in this process."""
         ...
 
+    async def watchers(self, channels: list[str]) -> dict[str, int]:
+        """Return how many subscriptions each of ``channels`` has in every process (a few seconds old for
+        the other processes); never raises (this process's counts when the others cannot be asked)."""
+        ...
+
 
 class _LatestSlot:
     """A subscription that keeps only the newest message (by version)."""
@@ -93,6 +98,14 @@ class LocalPubSub:
     def subscribers(self, channel: str) -> int:
         """See ``PubSub.subscribers``."""
         return len(self._channels.get(channel, ()))
+
+    async def watchers(self, channels: list[str]) -> dict[str, int]:
+        """See ``PubSub.watchers`` (one process: its own counts)."""
+        return {c: self.subscribers(c) for c in channels}
+
+    def counts(self) -> dict[str, int]:
+        """Every channel with subscribers, and how many."""
+        return {c: len(slots) for c, slots in self._channels.items()}
 
     def _remove(self, channel: str, slot: _LatestSlot) -> None:
         slots = self._channels.get(channel)

@@ -34,6 +34,7 @@ from keima.server.pubsub import LocalPubSub, Subscription
 log = logging.getLogger("keima.server.redis")
 
 PREFIX = "keima:"
+WATCHING = PREFIX + "watching:"
 
 
 class RedisPubSub:
@@ -43,10 +44,12 @@ class RedisPubSub:
     message from another process (before its local delivery); ``on_subscribed(channel)`` after each
     (re)subscription, see the module docstring."""
 
-    def __init__(self, url: str, *, retry_s: float = 0.5) -> None:
+    def __init__(self, url: str, *, retry_s: float = 0.5, advertise_s: float = 2.0) -> None:
         self.url = url
         self.origin = secrets.token_hex(6)
         self.retry_s = retry_s
+        self.advertise_s = advertise_s
+        self._advertised: dict[str, int] | None = None
         self.local = LocalPubSub()
         self.on_remote: Callable[[str, int], None] | None = None
         self.on_subscribed: Callable[[str], None] | None = None
@@ -70,7 +73,8 @@ class RedisPubSub:
 
         self._redis = aioredis.Redis.from_url(self.url, socket_connect_timeout=2, health_check_interval=10)
         loop = asyncio.get_running_loop()
-        self._tasks = [loop.create_task(self._reader()), loop.create_task(self._publisher())]
+        self._tasks = [loop.create_task(self._reader()), loop.create_task(self._publisher()),
+                       loop.create_task(self._advertiser())]
 
     async def close(self) -> None:
         """Stop the tasks and close the connections."""
@@ -81,6 +85,8 @@ class RedisPubSub:
                 await t
         self._tasks = []
         if self._redis is not None:
+            with contextlib.suppress(Exception):
+                await self._redis.delete(WATCHING + self.origin)  # this process's watchers are gone at once
             with contextlib.suppress(Exception):
                 await self._redis.aclose()
 
@@ -113,6 +119,29 @@ class RedisPubSub:
     def subscribers(self, channel: str) -> int:
         """See ``PubSub.subscribers`` (this process's)."""
         return self.local.subscribers(channel)
+
+    async def watchers(self, channels: list[str]) -> dict[str, int]:
+        """See ``PubSub.watchers``: this process's live counts plus what the others advertised."""
+        out = {c: self.local.subscribers(c) for c in channels}
+        if not channels:
+            return out
+        try:
+            own = (WATCHING + self.origin).encode()
+            keys = [k async for k in self._redis.scan_iter(match=WATCHING + "*", count=1000) if k != own]
+            if keys:
+                async with self._redis.pipeline(transaction=False) as pipe:
+                    for k in keys:
+                        pipe.hmget(k, channels)
+                    rows = await pipe.execute()
+                for row in rows:
+                    for c, n in zip(channels, row, strict=True):
+                        if n is not None:
+                            out[c] += int(n)
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:  # Redis down: this process's own counts
+            log.debug("watcher counts of other processes unavailable: %s", exc)
+        return out
 
     def _unsubscribed(self, channel: str) -> None:
         if not self.local.subscribers(channel) and channel in self._wanted:
@@ -150,6 +179,26 @@ class RedisPubSub:
                 if len(self._lonely) >= 200_000:  # forgetting is safe: the next message carries its text
                     self._lonely.clear()
                 self._lonely.add(channel)
+
+    async def _advertiser(self) -> None:
+        key = WATCHING + self.origin
+        while True:
+            await asyncio.sleep(self.advertise_s)
+            counts = {c: n for c, n in self.local.counts().items() if self.rebuildable(c)}
+            try:
+                async with self._redis.pipeline(transaction=True) as pipe:
+                    if counts != self._advertised:
+                        pipe.delete(key)
+                        if counts:
+                            pipe.hset(key, mapping=counts)
+                    if counts:
+                        pipe.expire(key, max(1, round(self.advertise_s * 5)))
+                    await pipe.execute()
+                self._advertised = counts
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # Redis down: write it all again next time
+                self._advertised = None
 
     async def _reader(self) -> None:
         while True:
