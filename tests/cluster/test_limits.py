@@ -45,6 +45,9 @@ def test_two_processes_limiters_share_their_counts_in_redis(tmp_path: Path) -> N
             try:
                 waits = [await (a if i % 2 else b).check("who") for i in range(5)]
                 waits.append(await a.check("someone else"))
+                # A key from a client (a forwarded address, a name) is never a large Redis key.
+                assert isinstance(a, RedisLimit) and len(a.redis_key("x" * 5000)) < 100
+                waits.append(await a.check("x" * 5000))
                 return waits
             finally:
                 await one.close()
@@ -53,7 +56,7 @@ def test_two_processes_limiters_share_their_counts_in_redis(tmp_path: Path) -> N
         waits = run_async(main())
         assert waits[:3] == [0.0, 0.0, 0.0]
         assert 58 < waits[3] <= 60 and 58 < waits[4] <= 60  # counted once across both: the 4th and 5th refused
-        assert waits[5] == 0.0  # per key
+        assert waits[5] == 0.0 and waits[6] == 0.0  # per key
     finally:
         server.stop()
 
@@ -157,6 +160,16 @@ def test_wrong_logins_over_both_processes_are_refused_after_the_limit_counted_on
         assert 1 <= wait <= 60
 
 
+async def chat_burst(bases: list[str], gid: str, token: str, n: int) -> list[httpx.Response]:
+    """``n`` chat messages sent at once, in turn to each process of ``bases``: their counts land well within the
+    limit's one-second window."""
+    async with httpx.AsyncClient(timeout=30) as c:
+        return await asyncio.gather(*(
+            c.post(f"{bases[i % len(bases)]}/api/games/{gid}/actions", json={"type": "chat", "text": f"m{i}"},
+                   headers={"x-keima-seat": token})
+            for i in range(n)))
+
+
 @pytest.mark.postgres
 @pytest.mark.slow
 def test_chat_over_both_processes_is_limited_once(cluster: Cluster) -> None:
@@ -167,15 +180,8 @@ def test_chat_over_both_processes_is_limited_once(cluster: Cluster) -> None:
     for base in (p1, p2):  # both processes hold the game before the burst
         assert httpx.get(f"{base}/api/games/{gid}", timeout=30).status_code == 200
 
-    async def burst() -> list[httpx.Response]:
-        # Twice the limit, half to each process, at once: the hits land well within the one-second window.
-        async with httpx.AsyncClient(timeout=30) as c:
-            return await asyncio.gather(*(
-                c.post(f"{(p1, p2)[i % 2]}/api/games/{gid}/actions", json={"type": "chat", "text": f"m{i}"},
-                       headers={"x-keima-seat": token})
-                for i in range(2 * CHAT_LIMIT + 2)))
-
-    answers = run_async(burst())
+    # Twice the limit and more, half to each process, at once.
+    answers = run_async(chat_burst([p1, p2], gid, token, 2 * CHAT_LIMIT + 2))
     codes = sorted(r.status_code for r in answers)
     assert codes == [200] * CHAT_LIMIT + [429] * (CHAT_LIMIT + 2), [r.text for r in answers]
     refused = [r.json()["error"] for r in answers if r.status_code == 429]
@@ -199,3 +205,24 @@ def test_a_logout_on_one_process_ends_the_session_on_the_other_within_the_cache_
             break  # the ended session is refused: process 2 made a new guest
         assert time.monotonic() - t0 < SESSION_CACHE_S + 2, "the ended session still works on the other process"
         time.sleep(0.2)
+
+
+@pytest.mark.postgres
+@pytest.mark.slow
+def test_with_redis_down_the_processes_still_limit_and_never_answer_5xx(cluster: Cluster, own_redis: RedisServer) -> None:
+    # Last in this module: it stops the module's Redis (and starts it again, empty).
+    p1, p2 = cluster.base(0), cluster.base(1)
+    r = httpx.post(f"{p1}/api/games", json={"opponent": "local", "size": 9}, timeout=30)
+    assert r.status_code == 201, r.text
+    gid, token = r.json()["game"]["id"], r.json()["seat"]["token"]
+    own_redis.stop()
+    try:
+        codes = [httpx.post(f"{p1}/api/session", json={"name": "nobody-here", "password": "wrong horse"},
+                            timeout=30).status_code for _ in range(LOGIN_LIMIT + 2)]
+        # Counted by the process alone (from zero: the earlier attempts were counted in Redis).
+        assert codes == [401] * LOGIN_LIMIT + [429] * 2
+        chat = sorted(r.status_code for r in run_async(chat_burst([p2], gid, token, CHAT_LIMIT + 2)))
+        assert chat == [200] * CHAT_LIMIT + [429] * 2, chat
+        assert "Redis did not answer" in cluster.webs[0].text() and "Redis did not answer" in cluster.webs[1].text()
+    finally:
+        own_redis.start()

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import collections
 import contextlib
+import hashlib
 import logging
 import secrets
 import time
@@ -108,12 +109,19 @@ class RedisLimit:
         self._down_until = 0.0
         self._warned_at = -WARN_EVERY_S
 
+    def redis_key(self, key: str) -> str:
+        """The Redis key holding ``key``'s events: ``keima:limit:<name>:<key>``, a long key by its SHA-256 (keys
+        come from clients: a forwarded address or a name must not make a large Redis key)."""
+        if len(key) > 100:
+            key = "sha256:" + hashlib.sha256(key.encode("utf-8", "replace")).hexdigest()
+        return f"{PREFIX}{self.name}:{key}"
+
     async def check(self, key: str) -> float:
         """See ``Limiter.check``: counted in Redis, or in this process while Redis is unreachable."""
         now = time.monotonic()
         if now >= self._down_until:
             try:
-                ms = await self._script(keys=[f"{PREFIX}{self.name}:{key}"],
+                ms = await self._script(keys=[self.redis_key(key)],
                                         args=[max(1, round(self.window * 1000)), self.limit, secrets.token_hex(8)])
                 return float(ms) / 1000.0
             except Exception as exc:  # redis-py raises its own errors, OSError, or asyncio's timeout
