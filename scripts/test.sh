@@ -17,6 +17,8 @@ command -v chromium >/dev/null 2>&1 || need_apt+=(chromium)
 command -v pg_ctlcluster >/dev/null 2>&1 || [ -x /usr/lib/postgresql/15/bin/initdb ] || need_apt+=(postgresql)
 # Redis for the cluster tests (tests/cluster: several server processes and bot workers).
 command -v redis-server >/dev/null 2>&1 || need_apt+=(redis-server)
+# nginx for the reverse-proxy test (tests/cluster/test_proxy.py runs the configuration of docs/deploy.md).
+command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || need_apt+=(nginx)
 if [ ${#need_apt[@]} -gt 0 ]; then
   echo "== apt-get install ${need_apt[*]}"
   $SUDO apt-get update -qq

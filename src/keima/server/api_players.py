@@ -16,6 +16,7 @@ from fastapi import APIRouter, FastAPI, Query, Request, Response, WebSocket, Web
 from keima.server.chat import Chat
 from keima.server.errors import ApiError
 from keima.server.hub import Hub
+from keima.server.limits import Limits
 from keima.server.lobby import LOBBY, Lobby, player_channel
 from keima.server.origin import cross_origin as _cross_origin
 from keima.server.origin import same_origin as _same_origin
@@ -31,13 +32,13 @@ router = APIRouter()
 _errors: dict[int | str, dict[str, Any]] = {code: {"model": ErrorBody} for code in (400, 401, 403, 409, 422, 429)}
 
 
-async def setup(app: FastAPI, hub: Hub) -> None:
+async def setup(app: FastAPI, hub: Hub, limits: Limits | None = None) -> None:
     """Make ``app.state.players``, ``app.state.lobby`` and ``app.state.chat`` for ``hub`` (reads or makes the
-    signing key: see ``load_secret``)."""
+    signing key: see ``load_secret``), their rate limits made by ``limits`` (default: in this process)."""
     secret = await asyncio.get_running_loop().run_in_executor(None, load_secret, hub.store)
-    app.state.players = Players(hub.store, secret)
+    app.state.players = Players(hub.store, secret, limits)
     app.state.lobby = Lobby(hub)
-    app.state.chat = Chat(hub)
+    app.state.chat = Chat(hub, limits)
 
 
 def players_of(conn: Request | WebSocket) -> Players:

@@ -33,6 +33,7 @@ from keima.server.api_players import caller_player, caller_token, players_of, se
 from keima.server.chat import game_sgf
 from keima.server.errors import ApiError, quote
 from keima.server.hub import Hub, new_game_id
+from keima.server.limits import Limits
 from keima.server.origin import cross_origin as _cross_origin
 from keima.server.origin import same_origin as _same_origin
 from keima.server.positions import router as positions_router
@@ -260,7 +261,10 @@ def create_app(db_url: str | None = None, *, pubsub: PubSub | None = None, dist:
         else:
             hub = Hub(store, pubsub or LocalPubSub(), cache_size=cache_size, engines=engines)
         app.state.hub = hub
-        await api_players.setup(app, hub)
+        # Cluster mode: login and chat limits counted in Redis, once across the processes.
+        limits = Limits(redis_url)
+        cluster_parts.append(limits)
+        await api_players.setup(app, hub, limits)
         gc.callbacks.append(hub.gc_pauses.observe)
         try:
             yield

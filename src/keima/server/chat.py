@@ -20,8 +20,9 @@ from keima.record import dump_sgf
 from keima.rules.board import BLACK, WHITE, color_word
 from keima.server.errors import ApiError
 from keima.server.hub import Conflict, Hub
+from keima.server.limits import Limiter, Limits
 from keima.server.lobby import clock_words
-from keima.server.players import Player, RateLimit, rank_words, too_many
+from keima.server.players import Player, rank_words, too_many
 from keima.server.schemas import CHAT_MAX
 from keima.server.session import GameSession
 from keima.server.view import bot_name
@@ -43,11 +44,12 @@ def clean_text(text: str) -> str:
 
 
 class Chat:
-    """Chat of one server process: the rate limit per sender (``app.state.chat``)."""
+    """Chat of one server process: the rate limit per sender (``app.state.chat``), kept in Redis when ``limits``
+    is (cluster mode: one limit across the processes)."""
 
-    def __init__(self, hub: Hub) -> None:
+    def __init__(self, hub: Hub, limits: Limits | None = None) -> None:
         self.hub = hub
-        self.rate = RateLimit(CHAT_LIMIT, CHAT_WINDOW)
+        self.rate: Limiter = (limits or Limits()).limiter("chat", CHAT_LIMIT, CHAT_WINDOW)
 
     async def post(self, game_id: str, action: dict[str, Any], thash: str | None, player: Player | None) -> GameSession:
         """Add a chat message (a validated ``ChatAction`` dict) from a caller holding the seat token with hash
@@ -81,7 +83,7 @@ class Chat:
                     raise ApiError(403, "no-player", "spectators need a player name to chat: open the home page "
                                    "first")
                 if not counted:
-                    wait = self.rate.hit(sender)
+                    wait = await self.rate.check(sender)
                     if wait:
                         raise too_many(wait, "chat messages")
                     counted = True

@@ -15,14 +15,14 @@ the game (``seat_token``), so that wherever the player is logged in they hold th
 cookie. The seat token header (``X-Keima-Seat``) and the seat cookies still work for API clients and bots.
 
 Passwords are hashed with argon2id (argon2-cffi). Login attempts are limited per name and per client address
-(``LOGIN_LIMIT`` a minute each); the limit is kept per server process.
+(``LOGIN_LIMIT`` a minute each); the counts are kept in the server process, or in Redis when the server runs in
+cluster mode (``keima.server.limits``), so that several processes allow the limit once between them.
 """
 
 from __future__ import annotations
 
 import asyncio
 import base64
-import collections
 import hashlib
 import hmac
 import os
@@ -39,6 +39,7 @@ from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 
 from keima.server.errors import ApiError
+from keima.server.limits import Limiter, Limits
 from keima.server.store import Store, game_players, now_utc, player_sessions, players, server_settings
 
 SESSION_COOKIE = "keima_session"
@@ -124,30 +125,6 @@ def _b64(data: bytes) -> str:
     return base64.urlsafe_b64encode(data).rstrip(b"=").decode("ascii")
 
 
-class RateLimit:
-    """At most ``limit`` events per ``window`` seconds per key (a sliding window, in this process)."""
-
-    def __init__(self, limit: int, window: float) -> None:
-        self.limit = limit
-        self.window = window
-        self._events: dict[str, collections.deque[float]] = {}
-
-    def hit(self, key: str, now: float | None = None) -> float:
-        """Count one event for ``key``; returns 0.0 when allowed, else the seconds until one more is allowed
-        (the refused event is not counted)."""
-        now = time.monotonic() if now is None else now
-        q = self._events.setdefault(key, collections.deque())
-        while q and q[0] <= now - self.window:
-            q.popleft()
-        if len(q) >= self.limit:
-            return max(0.001, q[0] + self.window - now)
-        q.append(now)
-        if len(self._events) > 50_000:  # forget idle keys so that the table stays small
-            for k in [k for k, v in self._events.items() if not v or v[-1] <= now - self.window][:25_000]:
-                del self._events[k]
-        return 0.0
-
-
 def too_many(wait: float, what: str) -> ApiError:
     """The 429 answer for a rate limit, saying how long to wait."""
     return ApiError(429, "too-many-requests", f"too many {what}: try again in {max(1, round(wait))} s")
@@ -177,11 +154,12 @@ def load_secret(store: Store) -> bytes:
 class Players:
     """Players, sessions and seats of one server process (``app.state.players``)."""
 
-    def __init__(self, store: Store, secret: bytes) -> None:
+    def __init__(self, store: Store, secret: bytes, limits: Limits | None = None) -> None:
         self.store = store
         self.secret = secret
-        self.login_by_name = RateLimit(LOGIN_LIMIT, LOGIN_WINDOW)
-        self.login_by_address = RateLimit(LOGIN_LIMIT, LOGIN_WINDOW)
+        limits = limits or Limits()
+        self.login_by_name: Limiter = limits.limiter("login-name", LOGIN_LIMIT, LOGIN_WINDOW)
+        self.login_by_address: Limiter = limits.limiter("login-address", LOGIN_LIMIT, LOGIN_WINDOW)
         # session id hash -> (player id, when looked up)
         self._sessions: dict[str, tuple[str, float]] = {}
 
@@ -352,7 +330,7 @@ class Players:
         name or this address."""
         key = name_key(name)[:80]
         for limiter, who in ((self.login_by_address, "a:" + address), (self.login_by_name, "n:" + key)):
-            wait = limiter.hit(who)
+            wait = await limiter.check(who)
             if wait:
                 raise too_many(wait, "login attempts")
         row = await self._run(self._read_login, key)
