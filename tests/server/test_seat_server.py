@@ -56,6 +56,11 @@ def test_a_disputed_marking_is_shown_and_play_resumes(stubborn_client: TestClien
     s = state(c, gid)
     assert s["bot_note"] is not None and "stubborn thinks E5 is alive" in s["bot_note"]
     assert s["dead"] == [] and s["accepted"] == []
+    # The note is stored with the resumption: the game read back from the database (after leaving memory, or
+    # on another process of a cluster) still shows it.
+    hub = c.app.state.hub  # type: ignore[attr-defined]
+    hub.drop(hub.sessions[gid])
+    assert state(c, gid)["bot_note"] == s["bot_note"]
 
 
 @pytest.fixture

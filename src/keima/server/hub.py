@@ -711,11 +711,14 @@ class Hub:
                 if review is not None:
                     if review.accept:
                         entry = s.apply({"type": "accept"}, seats, now)
-                        s.bot_note = None
+                        if s.bot_note is not None:
+                            entry["bot_note"] = None
                     else:
                         # Never a silent wait: say which chains and why, and settle it on the board.
                         entry = s.apply({"type": "resume"}, seats, now)
-                        s.bot_note = review.message
+                        entry["bot_note"] = review.message
+                    # In the stored entry: a reload, and the other processes of a cluster, show it too.
+                    s.take_notes(entry)
                 else:
                     assert decision is not None
                     entry = self._bot_entry(s, decision, seats, now)

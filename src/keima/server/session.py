@@ -89,7 +89,8 @@ class GameSession:
     undo_request: int | None = None
     proposal: frozenset[int] | None = None
     #: What the computer seat last said about the marking ("keima thinks D4 is alive ..."), shown until it
-    #: accepts a marking; kept in memory only (play resumed, and the board settles it).
+    #: accepts a marking; stored in the log entry of the resumption (``bot_note``), so that a reload and every
+    #: process of a cluster show it too.
     bot_note: str | None = None
     event_dicts: list[dict[str, Any]] = field(default_factory=list)
     broken: bool = False
@@ -138,13 +139,15 @@ class GameSession:
 
     def take_notes(self, entry: dict[str, Any]) -> None:
         """Take what a stored log entry says besides the game's events and the clock: the undo request, the
-        dead-stone proposal and a chat message (``keima.server.chat``)."""
+        dead-stone proposal, the computer seat's note on a marking and a chat message (``keima.server.chat``)."""
         if "undo_request" in entry:
             u = entry["undo_request"]
             self.undo_request = None if u is None else parse_cname(u)
         if "proposal" in entry:
             p = entry["proposal"]
             self.proposal = None if p is None else frozenset(p)
+        if "bot_note" in entry:
+            self.bot_note = entry["bot_note"]
         if "chat" in entry:
             self.chat.append(entry["chat"])
 
