@@ -146,10 +146,10 @@ def test_fifty_concurrent_conflicting_actions_over_both_processes(cluster: Clust
         assert final["phase"] == "finished"
 
 
-def _bot_games(cluster: Cluster, n: int, **body: Any) -> list[tuple[str, str]]:
+def _bot_games(cluster: Cluster, n: int, level: str = "beginner", **body: Any) -> list[tuple[str, str]]:
     games = []
     for i in range(n):
-        gid, token, _ = new_game(cluster.base(i % 2), opponent="bot", size=9, color="B", bot_level="beginner", **body)
+        gid, token, _ = new_game(cluster.base(i % 2), opponent="bot", size=9, color="B", bot_level=level, **body)
         games.append((gid, token))
     return games
 
@@ -211,13 +211,19 @@ def test_workers_yield_the_cpu_to_web_processes(cluster: Cluster) -> None:
 
 
 def test_kill_a_worker_mid_search(cluster: Cluster) -> None:
-    """Searches of about a second (a clock gives the bot time); worker 0 dies while it has one: its job is taken
-    again after its in-progress mark expires (KEIMA_JOB_TIMEOUT=4 here: 14 s), and the bot moves once."""
-    games = _bot_games(cluster, 4, clock={"type": "absolute", "main": 40})
+    """Worker 0 dies as it starts a search: its job is taken again after its in-progress mark expires
+    (KEIMA_JOB_TIMEOUT=4 here: 14 s), and the bot moves once. The bot's 40 s clock runs meanwhile, so a job
+    retaken later than that (arq's mark lasts the longest timeout of the worker's functions + 10 s: 70 s when
+    the archive check had a 60 s timeout) loses the game on time and fails the test."""
+    # The strong level searches by time (a share of its clock, here 1 to 2 s): long enough to die in the middle.
+    games = _bot_games(cluster, 4, level="strong", clock={"type": "absolute", "main": 40})
     for i, (gid, token) in enumerate(games):
         assert act(cluster.base(i % 2), gid, token, {"type": "play", "move": "E5"}).status_code == 200
-    time.sleep(0.4)  # both workers are searching now
     w0 = cluster.workers[0]
+    before = w0.text().count("→ bot:")
+    # Killed as soon as it starts a search (workers run at a lower priority: on a loaded machine that may take
+    # more than the moment it takes on a quiet one).
+    wait_until(lambda: w0.text().count("→ bot:") > before, 60, "worker 0 taking a bot job")
     taken = w0.text().count("→ bot:")
     w0.kill9()
     for gid, _ in games:

@@ -177,7 +177,10 @@ def make_worker(db_url: str, redis_url: str, *, jobs: int = 1, warm: bool = True
     timeout = job_timeout()
     return Worker(
         functions=[func(keima_job, name="keima_job", timeout=timeout, max_tries=5),
-                   func(keima_check, name="keima_check", timeout=max(timeout, 60.0), max_tries=2, keep_result=600)],
+                   # The same timeout: arq marks every job in progress for its functions' longest timeout + 10 s,
+                   # which is how long a killed worker's bot move waits to be taken again (a record's check
+                   # takes milliseconds).
+                   func(keima_check, name="keima_check", timeout=timeout, max_tries=2, keep_result=600)],
         queue_name=QUEUE,
         redis_settings=redis_settings(redis_url),
         on_startup=startup,
