@@ -217,6 +217,34 @@ async def _test_a_state_nobody_else_watches_goes_out_bare(nodes: tuple[Node, Nod
         sub.close()
 
 
+def test_a_bare_notice_reaches_watchers_whose_copy_was_dropped(with_nodes: Callable[[Body], None]) -> None:
+    with_nodes(_test_a_bare_notice_reaches_watchers_whose_copy_was_dropped)
+
+
+async def _test_a_bare_notice_reaches_watchers_whose_copy_was_dropped(nodes: tuple[Node, Node]) -> None:
+    """A bare notice carries no state: a process whose copy of the game just left memory (a failed write drops
+    it) reads the game again for its watchers instead of waiting for the next change."""
+    a, b = nodes
+    s, _token, _ = await a.hub.create(body())
+    th = s.seats.black
+    await asyncio.sleep(0.2)
+    await a.hub.act(s.id, {"type": "play", "move": "E5"}, th)  # nobody else watches: a marks the game lonely
+    await b.hub.get(s.id)
+    sub = b.pubsub.subscribe(s.id)
+    it = sub.__aiter__()
+    try:
+        await asyncio.sleep(0.3)
+        b.hub.drop(b.hub.sessions[s.id])
+        await a.hub.act(s.id, {"type": "play", "move": "C3"}, th)  # bare
+        version, text = await asyncio.wait_for(it.__anext__(), 2.0)
+        while version < 2:
+            version, text = await asyncio.wait_for(it.__anext__(), 2.0)
+        assert version == 2 and [m["vertex"] for m in json.loads(text)["moves"]] == ["E5", "C3"]
+        assert a.pubsub.bare_sent == 2
+    finally:
+        sub.close()
+
+
 def test_watchers_are_counted_over_both_processes(with_nodes: Callable[[Body], None]) -> None:
     with_nodes(_test_watchers_are_counted_over_both_processes)
 

@@ -236,28 +236,31 @@ class Hub:
         elsewhere, a lost Redis message or a new subscription). Never raises."""
         try:
             s = self.sessions.get(game_id)
+            loaded = s is None  # read afresh from the database: its state is new to the watchers here
             if s is None:
                 if not self.pubsub.subscribers(game_id):
                     return
                 s = await self.get(game_id)
             loop = asyncio.get_running_loop()
+            caught_up = True
             async with s.lock:
                 if s.broken:
                     return
                 entries, last_at = await loop.run_in_executor(
                     None, cluster.entries_since, self.store.engine, game_id, s.version)
-                if not entries:
+                if not entries and not loaded:
                     return
-                try:
-                    caught_up = cluster.catch_up(s, entries)
-                except Exception as exc:  # an entry that does not fit this copy: read the game again
-                    log.warning("game %s: catching up failed (%s); reloading", game_id, exc)
-                    caught_up = False
-                if caught_up:
-                    cluster.charge_since(s, last_at)
-                    self.after_change(s, publish=False)
-                else:
-                    self.drop(s)
+                if entries:  # (a copy just loaded has its clock charged and its timer armed by get)
+                    try:
+                        caught_up = cluster.catch_up(s, entries)
+                    except Exception as exc:  # an entry that does not fit this copy: read the game again
+                        log.warning("game %s: catching up failed (%s); reloading", game_id, exc)
+                        caught_up = False
+                    if caught_up:
+                        cluster.charge_since(s, last_at)
+                        self.after_change(s, publish=False)
+                    else:
+                        self.drop(s)
             if not caught_up:
                 s = await self.get(game_id)
             publish = getattr(self.pubsub, "publish_local", self.pubsub.publish)
@@ -265,11 +268,12 @@ class Hub:
         except Exception as exc:
             log.debug("game %s: refresh failed: %s", game_id, exc)
 
-    def on_remote(self, game_id: str, version: int) -> None:
+    def on_remote(self, game_id: str, version: int, bare: bool = False) -> None:
         """Another process published ``version`` of ``game_id``: reload a staler copy in the background (its
-        timer and bot turn then follow the stored game)."""
+        timer and bot turn then follow the stored game). ``bare``: the message had no state (RedisPubSub), so
+        the watchers here get theirs from the database even when no copy is in memory (one just dropped)."""
         s = self.sessions.get(game_id)
-        if s is not None and s.version < version:
+        if (s is not None and s.version < version) or (bare and s is None and self.pubsub.subscribers(game_id)):
             self._spawn(self.refresh(game_id))
 
     def rebuildable(self, channel: str) -> bool:

@@ -40,7 +40,7 @@ WATCHING = PREFIX + "watching:"
 class RedisPubSub:
     """A ``PubSub`` whose channels reach every process connected to the same Redis (``url``: redis://HOST:PORT/N).
 
-    ``start`` (from the event loop) connects; ``close`` stops. ``on_remote(channel, version)`` is called for each
+    ``start`` (from the event loop) connects; ``close`` stops. ``on_remote(channel, version, bare)`` is called for each
     message from another process (before its local delivery); ``on_subscribed(channel)`` after each
     (re)subscription, see the module docstring."""
 
@@ -51,7 +51,7 @@ class RedisPubSub:
         self.advertise_s = advertise_s
         self._advertised: dict[str, int] | None = None
         self.local = LocalPubSub()
-        self.on_remote: Callable[[str, int], None] | None = None
+        self.on_remote: Callable[[str, int, bool], None] | None = None
         self.on_subscribed: Callable[[str], None] | None = None
         # Channels whose messages a receiver can rebuild (from the database): those may go out as bare notices.
         self.rebuildable: Callable[[str], bool] = lambda _channel: False
@@ -263,7 +263,7 @@ class RedisPubSub:
         except ValueError:
             return
         if self.on_remote is not None:
-            self.on_remote(channel, version)
+            self.on_remote(channel, version, not text_follows)
         if text_follows:  # else a bare notice: on_remote rebuilds the message
             self.local.publish(channel, version, message)
 
