@@ -52,8 +52,9 @@ T_META = 4
 F_VIS, F_WIN, F_RVIS, F_RWIN = range(4)
 
 # Search parameters (``params`` array indices).
-P_KOMI, P_HEAVY, P_EXPAND, P_PRIOR, P_RAVE_BIAS, P_UCT_C, P_SELF_ATARI, P_PATTERN_PROB = range(8)
-N_PARAMS = 8
+(P_KOMI, P_HEAVY, P_EXPAND, P_PRIOR, P_RAVE_BIAS, P_UCT_C, P_SELF_ATARI, P_PATTERN_PROB, P_FILL,
+ P_WIDE_PRIOR) = range(10)
+N_PARAMS = 10
 
 
 def new_tree(max_nodes: int) -> tuple[np.ndarray, np.ndarray]:
@@ -66,8 +67,14 @@ def new_tree(max_nodes: int) -> tuple[np.ndarray, np.ndarray]:
 
 
 def make_params(komi: float, heavy: bool = True, expand: int = 2, prior: float = 10.0, rave_bias: float = 0.04,
-                uct_c: float = 0.05, self_atari: int = 2, pattern_prob: float = 0.9) -> np.ndarray:
-    """Return the search parameter vector (komi from Black's point of view: Black's margin minus ``komi``)."""
+                uct_c: float = 0.05, self_atari: int = 2, pattern_prob: float = 0.9, fill: int = 0,
+                wide_prior: bool = False) -> np.ndarray:
+    """Return the search parameter vector (komi from Black's point of view: Black's margin minus ``komi``).
+
+    ``fill``: before a heavy playout's random move, how many random empty points to try for one whose 3x3
+    neighbourhood is empty and off the edge (fills open areas first, as a player would; 0: off).
+    ``wide_prior``: the big-board prior terms of ``_prior`` (opening lines over a 5x5 window, nearness to the
+    last move, no low moves in the opening without a tactical reason)."""
     p = np.zeros(N_PARAMS, dtype=np.float64)
     p[P_KOMI] = komi
     p[P_HEAVY] = 1.0 if heavy else 0.0
@@ -77,6 +84,8 @@ def make_params(komi: float, heavy: bool = True, expand: int = 2, prior: float =
     p[P_UCT_C] = uct_c
     p[P_SELF_ATARI] = self_atari
     p[P_PATTERN_PROB] = pattern_prob
+    p[P_FILL] = fill
+    p[P_WIDE_PRIOR] = 1.0 if wide_prior else 0.0
     return p
 
 
@@ -178,6 +187,18 @@ def playout_move(b: np.ndarray, c: int, heavy: bool, pat: np.ndarray, params: np
                     n += 1
             if n > 0:
                 return int(cand[np.random.randint(n)])
+        tries = int(params[P_FILL])
+        k = b[META, M_NEMPTY]
+        if tries > 0 and k > 0:
+            w = b[META, M_W]
+            col = b[COL]
+            el = b[EMPTY_LIST]
+            for _ in range(tries):
+                p = el[np.random.randint(k)]
+                if (col[p - w - 1] == EMPTY and col[p - w] == EMPTY and col[p - w + 1] == EMPTY
+                        and col[p - 1] == EMPTY and col[p + 1] == EMPTY and col[p + w - 1] == EMPTY
+                        and col[p + w] == EMPTY and col[p + w + 1] == EMPTY and is_legal(b, p, c)):
+                    return int(p)
     # Uniform among the acceptable empty points: draw, and swap rejected points out of the live range.
     meta = b[META]
     el = b[EMPTY_LIST]
@@ -230,19 +251,22 @@ def playout(b: np.ndarray, pat: np.ndarray, params: np.ndarray, own: np.ndarray,
 
 # ---------------------------------------------------------------------------------------------------- tree
 @njit(cache=True)
-def _prior(b: np.ndarray, p: int, c: int, pat: np.ndarray) -> float:
-    """Heuristic prior win rate of ``c`` playing ``p`` (0..1)."""
+def _prior(b: np.ndarray, p: int, c: int, pat: np.ndarray, wide: bool) -> float:
+    """Heuristic prior win rate of ``c`` playing ``p`` (0..1); ``wide`` adds the big-board terms."""
     w = b[META, M_W]
     col = b[COL]
     n = b[META, M_N]
     v = 0.5
     opp = 3 - c
+    tactical = False
     for q in (p - 1, p + 1, p - w, p + w):
         k = col[q]
         if k == opp and in_atari(b, b[HEAD, q]):
             v += 0.3  # capture
+            tactical = True
         elif k == c and in_atari(b, b[HEAD, q]):
             v += 0.15  # save
+            tactical = True
     sa = self_atari_size(b, p, c)
     if sa >= 2:
         v -= 0.3
@@ -251,7 +275,39 @@ def _prior(b: np.ndarray, p: int, c: int, pat: np.ndarray) -> float:
     r = p // w - 1
     cc = p % w - 1
     line = min(min(r, cc), min(n - 1 - r, n - 1 - cc))
-    if n >= 9:
+    if wide:
+        # Stones within two points (a 5x5 window): an empty window is open ground, where the first two lines
+        # are slow and the third and fourth are where territory and bases are made.
+        near = 0
+        for dr in range(-2, 3):
+            rr = r + dr
+            if rr < 0 or rr >= n:
+                continue
+            for dc in range(-2, 3):
+                c2 = cc + dc
+                if 0 <= c2 < n and col[(rr + 1) * w + c2 + 1] != EMPTY:
+                    near += 1
+        if near == 0:
+            if line == 0:
+                v -= 0.25
+            elif line == 1:
+                v -= 0.15
+            elif line == 2 or line == 3:
+                v += 0.1
+                other = max(min(r, n - 1 - r), min(cc, n - 1 - cc))
+                if other == 2 or other == 3:
+                    v += 0.1  # an open corner point (3-3, 3-4, 4-4): corners first, then sides
+        stones = n * n - b[META, M_NEMPTY]
+        if not tactical and line <= 1 and 5 * stones < n * n:
+            # The opening (under a fifth of the board covered): low moves only for a tactical reason.
+            v -= 0.1 if line == 0 else 0.05
+        last = b[META, M_LAST]
+        if last > 0:
+            lr = last // w - 1
+            lc = last % w - 1
+            if abs(lr - r) <= 2 and abs(lc - cc) <= 2:
+                v += 0.05  # answer near the last move: most urgent points are local
+    elif n >= 9:
         empty_around = True
         for q in (p - w - 1, p - w, p - w + 1, p - 1, p + 1, p + w - 1, p + w, p + w + 1):
             k = col[q]
@@ -281,6 +337,7 @@ def expand(ti: np.ndarray, tf: np.ndarray, node: int, b: np.ndarray, pat: np.nda
     if start + k + 1 > cap:
         return False
     prior_n = params[P_PRIOR]
+    wide = params[P_WIDE_PRIOR] > 0.5
     m = start
     for i in range(k):
         p = el[i]
@@ -292,7 +349,7 @@ def expand(ti: np.ndarray, tf: np.ndarray, node: int, b: np.ndarray, pat: np.nda
         ti[T_COLOR, m] = c
         ti[T_NCHILD, m] = -1
         tf[F_VIS, m] = prior_n
-        tf[F_WIN, m] = prior_n * _prior(b, p, c, pat)
+        tf[F_WIN, m] = prior_n * _prior(b, p, c, pat, wide)
         tf[F_RVIS, m] = 0.0
         tf[F_RWIN, m] = 0.0
         m += 1
@@ -340,7 +397,7 @@ def select_child(ti: np.ndarray, tf: np.ndarray, node: int, params: np.ndarray) 
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def run_iterations(root_b: np.ndarray, ti: np.ndarray, tf: np.ndarray, root: int, iters: int, pat: np.ndarray,
                    params: np.ndarray, own: np.ndarray, b: np.ndarray, seed: int) -> int:
     """Run ``iters`` search iterations from ``root`` (whose position is ``root_b``; the root must be expanded).
