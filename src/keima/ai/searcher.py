@@ -114,11 +114,13 @@ class Searcher:
     summed to choose the move."""
 
     def __init__(self, max_nodes: int = 1 << 20, heavy: bool = True, seed: int | None = None,
-                 threads: int = 1, big_board: bool | None = None) -> None:
+                 threads: int = 1, fill: int | None = None, wide_prior: bool | None = None) -> None:
         if threads < 1:
             raise ValueError(f"threads must be at least 1, not {threads}")
-        #: The big-board knowledge (fill-board playouts, the wide prior): None turns it on from 13x13 up.
-        self.big_board = big_board
+        #: The big-board knowledge (fill-board tries in the playouts, the wide prior): None turns each on from
+        #: 13x13 up (4 fill tries); a value forces it on every board size (for A/B tests).
+        self.fill = fill
+        self.wide_prior = wide_prior
         self.max_nodes = max_nodes
         self.heavy = heavy
         self.trees = [_Tree(max_nodes) for _ in range(threads)]
@@ -182,9 +184,11 @@ class Searcher:
             # Out of turn (GTP genmove may ask): the ko point binds the side to move, not this colour.
             b[fb.META, fb.M_TOMOVE] = color
             b[fb.META, fb.M_KO] = -1
-        big = n >= 13 if self.big_board is None else self.big_board
+        big = n >= 13
+        fill = (4 if big else 0) if self.fill is None else self.fill
+        wide = big if self.wide_prior is None else self.wide_prior
         params = S.make_params(effective_komi(game), heavy=self.heavy, expand=2 if n <= 13 else 4,
-                               fill=4 if big else 0, wide_prior=big)
+                               fill=fill, wide_prior=wide)
         mask = np.zeros(b.shape[1], dtype=np.int64)
         legal = allowed if allowed is not None else game.legal_moves(color)
         for p in legal:
@@ -220,22 +224,29 @@ class Searcher:
             runs = [f.result() for f in futures]
         done = sum(r[0] for r in runs)
         own = sum((r[1] for r in runs), np.zeros(b.shape[1], dtype=np.float64))
-        # Root statistics of every tree, by move (priors included, as in one tree).
+        # Root statistics of every tree, by move. Each tree starts a child at the same prior (virtual visits at
+        # the prior win rate); the sum counts that prior once, as one tree would, so that a win rate is not
+        # pulled towards the prior by the number of threads.
         stats: dict[int, list[float]] = {}
-        prior = float(params[S.P_PRIOR])
+        prior_n = float(params[S.P_PRIOR])
         for tree in self.trees:
             ti, tf = tree.ti, tree.tf
             first = int(ti[S.T_FIRST, tree.root])
             for i in range(first, first + int(ti[S.T_NCHILD, tree.root])):
                 if ti[S.T_COLOR, i] == 0:
                     continue
-                entry = stats.setdefault(int(ti[S.T_MOVE, i]), [0.0, 0.0, 0.0])
-                entry[0] += float(tf[S.F_VIS, i]) - prior
-                entry[1] += float(tf[S.F_VIS, i])
-                entry[2] += float(tf[S.F_WIN, i])
+                entry = stats.setdefault(int(ti[S.T_MOVE, i]), [0.0, 0.0, 0])
+                entry[0] += float(tf[S.F_VIS, i]) - prior_n
+                entry[1] += float(tf[S.F_WIN, i])
+                entry[2] += 1
+        pass_prior = 0.1 if len(stats) > 1 else 0.5
         ranked: list[tuple[int | None, float, float]] = []
-        for mv, (visits, vis, wins) in stats.items():
+        for mv, (visits, wins, trees) in stats.items():
             point = None if mv == fb.PASS else fb.from_fast(mv, n)
+            if trees > 1:
+                p0 = pass_prior if mv == fb.PASS else float(S._prior(b, mv, color, PATTERN_TABLE, wide))
+                wins -= (trees - 1) * prior_n * p0
+            vis = visits + prior_n
             ranked.append((point, visits, wins / vis if vis > 0 else 0.0))
         ranked.sort(key=lambda t: (-t[1], -t[2]))
         own_pts = np.zeros(n * n, dtype=np.float64)
