@@ -125,3 +125,43 @@ def test_root_parallel_search_shares_the_playouts_and_is_reproducible() -> None:
         assert abs(sum(v for _m, v, _w in res.ranked) - 600) < 1e-6
         results.append([(m, v) for m, v, _w in res.ranked[:5]])
     assert results[0] == results[1]
+
+
+def _setup(black: list[str], white: list[str], to_move: int) -> Game:
+    game = Game(19)
+    game.setup(black=[from_gtp(v, 19) for v in black], white=[from_gtp(v, 19) for v in white], to_move=to_move)
+    return game
+
+
+def _prior_of(game: Game, color: int, point: str) -> float:
+    b = load(game)
+    return float(S._prior(b, fb.to_fast(from_gtp(point, 19), 19), color, PATTERN_TABLE, True))
+
+
+# White's K10 with two liberties (K9, L10) against Black's K11, J10 and L9: either atari starts a ladder, the one
+# at K9 running up and right (L10, M11, ...), the one at L10 down and left. White's O13 breaks the first.
+LADDER_BLACK = ["K11", "J10", "L9"]
+
+
+def test_prior_rewards_an_atari_that_ladders() -> None:
+    game = _setup(LADDER_BLACK, ["K10"], 1)
+    quiet = _prior_of(game, 1, "K12")
+    assert _prior_of(game, 1, "K9") >= quiet + 0.2
+    assert _prior_of(game, 1, "L10") >= quiet + 0.2
+    broken = _setup(LADDER_BLACK, ["K10", "O13"], 1)
+    assert _prior_of(broken, 1, "K9") < _prior_of(broken, 1, "L10") - 0.1
+
+
+def test_prior_discourages_running_into_a_ladder() -> None:
+    """Black's K10 is in atari (White K9); extending at L10 leaves two liberties and a ladder, unless Black's own
+    stone at O13 stands in the ladder's path."""
+    caught = _setup(["K10"], ["K11", "J10", "L9", "K9"], 1)
+    free = _setup(["K10", "O13"], ["K11", "J10", "L9", "K9"], 1)
+    assert _prior_of(caught, 1, "L10") < _prior_of(free, 1, "L10") - 0.2
+    b = load(caught)
+    t = b.copy()
+    fb.place(t, fb.to_fast(from_gtp("L10", 19), 19), 1)
+    assert S.ladder_captures(t, fb.to_fast(from_gtp("L10", 19), 19))
+    t = load(free)
+    fb.place(t, fb.to_fast(from_gtp("L10", 19), 19), 1)
+    assert not S.ladder_captures(t, fb.to_fast(from_gtp("L10", 19), 19))

@@ -42,6 +42,7 @@ from keima.ai.fastboard import (
     in_atari,
     is_legal,
     is_true_eye,
+    liberties,
     place,
     play_pass,
     self_atari_size,
@@ -249,6 +250,126 @@ def playout(b: np.ndarray, pat: np.ndarray, params: np.ndarray, own: np.ndarray,
     return area_score(b, params[P_KOMI], own)
 
 
+# ------------------------------------------------------------------------------------------------- ladders
+@njit(cache=True)
+def _two_libs(b: np.ndarray, p: int) -> tuple[int, int, int]:
+    """Up to three liberties of the chain at ``p``: (count capped at 3, first, second)."""
+    w = b[META, M_W]
+    col = b[COL]
+    h = b[HEAD, p]
+    s = h
+    l1 = -1
+    l2 = -1
+    while True:
+        for q in (s - 1, s + 1, s - w, s + w):
+            if col[q] == EMPTY and q != l1 and q != l2:
+                if l1 < 0:
+                    l1 = q
+                elif l2 < 0:
+                    l2 = q
+                else:
+                    return 3, l1, l2
+        s = b[NXT, s]
+        if s == h:
+            break
+    return (2 if l2 >= 0 else 1 if l1 >= 0 else 0), l1, l2
+
+
+@njit(cache=True)
+def _can_capture_around(b: np.ndarray, p: int) -> bool:
+    """True when the chain at ``p`` touches an opposing chain in atari (it escapes by capturing)."""
+    w = b[META, M_W]
+    col = b[COL]
+    opp = 3 - col[p]
+    h = b[HEAD, p]
+    s = h
+    while True:
+        for q in (s - 1, s + 1, s - w, s + w):
+            if col[q] == opp and in_atari(b, b[HEAD, q]):
+                return True
+        s = b[NXT, s]
+        if s == h:
+            break
+    return False
+
+
+@njit(cache=True)
+def ladder_captures(b: np.ndarray, p: int) -> bool:
+    """True when the chain at ``p`` (two liberties or fewer, its opponent to play) dies in a ladder: the attacker
+    keeps it in atari at every step, the defender extends, and it never reaches three liberties or escapes by
+    capturing. Reads on a copy (``b`` is not changed); the attacker tries both liberties at each step and keeps
+    the first that holds the chain to two liberties."""
+    d = b[COL, p]
+    a = 3 - d
+    cur = b.copy()
+    for _ in range(80):
+        n_libs, l1, l2 = _two_libs(cur, p)
+        if n_libs <= 1:
+            return True
+        if n_libs >= 3:
+            return False
+        nxt = cur
+        found = False
+        for k in range(2):
+            x = l1 if k == 0 else l2
+            y = l2 if k == 0 else l1
+            if not is_legal(cur, x, a):
+                continue
+            trial = cur.copy()
+            place(trial, x, a)
+            if liberties(trial, x) <= 1 or _can_capture_around(trial, p):
+                continue  # the atari stone can be taken, or the chain captures its way out
+            if not is_legal(trial, y, d):
+                return True
+            place(trial, y, d)
+            libs = liberties(trial, p)
+            if libs <= 1:
+                return True
+            if libs == 2:
+                nxt = trial
+                found = True
+                break
+        if not found:
+            return False
+        cur = nxt
+    return False
+
+
+@njit(cache=True)
+def _escape_is_laddered(b: np.ndarray, p: int, c: int) -> bool:
+    """``c`` extends at ``p`` to save a chain in atari: True when the extended chain still dies in a ladder."""
+    t = b.copy()
+    place(t, p, c)
+    if t[COL, p] != c:
+        return True
+    libs = liberties(t, p)
+    if libs <= 1:
+        return True
+    return libs == 2 and not _can_capture_around(t, p) and ladder_captures(t, p)
+
+
+@njit(cache=True)
+def _atari_ladders(b: np.ndarray, p: int, c: int, h: int) -> bool:
+    """``c`` plays ``p``, putting the two-liberty opposing chain ``h`` in atari: True when the chain cannot escape
+    (capturing a stone in atari or extending leads into a working ladder)."""
+    t = b.copy()
+    place(t, p, c)
+    if t[COL, p] != c or liberties(t, p) <= 1:
+        return False
+    if t[COL, h] != 3 - c:
+        return True  # captured outright
+    if not in_atari(t, t[HEAD, h]) or _can_capture_around(t, h):
+        return False
+    lib = atari_lib(t, t[HEAD, h])
+    if not is_legal(t, lib, 3 - c):
+        return True
+    place(t, lib, 3 - c)
+    libs = liberties(t, h)
+    if libs <= 1:
+        return True
+    return libs == 2 and not _can_capture_around(t, h) and ladder_captures(t, h)
+
+
 # ---------------------------------------------------------------------------------------------------- tree
 @njit(cache=True)
 def _prior(b: np.ndarray, p: int, c: int, pat: np.ndarray, wide: bool) -> float:
@@ -259,6 +380,7 @@ def _prior(b: np.ndarray, p: int, c: int, pat: np.ndarray, wide: bool) -> float:
     v = 0.5
     opp = 3 - c
     tactical = False
+    saves = False
     for q in (p - 1, p + 1, p - w, p + w):
         k = col[q]
         if k == opp and in_atari(b, b[HEAD, q]):
@@ -267,6 +389,16 @@ def _prior(b: np.ndarray, p: int, c: int, pat: np.ndarray, wide: bool) -> float:
         elif k == c and in_atari(b, b[HEAD, q]):
             v += 0.15  # save
             tactical = True
+            saves = True
+    if wide and not tactical:
+        # An atari on a two-liberty chain that cannot escape (a working ladder or a net): a capture in waiting.
+        for q in (p - 1, p + 1, p - w, p + w):
+            if col[q] == opp and liberties(b, q) == 2 and _atari_ladders(b, p, c, b[HEAD, q]):
+                v += 0.2
+                tactical = True
+                break
+    elif wide and saves and _escape_is_laddered(b, p, c):
+        v -= 0.25  # running out into a ladder only loses more stones
     sa = self_atari_size(b, p, c)
     if sa >= 2:
         v -= 0.3
