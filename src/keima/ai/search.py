@@ -36,6 +36,7 @@ from keima.ai.fastboard import (
     META,
     NXT,
     PASS,
+    PLIB,
     WHITE,
     area_score,
     atari_lib,
@@ -393,7 +394,9 @@ def _prior(b: np.ndarray, p: int, c: int, pat: np.ndarray, wide: bool) -> float:
     if wide and not tactical:
         # An atari on a two-liberty chain that cannot escape (a working ladder or a net): a capture in waiting.
         for q in (p - 1, p + 1, p - w, p + w):
-            if col[q] == opp and liberties(b, q) == 2 and _atari_ladders(b, p, c, b[HEAD, q]):
+            # Pseudo-liberties first (a chain of two liberties has at most eight): exact counts walk the chain.
+            if col[q] == opp and b[PLIB, b[HEAD, q]] <= 8 and _two_libs(b, q)[0] == 2 \
+                    and _atari_ladders(b, p, c, b[HEAD, q]):
                 v += 0.2
                 tactical = True
                 break
