@@ -88,10 +88,32 @@ def python_rate(game: Game, seconds: float) -> float:
     return done / (time.process_time() - start)
 
 
+def threads_rate(seconds: float) -> None:
+    """Print search iterations per wall-clock second of the 19x19 searcher with one and with two threads (root
+    parallelism), on the empty board and the mid-game position, alternating so that both see the same load."""
+    from keima.ai.searcher import Searcher
+
+    print(f"{'position':<16} {'1 thread/s':>11} {'2 threads/s':>12} {'ratio':>6}")
+    for label, moves in (("19x19 empty", 0), ("19x19 mid-game", 120)):
+        game = position(19, moves)
+        Searcher(1 << 16, threads=2).search(game, int(game.to_move), None, 64)  # compile outside the clock
+        rates = {1: 0.0, 2: 0.0}
+        for _ in range(2):
+            for k in (1, 2):
+                res = Searcher(1 << 20, threads=k).search(game, int(game.to_move), seconds, None)
+                rates[k] += res.playouts / (2 * seconds)
+        print(f"{label:<16} {rates[1]:>11.0f} {rates[2]:>12.0f} {rates[2] / rates[1]:>5.2f}x", flush=True)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--seconds", type=float, default=3.0, help="measuring time per figure")
+    ap.add_argument("--threads-only", action="store_true",
+                    help="only the search rate with one and two threads (19x19, wall clock)")
     args = ap.parse_args()
+    if args.threads_only:
+        threads_rate(args.seconds)
+        return
     print(f"{'position':<16} {'heavy/s':>10} {'light/s':>10} {'python/s':>9} {'heavy/python':>13} {'light/python':>13}")
     for n, mid in ((9, 30), (19, 120)):
         for label, moves in (("empty", 0), ("mid-game", mid)):
