@@ -2,7 +2,7 @@
 
 Usage::
 
-    python bench/playouts.py [--seconds 3]
+    python bench/playouts.py [--seconds 3] [--threads-only]
 
 For 9x9 and 19x19, from the empty board and from a mid-game position (a seeded sequence of random legal moves:
 30 on 9x9, 120 on 19x19), it prints playouts per second of the numba core with light (uniform, no own-eye filling)
@@ -10,6 +10,10 @@ and heavy (captures, escapes, 3x3 patterns, no big self-atari) policies, and of 
 the referee's board (``keima.rules.board.Board``) as the peer, with the ratio. Rates are per second of this
 process's CPU time (``time.process_time``), so that other programs sharing the machine do not lower them. The target is >= 20,000 heavy
 playouts per second on the empty 9x9 board.
+
+``--threads-only`` prints instead the 19x19 search rate (iterations per wall-clock second) of the searcher with
+one and with two threads (root parallelism, ``keima.ai.searcher.Searcher(threads=2)``), alternating the two so
+that both see the same machine load; the ratio is the gain of the second thread on this machine as it is.
 """
 
 from __future__ import annotations
