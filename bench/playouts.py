@@ -2,7 +2,7 @@
 
 Usage::
 
-    python bench/playouts.py [--seconds 3]
+    python bench/playouts.py [--seconds 3] [--threads-only]
 
 For 9x9 and 19x19, from the empty board and from a mid-game position (a seeded sequence of random legal moves:
 30 on 9x9, 120 on 19x19), it prints playouts per second of the numba core with light (uniform, no own-eye filling)
@@ -10,6 +10,10 @@ and heavy (captures, escapes, 3x3 patterns, no big self-atari) policies, and of 
 the referee's board (``keima.rules.board.Board``) as the peer, with the ratio. Rates are per second of this
 process's CPU time (``time.process_time``), so that other programs sharing the machine do not lower them. The target is >= 20,000 heavy
 playouts per second on the empty 9x9 board.
+
+``--threads-only`` prints instead the 19x19 search rate (iterations per wall-clock second) of the searcher with
+one and with two threads (root parallelism, ``keima.ai.searcher.Searcher(threads=2)``), alternating the two so
+that both see the same machine load; the ratio is the gain of the second thread on this machine as it is.
 """
 
 from __future__ import annotations
@@ -88,10 +92,32 @@ def python_rate(game: Game, seconds: float) -> float:
     return done / (time.process_time() - start)
 
 
+def threads_rate(seconds: float) -> None:
+    """Print search iterations per wall-clock second of the 19x19 searcher with one and with two threads (root
+    parallelism), on the empty board and the mid-game position, alternating so that both see the same load."""
+    from keima.ai.searcher import Searcher
+
+    print(f"{'position':<16} {'1 thread/s':>11} {'2 threads/s':>12} {'ratio':>6}")
+    for label, moves in (("19x19 empty", 0), ("19x19 mid-game", 120)):
+        game = position(19, moves)
+        Searcher(1 << 16, threads=2).search(game, int(game.to_move), None, 64)  # compile outside the clock
+        rates = {1: 0.0, 2: 0.0}
+        for _ in range(2):
+            for k in (1, 2):
+                res = Searcher(1 << 20, threads=k).search(game, int(game.to_move), seconds, None)
+                rates[k] += res.playouts / (2 * seconds)
+        print(f"{label:<16} {rates[1]:>11.0f} {rates[2]:>12.0f} {rates[2] / rates[1]:>5.2f}x", flush=True)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--seconds", type=float, default=3.0, help="measuring time per figure")
+    ap.add_argument("--threads-only", action="store_true",
+                    help="only the search rate with one and two threads (19x19, wall clock)")
     args = ap.parse_args()
+    if args.threads_only:
+        threads_rate(args.seconds)
+        return
     print(f"{'position':<16} {'heavy/s':>10} {'light/s':>10} {'python/s':>9} {'heavy/python':>13} {'light/python':>13}")
     for n, mid in ((9, 30), (19, 120)):
         for label, moves in (("empty", 0), ("mid-game", mid)):

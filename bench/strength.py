@@ -113,6 +113,8 @@ def main() -> int:
     ap.add_argument("--games", type=int, default=50)
     ap.add_argument("--seconds", type=float, default=1.0, help="keima's thinking time per move")
     ap.add_argument("--level", default="strong", help="keima level")
+    ap.add_argument("--threads", type=int, default=None,
+                    help="keima's search threads (default: the level's, e.g. 2 for strong)")
     ap.add_argument("--gnugo-level", type=int, default=10)
     ap.add_argument("--komi", type=float, default=7.5)
     ap.add_argument("--rules", default="french")
@@ -133,12 +135,20 @@ def main() -> int:
     from keima.gtp.referee import GameReport, Referee, results_table, run_match
 
     keima = f"keima:{args.level}"
+    threads_note = "" if args.threads is None else f", {args.threads} thread(s)"
     counter = {"game": 0}
 
     def make_keima() -> InProcessEngine:
         counter["game"] += 1
         seed = 1000 + counter["game"]
         player = default_player(args.level, seed)
+        if args.threads is not None:
+            import dataclasses
+
+            from keima.ai.player import Player
+
+            assert isinstance(player, Player)
+            player.config = dataclasses.replace(player.config, threads=args.threads)
         engine = GtpEngine(player, size=args.size, rules=args.rules, seconds=args.seconds, seed=seed,
                            max_seconds=args.seconds)
         return InProcessEngine(engine, label=keima)
@@ -150,7 +160,7 @@ def main() -> int:
 
     referee = Referee(size=args.size, rules=args.rules, komi=args.komi, move_timeout=120.0,
                       log=lambda message: print(message, file=sys.stderr, flush=True))
-    print(f"{keima} ({args.seconds} s/move) vs {' '.join(gnugo_argv)}, {args.size}x{args.size}, komi {args.komi}, "
+    print(f"{keima} ({args.seconds} s/move{threads_note}) vs {' '.join(gnugo_argv)}, {args.size}x{args.size}, komi {args.komi}, "
           f"{args.rules}, {args.games} games, colours alternating", flush=True)
     start = time.time()
     tally = {"wins": 0, "losses": 0, "other": 0}
@@ -178,7 +188,7 @@ def main() -> int:
               f"{100 * lo:.0f}-{100 * hi:.0f}%), {time.time() - start:.0f} s", flush=True)
 
     with table.open("a") as log:
-        log.write(f"# {time.strftime('%Y-%m-%d %H:%M:%S')} {keima} {args.seconds} s/move vs "
+        log.write(f"# {time.strftime('%Y-%m-%d %H:%M:%S')} {keima} {args.seconds} s/move{threads_note} vs "
                   f"{' '.join(gnugo_argv)}, {args.size}x{args.size}, komi {args.komi}, {args.rules}\n")
     reports = run_match((keima, make_keima), ("gnugo", make_gnugo), referee, args.games, str(sgf_dir),
                         on_game=on_game)

@@ -7,6 +7,7 @@ referee accepts (``game.legality(move, color) is None``), falling back to the ne
 from __future__ import annotations
 
 import math
+import os
 import random
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -45,13 +46,15 @@ class LevelConfig:
     seconds: float  # default time per move when the caller gives none
     heavy: bool  # heavy (tactics + patterns) or light (uniform) playouts
     resign: bool  # resigns hopeless games
-    max_nodes: int
+    max_nodes: int  # per search tree
+    threads: int = 1  # search threads, one tree each (root parallelism); at most the machine's CPU count
 
 
 LEVEL_CONFIGS: dict[str, LevelConfig] = {
     "beginner": LevelConfig(playouts=120, seconds=1.0, heavy=False, resign=False, max_nodes=1 << 17),
     "intermediate": LevelConfig(playouts=2000, seconds=2.0, heavy=True, resign=True, max_nodes=1 << 19),
-    "strong": LevelConfig(playouts=None, seconds=3.0, heavy=True, resign=True, max_nodes=1 << 20),
+    "strong": LevelConfig(playouts=None, seconds=3.0, heavy=True, resign=True, max_nodes=1 << 20,
+                          threads=2),
 }
 
 RESIGN_WINRATE = 0.06
@@ -102,7 +105,9 @@ class Player:
         if self._searcher is None:
             from keima.ai.searcher import Searcher  # numba loads on first use, not on import of keima.ai
 
-            self._searcher = Searcher(self.config.max_nodes, heavy=self.config.heavy, seed=self._seed)
+            threads = max(1, min(self.config.threads, os.cpu_count() or 1))
+            self._searcher = Searcher(self.config.max_nodes, heavy=self.config.heavy, seed=self._seed,
+                                      threads=threads)
         return self._searcher
 
     def _legal(self, game: Any, move: int | None, color: int) -> bool:

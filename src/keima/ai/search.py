@@ -36,12 +36,14 @@ from keima.ai.fastboard import (
     META,
     NXT,
     PASS,
+    PLIB,
     WHITE,
     area_score,
     atari_lib,
     in_atari,
     is_legal,
     is_true_eye,
+    liberties,
     place,
     play_pass,
     self_atari_size,
@@ -52,8 +54,9 @@ T_META = 4
 F_VIS, F_WIN, F_RVIS, F_RWIN = range(4)
 
 # Search parameters (``params`` array indices).
-P_KOMI, P_HEAVY, P_EXPAND, P_PRIOR, P_RAVE_BIAS, P_UCT_C, P_SELF_ATARI, P_PATTERN_PROB = range(8)
-N_PARAMS = 8
+(P_KOMI, P_HEAVY, P_EXPAND, P_PRIOR, P_RAVE_BIAS, P_UCT_C, P_SELF_ATARI, P_PATTERN_PROB, P_FILL,
+ P_WIDE_PRIOR) = range(10)
+N_PARAMS = 10
 
 
 def new_tree(max_nodes: int) -> tuple[np.ndarray, np.ndarray]:
@@ -66,8 +69,14 @@ def new_tree(max_nodes: int) -> tuple[np.ndarray, np.ndarray]:
 
 
 def make_params(komi: float, heavy: bool = True, expand: int = 2, prior: float = 10.0, rave_bias: float = 0.04,
-                uct_c: float = 0.05, self_atari: int = 2, pattern_prob: float = 0.9) -> np.ndarray:
-    """Return the search parameter vector (komi from Black's point of view: Black's margin minus ``komi``)."""
+                uct_c: float = 0.05, self_atari: int = 2, pattern_prob: float = 0.9, fill: int = 0,
+                wide_prior: bool = False) -> np.ndarray:
+    """Return the search parameter vector (komi from Black's point of view: Black's margin minus ``komi``).
+
+    ``fill``: before a heavy playout's random move, how many random empty points to try for one whose 3x3
+    neighbourhood is empty and off the edge (fills open areas first, as a player would; 0: off).
+    ``wide_prior``: the big-board prior terms of ``_prior`` (opening lines over a 5x5 window, nearness to the
+    last move, no low moves in the opening without a tactical reason)."""
     p = np.zeros(N_PARAMS, dtype=np.float64)
     p[P_KOMI] = komi
     p[P_HEAVY] = 1.0 if heavy else 0.0
@@ -77,6 +86,8 @@ def make_params(komi: float, heavy: bool = True, expand: int = 2, prior: float =
     p[P_UCT_C] = uct_c
     p[P_SELF_ATARI] = self_atari
     p[P_PATTERN_PROB] = pattern_prob
+    p[P_FILL] = fill
+    p[P_WIDE_PRIOR] = 1.0 if wide_prior else 0.0
     return p
 
 
@@ -178,6 +189,18 @@ def playout_move(b: np.ndarray, c: int, heavy: bool, pat: np.ndarray, params: np
                     n += 1
             if n > 0:
                 return int(cand[np.random.randint(n)])
+        tries = int(params[P_FILL])
+        k = b[META, M_NEMPTY]
+        if tries > 0 and k > 0:
+            w = b[META, M_W]
+            col = b[COL]
+            el = b[EMPTY_LIST]
+            for _ in range(tries):
+                p = el[np.random.randint(k)]
+                if (col[p - w - 1] == EMPTY and col[p - w] == EMPTY and col[p - w + 1] == EMPTY
+                        and col[p - 1] == EMPTY and col[p + 1] == EMPTY and col[p + w - 1] == EMPTY
+                        and col[p + w] == EMPTY and col[p + w + 1] == EMPTY and is_legal(b, p, c)):
+                    return int(p)
     # Uniform among the acceptable empty points: draw, and swap rejected points out of the live range.
     meta = b[META]
     el = b[EMPTY_LIST]
@@ -228,21 +251,157 @@ def playout(b: np.ndarray, pat: np.ndarray, params: np.ndarray, own: np.ndarray,
     return area_score(b, params[P_KOMI], own)
 
 
+# ------------------------------------------------------------------------------------------------- ladders
+@njit(cache=True)
+def _two_libs(b: np.ndarray, p: int) -> tuple[int, int, int]:
+    """Up to three liberties of the chain at ``p``: (count capped at 3, first, second)."""
+    w = b[META, M_W]
+    col = b[COL]
+    h = b[HEAD, p]
+    s = h
+    l1 = -1
+    l2 = -1
+    while True:
+        for q in (s - 1, s + 1, s - w, s + w):
+            if col[q] == EMPTY and q != l1 and q != l2:
+                if l1 < 0:
+                    l1 = q
+                elif l2 < 0:
+                    l2 = q
+                else:
+                    return 3, l1, l2
+        s = b[NXT, s]
+        if s == h:
+            break
+    return (2 if l2 >= 0 else 1 if l1 >= 0 else 0), l1, l2
+
+
+@njit(cache=True)
+def _can_capture_around(b: np.ndarray, p: int) -> bool:
+    """True when the chain at ``p`` touches an opposing chain in atari (it escapes by capturing)."""
+    w = b[META, M_W]
+    col = b[COL]
+    opp = 3 - col[p]
+    h = b[HEAD, p]
+    s = h
+    while True:
+        for q in (s - 1, s + 1, s - w, s + w):
+            if col[q] == opp and in_atari(b, b[HEAD, q]):
+                return True
+        s = b[NXT, s]
+        if s == h:
+            break
+    return False
+
+
+@njit(cache=True)
+def ladder_captures(b: np.ndarray, p: int) -> bool:
+    """True when the chain at ``p`` (two liberties or fewer, its opponent to play) dies in a ladder: the attacker
+    keeps it in atari at every step, the defender extends, and it never reaches three liberties or escapes by
+    capturing. Reads on a copy (``b`` is not changed); the attacker tries both liberties at each step and keeps
+    the first that holds the chain to two liberties."""
+    d = b[COL, p]
+    a = 3 - d
+    cur = b.copy()
+    for _ in range(80):
+        n_libs, l1, l2 = _two_libs(cur, p)
+        if n_libs <= 1:
+            return True
+        if n_libs >= 3:
+            return False
+        nxt = cur
+        found = False
+        for k in range(2):
+            x = l1 if k == 0 else l2
+            y = l2 if k == 0 else l1
+            if not is_legal(cur, x, a):
+                continue
+            trial = cur.copy()
+            place(trial, x, a)
+            if liberties(trial, x) <= 1 or _can_capture_around(trial, p):
+                continue  # the atari stone can be taken, or the chain captures its way out
+            if not is_legal(trial, y, d):
+                return True
+            place(trial, y, d)
+            libs = liberties(trial, p)
+            if libs <= 1:
+                return True
+            if libs == 2:
+                nxt = trial
+                found = True
+                break
+        if not found:
+            return False
+        cur = nxt
+    return False
+
+
+@njit(cache=True)
+def _escape_is_laddered(b: np.ndarray, p: int, c: int) -> bool:
+    """``c`` extends at ``p`` to save a chain in atari: True when the extended chain still dies in a ladder."""
+    t = b.copy()
+    place(t, p, c)
+    if t[COL, p] != c:
+        return True
+    libs = liberties(t, p)
+    if libs <= 1:
+        return True
+    return libs == 2 and not _can_capture_around(t, p) and ladder_captures(t, p)
+
+
+@njit(cache=True)
+def _atari_ladders(b: np.ndarray, p: int, c: int, h: int) -> bool:
+    """``c`` plays ``p``, putting the two-liberty opposing chain ``h`` in atari: True when the chain cannot escape
+    (capturing a stone in atari or extending leads into a working ladder)."""
+    t = b.copy()
+    place(t, p, c)
+    if t[COL, p] != c or liberties(t, p) <= 1:
+        return False
+    if t[COL, h] != 3 - c:
+        return True  # captured outright
+    if not in_atari(t, t[HEAD, h]) or _can_capture_around(t, h):
+        return False
+    lib = atari_lib(t, t[HEAD, h])
+    if not is_legal(t, lib, 3 - c):
+        return True
+    place(t, lib, 3 - c)
+    libs = liberties(t, h)
+    if libs <= 1:
+        return True
+    return libs == 2 and not _can_capture_around(t, h) and ladder_captures(t, h)
+
+
 # ---------------------------------------------------------------------------------------------------- tree
 @njit(cache=True)
-def _prior(b: np.ndarray, p: int, c: int, pat: np.ndarray) -> float:
-    """Heuristic prior win rate of ``c`` playing ``p`` (0..1)."""
+def _prior(b: np.ndarray, p: int, c: int, pat: np.ndarray, wide: bool) -> float:
+    """Heuristic prior win rate of ``c`` playing ``p`` (0..1); ``wide`` adds the big-board terms."""
     w = b[META, M_W]
     col = b[COL]
     n = b[META, M_N]
     v = 0.5
     opp = 3 - c
+    tactical = False
+    saves = False
     for q in (p - 1, p + 1, p - w, p + w):
         k = col[q]
         if k == opp and in_atari(b, b[HEAD, q]):
             v += 0.3  # capture
+            tactical = True
         elif k == c and in_atari(b, b[HEAD, q]):
             v += 0.15  # save
+            tactical = True
+            saves = True
+    if wide and not tactical:
+        # An atari on a two-liberty chain that cannot escape (a working ladder or a net): a capture in waiting.
+        for q in (p - 1, p + 1, p - w, p + w):
+            # Pseudo-liberties first (a chain of two liberties has at most eight): exact counts walk the chain.
+            if col[q] == opp and b[PLIB, b[HEAD, q]] <= 8 and _two_libs(b, q)[0] == 2 \
+                    and _atari_ladders(b, p, c, b[HEAD, q]):
+                v += 0.2
+                tactical = True
+                break
+    elif wide and saves and _escape_is_laddered(b, p, c):
+        v -= 0.25  # running out into a ladder only loses more stones
     sa = self_atari_size(b, p, c)
     if sa >= 2:
         v -= 0.3
@@ -251,7 +410,39 @@ def _prior(b: np.ndarray, p: int, c: int, pat: np.ndarray) -> float:
     r = p // w - 1
     cc = p % w - 1
     line = min(min(r, cc), min(n - 1 - r, n - 1 - cc))
-    if n >= 9:
+    if wide:
+        # Stones within two points (a 5x5 window): an empty window is open ground, where the first two lines
+        # are slow and the third and fourth are where territory and bases are made.
+        near = 0
+        for dr in range(-2, 3):
+            rr = r + dr
+            if rr < 0 or rr >= n:
+                continue
+            for dc in range(-2, 3):
+                c2 = cc + dc
+                if 0 <= c2 < n and col[(rr + 1) * w + c2 + 1] != EMPTY:
+                    near += 1
+        if near == 0:
+            if line == 0:
+                v -= 0.25
+            elif line == 1:
+                v -= 0.15
+            elif line == 2 or line == 3:
+                v += 0.1
+                other = max(min(r, n - 1 - r), min(cc, n - 1 - cc))
+                if other == 2 or other == 3:
+                    v += 0.1  # an open corner point (3-3, 3-4, 4-4): corners first, then sides
+        stones = n * n - b[META, M_NEMPTY]
+        if not tactical and line <= 1 and 5 * stones < n * n:
+            # The opening (under a fifth of the board covered): low moves only for a tactical reason.
+            v -= 0.1 if line == 0 else 0.05
+        last = b[META, M_LAST]
+        if last > 0:
+            lr = last // w - 1
+            lc = last % w - 1
+            if abs(lr - r) <= 2 and abs(lc - cc) <= 2:
+                v += 0.05  # answer near the last move: most urgent points are local
+    elif n >= 9:
         empty_around = True
         for q in (p - w - 1, p - w, p - w + 1, p - 1, p + 1, p + w - 1, p + w, p + w + 1):
             k = col[q]
@@ -281,6 +472,7 @@ def expand(ti: np.ndarray, tf: np.ndarray, node: int, b: np.ndarray, pat: np.nda
     if start + k + 1 > cap:
         return False
     prior_n = params[P_PRIOR]
+    wide = params[P_WIDE_PRIOR] > 0.5
     m = start
     for i in range(k):
         p = el[i]
@@ -292,7 +484,7 @@ def expand(ti: np.ndarray, tf: np.ndarray, node: int, b: np.ndarray, pat: np.nda
         ti[T_COLOR, m] = c
         ti[T_NCHILD, m] = -1
         tf[F_VIS, m] = prior_n
-        tf[F_WIN, m] = prior_n * _prior(b, p, c, pat)
+        tf[F_WIN, m] = prior_n * _prior(b, p, c, pat, wide)
         tf[F_RVIS, m] = 0.0
         tf[F_RWIN, m] = 0.0
         m += 1
@@ -340,7 +532,7 @@ def select_child(ti: np.ndarray, tf: np.ndarray, node: int, params: np.ndarray) 
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def run_iterations(root_b: np.ndarray, ti: np.ndarray, tf: np.ndarray, root: int, iters: int, pat: np.ndarray,
                    params: np.ndarray, own: np.ndarray, b: np.ndarray, seed: int) -> int:
     """Run ``iters`` search iterations from ``root`` (whose position is ``root_b``; the root must be expanded).

@@ -7,6 +7,7 @@ referee accepts (superko of any kind included) and checks the final choice with 
 from __future__ import annotations
 
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
@@ -59,33 +60,29 @@ class SearchResult:
     ownership: np.ndarray  # per referee point, +1 black .. -1 white
 
 
-class Searcher:
-    """A reusable MCTS searcher (tree arrays are allocated once and reused between moves)."""
+class _Tree:
+    """One search tree: its node arrays (allocated once, reused between moves), its root and the root's board."""
 
-    def __init__(self, max_nodes: int = 1 << 20, heavy: bool = True, seed: int | None = None) -> None:
+    def __init__(self, max_nodes: int) -> None:
         self.max_nodes = max_nodes
-        self.heavy = heavy
         self.ti, self.tf = S.new_tree(max_nodes)
-        self.seed = seed if seed is not None else -1
-        self._root = 0
-        self._root_board: np.ndarray | None = None
-        self._size = 0
+        self.root = 0
+        self.root_board: np.ndarray | None = None
 
     def reset(self) -> None:
-        """Forget the tree."""
         self.ti[S.T_META, 0] = 1
         self.ti[S.T_NCHILD, 0] = -1
         self.tf[:, 0] = 0.0
-        self._root = 0
-        self._root_board = None
+        self.root = 0
+        self.root_board = None
 
-    def _reuse(self, b: np.ndarray) -> int:
+    def reuse(self, b: np.ndarray) -> int:
         """Return the node whose position equals ``b`` two plies (or one) below the previous root, else -1."""
-        old = self._root_board
+        old = self.root_board
         if old is None or old.shape != b.shape or self.ti[S.T_META, 0] > 0.6 * self.max_nodes:
             return -1
         ti = self.ti
-        stack = [(self._root, old, 0)]
+        stack = [(self.root, old, 0)]
         while stack:
             node, board, depth = stack.pop()
             if depth > 0 and np.array_equal(board[fb.COL], b[fb.COL]) and \
@@ -108,11 +105,78 @@ class Searcher:
                     stack.append((i, nb, depth + 1))
         return -1
 
+
+class Searcher:
+    """A reusable MCTS searcher (tree arrays are allocated once and reused between moves).
+
+    With ``threads`` > 1 it searches with root parallelism: one independent tree per thread (the compiled
+    iterations release the GIL), each reused between moves on its own, and the root statistics of all trees
+    summed to choose the move."""
+
+    def __init__(self, max_nodes: int = 1 << 20, heavy: bool = True, seed: int | None = None,
+                 threads: int = 1, fill: int | None = None, wide_prior: bool | None = None) -> None:
+        if threads < 1:
+            raise ValueError(f"threads must be at least 1, not {threads}")
+        #: The big-board knowledge (fill-board tries in the playouts, the wide prior): None turns each on from
+        #: 13x13 up (4 fill tries); a value forces it on every board size (for A/B tests).
+        self.fill = fill
+        self.wide_prior = wide_prior
+        self.max_nodes = max_nodes
+        self.heavy = heavy
+        self.trees = [_Tree(max_nodes) for _ in range(threads)]
+        self.seed = seed if seed is not None else -1
+        self._size = 0
+        self._pool: ThreadPoolExecutor | None = None
+
+    @property
+    def ti(self) -> np.ndarray:
+        """The first tree's integer arrays (kept for callers that inspect one tree)."""
+        return self.trees[0].ti
+
+    @property
+    def tf(self) -> np.ndarray:
+        """The first tree's float arrays."""
+        return self.trees[0].tf
+
+    @property
+    def _root(self) -> int:
+        """The first tree's current root node."""
+        return self.trees[0].root
+
+    def reset(self) -> None:
+        """Forget the trees."""
+        for tree in self.trees:
+            tree.reset()
+
+    def _reuse(self, b: np.ndarray) -> int:
+        """The first tree's reusable node for position ``b`` (see ``_Tree.reuse``), else -1."""
+        return self.trees[0].reuse(b)
+
+    def _run(self, tree: _Tree, b: np.ndarray, params: np.ndarray, start: float, seconds: float | None,
+             max_playouts: int | None, seed: int) -> tuple[int, np.ndarray]:
+        """Search ``tree`` from its root (position ``b``) until the time or the playout limit; returns the
+        iterations done and the owners added up over their playouts."""
+        own = np.zeros(b.shape[1], dtype=np.float64)
+        scratch = b.copy()
+        done = 0
+        slice_n = 64 if int(b[fb.META, fb.M_N]) <= 9 else 16
+        while True:
+            if max_playouts is not None and done >= max_playouts:
+                break
+            if seconds is not None and time.perf_counter() - start >= seconds:
+                break
+            k = slice_n if max_playouts is None else min(slice_n, max_playouts - done)
+            S.run_iterations(b, tree.ti, tree.tf, tree.root, k, PATTERN_TABLE, params, own, scratch, seed)
+            seed = -1
+            done += k
+        return done, own
+
     def search(self, game: Game, color: int, seconds: float | None, max_playouts: int | None,
                allowed: list[int] | None = None, allow_pass: bool = True) -> SearchResult:
         """Search ``game`` for ``color`` (must be the side to move on the fast board) for at most ``seconds``
-        (None: no time limit) and ``max_playouts`` (None: no limit); at least one limit must be set.
-        ``allowed``: referee points the root may play (default: the referee's legal moves)."""
+        (None: no time limit) and ``max_playouts`` (None: no limit; shared between the threads); at least one
+        limit must be set. ``allowed``: referee points the root may play (default: the referee's legal moves).
+        Raises ``RuntimeError`` when the tree cannot hold the root's children."""
         start = time.perf_counter()
         n = game.size
         b = load(game)
@@ -120,52 +184,70 @@ class Searcher:
             # Out of turn (GTP genmove may ask): the ko point binds the side to move, not this colour.
             b[fb.META, fb.M_TOMOVE] = color
             b[fb.META, fb.M_KO] = -1
-        params = S.make_params(effective_komi(game), heavy=self.heavy, expand=2 if n <= 13 else 4)
+        big = n >= 13
+        fill = (4 if big else 0) if self.fill is None else self.fill
+        wide = big if self.wide_prior is None else self.wide_prior
+        params = S.make_params(effective_komi(game), heavy=self.heavy, expand=2 if n <= 13 else 4,
+                               fill=fill, wide_prior=wide)
         mask = np.zeros(b.shape[1], dtype=np.int64)
         legal = allowed if allowed is not None else game.legal_moves(color)
         for p in legal:
             mask[fb.to_fast(p, n)] = 1
-        root = self._reuse(b) if self._size == n else -1
-        if root < 0:
-            self.reset()
-            root = 0
-            if not S.expand(self.ti, self.tf, 0, b, PATTERN_TABLE, params, mask, True):
-                raise RuntimeError("search tree too small for this board")
+        for tree in self.trees:
+            root = tree.reuse(b) if self._size == n else -1
+            if root < 0:
+                tree.reset()
+                root = 0
+                if not S.expand(tree.ti, tree.tf, 0, b, PATTERN_TABLE, params, mask, True):
+                    raise RuntimeError("search tree too small for this board")
+            # Apply the referee's verdict to the root's children (superko, the caller's restrictions).
+            ti = tree.ti
+            first = int(ti[S.T_FIRST, root])
+            for i in range(first, first + int(ti[S.T_NCHILD, root])):
+                mv = int(ti[S.T_MOVE, i])
+                ok = allow_pass if mv == fb.PASS else bool(mask[mv])
+                ti[S.T_COLOR, i] = color if ok else 0
+            tree.root = root
+            tree.root_board = b
         self._size = n
-        ti, tf = self.ti, self.tf
-        # Apply the referee's verdict to the root's children (superko, the caller's restrictions).
-        first = int(ti[S.T_FIRST, root])
-        nch = int(ti[S.T_NCHILD, root])
-        for i in range(first, first + nch):
-            mv = int(ti[S.T_MOVE, i])
-            ok = allow_pass if mv == fb.PASS else bool(mask[mv])
-            ti[S.T_COLOR, i] = color if ok else 0
-        self._root = root
-        self._root_board = b
-        own = np.zeros(b.shape[1], dtype=np.float64)
-        scratch = b.copy()
-        done = 0
-        slice_n = 64 if n <= 9 else 16
-        seed = self.seed
-        while True:
-            if max_playouts is not None and done >= max_playouts:
-                break
-            if seconds is not None and time.perf_counter() - start >= seconds:
-                break
-            k = slice_n if max_playouts is None else min(slice_n, max_playouts - done)
-            S.run_iterations(b, ti, tf, root, k, PATTERN_TABLE, params, own, scratch, seed)
-            seed = -1
-            done += k
+        k = len(self.trees)
+        seeds = [self.seed + i if self.seed >= 0 else -1 for i in range(k)]
+        if k == 1:
+            runs = [self._run(self.trees[0], b, params, start, seconds, max_playouts, seeds[0])]
+        else:
+            if self._pool is None:
+                self._pool = ThreadPoolExecutor(max_workers=k, thread_name_prefix="keima-search")
+            shares = [None if max_playouts is None else max_playouts // k + (1 if i < max_playouts % k else 0)
+                      for i in range(k)]
+            futures = [self._pool.submit(self._run, tree, b, params, start, seconds, shares[i], seeds[i])
+                       for i, tree in enumerate(self.trees)]
+            runs = [f.result() for f in futures]
+        done = sum(r[0] for r in runs)
+        own = sum((r[1] for r in runs), np.zeros(b.shape[1], dtype=np.float64))
+        # Root statistics of every tree, by move. Each tree starts a child at the same prior (virtual visits at
+        # the prior win rate); the sum counts that prior once, as one tree would, so that a win rate is not
+        # pulled towards the prior by the number of threads.
+        stats: dict[int, list[float]] = {}
+        prior_n = float(params[S.P_PRIOR])
+        for tree in self.trees:
+            ti, tf = tree.ti, tree.tf
+            first = int(ti[S.T_FIRST, tree.root])
+            for i in range(first, first + int(ti[S.T_NCHILD, tree.root])):
+                if ti[S.T_COLOR, i] == 0:
+                    continue
+                entry = stats.setdefault(int(ti[S.T_MOVE, i]), [0.0, 0.0, 0])
+                entry[0] += float(tf[S.F_VIS, i]) - prior_n
+                entry[1] += float(tf[S.F_WIN, i])
+                entry[2] += 1
+        pass_prior = 0.1 if len(stats) > 1 else 0.5
         ranked: list[tuple[int | None, float, float]] = []
-        prior = float(params[S.P_PRIOR])
-        for i in range(first, first + nch):
-            if ti[S.T_COLOR, i] == 0:
-                continue
-            mv = int(ti[S.T_MOVE, i])
-            vis = float(tf[S.F_VIS, i])
-            wr = float(tf[S.F_WIN, i]) / vis if vis > 0 else 0.0
+        for mv, (visits, wins, trees) in stats.items():
             point = None if mv == fb.PASS else fb.from_fast(mv, n)
-            ranked.append((point, vis - prior, wr))
+            if trees > 1:
+                p0 = pass_prior if mv == fb.PASS else float(S._prior(b, mv, color, PATTERN_TABLE, wide))
+                wins -= (trees - 1) * prior_n * p0
+            vis = visits + prior_n
+            ranked.append((point, visits, wins / vis if vis > 0 else 0.0))
         ranked.sort(key=lambda t: (-t[1], -t[2]))
         own_pts = np.zeros(n * n, dtype=np.float64)
         if done:

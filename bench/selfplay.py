@@ -1,0 +1,81 @@
+"""A/B self-play: two searcher configurations against each other at a fixed playout count.
+
+Usage::
+
+    python bench/selfplay.py --size 19 --games 10 --playouts 1000 --moves 200 --a big --b plain
+
+Each game alternates colours. A game stops at two passes or after ``--moves`` moves; an unfinished game is
+judged by the mean area margin of heavy playouts from the final position (``keima.ai.estimate_ownership``,
+komi included), so the figure is a cheap, noisy A/B signal, not a strength measure. Configurations:
+``big`` (fill-board playouts and the wide prior), ``plain`` (neither), ``prior`` / ``fill`` (one of them),
+``big2`` / ``plain2`` (with two threads, the playouts shared between them). Prints A's wins with a 95% Wilson interval.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from keima import Game  # noqa: E402
+from keima.ai import estimate_ownership  # noqa: E402
+from keima.ai.searcher import Searcher  # noqa: E402
+from strength import wilson  # noqa: E402
+
+# name: (fill tries, wide prior, threads)
+CONFIGS = {"big": (4, True, 1), "plain": (0, False, 1), "prior": (0, True, 1), "fill": (4, False, 1),
+           "big2": (4, True, 2), "plain2": (0, False, 2)}
+
+
+def play(size: int, black: Searcher, white: Searcher, playouts: int, moves: int) -> tuple[int, float, int]:
+    """Play one game; return (winner 1/2, Black's margin, moves played)."""
+    game = Game(size, komi=7.5, rules="french")
+    for s in (black, white):
+        s.reset()
+    played = 0
+    while game.phase == "play" and played < moves:
+        color = int(game.to_move)
+        searcher = black if color == 1 else white
+        legal = [p for p in game.legal_moves(color)]
+        res = searcher.search(game, color, None, playouts, legal, True)
+        move = next((m for m, _v, _w in res.ranked if m is None or game.legality(m, color) is None), None)
+        if move is None:
+            game.pass_move(color)
+        else:
+            game.play(move)
+        played += 1
+    own = estimate_ownership(game, playouts=400, seed=played)
+    margin = sum(own) - 7.5
+    return (1 if margin > 0 else 2), margin, played
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--size", type=int, default=19)
+    ap.add_argument("--games", type=int, default=10)
+    ap.add_argument("--playouts", type=int, default=1000)
+    ap.add_argument("--moves", type=int, default=200)
+    ap.add_argument("--a", default="big", choices=sorted(CONFIGS))
+    ap.add_argument("--b", default="plain", choices=sorted(CONFIGS))
+    args = ap.parse_args()
+    make = {k: Searcher(1 << 20, seed=None, fill=v[0], wide_prior=v[1], threads=v[2]) for k, v in CONFIGS.items()
+            if k in (args.a, args.b)}
+    a, b = make[args.a], make[args.b]
+    wins = 0
+    for i in range(args.games):
+        t0 = time.perf_counter()
+        a_black = i % 2 == 0
+        winner, margin, played = play(args.size, a if a_black else b, b if a_black else a, args.playouts, args.moves)
+        a_won = (winner == 1) == a_black
+        wins += a_won
+        lo, hi = wilson(wins, i + 1)
+        print(f"game {i + 1}: {args.a} as {'B' if a_black else 'W'}, Black margin {margin:+.1f} after {played} "
+              f"moves, {'A' if a_won else 'B'} wins ({time.perf_counter() - t0:.0f} s); "
+              f"{args.a} {wins}/{i + 1} ({100 * lo:.0f}-{100 * hi:.0f}%)", flush=True)
+
+
+if __name__ == "__main__":
+    main()
