@@ -26,6 +26,7 @@ import asyncio
 import contextlib
 import logging
 import secrets
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -35,6 +36,7 @@ log = logging.getLogger("keima.server.redis")
 
 PREFIX = "keima:"
 WATCHING = PREFIX + "watching:"
+WATCHING_PROCESSES = PREFIX + "watching"  # sorted set: process id -> when it last advertised (Unix time)
 
 
 class RedisPubSub:
@@ -85,8 +87,9 @@ class RedisPubSub:
                 await t
         self._tasks = []
         if self._redis is not None:
-            with contextlib.suppress(Exception):
-                await self._redis.delete(WATCHING + self.origin)  # this process's watchers are gone at once
+            with contextlib.suppress(Exception):  # this process's watchers are gone at once
+                await self._redis.delete(WATCHING + self.origin)
+                await self._redis.zrem(WATCHING_PROCESSES, self.origin)
             with contextlib.suppress(Exception):
                 await self._redis.aclose()
 
@@ -126,8 +129,9 @@ class RedisPubSub:
         if not channels:
             return out
         try:
-            own = (WATCHING + self.origin).encode()
-            keys = [k async for k in self._redis.scan_iter(match=WATCHING + "*", count=1000) if k != own]
+            now = time.time()
+            recent = await self._redis.zrangebyscore(WATCHING_PROCESSES, now - 5 * self.advertise_s, "+inf")
+            keys = [WATCHING + p.decode() for p in recent if p.decode() != self.origin]
             if keys:
                 async with self._redis.pipeline(transaction=False) as pipe:
                     for k in keys:
@@ -193,6 +197,9 @@ class RedisPubSub:
                             pipe.hset(key, mapping=counts)
                     if counts:
                         pipe.expire(key, max(1, round(self.advertise_s * 5)))
+                        now = time.time()
+                        pipe.zadd(WATCHING_PROCESSES, {self.origin: now})
+                        pipe.zremrangebyscore(WATCHING_PROCESSES, "-inf", now - 60 * self.advertise_s)
                     await pipe.execute()
                 self._advertised = counts
             except asyncio.CancelledError:
