@@ -187,11 +187,9 @@ def test_a_state_nobody_else_watches_goes_out_bare(with_nodes: Callable[[Body], 
     with_nodes(_test_a_state_nobody_else_watches_goes_out_bare)
 
 
-async def _test_a_state_nobody_else_watches_goes_out_bare(nodes: tuple[Node, Node]) -> None:
-    """A game watched from one process only sends Redis bare version notices, not its 10-20 KB states; a
-    process that starts watching still gets every state: the first rebuilt from the database, the next ones
-    carried in the messages again."""
-    a, b = nodes
+async def _lonely_game_that_b_watches(a: Node, b: Node) -> tuple[GameSession, str | None, Any, Any]:
+    """A game on ``a`` that nobody else watched when its first move went out (so sent bare), then watched from
+    ``b``: returns (game, Black's seat, b's subscription, its iterator)."""
     s, _token, _ = await a.hub.create(body())
     th = s.seats.black
     await asyncio.sleep(0.2)  # the creation's message went out and reached nobody
@@ -200,18 +198,33 @@ async def _test_a_state_nobody_else_watches_goes_out_bare(nodes: tuple[Node, Nod
     assert a.pubsub.bare_sent == 1
     await b.hub.get(s.id)
     sub = b.pubsub.subscribe(s.id)
-    it = sub.__aiter__()
+    await asyncio.sleep(0.3)  # the subscription reaches Redis
+    return s, th, sub, sub.__aiter__()
+
+
+async def _state_at(it: Any, version: int) -> str:
+    """The first state of ``version`` or later from a subscription's iterator (2 s each at most)."""
+    got, text = await asyncio.wait_for(it.__anext__(), 2.0)
+    while got < version:
+        got, text = await asyncio.wait_for(it.__anext__(), 2.0)
+    assert got == version
+    return str(text)
+
+
+async def _test_a_state_nobody_else_watches_goes_out_bare(nodes: tuple[Node, Node]) -> None:
+    """A game watched from one process only sends Redis bare version notices, not its 10-20 KB states; a
+    process that starts watching still gets every state: the first rebuilt from the database, the next ones
+    carried in the messages again."""
+    a, b = nodes
+    s, th, sub, it = await _lonely_game_that_b_watches(a, b)
     try:
-        await asyncio.sleep(0.3)
         await a.hub.act(s.id, {"type": "play", "move": "C3"}, th)  # still bare: b's interest is not known yet
-        version, text = await asyncio.wait_for(it.__anext__(), 2.0)
-        while version < 2:
-            version, text = await asyncio.wait_for(it.__anext__(), 2.0)
-        assert version == 2 and [m["vertex"] for m in json.loads(text)["moves"]] == ["E5", "C3"]
+        text = await _state_at(it, 2)
+        assert [m["vertex"] for m in json.loads(text)["moves"]] == ["E5", "C3"]
         assert a.pubsub.bare_sent == 2
         await a.hub.act(s.id, {"type": "play", "move": "D4"}, th)  # Redis said b listens: the text goes along
-        version, text = await asyncio.wait_for(it.__anext__(), 2.0)
-        assert version == 3 and json.loads(text)["moves"][-1]["vertex"] == "D4"
+        text = await _state_at(it, 3)
+        assert json.loads(text)["moves"][-1]["vertex"] == "D4"
         assert a.pubsub.bare_sent == 2
     finally:
         sub.close()
@@ -225,21 +238,12 @@ async def _test_a_bare_notice_reaches_watchers_whose_copy_was_dropped(nodes: tup
     """A bare notice carries no state: a process whose copy of the game just left memory (a failed write drops
     it) reads the game again for its watchers instead of waiting for the next change."""
     a, b = nodes
-    s, _token, _ = await a.hub.create(body())
-    th = s.seats.black
-    await asyncio.sleep(0.2)
-    await a.hub.act(s.id, {"type": "play", "move": "E5"}, th)  # nobody else watches: a marks the game lonely
-    await b.hub.get(s.id)
-    sub = b.pubsub.subscribe(s.id)
-    it = sub.__aiter__()
+    s, th, sub, it = await _lonely_game_that_b_watches(a, b)
     try:
-        await asyncio.sleep(0.3)
         b.hub.drop(b.hub.sessions[s.id])
         await a.hub.act(s.id, {"type": "play", "move": "C3"}, th)  # bare
-        version, text = await asyncio.wait_for(it.__anext__(), 2.0)
-        while version < 2:
-            version, text = await asyncio.wait_for(it.__anext__(), 2.0)
-        assert version == 2 and [m["vertex"] for m in json.loads(text)["moves"]] == ["E5", "C3"]
+        text = await _state_at(it, 2)
+        assert [m["vertex"] for m in json.loads(text)["moves"]] == ["E5", "C3"]
         assert a.pubsub.bare_sent == 2
     finally:
         sub.close()
