@@ -8,7 +8,9 @@ Each game alternates colours. A game stops at two passes or after ``--moves`` mo
 judged by the mean area margin of heavy playouts from the final position (``keima.ai.estimate_ownership``,
 komi included), so the figure is a cheap, noisy A/B signal, not a strength measure. Configurations:
 ``big`` (fill-board playouts and the wide prior), ``plain`` (neither), ``prior`` / ``fill`` (one of them),
-``big2`` / ``plain2`` (with two threads, the playouts shared between them). Prints A's wins with a 95% Wilson interval.
+``big2`` / ``plain2`` (with two threads, the playouts shared between them), ``learned`` (``big`` with the learned
+prior of ``keima.ai.prediction`` instead of the hand-written one; ``big`` and the others have it off). Prints A's
+wins with a 95% Wilson interval.
 """
 
 from __future__ import annotations
@@ -22,12 +24,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from keima import Game  # noqa: E402
 from keima.ai import estimate_ownership  # noqa: E402
-from keima.ai.searcher import Searcher  # noqa: E402
+from keima.ai.searcher import LEARNED_WEIGHT, Searcher  # noqa: E402
 from strength import wilson  # noqa: E402
 
-# name: (fill tries, wide prior, threads)
-CONFIGS = {"big": (4, True, 1), "plain": (0, False, 1), "prior": (0, True, 1), "fill": (4, False, 1),
-           "big2": (4, True, 2), "plain2": (0, False, 2)}
+# name: (fill tries, wide prior, threads, learned prior weight)
+CONFIGS = {"big": (4, True, 1, 0.0), "plain": (0, False, 1, 0.0), "prior": (0, True, 1, 0.0), "fill": (4, False, 1, 0.0),
+           "big2": (4, True, 2, 0.0), "plain2": (0, False, 2, 0.0), "learned": (4, True, 1, LEARNED_WEIGHT)}
 
 
 def play(size: int, black: Searcher, white: Searcher, playouts: int, moves: int) -> tuple[int, float, int]:
@@ -61,8 +63,8 @@ def main() -> None:
     ap.add_argument("--a", default="big", choices=sorted(CONFIGS))
     ap.add_argument("--b", default="plain", choices=sorted(CONFIGS))
     args = ap.parse_args()
-    make = {k: Searcher(1 << 20, seed=None, fill=v[0], wide_prior=v[1], threads=v[2]) for k, v in CONFIGS.items()
-            if k in (args.a, args.b)}
+    make = {k: Searcher(1 << 20, seed=None, fill=v[0], wide_prior=v[1], threads=v[2], learned=v[3])
+            for k, v in CONFIGS.items() if k in (args.a, args.b)}
     a, b = make[args.a], make[args.b]
     wins = 0
     for i in range(args.games):

@@ -9,6 +9,7 @@ import numpy as np
 from keima.ai import fastboard as fb
 from keima.ai import make_player
 from keima.ai import search as S
+from keima.ai import tactics as T
 from keima.ai.patterns import PATTERN_TABLE
 from keima.ai.searcher import Searcher, load
 from keima.rules import Game, from_gtp, to_gtp
@@ -161,7 +162,7 @@ def test_prior_discourages_running_into_a_ladder() -> None:
     b = load(caught)
     t = b.copy()
     fb.place(t, fb.to_fast(from_gtp("L10", 19), 19), 1)
-    assert S.ladder_captures(t, fb.to_fast(from_gtp("L10", 19), 19))
+    assert T.ladder_captures(t, fb.to_fast(from_gtp("L10", 19), 19))
     t = load(free)
     fb.place(t, fb.to_fast(from_gtp("L10", 19), 19), 1)
-    assert not S.ladder_captures(t, fb.to_fast(from_gtp("L10", 19), 19))
+    assert not T.ladder_captures(t, fb.to_fast(from_gtp("L10", 19), 19))

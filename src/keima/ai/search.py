@@ -7,7 +7,8 @@ compiled; Python only calls ``run_iterations`` in slices and watches the clock b
 Node fields: ``TI[T_MOVE]`` the move that leads to the node (fast-board point, ``PASS`` = 0), ``TI[T_COLOR]`` the
 colour that played it (0 = disabled: the referee forbids it at the root), ``TI[T_FIRST]`` / ``TI[T_NCHILD]`` the
 children (contiguous; ``T_NCHILD == -1`` while unexpanded); ``TF[F_VIS]`` / ``TF[F_WIN]`` visits and wins for the
-player who made the move (priors included), ``TF[F_RVIS]`` / ``TF[F_RWIN]`` the AMAF statistics.
+player who made the move (priors included), ``TF[F_RVIS]`` / ``TF[F_RWIN]`` the AMAF statistics, ``TF[F_PRIOR]``
+the prior win rate the node started with.
 ``TI[T_META, 0]`` holds the number of nodes in use.
 """
 
@@ -43,26 +44,27 @@ from keima.ai.fastboard import (
     in_atari,
     is_legal,
     is_true_eye,
-    liberties,
     place,
     play_pass,
     self_atari_size,
 )
+from keima.ai.prediction import move_score
+from keima.ai.tactics import atari_ladders, escape_is_laddered, two_libs
 
 T_MOVE, T_COLOR, T_FIRST, T_NCHILD = range(4)
 T_META = 4
-F_VIS, F_WIN, F_RVIS, F_RWIN = range(4)
+F_VIS, F_WIN, F_RVIS, F_RWIN, F_PRIOR = range(5)
 
 # Search parameters (``params`` array indices).
 (P_KOMI, P_HEAVY, P_EXPAND, P_PRIOR, P_RAVE_BIAS, P_UCT_C, P_SELF_ATARI, P_PATTERN_PROB, P_FILL,
- P_WIDE_PRIOR) = range(10)
-N_PARAMS = 10
+ P_WIDE_PRIOR, P_LEARNED) = range(11)
+N_PARAMS = 11
 
 
 def new_tree(max_nodes: int) -> tuple[np.ndarray, np.ndarray]:
     """Return empty tree arrays with room for ``max_nodes`` nodes (node 0 is the root)."""
     ti = np.zeros((5, max_nodes), dtype=np.int32)
-    tf = np.zeros((4, max_nodes), dtype=np.float32)
+    tf = np.zeros((5, max_nodes), dtype=np.float32)
     ti[T_NCHILD, 0] = -1
     ti[T_META, 0] = 1
     return ti, tf
@@ -70,13 +72,15 @@ def new_tree(max_nodes: int) -> tuple[np.ndarray, np.ndarray]:
 
 def make_params(komi: float, heavy: bool = True, expand: int = 2, prior: float = 10.0, rave_bias: float = 0.04,
                 uct_c: float = 0.05, self_atari: int = 2, pattern_prob: float = 0.9, fill: int = 0,
-                wide_prior: bool = False) -> np.ndarray:
+                wide_prior: bool = False, learned: float = 0.0) -> np.ndarray:
     """Return the search parameter vector (komi from Black's point of view: Black's margin minus ``komi``).
 
     ``fill``: before a heavy playout's random move, how many random empty points to try for one whose 3x3
     neighbourhood is empty and off the edge (fills open areas first, as a player would; 0: off).
     ``wide_prior``: the big-board prior terms of ``_prior`` (opening lines over a 5x5 window, nearness to the
-    last move, no low moves in the opening without a tactical reason)."""
+    last move, no low moves in the opening without a tactical reason).
+    ``learned``: the weight of the learned prior (``keima.ai.prediction``) in a new child's prior win rate,
+    per unit of log-probability above a uniform choice; 0 keeps the hand-written prior."""
     p = np.zeros(N_PARAMS, dtype=np.float64)
     p[P_KOMI] = komi
     p[P_HEAVY] = 1.0 if heavy else 0.0
@@ -88,6 +92,7 @@ def make_params(komi: float, heavy: bool = True, expand: int = 2, prior: float =
     p[P_PATTERN_PROB] = pattern_prob
     p[P_FILL] = fill
     p[P_WIDE_PRIOR] = 1.0 if wide_prior else 0.0
+    p[P_LEARNED] = learned
     return p
 
 
@@ -251,126 +256,6 @@ def playout(b: np.ndarray, pat: np.ndarray, params: np.ndarray, own: np.ndarray,
     return area_score(b, params[P_KOMI], own)
 
 
-# ------------------------------------------------------------------------------------------------- ladders
-@njit(cache=True)
-def _two_libs(b: np.ndarray, p: int) -> tuple[int, int, int]:
-    """Up to three liberties of the chain at ``p``: (count capped at 3, first, second)."""
-    w = b[META, M_W]
-    col = b[COL]
-    h = b[HEAD, p]
-    s = h
-    l1 = -1
-    l2 = -1
-    while True:
-        for q in (s - 1, s + 1, s - w, s + w):
-            if col[q] == EMPTY and q != l1 and q != l2:
-                if l1 < 0:
-                    l1 = q
-                elif l2 < 0:
-                    l2 = q
-                else:
-                    return 3, l1, l2
-        s = b[NXT, s]
-        if s == h:
-            break
-    return (2 if l2 >= 0 else 1 if l1 >= 0 else 0), l1, l2
-
-
-@njit(cache=True)
-def _can_capture_around(b: np.ndarray, p: int) -> bool:
-    """True when the chain at ``p`` touches an opposing chain in atari (it escapes by capturing)."""
-    w = b[META, M_W]
-    col = b[COL]
-    opp = 3 - col[p]
-    h = b[HEAD, p]
-    s = h
-    while True:
-        for q in (s - 1, s + 1, s - w, s + w):
-            if col[q] == opp and in_atari(b, b[HEAD, q]):
-                return True
-        s = b[NXT, s]
-        if s == h:
-            break
-    return False
-
-
-@njit(cache=True)
-def ladder_captures(b: np.ndarray, p: int) -> bool:
-    """True when the chain at ``p`` (two liberties or fewer, its opponent to play) dies in a ladder: the attacker
-    keeps it in atari at every step, the defender extends, and it never reaches three liberties or escapes by
-    capturing. Reads on a copy (``b`` is not changed); the attacker tries both liberties at each step and keeps
-    the first that holds the chain to two liberties."""
-    d = b[COL, p]
-    a = 3 - d
-    cur = b.copy()
-    for _ in range(80):
-        n_libs, l1, l2 = _two_libs(cur, p)
-        if n_libs <= 1:
-            return True
-        if n_libs >= 3:
-            return False
-        nxt = cur
-        found = False
-        for k in range(2):
-            x = l1 if k == 0 else l2
-            y = l2 if k == 0 else l1
-            if not is_legal(cur, x, a):
-                continue
-            trial = cur.copy()
-            place(trial, x, a)
-            if liberties(trial, x) <= 1 or _can_capture_around(trial, p):
-                continue  # the atari stone can be taken, or the chain captures its way out
-            if not is_legal(trial, y, d):
-                return True
-            place(trial, y, d)
-            libs = liberties(trial, p)
-            if libs <= 1:
-                return True
-            if libs == 2:
-                nxt = trial
-                found = True
-                break
-        if not found:
-            return False
-        cur = nxt
-    return False
-
-
-@njit(cache=True)
-def _escape_is_laddered(b: np.ndarray, p: int, c: int) -> bool:
-    """``c`` extends at ``p`` to save a chain in atari: True when the extended chain still dies in a ladder."""
-    t = b.copy()
-    place(t, p, c)
-    if t[COL, p] != c:
-        return True
-    libs = liberties(t, p)
-    if libs <= 1:
-        return True
-    return libs == 2 and not _can_capture_around(t, p) and ladder_captures(t, p)
-
-
-@njit(cache=True)
-def _atari_ladders(b: np.ndarray, p: int, c: int, h: int) -> bool:
-    """``c`` plays ``p``, putting the two-liberty opposing chain ``h`` in atari: True when the chain cannot escape
-    (capturing a stone in atari or extending leads into a working ladder)."""
-    t = b.copy()
-    place(t, p, c)
-    if t[COL, p] != c or liberties(t, p) <= 1:
-        return False
-    if t[COL, h] != 3 - c:
-        return True  # captured outright
-    if not in_atari(t, t[HEAD, h]) or _can_capture_around(t, h):
-        return False
-    lib = atari_lib(t, t[HEAD, h])
-    if not is_legal(t, lib, 3 - c):
-        return True
-    place(t, lib, 3 - c)
-    libs = liberties(t, h)
-    if libs <= 1:
-        return True
-    return libs == 2 and not _can_capture_around(t, h) and ladder_captures(t, h)
-
-
 # ---------------------------------------------------------------------------------------------------- tree
 @njit(cache=True)
 def _prior(b: np.ndarray, p: int, c: int, pat: np.ndarray, wide: bool) -> float:
@@ -395,12 +280,12 @@ def _prior(b: np.ndarray, p: int, c: int, pat: np.ndarray, wide: bool) -> float:
         # An atari on a two-liberty chain that cannot escape (a working ladder or a net): a capture in waiting.
         for q in (p - 1, p + 1, p - w, p + w):
             # Pseudo-liberties first (a chain of two liberties has at most eight): exact counts walk the chain.
-            if col[q] == opp and b[PLIB, b[HEAD, q]] <= 8 and _two_libs(b, q)[0] == 2 \
-                    and _atari_ladders(b, p, c, b[HEAD, q]):
+            if col[q] == opp and b[PLIB, b[HEAD, q]] <= 8 and two_libs(b, q)[0] == 2 \
+                    and atari_ladders(b, p, c, b[HEAD, q]):
                 v += 0.2
                 tactical = True
                 break
-    elif wide and saves and _escape_is_laddered(b, p, c):
+    elif wide and saves and escape_is_laddered(b, p, c):
         v -= 0.25  # running out into a ladder only loses more stones
     sa = self_atari_size(b, p, c)
     if sa >= 2:
@@ -460,9 +345,12 @@ def _prior(b: np.ndarray, p: int, c: int, pat: np.ndarray, wide: bool) -> float:
 
 @njit(cache=True)
 def expand(ti: np.ndarray, tf: np.ndarray, node: int, b: np.ndarray, pat: np.ndarray, params: np.ndarray,
-           mask: np.ndarray, use_mask: bool) -> bool:
+           mask: np.ndarray, use_mask: bool, small: np.ndarray, large: np.ndarray, weights: np.ndarray,
+           offsets: np.ndarray) -> bool:
     """Give ``node`` (whose position is ``b``) one child per acceptable move plus a pass. Returns False when the
-    tree is full (the node stays a leaf)."""
+    tree is full (the node stays a leaf). The children's prior win rates come from ``_prior``; with
+    ``params[P_LEARNED]`` > 0 the learned model (``small`` .. ``offsets``, see ``keima.ai.prediction.Model``)
+    moves them by ``params[P_LEARNED]`` per unit of log-probability above a uniform choice."""
     c = b[META, M_TOMOVE]
     meta = b[META]
     k = meta[M_NEMPTY]
@@ -473,6 +361,7 @@ def expand(ti: np.ndarray, tf: np.ndarray, node: int, b: np.ndarray, pat: np.nda
         return False
     prior_n = params[P_PRIOR]
     wide = params[P_WIDE_PRIOR] > 0.5
+    learned = params[P_LEARNED]
     m = start
     for i in range(k):
         p = el[i]
@@ -483,17 +372,34 @@ def expand(ti: np.ndarray, tf: np.ndarray, node: int, b: np.ndarray, pat: np.nda
         ti[T_MOVE, m] = p
         ti[T_COLOR, m] = c
         ti[T_NCHILD, m] = -1
-        tf[F_VIS, m] = prior_n
-        tf[F_WIN, m] = prior_n * _prior(b, p, c, pat, wide)
+        tf[F_PRIOR, m] = _prior(b, p, c, pat, wide)
+        if learned > 0.0:
+            tf[F_WIN, m] = move_score(b, p, c, small, large, weights, offsets)
         tf[F_RVIS, m] = 0.0
         tf[F_RWIN, m] = 0.0
         m += 1
+    if learned > 0.0 and m > start:
+        # The model's scores (in F_WIN for now) to log-probabilities, a softmax over the children; a move
+        # exactly as likely as a uniform choice among them keeps its hand-written prior, a likelier one gains.
+        top = tf[F_WIN, start]
+        for i in range(start, m):
+            top = max(top, tf[F_WIN, i])
+        norm = 0.0
+        for i in range(start, m):
+            norm += math.exp(tf[F_WIN, i] - top)
+        shift = top + math.log(norm) - math.log(m - start)
+        for i in range(start, m):
+            tf[F_PRIOR, i] = min(max(tf[F_PRIOR, i] + learned * (tf[F_WIN, i] - shift), 0.02), 0.98)
+    for i in range(start, m):
+        tf[F_VIS, i] = prior_n
+        tf[F_WIN, i] = prior_n * tf[F_PRIOR, i]
     # Passing: a poor prior while moves remain; even once the board is full of eyes.
     ti[T_MOVE, m] = PASS
     ti[T_COLOR, m] = c
     ti[T_NCHILD, m] = -1
+    tf[F_PRIOR, m] = 0.1 if m > start else 0.5
     tf[F_VIS, m] = prior_n
-    tf[F_WIN, m] = prior_n * (0.1 if m > start else 0.5)
+    tf[F_WIN, m] = prior_n * tf[F_PRIOR, m]
     tf[F_RVIS, m] = 0.0
     tf[F_RWIN, m] = 0.0
     m += 1
@@ -534,9 +440,11 @@ def select_child(ti: np.ndarray, tf: np.ndarray, node: int, params: np.ndarray) 
 
 @njit(cache=True, nogil=True)
 def run_iterations(root_b: np.ndarray, ti: np.ndarray, tf: np.ndarray, root: int, iters: int, pat: np.ndarray,
-                   params: np.ndarray, own: np.ndarray, b: np.ndarray, seed: int) -> int:
+                   params: np.ndarray, own: np.ndarray, b: np.ndarray, seed: int, small: np.ndarray,
+                   large: np.ndarray, weights: np.ndarray, offsets: np.ndarray) -> int:
     """Run ``iters`` search iterations from ``root`` (whose position is ``root_b``; the root must be expanded).
-    ``b`` is scratch of the same shape. Adds final owners to ``own``. Returns the iterations done."""
+    ``b`` is scratch of the same shape. Adds final owners to ``own``. ``small`` .. ``offsets``: the learned
+    prior's model (see ``expand``). Returns the iterations done."""
     if seed >= 0:
         np.random.seed(seed)
     m = root_b.shape[1]
@@ -566,7 +474,7 @@ def run_iterations(root_b: np.ndarray, ti: np.ndarray, tf: np.ndarray, root: int
             # Two passes in the tree: play on in the playout so that dead stones are resolved, not counted.
             b[META, M_PASSES] = 0
         elif ti[T_NCHILD, node] < 0 and tf[F_VIS, node] - params[P_PRIOR] >= expand_at:
-            expand(ti, tf, node, b, pat, params, dummy, False)
+            expand(ti, tf, node, b, pat, params, dummy, False, small, large, weights, offsets)
         margin = playout(b, pat, params, own, amaf_col, amaf_ply, depth, cand)
         winner = BLACK if margin > 0 else WHITE
         for d in range(depth + 1):

@@ -13,10 +13,15 @@ from dataclasses import dataclass
 import numpy as np
 
 from keima.ai import fastboard as fb
+from keima.ai import prediction
 from keima.ai import search as S
 from keima.ai.patterns import PATTERN_TABLE
 from keima.rules.game import Game
 from keima.rules.scoring import handicap_bonus
+
+#: A new child's prior win rate on 19x19 moves by this much per unit of the learned log-probability above a
+#: uniform choice (``keima.ai.search.expand``).
+LEARNED_WEIGHT = 0.05
 
 
 def effective_komi(game: Game) -> float:
@@ -114,13 +119,19 @@ class Searcher:
     summed to choose the move."""
 
     def __init__(self, max_nodes: int = 1 << 20, heavy: bool = True, seed: int | None = None,
-                 threads: int = 1, fill: int | None = None, wide_prior: bool | None = None) -> None:
+                 threads: int = 1, fill: int | None = None, wide_prior: bool | None = None,
+                 learned: float | None = None, model: prediction.Model | None = None) -> None:
         if threads < 1:
             raise ValueError(f"threads must be at least 1, not {threads}")
         #: The big-board knowledge (fill-board tries in the playouts, the wide prior): None turns each on from
         #: 13x13 up (4 fill tries); a value forces it on every board size (for A/B tests).
         self.fill = fill
         self.wide_prior = wide_prior
+        #: The learned prior's weight (``keima.ai.search.make_params``): None uses ``LEARNED_WEIGHT`` on 19x19,
+        #: the board its model was trained on, when the model is shipped; 0 turns it off. ``model``: another
+        #: model than the shipped one (tests).
+        self.learned = learned
+        self._model = prediction.shipped() if model is None else model
         self.max_nodes = max_nodes
         self.heavy = heavy
         self.trees = [_Tree(max_nodes) for _ in range(threads)]
@@ -166,7 +177,8 @@ class Searcher:
             if seconds is not None and time.perf_counter() - start >= seconds:
                 break
             k = slice_n if max_playouts is None else min(slice_n, max_playouts - done)
-            S.run_iterations(b, tree.ti, tree.tf, tree.root, k, PATTERN_TABLE, params, own, scratch, seed)
+            S.run_iterations(b, tree.ti, tree.tf, tree.root, k, PATTERN_TABLE, params, own, scratch, seed,
+                             *self._model)
             seed = -1
             done += k
         return done, own
@@ -187,8 +199,11 @@ class Searcher:
         big = n >= 13
         fill = (4 if big else 0) if self.fill is None else self.fill
         wide = big if self.wide_prior is None else self.wide_prior
+        learned = self.learned
+        if learned is None:
+            learned = LEARNED_WEIGHT if n == 19 and len(self._model.small) else 0.0
         params = S.make_params(effective_komi(game), heavy=self.heavy, expand=2 if n <= 13 else 4,
-                               fill=fill, wide_prior=wide)
+                               fill=fill, wide_prior=wide, learned=learned)
         mask = np.zeros(b.shape[1], dtype=np.int64)
         legal = allowed if allowed is not None else game.legal_moves(color)
         for p in legal:
@@ -198,7 +213,7 @@ class Searcher:
             if root < 0:
                 tree.reset()
                 root = 0
-                if not S.expand(tree.ti, tree.tf, 0, b, PATTERN_TABLE, params, mask, True):
+                if not S.expand(tree.ti, tree.tf, 0, b, PATTERN_TABLE, params, mask, True, *self._model):
                     raise RuntimeError("search tree too small for this board")
             # Apply the referee's verdict to the root's children (superko, the caller's restrictions).
             ti = tree.ti
@@ -235,16 +250,15 @@ class Searcher:
             for i in range(first, first + int(ti[S.T_NCHILD, tree.root])):
                 if ti[S.T_COLOR, i] == 0:
                     continue
-                entry = stats.setdefault(int(ti[S.T_MOVE, i]), [0.0, 0.0, 0])
+                entry = stats.setdefault(int(ti[S.T_MOVE, i]), [0.0, 0.0, 0, 0.0])
                 entry[0] += float(tf[S.F_VIS, i]) - prior_n
                 entry[1] += float(tf[S.F_WIN, i])
                 entry[2] += 1
-        pass_prior = 0.1 if len(stats) > 1 else 0.5
+                entry[3] = float(tf[S.F_PRIOR, i])
         ranked: list[tuple[int | None, float, float]] = []
-        for mv, (visits, wins, trees) in stats.items():
+        for mv, (visits, wins, trees, p0) in stats.items():
             point = None if mv == fb.PASS else fb.from_fast(mv, n)
             if trees > 1:
-                p0 = pass_prior if mv == fb.PASS else float(S._prior(b, mv, color, PATTERN_TABLE, wide))
                 wins -= (trees - 1) * prior_n * p0
             vis = visits + prior_n
             ranked.append((point, visits, wins / vis if vis > 0 else 0.0))
