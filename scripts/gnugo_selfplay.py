@@ -15,6 +15,7 @@ same. Level 1 plays about 3 moves a second on 19x19 on this project's machines, 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import random
 import shutil
 import subprocess
@@ -53,10 +54,8 @@ class Gnugo:
         return answer[1:].strip()
 
     def close(self) -> None:
-        try:
+        with contextlib.suppress(RuntimeError):
             self.ask("quit")
-        except RuntimeError:
-            pass
         self.proc.wait(timeout=10)
 
 
