@@ -311,6 +311,22 @@ def liberties(b: np.ndarray, p: int) -> int:
 
 
 @njit(cache=True)
+def stones_near(b: np.ndarray, p: int) -> int:
+    """The number of stones, of either colour, within two points of ``p`` (its 5x5 window, clipped to the board)."""
+    w = b[META, M_W]
+    n = b[META, M_N]
+    col = b[COL]
+    r = p // w - 1
+    c = p % w - 1
+    count = 0
+    for rr in range(max(r - 2, 0), min(r + 3, n)):
+        for cc in range(max(c - 2, 0), min(c + 3, n)):
+            if col[(rr + 1) * w + cc + 1] != EMPTY:
+                count += 1
+    return count
+
+
+@njit(cache=True)
 def is_true_eye(b: np.ndarray, p: int, c: int) -> bool:
     """True when the empty point ``p`` is an eye of ``c`` that filling would only harm: all four neighbours are ``c``
     (or border) and the diagonals hold at most one opposing stone (none on the edge)."""

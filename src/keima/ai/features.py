@@ -38,6 +38,7 @@ from keima.ai.fastboard import (
     in_atari,
     liberties,
     self_atari_size,
+    stones_near,
 )
 from keima.ai.tactics import atari_ladders, escape_is_laddered
 
@@ -142,15 +143,7 @@ def move_features(b: np.ndarray, p: int, c: int, out: np.ndarray) -> None:
     r = p // w - 1
     cc = p % w - 1
     line = min(min(r, cc), min(n - 1 - r, n - 1 - cc), 4)
-    empty = 1
-    for dr in range(-2, 3):
-        rr = r + dr
-        if rr < 0 or rr >= n:
-            continue
-        for dc in range(-2, 3):
-            c2 = cc + dc
-            if 0 <= c2 < n and col[(rr + 1) * w + c2 + 1] != EMPTY:
-                empty = 0
+    empty = 1 if stones_near(b, p) == 0 else 0
     covered = n * n - b[META, M_NEMPTY]
     phase = 0 if 10 * covered < n * n else 1 if 10 * covered < 3 * n * n else 2
     out[F_LINE] = (line * 2 + empty) * 3 + phase

@@ -47,6 +47,7 @@ from keima.ai.fastboard import (
     place,
     play_pass,
     self_atari_size,
+    stones_near,
 )
 from keima.ai.prediction import move_score
 from keima.ai.tactics import atari_ladders, escape_is_laddered, two_libs
@@ -298,16 +299,7 @@ def _prior(b: np.ndarray, p: int, c: int, pat: np.ndarray, wide: bool) -> float:
     if wide:
         # Stones within two points (a 5x5 window): an empty window is open ground, where the first two lines
         # are slow and the third and fourth are where territory and bases are made.
-        near = 0
-        for dr in range(-2, 3):
-            rr = r + dr
-            if rr < 0 or rr >= n:
-                continue
-            for dc in range(-2, 3):
-                c2 = cc + dc
-                if 0 <= c2 < n and col[(rr + 1) * w + c2 + 1] != EMPTY:
-                    near += 1
-        if near == 0:
+        if stones_near(b, p) == 0:
             if line == 0:
                 v -= 0.25
             elif line == 1:
