@@ -2,7 +2,7 @@
 
 Usage::
 
-    python scripts/train_prior.py GAMES_DIR [--out src/keima/ai/prior19.npz] [--epochs 4] [--size 19]
+    python scripts/train_prior.py GAMES_DIR [--out src/keima/ai/prior19.npz] [--epochs 10] [--size 19]
 
 Every move of every game in GAMES_DIR (sub-folders included) is a training example, except passes and moves
 whose node has a comment starting "random" (the random openings of ``scripts/gnugo_selfplay.py``, which are
@@ -201,8 +201,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("games", type=Path)
     ap.add_argument("--out", type=Path, default=P.MODEL_PATH)
     ap.add_argument("--size", type=int, default=19)
-    ap.add_argument("--epochs", type=int, default=4)
-    ap.add_argument("--rate", type=float, default=0.02)
+    ap.add_argument("--epochs", type=int, default=10)
+    ap.add_argument("--rate", type=float, default=0.03)
     ap.add_argument("--l2", type=float, default=1e-4)
     args = ap.parse_args(argv)
     t0 = time.time()
