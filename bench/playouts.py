@@ -2,7 +2,7 @@
 
 Usage::
 
-    python bench/playouts.py [--seconds 3] [--threads-only]
+    python bench/playouts.py [--seconds 3] [--threads-only] [--prior-only]
 
 For 9x9 and 19x19, from the empty board and from a mid-game position (a seeded sequence of random legal moves:
 30 on 9x9, 120 on 19x19), it prints playouts per second of the numba core with light (uniform, no own-eye filling)
@@ -14,6 +14,9 @@ playouts per second on the empty 9x9 board.
 ``--threads-only`` prints instead the 19x19 search rate (iterations per wall-clock second) of the searcher with
 one and with two threads (root parallelism, ``keima.ai.searcher.Searcher(threads=2)``), alternating the two so
 that both see the same machine load; the ratio is the gain of the second thread on this machine as it is.
+
+``--prior-only`` prints the 19x19 search rate of one thread (iterations per second of CPU time) with the learned
+prior (``keima.ai.prediction``) off and on, alternating; the ratio is what the prior's features cost the search.
 """
 
 from __future__ import annotations
@@ -109,14 +112,38 @@ def threads_rate(seconds: float) -> None:
         print(f"{label:<16} {rates[1]:>11.0f} {rates[2]:>12.0f} {rates[2] / rates[1]:>5.2f}x", flush=True)
 
 
+def prior_rate(seconds: float) -> None:
+    """Print 19x19 search iterations per CPU second with the learned prior off and on, alternating."""
+    from keima.ai.searcher import LEARNED_WEIGHT, Searcher
+
+    print(f"{'position':<16} {'prior off/s':>12} {'prior on/s':>11} {'ratio':>6}")
+    for label, moves in (("19x19 empty", 0), ("19x19 mid-game", 120)):
+        game = position(19, moves)
+        for weight in (0.0, LEARNED_WEIGHT):  # compile outside the clock
+            Searcher(1 << 16, learned=weight).search(game, int(game.to_move), None, 64)
+        rates = {0.0: 0.0, LEARNED_WEIGHT: 0.0}
+        for _ in range(2):
+            for weight in rates:
+                start = time.process_time()
+                res = Searcher(1 << 20, learned=weight).search(game, int(game.to_move), seconds, None)
+                rates[weight] += res.playouts / (time.process_time() - start) / 2
+        off, on = rates[0.0], rates[LEARNED_WEIGHT]
+        print(f"{label:<16} {off:>12.0f} {on:>11.0f} {on / off:>5.2f}x", flush=True)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--seconds", type=float, default=3.0, help="measuring time per figure")
     ap.add_argument("--threads-only", action="store_true",
                     help="only the search rate with one and two threads (19x19, wall clock)")
+    ap.add_argument("--prior-only", action="store_true",
+                    help="only the search rate with the learned prior off and on (19x19, one thread)")
     args = ap.parse_args()
     if args.threads_only:
         threads_rate(args.seconds)
+        return
+    if args.prior_only:
+        prior_rate(args.seconds)
         return
     print(f"{'position':<16} {'heavy/s':>10} {'light/s':>10} {'python/s':>9} {'heavy/python':>13} {'light/python':>13}")
     for n, mid in ((9, 30), (19, 120)):
