@@ -9,8 +9,9 @@ judged by the mean area margin of heavy playouts from the final position (``keim
 komi included), so the figure is a cheap, noisy A/B signal, not a strength measure. Configurations:
 ``big`` (fill-board playouts and the wide prior), ``plain`` (neither), ``prior`` / ``fill`` (one of them),
 ``big2`` / ``plain2`` (with two threads, the playouts shared between them), ``learned`` (``big`` with the learned
-prior of ``keima.ai.prediction`` instead of the hand-written one; ``big`` and the others have it off). Prints A's
-wins with a 95% Wilson interval.
+prior of ``keima.ai.prediction`` added to the hand-written one; ``big`` and the others have it off);
+``learned:W`` sets the learned prior's weight to W instead of ``LEARNED_WEIGHT``. Prints A's wins with a 95%
+Wilson interval.
 """
 
 from __future__ import annotations
@@ -54,18 +55,34 @@ def play(size: int, black: Searcher, white: Searcher, playouts: int, moves: int)
     return (1 if margin > 0 else 2), margin, played
 
 
+def config(name: str) -> str:
+    """Check a configuration name for argparse (``learned:WEIGHT`` or a key of ``CONFIGS``)."""
+    base, _, weight = name.partition(":")
+    if base not in CONFIGS or (weight and base != "learned"):
+        raise argparse.ArgumentTypeError(f"unknown configuration {name!r}")
+    if weight:
+        float(weight)  # a ValueError here is reported by argparse as an invalid value
+    return name
+
+
+def searcher(name: str) -> Searcher:
+    """A searcher of configuration ``name``."""
+    base, _, weight = name.partition(":")
+    fill, wide, threads, learned = CONFIGS[base]
+    return Searcher(1 << 20, seed=None, fill=fill, wide_prior=wide, threads=threads,
+                    learned=float(weight) if weight else learned)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--size", type=int, default=19)
     ap.add_argument("--games", type=int, default=10)
     ap.add_argument("--playouts", type=int, default=1000)
     ap.add_argument("--moves", type=int, default=200)
-    ap.add_argument("--a", default="big", choices=sorted(CONFIGS))
-    ap.add_argument("--b", default="plain", choices=sorted(CONFIGS))
+    ap.add_argument("--a", default="big", type=config, help=f"one of {', '.join(CONFIGS)}, or learned:WEIGHT")
+    ap.add_argument("--b", default="plain", type=config)
     args = ap.parse_args()
-    make = {k: Searcher(1 << 20, seed=None, fill=v[0], wide_prior=v[1], threads=v[2], learned=v[3])
-            for k, v in CONFIGS.items() if k in (args.a, args.b)}
-    a, b = make[args.a], make[args.b]
+    a, b = (searcher(args.a), searcher(args.b))
     wins = 0
     for i in range(args.games):
         t0 = time.perf_counter()
