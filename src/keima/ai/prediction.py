@@ -2,8 +2,8 @@
 
 A model is four arrays (``Model``): the sorted 3x3 codes and 5x5 codes that have a weight, the weights, and the
 offsets of each feature's block in the weights. A move's score is the sum of its features' weights (a shape code
-without a weight adds nothing); ``move_scores`` gives the scores of many moves and ``log_probabilities`` the
-softmax over them. The search (``keima.ai.search.expand``) turns them into each new child's prior win rate on big
+without a weight adds nothing); ``move_score`` gives the score of one move and ``log_probabilities`` the
+softmax over many. The search (``keima.ai.search.expand``) turns them into each new child's prior win rate on big
 boards.
 
 The shipped model, ``prior19.npz`` beside this file, was trained by ``scripts/train_prior.py`` on games that GNU Go
