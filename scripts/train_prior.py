@@ -38,8 +38,11 @@ from keima.ai.patterns import PATTERN_TABLE
 
 MAX_IDS = 5 + N_TACTICS
 
+# No numba cache here: the tests load this file under another module name than a run as a script, and a cache
+# written by one cannot be read by the other (numba then fails with "No module named '<dynamic>'").
 
-@njit(cache=True)
+
+@njit
 def candidates(b: np.ndarray, c: int, points: np.ndarray, raw: np.ndarray) -> int:
     """Write the search's candidate moves of ``c`` (legal, not an own true eye) and their raw features."""
     k = 0
@@ -120,7 +123,7 @@ def examples(games: list[tuple[str, list[tuple[int, int, bool]]]], size: int) \
     return raw, np.array(starts, np.int64), np.array(targets, np.int64), np.array(peer_hits, np.int64), cand_points
 
 
-@njit(cache=True)
+@njit
 def ids_of(raw: np.ndarray, small: np.ndarray, large: np.ndarray, offsets: np.ndarray) -> np.ndarray:
     """The weight indices of every row of ``raw`` (padded with -1)."""
     out = np.full((raw.shape[0], MAX_IDS), -1, dtype=np.int64)
@@ -129,7 +132,7 @@ def ids_of(raw: np.ndarray, small: np.ndarray, large: np.ndarray, offsets: np.nd
     return out
 
 
-@njit(cache=True)
+@njit
 def _scores(ids: np.ndarray, weights: np.ndarray, a: int, z: int, s: np.ndarray) -> None:
     for i in range(a, z):
         v = 0.0
@@ -141,7 +144,7 @@ def _scores(ids: np.ndarray, weights: np.ndarray, a: int, z: int, s: np.ndarray)
         s[i - a] = v
 
 
-@njit(cache=True)
+@njit
 def train_epoch(ids: np.ndarray, starts: np.ndarray, targets: np.ndarray, order: np.ndarray, weights: np.ndarray,
                 rate: float, l2: float) -> float:
     """One pass of stochastic gradient ascent over the examples in ``order``; returns the mean log-likelihood."""
@@ -171,7 +174,7 @@ def train_epoch(ids: np.ndarray, starts: np.ndarray, targets: np.ndarray, order:
     return total / max(len(order), 1)
 
 
-@njit(cache=True)
+@njit
 def evaluate(ids: np.ndarray, starts: np.ndarray, targets: np.ndarray, weights: np.ndarray) \
         -> tuple[float, float, float]:
     """(top-1, top-5, mean log-likelihood) of the played moves."""
