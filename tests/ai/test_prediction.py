@@ -222,7 +222,7 @@ def test_the_search_uses_the_learned_prior_on_19x19() -> None:
     game.play(from_gtp("Q16", 19))
     priors = []
     for learned in (0.0, 0.05):
-        searcher = Searcher(1 << 16, seed=3, learned=learned, model=_tiny_model())
+        searcher = Searcher(1 << 16, seed=3, learned=learned, model=_tiny_model(), net_visits=-1)
         searcher.search(game, 2, None, 50)
         ti, tf = searcher.ti, searcher.tf
         first, k = int(ti[S.T_FIRST, 0]), int(ti[S.T_NCHILD, 0])

@@ -49,22 +49,25 @@ from keima.ai.fastboard import (
     self_atari_size,
     stones_near,
 )
+from keima.ai.network import forward
+from keima.ai.planes import N_PLANES, fill_planes
 from keima.ai.prediction import move_score
 from keima.ai.tactics import atari_ladders, escape_is_laddered, two_libs
 
 T_MOVE, T_COLOR, T_FIRST, T_NCHILD = range(4)
 T_META = 4
+T_NET = 5  # 1 once the policy network has set the node's children's priors
 F_VIS, F_WIN, F_RVIS, F_RWIN, F_PRIOR = range(5)
 
 # Search parameters (``params`` array indices).
 (P_KOMI, P_HEAVY, P_EXPAND, P_PRIOR, P_RAVE_BIAS, P_UCT_C, P_SELF_ATARI, P_PATTERN_PROB, P_FILL,
- P_WIDE_PRIOR, P_LEARNED) = range(11)
-N_PARAMS = 11
+ P_WIDE_PRIOR, P_LEARNED, P_NET_VISITS, P_NET_WEIGHT) = range(13)
+N_PARAMS = 13
 
 
 def new_tree(max_nodes: int) -> tuple[np.ndarray, np.ndarray]:
     """Return empty tree arrays with room for ``max_nodes`` nodes (node 0 is the root)."""
-    ti = np.zeros((5, max_nodes), dtype=np.int32)
+    ti = np.zeros((6, max_nodes), dtype=np.int32)
     tf = np.zeros((5, max_nodes), dtype=np.float32)
     ti[T_NCHILD, 0] = -1
     ti[T_META, 0] = 1
@@ -73,7 +76,8 @@ def new_tree(max_nodes: int) -> tuple[np.ndarray, np.ndarray]:
 
 def make_params(komi: float, heavy: bool = True, expand: int = 2, prior: float = 10.0, rave_bias: float = 0.04,
                 uct_c: float = 0.05, self_atari: int = 2, pattern_prob: float = 0.9, fill: int = 0,
-                wide_prior: bool = False, learned: float = 0.0) -> np.ndarray:
+                wide_prior: bool = False, learned: float = 0.0, net_visits: int = -1,
+                net_weight: float = 0.0) -> np.ndarray:
     """Return the search parameter vector (komi from Black's point of view: Black's margin minus ``komi``).
 
     ``fill``: before a heavy playout's random move, how many random empty points to try for one whose 3x3
@@ -81,7 +85,10 @@ def make_params(komi: float, heavy: bool = True, expand: int = 2, prior: float =
     ``wide_prior``: the big-board prior terms of ``_prior`` (opening lines over a 5x5 window, nearness to the
     last move, no low moves in the opening without a tactical reason).
     ``learned``: the weight of the learned prior (``keima.ai.prediction``) in a new child's prior win rate,
-    per unit of log-probability above a uniform choice; 0 keeps the hand-written prior."""
+    per unit of log-probability above a uniform choice; 0 keeps the hand-written prior.
+    ``net_visits``: the policy network (``keima.ai.network``) sets the priors of a node's children once the node
+    has this many visits of its own (the root at once); -1: never. ``net_weight``: its weight, as ``learned``'s,
+    in place of the learned prior's at the nodes it has seen."""
     p = np.zeros(N_PARAMS, dtype=np.float64)
     p[P_KOMI] = komi
     p[P_HEAVY] = 1.0 if heavy else 0.0
@@ -94,6 +101,8 @@ def make_params(komi: float, heavy: bool = True, expand: int = 2, prior: float =
     p[P_FILL] = fill
     p[P_WIDE_PRIOR] = 1.0 if wide_prior else 0.0
     p[P_LEARNED] = learned
+    p[P_NET_VISITS] = net_visits
+    p[P_NET_WEIGHT] = net_weight
     return p
 
 
@@ -364,6 +373,7 @@ def expand(ti: np.ndarray, tf: np.ndarray, node: int, b: np.ndarray, pat: np.nda
         ti[T_MOVE, m] = p
         ti[T_COLOR, m] = c
         ti[T_NCHILD, m] = -1
+        ti[T_NET, m] = 0
         tf[F_PRIOR, m] = _prior(b, p, c, pat, wide)
         if learned > 0.0:
             tf[F_WIN, m] = move_score(b, p, c, small, large, weights, offsets)
@@ -389,6 +399,7 @@ def expand(ti: np.ndarray, tf: np.ndarray, node: int, b: np.ndarray, pat: np.nda
     ti[T_MOVE, m] = PASS
     ti[T_COLOR, m] = c
     ti[T_NCHILD, m] = -1
+    ti[T_NET, m] = 0
     tf[F_PRIOR, m] = 0.1 if m > start else 0.5
     tf[F_VIS, m] = prior_n
     tf[F_WIN, m] = prior_n * tf[F_PRIOR, m]
@@ -399,6 +410,50 @@ def expand(ti: np.ndarray, tf: np.ndarray, node: int, b: np.ndarray, pat: np.nda
     ti[T_NCHILD, node] = m - start
     ti[T_META, 0] = m
     return True
+
+
+@njit(cache=True, nogil=True)
+def apply_policy(ti: np.ndarray, tf: np.ndarray, node: int, b: np.ndarray, pat: np.ndarray, params: np.ndarray,
+                 x: np.ndarray, stem_w: np.ndarray, stem_b: np.ndarray, blocks_w: np.ndarray, blocks_b: np.ndarray,
+                 head_w: np.ndarray, head_b: np.ndarray) -> None:
+    """Set the priors of the expanded ``node``'s children (its position is ``b``) from the policy network: the
+    hand-written prior moved by ``params[P_NET_WEIGHT]`` per unit of the network's log-probability above a
+    uniform choice among the enabled children, replacing the learned prior's move (``expand``). The children
+    keep their visits; their virtual wins follow the new prior. ``x`` is scratch for the planes."""
+    ti[T_NET, node] = 1
+    c = b[META, M_TOMOVE]
+    n = b[META, M_N]
+    w = b[META, M_W]
+    fill_planes(b, c, x)
+    scores = forward(x, n, stem_w, stem_b, blocks_w, blocks_b, head_w, head_b)
+    first = ti[T_FIRST, node]
+    nch = ti[T_NCHILD, node]
+    top = -1e30
+    k = 0
+    for i in range(first, first + nch):
+        mv = ti[T_MOVE, i]
+        if mv != PASS and ti[T_COLOR, i] != 0:
+            top = max(top, scores[(mv // w - 1) * n + mv % w - 1])
+            k += 1
+    if k == 0:
+        return
+    norm = 0.0
+    for i in range(first, first + nch):
+        mv = ti[T_MOVE, i]
+        if mv != PASS and ti[T_COLOR, i] != 0:
+            norm += math.exp(scores[(mv // w - 1) * n + mv % w - 1] - top)
+    shift = top + math.log(norm) - math.log(k)
+    weight = params[P_NET_WEIGHT]
+    wide = params[P_WIDE_PRIOR] > 0.5
+    prior_n = params[P_PRIOR]
+    for i in range(first, first + nch):
+        mv = ti[T_MOVE, i]
+        if mv == PASS or ti[T_COLOR, i] == 0:
+            continue
+        v = _prior(b, mv, c, pat, wide) + weight * (scores[(mv // w - 1) * n + mv % w - 1] - shift)
+        v = min(max(v, 0.02), 0.98)
+        tf[F_WIN, i] += prior_n * (v - tf[F_PRIOR, i])
+        tf[F_PRIOR, i] = v
 
 
 @njit(cache=True)
@@ -433,10 +488,13 @@ def select_child(ti: np.ndarray, tf: np.ndarray, node: int, params: np.ndarray) 
 @njit(cache=True, nogil=True)
 def run_iterations(root_b: np.ndarray, ti: np.ndarray, tf: np.ndarray, root: int, iters: int, pat: np.ndarray,
                    params: np.ndarray, own: np.ndarray, b: np.ndarray, seed: int, small: np.ndarray,
-                   large: np.ndarray, weights: np.ndarray, offsets: np.ndarray) -> int:
+                   large: np.ndarray, weights: np.ndarray, offsets: np.ndarray, stem_w: np.ndarray,
+                   stem_b: np.ndarray, blocks_w: np.ndarray, blocks_b: np.ndarray, head_w: np.ndarray,
+                   head_b: np.ndarray) -> int:
     """Run ``iters`` search iterations from ``root`` (whose position is ``root_b``; the root must be expanded).
     ``b`` is scratch of the same shape. Adds final owners to ``own``. ``small`` .. ``offsets``: the learned
-    prior's model (see ``expand``). Returns the iterations done."""
+    prior's model (see ``expand``); ``stem_w`` .. ``head_b``: the policy network (``keima.ai.network``), used
+    as ``params[P_NET_VISITS]`` says (``apply_policy``). Returns the iterations done."""
     if seed >= 0:
         np.random.seed(seed)
     m = root_b.shape[1]
@@ -446,6 +504,9 @@ def run_iterations(root_b: np.ndarray, ti: np.ndarray, tf: np.ndarray, root: int
     cand = np.zeros(64, dtype=np.int64)
     dummy = np.zeros(1, dtype=np.int64)
     expand_at = params[P_EXPAND]
+    net_at = params[P_NET_VISITS]
+    n = root_b[META, M_N]
+    x = np.zeros((n * n, N_PLANES), dtype=np.float32)
     for _ in range(iters):
         b[:, :] = root_b
         amaf_col[:] = 0
@@ -453,6 +514,9 @@ def run_iterations(root_b: np.ndarray, ti: np.ndarray, tf: np.ndarray, root: int
         depth = 0
         path[0] = root
         while ti[T_NCHILD, node] > 0 and depth < 1000 and b[META, M_PASSES] < 2:
+            if net_at >= 0 and ti[T_NET, node] == 0 and \
+                    (node == root or tf[F_VIS, node] - params[P_PRIOR] >= net_at):
+                apply_policy(ti, tf, node, b, pat, params, x, stem_w, stem_b, blocks_w, blocks_b, head_w, head_b)
             child = select_child(ti, tf, node, params)
             if child < 0:
                 break

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from keima.ai import fastboard as fb
-from keima.ai import prediction
+from keima.ai import network, prediction
 from keima.ai import search as S
 from keima.ai.patterns import PATTERN_TABLE
 from keima.rules.game import Game
@@ -22,6 +22,13 @@ from keima.rules.scoring import handicap_bonus
 #: A new child's prior win rate on 19x19 moves by this much per unit of the learned log-probability above a
 #: uniform choice (``keima.ai.search.expand``).
 LEARNED_WEIGHT = 0.05
+
+#: The policy network sets a node's children's priors once the node has this many visits (the root at once):
+#: an evaluation costs about as much as a few playouts, so only nodes the search returns to get one.
+NET_VISITS = 16
+
+#: The network's weight in a prior win rate, per unit of its log-probability above a uniform choice.
+NET_WEIGHT = 0.1
 
 
 def effective_komi(game: Game) -> float:
@@ -36,7 +43,8 @@ def effective_komi(game: Game) -> float:
 
 
 def load(game: Game) -> np.ndarray:
-    """Return a fast board holding ``game``'s current position, side to move, simple-ko point and last move."""
+    """Return a fast board holding ``game``'s current position, side to move, simple-ko point and last two
+    moves."""
     n = game.size
     b = fb.new_board(n, suicide_allowed=game.rules.suicide != "forbidden")
     colors = game.board.colors
@@ -47,9 +55,9 @@ def load(game: Game) -> np.ndarray:
     meta[fb.M_TOMOVE] = int(game.to_move)
     ko = game.ko_point
     meta[fb.M_KO] = fb.to_fast(ko, n) if ko is not None else -1
-    last = game.last_move
-    if last is not None:
-        meta[fb.M_LAST] = fb.PASS if last.point is None else fb.to_fast(last.point, n)
+    # The last two moves (the learned prior and the policy network read both; a pass is PASS).
+    for slot, record in zip((fb.M_LAST, fb.M_LAST2), reversed(game.moves[-2:]), strict=False):
+        meta[slot] = fb.PASS if record.point is None else fb.to_fast(record.point, n)
     meta[fb.M_PASSES] = min(int(game.consecutive_passes), 1)
     return b
 
@@ -77,6 +85,7 @@ class _Tree:
     def reset(self) -> None:
         self.ti[S.T_META, 0] = 1
         self.ti[S.T_NCHILD, 0] = -1
+        self.ti[S.T_NET, 0] = 0
         self.tf[:, 0] = 0.0
         self.root = 0
         self.root_board = None
@@ -120,7 +129,9 @@ class Searcher:
 
     def __init__(self, max_nodes: int = 1 << 20, heavy: bool = True, seed: int | None = None,
                  threads: int = 1, fill: int | None = None, wide_prior: bool | None = None,
-                 learned: float | None = None, model: prediction.Model | None = None) -> None:
+                 learned: float | None = None, model: prediction.Model | None = None,
+                 net: network.Network | None = None, net_visits: int | None = None,
+                 net_weight: float | None = None) -> None:
         if threads < 1:
             raise ValueError(f"threads must be at least 1, not {threads}")
         #: The big-board knowledge (fill-board tries in the playouts, the wide prior): None turns each on from
@@ -132,6 +143,13 @@ class Searcher:
         #: model than the shipped one (tests).
         self.learned = learned
         self._model = prediction.shipped() if model is None else model
+        #: The policy network (``keima.ai.network``), used on the board size it was trained for: None the shipped
+        #: one; ``net_visits`` / ``net_weight`` override ``NET_VISITS`` / ``NET_WEIGHT`` (-1 visits: never).
+        self._net = network.shipped() if net is None else net
+        self.net_visits = NET_VISITS if net_visits is None else net_visits
+        self.net_weight = NET_WEIGHT if net_weight is None else net_weight
+        if not network.is_empty(self._net):
+            network.single_threaded_blas()
         self.max_nodes = max_nodes
         self.heavy = heavy
         self.trees = [_Tree(max_nodes) for _ in range(threads)]
@@ -178,7 +196,7 @@ class Searcher:
                 break
             k = slice_n if max_playouts is None else min(slice_n, max_playouts - done)
             S.run_iterations(b, tree.ti, tree.tf, tree.root, k, PATTERN_TABLE, params, own, scratch, seed,
-                             *self._model)
+                             *self._model, *self._net)
             seed = -1
             done += k
         return done, own
@@ -202,8 +220,10 @@ class Searcher:
         learned = self.learned
         if learned is None:
             learned = LEARNED_WEIGHT if n == 19 and len(self._model.small) else 0.0
+        use_net = not network.is_empty(self._net) and network.board_size(self._net) == n
         params = S.make_params(effective_komi(game), heavy=self.heavy, expand=2 if n <= 13 else 4,
-                               fill=fill, wide_prior=wide, learned=learned)
+                               fill=fill, wide_prior=wide, learned=learned,
+                               net_visits=self.net_visits if use_net else -1, net_weight=self.net_weight)
         mask = np.zeros(b.shape[1], dtype=np.int64)
         legal = allowed if allowed is not None else game.legal_moves(color)
         for p in legal:
