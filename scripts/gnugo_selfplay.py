@@ -2,7 +2,8 @@
 
 Usage::
 
-    python scripts/gnugo_selfplay.py OUT_DIR --level 1 --first 1000 --games 400 [--gnugo /usr/games/gnugo]
+    python scripts/gnugo_selfplay.py OUT_DIR --level 1 --first 1000 --games 400 [--gnugo /usr/games/gnugo] \
+        [--jobs N] [--seconds S]
 
 Game ``k`` (``--first`` .. ``--first + --games - 1``) uses ``k`` as the seed of its random opening and of GNU Go
 (``--seed``), so a game can be played again exactly. The opening is 2 to 6 stones, alternating colours, mostly on
@@ -10,6 +11,10 @@ the third to fifth lines near a corner or a side; those moves carry the comment 
 examples (``scripts/train_prior.py`` skips them). Then GNU Go chooses every move for both sides, komi 7.5, until two
 passes, a resignation or 400 moves. GNU Go is deterministic: without the random openings every game would be the
 same. Level 1 plays about 3 moves a second on 19x19 on this project's machines, level 10 about 1.
+
+``--jobs N`` plays N games at a time (one GNU Go process each). ``--seconds S`` stops after S seconds: no game
+starts after that, and the games under way end where they are and are written with ``RE[Void]`` (their moves are
+still GNU Go's choices, so they are still examples).
 """
 
 from __future__ import annotations
@@ -21,6 +26,7 @@ import shutil
 import subprocess
 import sys
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 COLUMNS = "ABCDEFGHJKLMNOPQRST"
@@ -82,9 +88,10 @@ def random_opening(rng: random.Random) -> list[str]:
     return vertices
 
 
-def play_game(gnugo: str, level: int, seed: int) -> str:
-    """Play one game; return its SGF text."""
+def play_game(gnugo: str, level: int, seed: int, deadline: float = float("inf")) -> str:
+    """Play one game (cut short at ``deadline``, a ``time.time()``); return its SGF text."""
     rng = random.Random(seed)
+    cut = False
     engine = Gnugo([gnugo, "--mode", "gtp", "--level", str(level), "--seed", str(seed)])
     moves: list[tuple[str, str, bool]] = []
     try:
@@ -98,6 +105,9 @@ def play_game(gnugo: str, level: int, seed: int) -> str:
             color = "W" if color == "B" else "B"
         passes = 0
         while passes < 2 and len(moves) < 400:
+            if time.time() > deadline:
+                cut = True
+                break
             vertex = engine.ask(f"genmove {color}")
             if vertex.lower() == "resign":
                 break
@@ -107,7 +117,17 @@ def play_game(gnugo: str, level: int, seed: int) -> str:
     finally:
         engine.close()
     nodes = "".join(f";{c}[{sgf_point(v)}]" + ("C[random]" if r else "") for c, v, r in moves)
-    return f"(;GM[1]FF[4]SZ[{SIZE}]KM[7.5]PB[GNU Go level {level}]PW[GNU Go level {level}]{nodes})\n"
+    result = "RE[Void]" if cut else ""
+    return f"(;GM[1]FF[4]SZ[{SIZE}]KM[7.5]PB[GNU Go level {level}]PW[GNU Go level {level}]{result}{nodes})\n"
+
+
+def play_and_write(gnugo: str, level: int, seed: int, out: Path, deadline: float) -> None:
+    """Play game ``seed`` into ``out``/g``seed``.sgf unless it is there, or the deadline has passed."""
+    path = out / f"g{seed}.sgf"
+    if path.exists() or time.time() > deadline:
+        return
+    path.write_text(play_game(gnugo, level, seed, deadline))
+    print(time.strftime("%H:%M:%S"), path, flush=True)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -117,14 +137,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--first", type=int, default=1000)
     ap.add_argument("--games", type=int, default=100)
     ap.add_argument("--gnugo", default=shutil.which("gnugo") or "/usr/games/gnugo")
+    ap.add_argument("--jobs", type=int, default=1)
+    ap.add_argument("--seconds", type=float, default=float("inf"))
     args = ap.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
-    for seed in range(args.first, args.first + args.games):
-        path = args.out / f"g{seed}.sgf"
-        if path.exists():
-            continue
-        path.write_text(play_game(args.gnugo, args.level, seed))
-        print(time.strftime("%H:%M:%S"), path, flush=True)
+    deadline = time.time() + args.seconds
+    seeds = range(args.first, args.first + args.games)
+    with ThreadPoolExecutor(args.jobs) as pool:  # each game's work is in its own GNU Go process
+        for future in [pool.submit(play_and_write, args.gnugo, args.level, s, args.out, deadline) for s in seeds]:
+            future.result()
     return 0
 
 

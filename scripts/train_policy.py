@@ -1,0 +1,251 @@
+"""Train the policy network (``keima.ai.network``) on SGF games and write it as a network file.
+
+Usage::
+
+    python scripts/train_policy.py extract GAMES_DIR [GAMES_DIR ...] --out examples.npz [--jobs 16]
+    python scripts/train_policy.py train examples.npz --out src/keima/ai/policy19.npz \
+        [--blocks 6] [--channels 64] [--epochs 30] [--device cuda]
+
+``extract`` replays every 19x19 game under the folders (sub-folders included) on the search's fast board and
+writes, for each move a player chose, the planes of ``keima.ai.planes`` (bit-packed) and the point played.
+Passes and moves whose node has a comment starting "random" (the random openings of
+``scripts/gnugo_selfplay.py``) are played on the board but are not examples, as in ``scripts/train_prior.py``.
+The examples keep the index of their game, so that ``train`` can hold whole games out.
+
+``train`` needs PyTorch (keima itself does not). It holds out one game in ten (by index), and trains the residual
+tower of ``keima.ai.network`` on the others: the cross-entropy of the played move among the candidate moves
+(the ``PL_CANDIDATE`` plane), each batch turned by one of the 8 rotations and reflections of the board, AdamW
+with a cosine learning rate. After each epoch it prints the held-out top-1 and top-5 (how often the move played
+is the network's first choice, or among its first five) and mean log-likelihood, and it keeps the epoch with
+the best held-out log-likelihood. The weights are written in the layout ``keima.ai.network.read`` expects,
+and the script checks that keima's compiled forward pass gives the same scores as PyTorch's on held-out
+positions before it writes them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+import numpy as np
+
+from keima.ai import fastboard as fb
+from keima.ai import network as N
+from keima.ai.planes import N_PLANES, PL_CANDIDATE, fill_planes
+
+sys.path.insert(0, str(Path(__file__).parent))
+from train_prior import read_games  # noqa: E402  (the same SGF reading as the learned prior's)
+
+SIZE = 19
+
+
+def extract_game(moves: list[tuple[int, int, bool]]) -> tuple[np.ndarray, np.ndarray]:
+    """(bit-packed planes, played point) of each example of one game, replayed on the fast board."""
+    n = SIZE
+    b = fb.new_board(n)
+    x = np.zeros((n * n, N_PLANES), dtype=np.float32)
+    packed: list[np.ndarray] = []
+    targets: list[int] = []
+    for c, p, is_example in moves:
+        b[fb.META, fb.M_TOMOVE] = c
+        if p == fb.PASS:
+            fb.play_pass(b)
+            continue
+        if not fb.is_legal(b, p, c):
+            break  # a move the fast board refuses (superko it does not know): the rest is not replayable
+        if is_example:
+            fill_planes(b, c, x)
+            point = fb.from_fast(p, n)
+            if x[point, PL_CANDIDATE] == 1.0:
+                packed.append(np.packbits(x.T.astype(np.uint8)))
+                targets.append(point)
+        fb.place(b, p, c)
+    if not packed:
+        return np.zeros((0, (n * n * N_PLANES + 7) // 8), np.uint8), np.zeros(0, np.int16)
+    return np.stack(packed), np.array(targets, np.int16)
+
+
+def extract(folders: list[Path], out: Path, jobs: int) -> None:
+    """Write the examples of every game under ``folders`` to ``out``."""
+    t0 = time.time()
+    games = [g for folder in folders for g in read_games(folder, SIZE)]
+    with ProcessPoolExecutor(jobs) as pool:
+        results = list(pool.map(extract_game, [moves for _name, moves in games], chunksize=4))
+    planes = np.concatenate([r[0] for r in results])
+    targets = np.concatenate([r[1] for r in results])
+    game = np.concatenate([np.full(len(r[1]), i, np.int32) for i, r in enumerate(results)])
+    np.savez(out, planes=planes, targets=targets, game=game, names=np.array([name for name, _ in games]))
+    print(f"{len(games)} games, {len(targets)} examples, {time.time() - t0:.0f} s -> {out}", flush=True)
+
+
+def unpack(packed: np.ndarray) -> np.ndarray:
+    """Bit-packed examples to uint8 planes of shape (count, N_PLANES, SIZE, SIZE)."""
+    bits = np.unpackbits(packed, axis=1, count=SIZE * SIZE * N_PLANES)
+    return bits.reshape(-1, N_PLANES, SIZE, SIZE)
+
+
+def train(data: Path, out: Path, blocks: int, channels: int, epochs: int, device_name: str, batch: int,
+          rate: float, stem: int) -> None:
+    """Train a network on the examples of ``data`` and write the best epoch's weights to ``out``."""
+    import torch
+    from torch import nn
+
+    t0 = time.time()
+    device = torch.device(device_name)
+    torch.manual_seed(1)
+    with np.load(data) as z:
+        planes = unpack(z["planes"])
+        targets = z["targets"].astype(np.int64)
+        game = z["game"]
+    held = game % 10 == 0
+    x_train = torch.from_numpy(planes[~held]).to(device)
+    y_train = torch.from_numpy(targets[~held]).to(device)
+    x_held = torch.from_numpy(planes[held]).to(device)
+    y_held = torch.from_numpy(targets[held]).to(device)
+    print(f"{len(y_train)} training examples, {len(y_held)} held out ({int(held.sum())} from "
+          f"{len(np.unique(game[held]))} games); {time.time() - t0:.0f} s", flush=True)
+
+    class Block(nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.a = nn.Conv2d(channels, channels, 3, padding=1)
+            self.b = nn.Conv2d(channels, channels, 3, padding=1)
+            nn.init.zeros_(self.b.weight)  # each block starts as the identity: a deep tower trains without norms
+            nn.init.zeros_(self.b.bias)
+
+        def forward(self, h: torch.Tensor) -> torch.Tensor:
+            return torch.relu(h + self.b(torch.relu(self.a(h))))
+
+    class Policy(nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.stem = nn.Conv2d(N_PLANES, channels, stem, padding=stem // 2)
+            self.blocks = nn.ModuleList(Block() for _ in range(blocks))
+            self.head = nn.Conv2d(channels, 1, 1, bias=False)
+            self.point_bias = nn.Parameter(torch.zeros(SIZE * SIZE))
+
+        def forward(self, x: torch.Tensor) -> torch.Tensor:
+            h = torch.relu(self.stem(x))
+            for blk in self.blocks:
+                h = blk(h)
+            return self.head(h).flatten(1) + self.point_bias
+
+    model = Policy().to(device)
+    steps = epochs * ((len(y_train) + batch - 1) // batch)
+    opt = torch.optim.AdamW(model.parameters(), lr=rate, weight_decay=1e-4)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=rate, total_steps=steps, pct_start=0.1)
+
+    def logits_of(xb: torch.Tensor) -> torch.Tensor:
+        xf = xb.float()
+        scores = model(xf)
+        return scores.masked_fill(xf[:, PL_CANDIDATE].flatten(1) == 0, -1e9)
+
+    def transform(xb: torch.Tensor, yb: torch.Tensor, k: int) -> tuple[torch.Tensor, torch.Tensor]:
+        """The k-th of the 8 symmetries of the board, applied to the planes and to the played points."""
+        target = torch.zeros(len(yb), SIZE * SIZE, dtype=torch.uint8, device=xb.device)
+        target[torch.arange(len(yb)), yb] = 1
+        t = target.view(-1, 1, SIZE, SIZE)
+        if k & 4:
+            xb, t = xb.transpose(2, 3), t.transpose(2, 3)
+        xb, t = torch.rot90(xb, k & 3, (2, 3)), torch.rot90(t, k & 3, (2, 3))
+        return xb.contiguous(), t.flatten(1).argmax(1)
+
+    def held_out() -> tuple[float, float, float]:
+        model.eval()
+        top1 = top5 = 0
+        ll = 0.0
+        with torch.no_grad():
+            for i in range(0, len(y_held), 1024):
+                xb, yb = x_held[i:i + 1024], y_held[i:i + 1024]
+                lp = torch.log_softmax(logits_of(xb), 1)
+                ll += float(lp.gather(1, yb[:, None]).sum())
+                rank = (lp > lp.gather(1, yb[:, None])).sum(1)
+                top1 += int((rank == 0).sum())
+                top5 += int((rank < 5).sum())
+        model.train()
+        count = max(len(y_held), 1)
+        return top1 / count, top5 / count, ll / count
+
+    best: tuple[float, dict[str, torch.Tensor]] | None = None
+    gen = torch.Generator(device="cpu").manual_seed(2)
+    for epoch in range(epochs):
+        order = torch.randperm(len(y_train), generator=gen).to(device)
+        total = 0.0
+        for i in range(0, len(order), batch):
+            idx = order[i:i + batch]
+            xb, yb = transform(x_train[idx], y_train[idx], int(torch.randint(8, (1,), generator=gen)))
+            loss = nn.functional.cross_entropy(logits_of(xb), yb)
+            opt.zero_grad(set_to_none=True)
+            loss.backward()
+            opt.step()
+            sched.step()
+            total += float(loss.detach()) * len(idx)
+        top1, top5, ll = held_out()
+        print(f"epoch {epoch + 1}: train loss {total / len(order):.3f}; held out: top-1 {top1:.1%}, "
+              f"top-5 {top5:.1%}, log-likelihood {ll:.3f}; {time.time() - t0:.0f} s", flush=True)
+        if best is None or ll > best[0]:
+            best = (ll, {k: v.detach().clone() for k, v in model.state_dict().items()})
+    assert best is not None
+    model.load_state_dict(best[1])
+    print(f"kept the epoch with held-out log-likelihood {best[0]:.3f}", flush=True)
+
+    def mat(conv: nn.Conv2d) -> np.ndarray:
+        w = conv.weight.detach().cpu().numpy()  # (out, in, kh, kw)
+        return np.ascontiguousarray(w.transpose(2, 3, 1, 0).reshape(-1, w.shape[0]), dtype=np.float32)
+
+    def vec(t: torch.Tensor) -> np.ndarray:
+        return np.ascontiguousarray(t.detach().cpu().numpy(), dtype=np.float32)
+
+    net = N.Network(
+        stem_w=mat(model.stem), stem_b=vec(model.stem.bias),
+        blocks_w=np.stack([mat(c) for blk in model.blocks for c in (blk.a, blk.b)]) if blocks
+        else np.zeros((0, 9 * channels, channels), np.float32),
+        blocks_b=np.stack([vec(c.bias) for blk in model.blocks for c in (blk.a, blk.b)]) if blocks
+        else np.zeros((0, channels), np.float32),
+        head_w=vec(model.head.weight.flatten()), head_b=vec(model.point_bias))
+    # keima's compiled forward pass must give PyTorch's scores.
+    model.eval()
+    with torch.no_grad():
+        sample = x_held[:8] if len(y_held) else x_train[:8]
+        expected = model(sample.float()).cpu().numpy()
+    for i in range(len(sample)):
+        x = sample[i].cpu().numpy().reshape(N_PLANES, -1).T.astype(np.float32).copy()
+        got = N.forward(x, SIZE, *net)
+        err = float(np.abs(got - expected[i]).max())
+        if err > 1e-3 * max(1.0, float(np.abs(expected[i]).max())):
+            raise SystemExit(f"keima's forward pass differs from PyTorch's by {err}")
+    N.save(net, out)
+    print(f"wrote {out} ({out.stat().st_size / 1e6:.2f} MB); {time.time() - t0:.0f} s", flush=True)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    sub = ap.add_subparsers(dest="command", required=True)
+    ex = sub.add_parser("extract")
+    ex.add_argument("folders", type=Path, nargs="+")
+    ex.add_argument("--out", type=Path, required=True)
+    ex.add_argument("--jobs", type=int, default=2)
+    tr = sub.add_parser("train")
+    tr.add_argument("data", type=Path)
+    tr.add_argument("--out", type=Path, default=N.NETWORK_PATH)
+    tr.add_argument("--blocks", type=int, default=6)
+    tr.add_argument("--channels", type=int, default=64)
+    tr.add_argument("--stem", type=int, default=5)
+    tr.add_argument("--epochs", type=int, default=30)
+    tr.add_argument("--batch", type=int, default=256)
+    tr.add_argument("--rate", type=float, default=2e-3)
+    tr.add_argument("--device", default="cuda")
+    args = ap.parse_args(argv)
+    if args.command == "extract":
+        extract(args.folders, args.out, args.jobs)
+    else:
+        train(args.data, args.out, args.blocks, args.channels, args.epochs, args.device, args.batch, args.rate,
+              args.stem)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
