@@ -3,6 +3,7 @@
 Usage::
 
     python bench/selfplay.py --size 19 --games 10 --playouts 1000 --moves 200 --a big --b plain
+    python bench/selfplay.py --size 19 --games 20 --seconds 1 --moves 150 --a net --b learned
 
 Each game alternates colours. A game stops at two passes or after ``--moves`` moves; an unfinished game is
 judged by the mean area margin of heavy playouts from the final position (``keima.ai.estimate_ownership``,
@@ -10,8 +11,11 @@ komi included), so the figure is a cheap, noisy A/B signal, not a strength measu
 ``big`` (fill-board playouts and the wide prior), ``plain`` (neither), ``prior`` / ``fill`` (one of them),
 ``big2`` / ``plain2`` (with two threads, the playouts shared between them), ``learned`` (``big`` with the learned
 prior of ``keima.ai.prediction`` added to the hand-written one; ``big`` and the others have it off);
-``learned:W`` sets the learned prior's weight to W instead of ``LEARNED_WEIGHT``. Prints A's wins with a 95%
-Wilson interval.
+``learned:W`` sets the learned prior's weight to W instead of ``LEARNED_WEIGHT``; ``net`` (``learned`` with the
+policy network of ``keima.ai.network``; every other configuration leaves it out), ``net:W:V`` with the
+network's weight W and visit threshold V instead of ``NET_WEIGHT`` and ``NET_VISITS``. ``--seconds S`` gives
+each move S seconds instead of a playout count (the fair comparison when one side spends time on the network).
+Prints A's wins with a 95% Wilson interval.
 """
 
 from __future__ import annotations
@@ -25,7 +29,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from keima import Game  # noqa: E402
 from keima.ai import estimate_ownership  # noqa: E402
-from keima.ai.searcher import LEARNED_WEIGHT, Searcher  # noqa: E402
+from keima.ai.searcher import LEARNED_WEIGHT, NET_VISITS, NET_WEIGHT, Searcher  # noqa: E402
 from strength import wilson  # noqa: E402
 
 # name: (fill tries, wide prior, threads, learned prior weight)
@@ -33,7 +37,8 @@ CONFIGS = {"big": (4, True, 1, 0.0), "plain": (0, False, 1, 0.0), "prior": (0, T
            "big2": (4, True, 2, 0.0), "plain2": (0, False, 2, 0.0), "learned": (4, True, 1, LEARNED_WEIGHT)}
 
 
-def play(size: int, black: Searcher, white: Searcher, playouts: int, moves: int) -> tuple[int, float, int]:
+def play(size: int, black: Searcher, white: Searcher, playouts: int | None, seconds: float | None,
+         moves: int) -> tuple[int, float, int]:
     """Play one game; return (winner 1/2, Black's margin, moves played)."""
     game = Game(size, komi=7.5, rules="french")
     for s in (black, white):
@@ -43,7 +48,7 @@ def play(size: int, black: Searcher, white: Searcher, playouts: int, moves: int)
         color = int(game.to_move)
         searcher = black if color == 1 else white
         legal = [p for p in game.legal_moves(color)]
-        res = searcher.search(game, color, None, playouts, legal, True)
+        res = searcher.search(game, color, seconds, playouts, legal, True)
         move = next((m for m, _v, _w in res.ranked if m is None or game.legality(m, color) is None), None)
         if move is None:
             game.pass_move(color)
@@ -57,20 +62,23 @@ def play(size: int, black: Searcher, white: Searcher, playouts: int, moves: int)
 
 def config(name: str) -> str:
     """Check a configuration name for argparse (``learned:WEIGHT`` or a key of ``CONFIGS``)."""
-    base, _, weight = name.partition(":")
-    if base not in CONFIGS or (weight and base != "learned"):
+    base, *numbers = name.split(":")
+    if base not in (*CONFIGS, "net") or len(numbers) > {"learned": 1, "net": 2}.get(base, 0):
         raise argparse.ArgumentTypeError(f"unknown configuration {name!r}")
-    if weight:
-        float(weight)  # a ValueError here is reported by argparse as an invalid value
+    for number in numbers:
+        float(number)  # a ValueError here is reported by argparse as an invalid value
     return name
 
 
 def searcher(name: str) -> Searcher:
     """A searcher of configuration ``name``."""
-    base, _, weight = name.partition(":")
+    base, *numbers = name.split(":")
+    if base == "net":
+        weight, visits = (float(numbers[0]), int(numbers[1])) if numbers else (NET_WEIGHT, NET_VISITS)
+        return Searcher(1 << 20, seed=None, net_weight=weight, net_visits=visits)
     fill, wide, threads, learned = CONFIGS[base]
     return Searcher(1 << 20, seed=None, fill=fill, wide_prior=wide, threads=threads,
-                    learned=float(weight) if weight else learned)
+                    learned=float(numbers[0]) if numbers else learned, net_visits=-1)
 
 
 def main() -> None:
@@ -78,8 +86,10 @@ def main() -> None:
     ap.add_argument("--size", type=int, default=19)
     ap.add_argument("--games", type=int, default=10)
     ap.add_argument("--playouts", type=int, default=1000)
+    ap.add_argument("--seconds", type=float, default=None, help="seconds a move instead of --playouts")
     ap.add_argument("--moves", type=int, default=200)
-    ap.add_argument("--a", default="big", type=config, help=f"one of {', '.join(CONFIGS)}, or learned:WEIGHT")
+    ap.add_argument("--a", default="big", type=config,
+                    help=f"one of {', '.join(CONFIGS)}, net, learned:WEIGHT or net:WEIGHT:VISITS")
     ap.add_argument("--b", default="plain", type=config)
     args = ap.parse_args()
     a, b = (searcher(args.a), searcher(args.b))
@@ -87,7 +97,8 @@ def main() -> None:
     for i in range(args.games):
         t0 = time.perf_counter()
         a_black = i % 2 == 0
-        winner, margin, played = play(args.size, a if a_black else b, b if a_black else a, args.playouts, args.moves)
+        winner, margin, played = play(args.size, a if a_black else b, b if a_black else a,
+                                      None if args.seconds else args.playouts, args.seconds, args.moves)
         a_won = (winner == 1) == a_black
         wins += a_won
         lo, hi = wilson(wins, i + 1)

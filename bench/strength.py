@@ -12,6 +12,8 @@ referee announces a generous per-move limit with ``time_settings``, which the co
 as its thinking budget. SGF files go under ``bench/out/strength-<size>/``; each finished game is appended to
 ``bench/out/strength-<size>.txt`` as it ends, and the script prints keima's wins, losses and win rate (with a
 95% Wilson interval) so far. It can be stopped at any time: the games that finished are in the table.
+``--jobs N`` plays N games at a time, one process each (for a machine with a core per game and one more for GNU
+Go's turns); ``--first K`` numbers the games from K, so that a long match can be played in parts.
 
 Dead-stone agreement::
 
@@ -32,6 +34,7 @@ import shutil
 import subprocess
 import sys
 import time
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
 
 
@@ -119,6 +122,10 @@ def main() -> int:
     ap.add_argument("--komi", type=float, default=7.5)
     ap.add_argument("--rules", default="french")
     ap.add_argument("--out", default="bench/out")
+    ap.add_argument("--first", type=int, default=1,
+                    help="number of the first game (keima is Black in the odd ones), to play a match in parts")
+    ap.add_argument("--jobs", type=int, default=1,
+                    help="games played at a time, one process each (give each a core of its own)")
     args = ap.parse_args()
     gnugo = shutil.which("gnugo") or ("/usr/games/gnugo" if os.access("/usr/games/gnugo", os.X_OK) else None)
     if gnugo is None:
@@ -130,17 +137,58 @@ def main() -> int:
     sgf_dir = out / f"strength-{args.size}"
     sgf_dir.mkdir(parents=True, exist_ok=True)
     table = out / f"strength-{args.size}.txt"
-    from keima.gtp.controller import InProcessEngine, SubprocessEngine
-    from keima.gtp.engine import GtpEngine, default_player
-    from keima.gtp.referee import GameReport, Referee, results_table, run_match
-
     keima = f"keima:{args.level}"
     threads_note = "" if args.threads is None else f", {args.threads} thread(s)"
-    counter = {"game": 0}
+    gnugo_argv = [gnugo, "--mode", "gtp", "--level", str(args.gnugo_level)]
+    print(f"{keima} ({args.seconds} s/move{threads_note}) vs {' '.join(gnugo_argv)}, {args.size}x{args.size}, komi {args.komi}, "
+          f"{args.rules}, {args.games} games, colours alternating, {args.jobs} at a time", flush=True)
+    start = time.time()
+    tally = {"wins": 0, "losses": 0, "other": 0}
+    with table.open("a") as log:
+        log.write(f"# {time.strftime('%Y-%m-%d %H:%M:%S')} {keima} {args.seconds} s/move{threads_note} vs "
+                  f"{' '.join(gnugo_argv)}, {args.size}x{args.size}, komi {args.komi}, {args.rules}\n")
+
+    def on_game(line: str, verdict: str) -> None:
+        tally[verdict] += 1
+        with table.open("a") as log:
+            log.write(line + "\n")
+        n = tally["wins"] + tally["losses"]
+        lo, hi = wilson(tally["wins"], n)
+        print(f"{line} -> keima {tally['wins']}/{n} ({100 * tally['wins'] / max(n, 1):.0f}%, 95% CI "
+              f"{100 * lo:.0f}-{100 * hi:.0f}%), {time.time() - start:.0f} s", flush=True)
+
+    numbers = range(args.first, args.first + args.games)
+    if args.jobs <= 1:
+        for number in numbers:
+            on_game(*play_game(args, gnugo_argv, str(sgf_dir), number))
+    else:
+        # One process per game under way: each keima searches on its own core, as in a one-core match.
+        with ProcessPoolExecutor(args.jobs) as pool:
+            for future in as_completed([pool.submit(play_game, args, gnugo_argv, str(sgf_dir), k) for k in numbers]):
+                on_game(*future.result())
+    wins, losses, other = tally["wins"], tally["losses"], tally["other"]
+    n = wins + losses
+    lo, hi = wilson(wins, n)
+    summary = (f"keima:{args.level} vs gnugo level {args.gnugo_level}, {args.size}x{args.size}, komi {args.komi}, "
+               f"{args.rules}, {args.seconds} s/move{threads_note}: keima won {wins} of {n} decided games "
+               f"({100 * wins / max(n, 1):.1f}%, 95% CI {100 * lo:.0f}-{100 * hi:.0f}%), {other} without winner")
+    print(summary)
+    with table.open("a") as log:
+        log.write(f"# {summary}\n")
+    return 0
+
+
+def play_game(args: argparse.Namespace, gnugo_argv: list[str], sgf_dir: str, number: int) -> tuple[str, str]:
+    """Play game ``number`` of the match (keima is Black in the odd-numbered games) and write its SGF; return its
+    table line and ``"wins"``, ``"losses"`` or ``"other"`` from keima's side."""
+    from keima.gtp.controller import InProcessEngine, SubprocessEngine
+    from keima.gtp.engine import GtpEngine, default_player
+    from keima.gtp.referee import Referee, run_match
+
+    keima = f"keima:{args.level}"
 
     def make_keima() -> InProcessEngine:
-        counter["game"] += 1
-        seed = 1000 + counter["game"]
+        seed = 1000 + number
         player = default_player(args.level, seed)
         if args.threads is not None:
             import dataclasses
@@ -153,56 +201,23 @@ def main() -> int:
                            max_seconds=args.seconds)
         return InProcessEngine(engine, label=keima)
 
-    gnugo_argv = [gnugo, "--mode", "gtp", "--level", str(args.gnugo_level)]
-
     def make_gnugo() -> SubprocessEngine:
         return SubprocessEngine(gnugo_argv)
 
     referee = Referee(size=args.size, rules=args.rules, komi=args.komi, move_timeout=120.0,
                       log=lambda message: print(message, file=sys.stderr, flush=True))
-    print(f"{keima} ({args.seconds} s/move{threads_note}) vs {' '.join(gnugo_argv)}, {args.size}x{args.size}, komi {args.komi}, "
-          f"{args.rules}, {args.games} games, colours alternating", flush=True)
-    start = time.time()
-    tally = {"wins": 0, "losses": 0, "other": 0}
-
-    def on_game(report: GameReport) -> None:
-        keima_color = "B" if report.black == keima else "W"
-        result = report.result
-        if result.startswith(keima_color + "+"):
-            tally["wins"] += 1
-            verdict = "keima wins"
-        elif result[:2] in ("B+", "W+"):
-            tally["losses"] += 1
-            verdict = "gnugo wins"
-        else:
-            tally["other"] += 1
-            verdict = "no winner"
-        note = f" - {report.reason}" if report.reason else ""
-        line = (f"game {report.number}: {report.black} (B) vs {report.white} (W): {result}{note}, "
-                f"{report.moves} moves  [{verdict}]")
-        with table.open("a") as log:
-            log.write(line + "\n")
-        n = tally["wins"] + tally["losses"]
-        lo, hi = wilson(tally["wins"], n)
-        print(f"{line} -> keima {tally['wins']}/{n} ({100 * tally['wins'] / max(n, 1):.0f}%, 95% CI "
-              f"{100 * lo:.0f}-{100 * hi:.0f}%), {time.time() - start:.0f} s", flush=True)
-
-    with table.open("a") as log:
-        log.write(f"# {time.strftime('%Y-%m-%d %H:%M:%S')} {keima} {args.seconds} s/move{threads_note} vs "
-                  f"{' '.join(gnugo_argv)}, {args.size}x{args.size}, komi {args.komi}, {args.rules}\n")
-    reports = run_match((keima, make_keima), ("gnugo", make_gnugo), referee, args.games, str(sgf_dir),
-                        on_game=on_game)
-    print(results_table(reports))
-    wins, losses, other = tally["wins"], tally["losses"], tally["other"]
-    n = wins + losses
-    lo, hi = wilson(wins, n)
-    summary = (f"keima:{args.level} vs gnugo level {args.gnugo_level}, {args.size}x{args.size}, komi {args.komi}, "
-               f"{args.rules}, {args.seconds} s/move: keima won {wins} of {n} decided games "
-               f"({100 * wins / max(n, 1):.1f}%, 95% CI {100 * lo:.0f}-{100 * hi:.0f}%), {other} without winner")
-    print(summary)
-    with table.open("a") as log:
-        log.write(f"# {summary}\n")
-    return 0
+    [report] = run_match((keima, make_keima), ("gnugo", make_gnugo), referee, 1, sgf_dir, number_from=number)
+    keima_color = "B" if report.black == keima else "W"
+    result = report.result
+    if result.startswith(keima_color + "+"):
+        verdict, said = "wins", "keima wins"
+    elif result[:2] in ("B+", "W+"):
+        verdict, said = "losses", "gnugo wins"
+    else:
+        verdict, said = "other", "no winner"
+    note = f" - {report.reason}" if report.reason else ""
+    return (f"game {report.number}: {report.black} (B) vs {report.white} (W): {result}{note}, "
+            f"{report.moves} moves  [{said}]"), verdict
 
 
 if __name__ == "__main__":

@@ -311,8 +311,11 @@ def run_match(
     games: int,
     sgf_dir: str | None = None,
     on_game: Callable[[GameReport], None] | None = None,
+    number_from: int = 1,
 ) -> list[GameReport]:
-    """Play ``games`` games between two engines, alternating colours (``first`` is Black in game 1).
+    """Play ``games`` games between two engines, alternating colours (``first`` is Black in the odd-numbered
+    games), numbered from ``number_from`` (so that a long match can be played in parts, each part a slice of
+    the same numbering and colours).
 
     Each entry is ``(label, factory)``; the factory starts a fresh engine for every game so that a crash
     cannot leak into the next game. An engine that cannot even start forfeits that game. Writes one SGF per
@@ -320,7 +323,7 @@ def run_match(
     each report as soon as its game ends. Returns the reports.
     """
     reports: list[GameReport] = []
-    for number in range(1, games + 1):
+    for number in range(number_from, number_from + games):
         pair = (first, second) if number % 2 == 1 else (second, first)
         links: dict[int, EngineLink] = {}
         failed: list[tuple[int, str]] = []
