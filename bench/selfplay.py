@@ -14,7 +14,8 @@ prior of ``keima.ai.prediction`` added to the hand-written one; ``big`` and the 
 ``learned:W`` sets the learned prior's weight to W instead of ``LEARNED_WEIGHT``; ``net`` (``learned`` with the
 policy network of ``keima.ai.network``; every other configuration leaves it out), ``net:W:V`` with the
 network's weight W and visit threshold V instead of ``NET_WEIGHT`` and ``NET_VISITS``. ``--seconds S`` gives
-each move S seconds instead of a playout count (the fair comparison when one side spends time on the network).
+each move S seconds instead of a playout count (the fair comparison when one side spends time on the network);
+``--a-net FILE`` / ``--b-net FILE`` give a side another network than the shipped one.
 Prints A's wins with a 95% Wilson interval.
 """
 
@@ -28,7 +29,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from keima import Game  # noqa: E402
-from keima.ai import estimate_ownership  # noqa: E402
+from keima.ai import estimate_ownership, network  # noqa: E402
 from keima.ai.searcher import LEARNED_WEIGHT, NET_VISITS, NET_WEIGHT, Searcher  # noqa: E402
 from strength import wilson  # noqa: E402
 
@@ -70,12 +71,13 @@ def config(name: str) -> str:
     return name
 
 
-def searcher(name: str) -> Searcher:
-    """A searcher of configuration ``name``."""
+def searcher(name: str, net_file: Path | None = None) -> Searcher:
+    """A searcher of configuration ``name``; ``net_file``: another policy network than the shipped one."""
     base, *numbers = name.split(":")
     if base == "net":
         weight, visits = (float(numbers[0]), int(numbers[1])) if numbers else (NET_WEIGHT, NET_VISITS)
-        return Searcher(1 << 20, seed=None, net_weight=weight, net_visits=visits)
+        net = None if net_file is None else network.read(net_file)
+        return Searcher(1 << 20, seed=None, net_weight=weight, net_visits=visits, net=net)
     fill, wide, threads, learned = CONFIGS[base]
     return Searcher(1 << 20, seed=None, fill=fill, wide_prior=wide, threads=threads,
                     learned=float(numbers[0]) if numbers else learned, net_visits=-1)
@@ -91,8 +93,10 @@ def main() -> None:
     ap.add_argument("--a", default="big", type=config,
                     help=f"one of {', '.join(CONFIGS)}, net, learned:WEIGHT or net:WEIGHT:VISITS")
     ap.add_argument("--b", default="plain", type=config)
+    ap.add_argument("--a-net", type=Path, help="A's policy network file (net configurations; default: the shipped one)")
+    ap.add_argument("--b-net", type=Path, help="B's policy network file")
     args = ap.parse_args()
-    a, b = (searcher(args.a), searcher(args.b))
+    a, b = (searcher(args.a, args.a_net), searcher(args.b, args.b_net))
     wins = 0
     for i in range(args.games):
         t0 = time.perf_counter()

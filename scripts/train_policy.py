@@ -12,7 +12,9 @@ Passes and moves whose node has a comment starting "random" (the random openings
 ``scripts/gnugo_selfplay.py``) are played on the board but are not examples, as in ``scripts/train_prior.py``.
 The examples keep the index of their game, so that ``train`` can hold whole games out.
 
-``train`` needs PyTorch (keima itself does not). It holds out one game in ten (by index), and trains the residual
+``extract`` also notes, as a peer, the rank of the played move under the learned linear prior
+(``keima.ai.prediction``), which ``train`` reports on the same held-out moves. ``train`` needs PyTorch (keima
+itself does not). It holds out one game in ten (by index), and trains the residual
 tower of ``keima.ai.network`` on the others: the cross-entropy of the played move among the candidate moves
 (the ``PL_CANDIDATE`` plane), each batch turned by one of the 8 rotations and reflections of the board, AdamW
 with a cosine learning rate. After each epoch it prints the held-out top-1 and top-5 (how often the move played
@@ -34,6 +36,7 @@ import numpy as np
 
 from keima.ai import fastboard as fb
 from keima.ai import network as N
+from keima.ai import prediction as P
 from keima.ai.planes import N_PLANES, PL_CANDIDATE, fill_planes
 
 sys.path.insert(0, str(Path(__file__).parent))
@@ -42,13 +45,16 @@ from train_prior import read_games  # noqa: E402  (the same SGF reading as the l
 SIZE = 19
 
 
-def extract_game(moves: list[tuple[int, int, bool]]) -> tuple[np.ndarray, np.ndarray]:
-    """(bit-packed planes, played point) of each example of one game, replayed on the fast board."""
+def extract_game(moves: list[tuple[int, int, bool]]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(bit-packed planes, played point, the learned linear prior's rank of it) of each example of one game,
+    replayed on the fast board."""
     n = SIZE
     b = fb.new_board(n)
     x = np.zeros((n * n, N_PLANES), dtype=np.float32)
     packed: list[np.ndarray] = []
     targets: list[int] = []
+    peer_ranks: list[int] = []
+    model = P.shipped()
     for c, p, is_example in moves:
         b[fb.META, fb.M_TOMOVE] = c
         if p == fb.PASS:
@@ -62,10 +68,13 @@ def extract_game(moves: list[tuple[int, int, bool]]) -> tuple[np.ndarray, np.nda
             if x[point, PL_CANDIDATE] == 1.0:
                 packed.append(np.packbits(x.T.astype(np.uint8)))
                 targets.append(point)
+                cands = [fb.to_fast(int(q), n) for q in np.nonzero(x[:, PL_CANDIDATE])[0]]
+                logp = P.log_probabilities(b, cands, c, model)
+                peer_ranks.append(int((logp > logp[cands.index(p)]).sum()))
         fb.place(b, p, c)
     if not packed:
-        return np.zeros((0, (n * n * N_PLANES + 7) // 8), np.uint8), np.zeros(0, np.int16)
-    return np.stack(packed), np.array(targets, np.int16)
+        return np.zeros((0, (n * n * N_PLANES + 7) // 8), np.uint8), np.zeros(0, np.int16), np.zeros(0, np.int16)
+    return np.stack(packed), np.array(targets, np.int16), np.array(peer_ranks, np.int16)
 
 
 def extract(folders: list[Path], out: Path, jobs: int) -> None:
@@ -76,8 +85,9 @@ def extract(folders: list[Path], out: Path, jobs: int) -> None:
         results = list(pool.map(extract_game, [moves for _name, moves in games], chunksize=4))
     planes = np.concatenate([r[0] for r in results])
     targets = np.concatenate([r[1] for r in results])
+    peer = np.concatenate([r[2] for r in results])
     game = np.concatenate([np.full(len(r[1]), i, np.int32) for i, r in enumerate(results)])
-    np.savez(out, planes=planes, targets=targets, game=game, names=np.array([name for name, _ in games]))
+    np.savez(out, planes=planes, targets=targets, game=game, peer=peer, names=np.array([name for name, _ in games]))
     print(f"{len(games)} games, {len(targets)} examples, {time.time() - t0:.0f} s -> {out}", flush=True)
 
 
@@ -100,6 +110,7 @@ def train(data: Path, out: Path, blocks: int, channels: int, epochs: int, device
         planes = unpack(z["planes"])
         targets = z["targets"].astype(np.int64)
         game = z["game"]
+        peer = z["peer"] if "peer" in z else None
     held = game % 10 == 0
     x_train = torch.from_numpy(planes[~held]).to(device)
     y_train = torch.from_numpy(targets[~held]).to(device)
@@ -107,6 +118,9 @@ def train(data: Path, out: Path, blocks: int, channels: int, epochs: int, device
     y_held = torch.from_numpy(targets[held]).to(device)
     print(f"{len(y_train)} training examples, {len(y_held)} held out ({int(held.sum())} from "
           f"{len(np.unique(game[held]))} games); {time.time() - t0:.0f} s", flush=True)
+    if peer is not None and held.any():
+        print(f"peer, the learned linear prior (keima.ai.prediction) on the held-out moves: "
+              f"top-1 {np.mean(peer[held] == 0):.1%}, top-5 {np.mean(peer[held] < 5):.1%}", flush=True)
 
     class Block(nn.Module):
         def __init__(self) -> None:
