@@ -2,11 +2,11 @@
 
 Usage::
 
-    python scripts/train_policy.py extract GAMES_DIR [GAMES_DIR ...] --out examples.npz [--jobs 16]
-    python scripts/train_policy.py train examples.npz --out src/keima/ai/policy19.npz \
+    python scripts/train_policy.py extract GAMES_DIR [GAMES_DIR ...] --out examples.npz [--jobs 16] [--size 19]
+    python scripts/train_policy.py train examples.npz [--out src/keima/ai/policy19.npz] \
         [--blocks 6] [--channels 64] [--epochs 30] [--device cuda]
 
-``extract`` replays every 19x19 game under the folders (sub-folders included) on the search's fast board and
+``extract`` replays every game of the board size (19 by default) under the folders (sub-folders included) on the search's fast board and
 writes, for each move a player chose, the planes of ``keima.ai.planes`` (bit-packed) and the point played.
 Passes and moves whose node has a comment starting "random" (the random openings of
 ``scripts/gnugo_selfplay.py``) are played on the board but are not examples, as in ``scripts/train_prior.py``.
@@ -42,13 +42,10 @@ from keima.ai.planes import N_PLANES, PL_CANDIDATE, fill_planes
 sys.path.insert(0, str(Path(__file__).parent))
 from train_prior import read_games  # noqa: E402  (the same SGF reading as the learned prior's)
 
-SIZE = 19
 
-
-def extract_game(moves: list[tuple[int, int, bool]]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(bit-packed planes, played point, the learned linear prior's rank of it) of each example of one game,
-    replayed on the fast board."""
-    n = SIZE
+def extract_game(moves: list[tuple[int, int, bool]], n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(bit-packed planes, played point, the learned linear prior's rank of it) of each example of one game of
+    ``n`` x ``n``, replayed on the fast board."""
     b = fb.new_board(n)
     x = np.zeros((n * n, N_PLANES), dtype=np.float32)
     packed: list[np.ndarray] = []
@@ -77,27 +74,28 @@ def extract_game(moves: list[tuple[int, int, bool]]) -> tuple[np.ndarray, np.nda
     return np.stack(packed), np.array(targets, np.int16), np.array(peer_ranks, np.int16)
 
 
-def extract(folders: list[Path], out: Path, jobs: int) -> None:
-    """Write the examples of every game under ``folders`` to ``out``."""
+def extract(folders: list[Path], out: Path, jobs: int, size: int) -> None:
+    """Write the examples of every ``size`` x ``size`` game under ``folders`` to ``out``."""
     t0 = time.time()
-    games = [g for folder in folders for g in read_games(folder, SIZE)]
+    games = [g for folder in folders for g in read_games(folder, size)]
     with ProcessPoolExecutor(jobs) as pool:
-        results = list(pool.map(extract_game, [moves for _name, moves in games], chunksize=4))
+        results = list(pool.map(extract_game, [moves for _name, moves in games], [size] * len(games), chunksize=4))
     planes = np.concatenate([r[0] for r in results])
     targets = np.concatenate([r[1] for r in results])
     peer = np.concatenate([r[2] for r in results])
     game = np.concatenate([np.full(len(r[1]), i, np.int32) for i, r in enumerate(results)])
-    np.savez(out, planes=planes, targets=targets, game=game, peer=peer, names=np.array([name for name, _ in games]))
+    np.savez(out, planes=planes, targets=targets, game=game, peer=peer, size=size,
+             names=np.array([name for name, _ in games]))
     print(f"{len(games)} games, {len(targets)} examples, {time.time() - t0:.0f} s -> {out}", flush=True)
 
 
-def unpack(packed: np.ndarray) -> np.ndarray:
-    """Bit-packed examples to uint8 planes of shape (count, N_PLANES, SIZE, SIZE)."""
-    bits = np.unpackbits(packed, axis=1, count=SIZE * SIZE * N_PLANES)
-    return bits.reshape(-1, N_PLANES, SIZE, SIZE)
+def unpack(packed: np.ndarray, size: int) -> np.ndarray:
+    """Bit-packed examples to uint8 planes of shape (count, N_PLANES, size, size)."""
+    bits = np.unpackbits(packed, axis=1, count=size * size * N_PLANES)
+    return bits.reshape(-1, N_PLANES, size, size)
 
 
-def train(data: Path, out: Path, blocks: int, channels: int, epochs: int, device_name: str, batch: int,
+def train(data: Path, out: Path | None, blocks: int, channels: int, epochs: int, device_name: str, batch: int,
           rate: float, stem: int) -> None:
     """Train a network on the examples of ``data`` and write the best epoch's weights to ``out``."""
     import torch
@@ -107,18 +105,20 @@ def train(data: Path, out: Path, blocks: int, channels: int, epochs: int, device
     device = torch.device(device_name)
     torch.manual_seed(1)
     with np.load(data) as z:
-        planes = unpack(z["planes"])
+        size = int(z["size"]) if "size" in z else 19
+        planes = unpack(z["planes"], size)
         targets = z["targets"].astype(np.int64)
         game = z["game"]
         peer = z["peer"] if "peer" in z else None
     held = game % 10 == 0
+    out = N.network_path(size) if out is None else out
     x_train = torch.from_numpy(planes[~held]).to(device)
     y_train = torch.from_numpy(targets[~held]).to(device)
     x_held = torch.from_numpy(planes[held]).to(device)
     y_held = torch.from_numpy(targets[held]).to(device)
     print(f"{len(y_train)} training examples, {len(y_held)} held out ({int(held.sum())} from "
           f"{len(np.unique(game[held]))} games); {time.time() - t0:.0f} s", flush=True)
-    if peer is not None and held.any():
+    if peer is not None and held.any() and size == 19:  # the learned prior was made for 19x19
         print(f"peer, the learned linear prior (keima.ai.prediction) on the held-out moves: "
               f"top-1 {np.mean(peer[held] == 0):.1%}, top-5 {np.mean(peer[held] < 5):.1%}", flush=True)
 
@@ -139,7 +139,7 @@ def train(data: Path, out: Path, blocks: int, channels: int, epochs: int, device
             self.stem = nn.Conv2d(N_PLANES, channels, stem, padding=stem // 2)
             self.blocks = nn.ModuleList(Block() for _ in range(blocks))
             self.head = nn.Conv2d(channels, 1, 1, bias=False)
-            self.point_bias = nn.Parameter(torch.zeros(SIZE * SIZE))
+            self.point_bias = nn.Parameter(torch.zeros(size * size))
 
         def forward(self, x: torch.Tensor) -> torch.Tensor:
             h = torch.relu(self.stem(x))
@@ -159,9 +159,9 @@ def train(data: Path, out: Path, blocks: int, channels: int, epochs: int, device
 
     def transform(xb: torch.Tensor, yb: torch.Tensor, k: int) -> tuple[torch.Tensor, torch.Tensor]:
         """The k-th of the 8 symmetries of the board, applied to the planes and to the played points."""
-        target = torch.zeros(len(yb), SIZE * SIZE, dtype=torch.uint8, device=xb.device)
+        target = torch.zeros(len(yb), size * size, dtype=torch.uint8, device=xb.device)
         target[torch.arange(len(yb)), yb] = 1
-        t = target.view(-1, 1, SIZE, SIZE)
+        t = target.view(-1, 1, size, size)
         if k & 4:
             xb, t = xb.transpose(2, 3), t.transpose(2, 3)
         xb, t = torch.rot90(xb, k & 3, (2, 3)), torch.rot90(t, k & 3, (2, 3))
@@ -227,7 +227,7 @@ def train(data: Path, out: Path, blocks: int, channels: int, epochs: int, device
         expected = model(sample.float()).cpu().numpy()
     for i in range(len(sample)):
         x = sample[i].cpu().numpy().reshape(N_PLANES, -1).T.astype(np.float32).copy()
-        got = N.forward(x, SIZE, *net)
+        got = N.forward(x, size, *net)
         err = float(np.abs(got - expected[i]).max())
         if err > 1e-3 * max(1.0, float(np.abs(expected[i]).max())):
             raise SystemExit(f"keima's forward pass differs from PyTorch's by {err}")
@@ -242,9 +242,10 @@ def main(argv: list[str] | None = None) -> int:
     ex.add_argument("folders", type=Path, nargs="+")
     ex.add_argument("--out", type=Path, required=True)
     ex.add_argument("--jobs", type=int, default=2)
+    ex.add_argument("--size", type=int, default=19)
     tr = sub.add_parser("train")
     tr.add_argument("data", type=Path)
-    tr.add_argument("--out", type=Path, default=N.NETWORK_PATH)
+    tr.add_argument("--out", type=Path, default=None, help="default: the shipped network of the data's board size")
     tr.add_argument("--blocks", type=int, default=6)
     tr.add_argument("--channels", type=int, default=64)
     tr.add_argument("--stem", type=int, default=5)
@@ -254,7 +255,7 @@ def main(argv: list[str] | None = None) -> int:
     tr.add_argument("--device", default="cuda")
     args = ap.parse_args(argv)
     if args.command == "extract":
-        extract(args.folders, args.out, args.jobs)
+        extract(args.folders, args.out, args.jobs, args.size)
     else:
         train(args.data, args.out, args.blocks, args.channels, args.epochs, args.device, args.batch, args.rate,
               args.stem)

@@ -189,7 +189,7 @@ def test_a_saved_network_reads_back_and_a_broken_one_is_refused(tmp_path: Path) 
 
 # --- the shipped network ---------------------------------------------------------------------------------------
 
-SHIPPED = N.shipped()
+SHIPPED = N.shipped(19)
 needs_shipped = pytest.mark.skipif(N.is_empty(SHIPPED), reason="no policy network shipped")
 
 
@@ -211,6 +211,7 @@ def _line(vertex: str) -> int:
 @needs_shipped
 def test_the_shipped_network_is_made_for_19x19() -> None:
     assert N.board_size(SHIPPED) == 19
+    assert N.is_empty(N.shipped(7))  # no network for 7x7
 
 
 @needs_shipped

@@ -9,7 +9,7 @@ network.
 
 Inference runs on the CPU inside the compiled search (numba): each convolution is an ``im2col`` copy and one
 matrix product (``np.dot``, BLAS through SciPy), about 110 GFLOP/s on one core of the development machine, so
-the shipped network (``policy19.npz``) answers in about 2 ms on 19x19.
+the shipped 19x19 network (``policy19.npz``) answers in 2 to 3.5 ms.
 
 ``scripts/train_policy.py`` trains it (with PyTorch, which keima itself does not need) on games GNU Go played
 against itself here, and writes the weights in the layout below; docs/bot.md says how and what it predicts.
@@ -26,7 +26,11 @@ from numba import njit
 
 from keima.ai.planes import N_PLANES
 
-NETWORK_PATH = Path(__file__).with_name("policy19.npz")
+
+
+def network_path(size: int) -> Path:
+    """Where the network shipped for ``size`` x ``size`` boards lives (``policy<size>.npz`` beside this file)."""
+    return Path(__file__).with_name(f"policy{size}.npz")
 
 
 class Network(NamedTuple):
@@ -87,10 +91,12 @@ def single_threaded_blas() -> object:
     return ThreadpoolController().limit(limits=1, user_api="blas")
 
 
-@lru_cache(maxsize=1)
-def shipped() -> Network:
-    """The network shipped with keima (read once); ``empty_network()`` when the file is missing."""
-    return read(NETWORK_PATH) if NETWORK_PATH.exists() else empty_network()
+@lru_cache(maxsize=None)
+def shipped(size: int) -> Network:
+    """The network shipped with keima for ``size`` x ``size`` boards (read once); ``empty_network()`` when there
+    is none."""
+    path = network_path(size)
+    return read(path) if path.exists() else empty_network()
 
 
 def board_size(net: Network) -> int:

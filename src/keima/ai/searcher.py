@@ -143,13 +143,12 @@ class Searcher:
         #: model than the shipped one (tests).
         self.learned = learned
         self._model = prediction.shipped() if model is None else model
-        #: The policy network (``keima.ai.network``), used on the board size it was trained for: None the shipped
-        #: one; ``net_visits`` / ``net_weight`` override ``NET_VISITS`` / ``NET_WEIGHT`` (-1 visits: never).
-        self._net = network.shipped() if net is None else net
+        #: The policy network (``keima.ai.network``), used on the board size it was trained for: None the one
+        #: shipped for the board's size, if any; ``net_visits`` / ``net_weight`` override ``NET_VISITS`` /
+        #: ``NET_WEIGHT`` (-1 visits: never).
+        self._net = net
         self.net_visits = NET_VISITS if net_visits is None else net_visits
         self.net_weight = NET_WEIGHT if net_weight is None else net_weight
-        if not network.is_empty(self._net):
-            network.single_threaded_blas()
         self.max_nodes = max_nodes
         self.heavy = heavy
         self.trees = [_Tree(max_nodes) for _ in range(threads)]
@@ -181,8 +180,8 @@ class Searcher:
         """The first tree's reusable node for position ``b`` (see ``_Tree.reuse``), else -1."""
         return self.trees[0].reuse(b)
 
-    def _run(self, tree: _Tree, b: np.ndarray, params: np.ndarray, start: float, seconds: float | None,
-             max_playouts: int | None, seed: int) -> tuple[int, np.ndarray]:
+    def _run(self, tree: _Tree, b: np.ndarray, params: np.ndarray, net: network.Network, start: float,
+             seconds: float | None, max_playouts: int | None, seed: int) -> tuple[int, np.ndarray]:
         """Search ``tree`` from its root (position ``b``) until the time or the playout limit; returns the
         iterations done and the owners added up over their playouts."""
         own = np.zeros(b.shape[1], dtype=np.float64)
@@ -196,7 +195,7 @@ class Searcher:
                 break
             k = slice_n if max_playouts is None else min(slice_n, max_playouts - done)
             S.run_iterations(b, tree.ti, tree.tf, tree.root, k, PATTERN_TABLE, params, own, scratch, seed,
-                             *self._model, *self._net)
+                             *self._model, *net)
             seed = -1
             done += k
         return done, own
@@ -220,7 +219,10 @@ class Searcher:
         learned = self.learned
         if learned is None:
             learned = LEARNED_WEIGHT if n == 19 and len(self._model.small) else 0.0
-        use_net = not network.is_empty(self._net) and network.board_size(self._net) == n
+        net = network.shipped(n) if self._net is None else self._net
+        use_net = not network.is_empty(net) and network.board_size(net) == n
+        if use_net:
+            network.single_threaded_blas()
         params = S.make_params(effective_komi(game), heavy=self.heavy, expand=2 if n <= 13 else 4,
                                fill=fill, wide_prior=wide, learned=learned,
                                net_visits=self.net_visits if use_net else -1, net_weight=self.net_weight)
@@ -248,13 +250,13 @@ class Searcher:
         k = len(self.trees)
         seeds = [self.seed + i if self.seed >= 0 else -1 for i in range(k)]
         if k == 1:
-            runs = [self._run(self.trees[0], b, params, start, seconds, max_playouts, seeds[0])]
+            runs = [self._run(self.trees[0], b, params, net, start, seconds, max_playouts, seeds[0])]
         else:
             if self._pool is None:
                 self._pool = ThreadPoolExecutor(max_workers=k, thread_name_prefix="keima-search")
             shares = [None if max_playouts is None else max_playouts // k + (1 if i < max_playouts % k else 0)
                       for i in range(k)]
-            futures = [self._pool.submit(self._run, tree, b, params, start, seconds, shares[i], seeds[i])
+            futures = [self._pool.submit(self._run, tree, b, params, net, start, seconds, shares[i], seeds[i])
                        for i, tree in enumerate(self.trees)]
             runs = [f.result() for f in futures]
         done = sum(r[0] for r in runs)
