@@ -17,7 +17,7 @@ against itself here, and writes the weights in the layout below; docs/bot.md say
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import NamedTuple
 
@@ -25,7 +25,6 @@ import numpy as np
 from numba import njit
 
 from keima.ai.planes import N_PLANES
-
 
 
 def network_path(size: int) -> Path:
@@ -91,7 +90,7 @@ def single_threaded_blas() -> object:
     return ThreadpoolController().limit(limits=1, user_api="blas")
 
 
-@lru_cache(maxsize=None)
+@cache
 def shipped(size: int) -> Network:
     """The network shipped with keima for ``size`` x ``size`` boards (read once); ``empty_network()`` when there
     is none."""
