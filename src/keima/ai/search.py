@@ -345,6 +345,17 @@ def _prior(b: np.ndarray, p: int, c: int, pat: np.ndarray, wide: bool) -> float:
 
 
 @njit(cache=True)
+def _uniform_shift(scores: np.ndarray) -> float:
+    """The log-sum-exp of ``scores`` minus the log of their number: a score minus this is the log of its softmax
+    probability above that of a uniform choice (0 for a move exactly as likely as a uniform choice)."""
+    top = scores.max()
+    norm = 0.0
+    for v in scores:
+        norm += math.exp(v - top)
+    return float(top + math.log(norm) - math.log(len(scores)))
+
+
+@njit(cache=True)
 def expand(ti: np.ndarray, tf: np.ndarray, node: int, b: np.ndarray, pat: np.ndarray, params: np.ndarray,
            mask: np.ndarray, use_mask: bool, small: np.ndarray, large: np.ndarray, weights: np.ndarray,
            offsets: np.ndarray) -> bool:
@@ -383,13 +394,7 @@ def expand(ti: np.ndarray, tf: np.ndarray, node: int, b: np.ndarray, pat: np.nda
     if learned > 0.0 and m > start:
         # The model's scores (in F_WIN for now) to log-probabilities, a softmax over the children; a move
         # exactly as likely as a uniform choice among them keeps its hand-written prior, a likelier one gains.
-        top = tf[F_WIN, start]
-        for i in range(start, m):
-            top = max(top, tf[F_WIN, i])
-        norm = 0.0
-        for i in range(start, m):
-            norm += math.exp(tf[F_WIN, i] - top)
-        shift = top + math.log(norm) - math.log(m - start)
+        shift = _uniform_shift(tf[F_WIN, start:m])
         for i in range(start, m):
             tf[F_PRIOR, i] = min(max(tf[F_PRIOR, i] + learned * (tf[F_WIN, i] - shift), 0.02), 0.98)
     for i in range(start, m):
@@ -428,29 +433,25 @@ def apply_policy(ti: np.ndarray, tf: np.ndarray, node: int, b: np.ndarray, pat: 
     scores = forward(x, n, stem_w, stem_b, blocks_w, blocks_b, head_w, head_b)
     first = ti[T_FIRST, node]
     nch = ti[T_NCHILD, node]
-    top = -1e30
+    # The enabled stone-playing children and their scores (the network's points are the referee's).
+    children = np.empty(nch, dtype=np.int64)
+    child_scores = np.empty(nch, dtype=np.float64)
     k = 0
     for i in range(first, first + nch):
         mv = ti[T_MOVE, i]
         if mv != PASS and ti[T_COLOR, i] != 0:
-            top = max(top, scores[(mv // w - 1) * n + mv % w - 1])
+            children[k] = i
+            child_scores[k] = scores[(mv // w - 1) * n + mv % w - 1]
             k += 1
     if k == 0:
         return
-    norm = 0.0
-    for i in range(first, first + nch):
-        mv = ti[T_MOVE, i]
-        if mv != PASS and ti[T_COLOR, i] != 0:
-            norm += math.exp(scores[(mv // w - 1) * n + mv % w - 1] - top)
-    shift = top + math.log(norm) - math.log(k)
+    shift = _uniform_shift(child_scores[:k])
     weight = params[P_NET_WEIGHT]
     wide = params[P_WIDE_PRIOR] > 0.5
     prior_n = params[P_PRIOR]
-    for i in range(first, first + nch):
-        mv = ti[T_MOVE, i]
-        if mv == PASS or ti[T_COLOR, i] == 0:
-            continue
-        v = _prior(b, mv, c, pat, wide) + weight * (scores[(mv // w - 1) * n + mv % w - 1] - shift)
+    for j in range(k):
+        i = children[j]
+        v = _prior(b, ti[T_MOVE, i], c, pat, wide) + weight * (child_scores[j] - shift)
         v = min(max(v, 0.02), 0.98)
         tf[F_WIN, i] += prior_n * (v - tf[F_PRIOR, i])
         tf[F_PRIOR, i] = v
