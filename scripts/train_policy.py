@@ -78,8 +78,12 @@ def extract(folders: list[Path], out: Path, jobs: int, size: int) -> None:
     """Write the examples of every ``size`` x ``size`` game under ``folders`` to ``out``."""
     t0 = time.time()
     games = [g for folder in folders for g in read_games(folder, size)]
-    with ProcessPoolExecutor(jobs) as pool:
-        results = list(pool.map(extract_game, [moves for _name, moves in games], [size] * len(games), chunksize=4))
+    args = ([moves for _name, moves in games], [size] * len(games))
+    if jobs <= 1:
+        results = list(map(extract_game, *args))
+    else:
+        with ProcessPoolExecutor(jobs) as pool:
+            results = list(pool.map(extract_game, *args, chunksize=4))
     planes = np.concatenate([r[0] for r in results])
     targets = np.concatenate([r[1] for r in results])
     peer = np.concatenate([r[2] for r in results])

@@ -271,3 +271,81 @@ def test_no_network_on_boards_it_was_not_made_for() -> None:
     searcher = Searcher(1 << 14, seed=1, net=net, net_visits=0)
     searcher.search(Game(9), 1, None, 200)
     assert not searcher.ti[S.T_NET, : int(searcher.ti[S.T_META, 0])].any()
+
+
+# --- the training script -----------------------------------------------------------------------------------------
+
+
+def _load_script(name: str) -> object:
+    import importlib.util
+
+    path = Path(__file__).resolve().parents[2] / "scripts" / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _write_games(folder: Path, count: int, seed: int) -> list[list[tuple[int, int | None, bool]]]:
+    """Random 9x9 games among the candidates (two random-opening moves, a pass now and then); returns each
+    game's moves as (colour, point or None, is an example)."""
+    rng = random.Random(seed)
+    games = []
+    for g in range(count):
+        game = Game(9)
+        moves: list[tuple[int, int | None, bool]] = []
+        nodes = []
+        for i in range(24):
+            c = int(game.to_move)
+            cands = np.nonzero(_planes(game)[:, PL.PL_CANDIDATE])[0]
+            if i % 11 == 10 or not len(cands):
+                game.pass_move(c)
+                moves.append((c, None, False))
+                nodes.append(f";{'B' if c == 1 else 'W'}[]")
+                continue
+            p = int(rng.choice(list(cands)))
+            game.play(p)
+            r, cc = divmod(p, 9)
+            moves.append((c, p, i >= 2))
+            nodes.append(f";{'B' if c == 1 else 'W'}[{chr(97 + cc)}{chr(97 + r)}]" + ("C[random]" if i < 2 else ""))
+        (folder / f"g{g:02d}.sgf").write_text(f"(;GM[1]FF[4]SZ[9]{''.join(nodes)})")
+        games.append(moves)
+    return games
+
+
+def test_the_examples_are_the_chosen_moves_with_their_planes(tmp_path: Path) -> None:
+    games = _write_games(tmp_path, 3, 11)
+    script = _load_script("train_policy")
+    out = tmp_path / "examples.npz"
+    script.extract([tmp_path], out, 1, 9)  # type: ignore[attr-defined]
+    with np.load(out) as z:
+        planes = script.unpack(z["planes"], 9)  # type: ignore[attr-defined]
+        targets, game_of = z["targets"], z["game"]
+        assert int(z["size"]) == 9
+    expected = []
+    for g, moves in enumerate(games):
+        replay = Game(9)
+        for c, p, example in moves:
+            if p is None:
+                replay.pass_move(c)
+                continue
+            if example:
+                expected.append((g, p, _planes(replay, c)))
+            replay.play(p)
+    assert len(targets) == len(expected)
+    for i, (g, p, x) in enumerate(expected):
+        assert (game_of[i], targets[i]) == (g, p)
+        assert np.array_equal(planes[i].reshape(PL.N_PLANES, 81).T, x)
+
+
+def test_training_writes_a_network_keima_reads(tmp_path: Path) -> None:
+    pytest.importorskip("torch")
+    _write_games(tmp_path, 12, 12)
+    script = _load_script("train_policy")
+    examples, out = tmp_path / "examples.npz", tmp_path / "net.npz"
+    assert script.main(["extract", str(tmp_path), "--size", "9", "--out", str(examples), "--jobs", "1"]) == 0  # type: ignore[attr-defined]
+    assert script.main(["train", str(examples), "--out", str(out), "--blocks", "1", "--channels", "8",  # type: ignore[attr-defined]
+                        "--epochs", "2", "--device", "cpu"]) == 0
+    net = N.read(out)
+    assert N.board_size(net) == 9 and net.blocks_w.shape == (2, 72, 8)
