@@ -195,7 +195,7 @@ needs_shipped = pytest.mark.skipif(N.is_empty(SHIPPED), reason="no policy networ
 
 def _probabilities(game: Game) -> dict[str, float]:
     x = _planes(game)
-    scores = N.forward(x, game.size, *SHIPPED).astype(np.float64)
+    scores = N.forward(x, game.size, *N.shipped(game.size)).astype(np.float64)
     cand = x[:, PL.PL_CANDIDATE] > 0
     e = np.where(cand, np.exp(scores - scores[cand].max()), 0.0)
     e /= e.sum()
@@ -208,9 +208,15 @@ def _line(vertex: str) -> int:
     return min(r, c, 18 - r, 18 - c) + 1
 
 
+SHIPPED_9 = N.shipped(9)
+needs_shipped_9 = pytest.mark.skipif(N.is_empty(SHIPPED_9), reason="no 9x9 policy network shipped")
+
+
 @needs_shipped
-def test_the_shipped_network_is_made_for_19x19() -> None:
+@needs_shipped_9
+def test_each_shipped_network_is_made_for_its_board() -> None:
     assert N.board_size(SHIPPED) == 19
+    assert N.board_size(SHIPPED_9) == 9
     assert N.is_empty(N.shipped(7))  # no network for 7x7
 
 
@@ -231,6 +237,15 @@ def test_the_network_captures_a_chain_that_just_ran_into_atari() -> None:
     probs = _probabilities(game)
     best = max(probs, key=lambda v: probs[v])
     assert best == "K8", sorted(probs.items(), key=lambda t: -t[1])[:3]
+
+
+@needs_shipped_9
+def test_the_9x9_network_takes_the_centre_of_an_empty_board() -> None:
+    # Its training games began with one to three random stones, so an empty board is one it never saw; it still
+    # puts almost all of its weight on tengen, as GNU Go and most 9x9 players do.
+    probs = _probabilities(Game(9))
+    assert max(probs, key=lambda v: probs[v]) == "E5"
+    assert probs["E5"] > 0.5
 
 
 # --- in the search ----------------------------------------------------------------------------------------------
@@ -264,6 +279,13 @@ def test_the_search_asks_the_network_at_the_root_and_at_visited_nodes() -> None:
 def test_the_search_can_leave_the_network_out() -> None:
     searcher = _searched(-1, 300)
     assert not searcher.ti[S.T_NET, : int(searcher.ti[S.T_META, 0])].any()
+
+
+@needs_shipped_9
+def test_the_search_uses_the_9x9_network_on_9x9() -> None:
+    searcher = Searcher(1 << 14, seed=2)
+    searcher.search(Game(9), 1, None, 200)
+    assert searcher.ti[S.T_NET, searcher._root]
 
 
 def test_no_network_on_boards_it_was_not_made_for() -> None:
