@@ -40,35 +40,26 @@ from keima.ai import prediction as P
 from keima.ai.planes import N_PLANES, PL_CANDIDATE, fill_planes
 
 sys.path.insert(0, str(Path(__file__).parent))
-from train_prior import read_games  # noqa: E402  (the same SGF reading as the learned prior's)
+from train_prior import read_games, replay  # noqa: E402  (the same SGF reading as the learned prior's)
 
 
 def extract_game(moves: list[tuple[int, int, bool]], n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(bit-packed planes, played point, the learned linear prior's rank of it) of each example of one game of
     ``n`` x ``n``, replayed on the fast board."""
-    b = fb.new_board(n)
     x = np.zeros((n * n, N_PLANES), dtype=np.float32)
     packed: list[np.ndarray] = []
     targets: list[int] = []
     peer_ranks: list[int] = []
     model = P.shipped()
-    for c, p, is_example in moves:
-        b[fb.META, fb.M_TOMOVE] = c
-        if p == fb.PASS:
-            fb.play_pass(b)
-            continue
-        if not fb.is_legal(b, p, c):
-            break  # a move the fast board refuses (superko it does not know): the rest is not replayable
-        if is_example:
-            fill_planes(b, c, x)
-            point = fb.from_fast(p, n)
-            if x[point, PL_CANDIDATE] == 1.0:
-                packed.append(np.packbits(x.T.astype(np.uint8)))
-                targets.append(point)
-                cands = [fb.to_fast(int(q), n) for q in np.nonzero(x[:, PL_CANDIDATE])[0]]
-                logp = P.log_probabilities(b, cands, c, model)
-                peer_ranks.append(int((logp > logp[cands.index(p)]).sum()))
-        fb.place(b, p, c)
+    for b, c, p in replay(moves, n):
+        fill_planes(b, c, x)
+        point = fb.from_fast(p, n)
+        if x[point, PL_CANDIDATE] == 1.0:
+            packed.append(np.packbits(x.T.astype(np.uint8)))
+            targets.append(point)
+            cands = [fb.to_fast(int(q), n) for q in np.nonzero(x[:, PL_CANDIDATE])[0]]
+            logp = P.log_probabilities(b, cands, c, model)
+            peer_ranks.append(int((logp > logp[cands.index(p)]).sum()))
     if not packed:
         return np.zeros((0, (n * n * N_PLANES + 7) // 8), np.uint8), np.zeros(0, np.int16), np.zeros(0, np.int16)
     return np.stack(packed), np.array(targets, np.int16), np.array(peer_ranks, np.int16)
@@ -113,7 +104,7 @@ def train(data: Path, out: Path | None, blocks: int, channels: int, epochs: int,
         planes = unpack(z["planes"], size)
         targets = z["targets"].astype(np.int64)
         game = z["game"]
-        peer = z["peer"] if "peer" in z else None
+        peer = z.get("peer", None)
     held = game % 10 == 0
     out = N.network_path(size) if out is None else out
     x_train = torch.from_numpy(planes[~held]).to(device)

@@ -24,6 +24,7 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
@@ -85,6 +86,23 @@ def read_games(folder: Path, size: int) -> list[tuple[str, list[tuple[int, int, 
     return games
 
 
+def replay(moves: list[tuple[int, int, bool]], size: int) -> Iterator[tuple[np.ndarray, int, int]]:
+    """Replay one game of ``read_games`` on a new fast board: yields (board, colour, fast point) for each example
+    move before it is played (the caller must not change the board), and stops at a move the fast board refuses
+    (a superko it does not know), since the rest of the record is then not replayable."""
+    b = fb.new_board(size)
+    for c, p, is_example in moves:
+        b[fb.META, fb.M_TOMOVE] = c
+        if p == fb.PASS:
+            fb.play_pass(b)
+            continue
+        if not fb.is_legal(b, p, c):
+            return
+        if is_example:
+            yield b, c, p
+        fb.place(b, p, c)
+
+
 def examples(games: list[tuple[str, list[tuple[int, int, bool]]]], size: int) \
         -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, list[np.ndarray]]:
     """Replay ``games``: (raw features of all candidates, first candidate of each example, index of the move
@@ -99,26 +117,17 @@ def examples(games: list[tuple[str, list[tuple[int, int, bool]]]], size: int) \
     cand_points: list[np.ndarray] = []
     total = 0
     for _name, moves in games:
-        b = fb.new_board(size)
-        for c, p, is_example in moves:
-            b[fb.META, fb.M_TOMOVE] = c
-            if p == fb.PASS:
-                fb.play_pass(b)
-                continue
-            if not fb.is_legal(b, p, c):
-                break  # the record has a move our board refuses (superko the fast board does not know)
-            if is_example:
-                k = candidates(b, c, points, raw_buf)
-                where = np.nonzero(points[:k] == p)[0]
-                if len(where):
-                    raws.append(raw_buf[:k].copy())
-                    total += k
-                    starts.append(total)
-                    targets.append(int(where[0]))
-                    priors = [S._prior(b, int(q), c, PATTERN_TABLE, True) for q in points[:k]]
-                    peer_hits.append(int(int(np.argmax(priors)) == int(where[0])))
-                    cand_points.append(points[:k].copy())
-            fb.place(b, p, c)
+        for b, c, p in replay(moves, size):
+            k = candidates(b, c, points, raw_buf)
+            where = np.nonzero(points[:k] == p)[0]
+            if len(where):
+                raws.append(raw_buf[:k].copy())
+                total += k
+                starts.append(total)
+                targets.append(int(where[0]))
+                priors = [S._prior(b, int(q), c, PATTERN_TABLE, True) for q in points[:k]]
+                peer_hits.append(int(int(np.argmax(priors)) == int(where[0])))
+                cand_points.append(points[:k].copy())
     raw = np.concatenate(raws) if raws else np.zeros((0, N_FEATURES), np.int64)
     return raw, np.array(starts, np.int64), np.array(targets, np.int64), np.array(peer_hits, np.int64), cand_points
 
