@@ -64,10 +64,12 @@ def play(size: int, black: Searcher, white: Searcher, playouts: int | None, seco
 def config(name: str) -> str:
     """Check a configuration name for argparse (``learned:WEIGHT`` or a key of ``CONFIGS``)."""
     base, *numbers = name.split(":")
-    if base not in (*CONFIGS, "net") or len(numbers) > {"learned": 1, "net": 2}.get(base, 0):
-        raise argparse.ArgumentTypeError(f"unknown configuration {name!r}")
-    for number in numbers:
-        float(number)  # a ValueError here is reported by argparse as an invalid value
+    allowed = {"learned": (0, 1), "net": (0, 2)}.get(base, (0,))
+    if base not in (*CONFIGS, "net") or len(numbers) not in allowed:
+        raise argparse.ArgumentTypeError(f"unknown configuration {name!r} (net takes net or net:WEIGHT:VISITS)")
+    for i, number in enumerate(numbers):
+        # A ValueError here is reported by argparse as an invalid value; the network's visits are a count.
+        int(number) if base == "net" and i == 1 else float(number)
     return name
 
 
