@@ -7,11 +7,13 @@ point (referee order: ``row * n + col``) and one column per plane:
 - ``PL_OWN_LIBS`` .. ``+2``: an own stone whose chain has one, two, three or more liberties (exact counts);
   ``PL_OPP_LIBS`` .. ``+2``: the same for opposing stones;
 - ``PL_LAST``, ``PL_LAST2``: the last move and the one before (nothing after a pass);
-- ``PL_KO``: the simple-ko point ``c`` may not take back;
+- ``PL_KO``: the simple-ko point, which the side to move may not take back (``c`` is meant to be the side to
+  move; for the other player the plane still marks it);
 - ``PL_CANDIDATE``: the moves the search considers (legal for ``c`` and not its own true eye);
 - ``PL_CAPTURE``: a candidate that captures; ``PL_SELF_ATARI``: one that leaves its own chain in atari
   without capturing;
-- ``PL_LADDER_ATARI``: an atari on a two-liberty chain that cannot escape (a working ladder or a net);
+- ``PL_LADDER_ATARI``: a candidate that does not capture and puts a two-liberty chain in atari that cannot
+  escape (a working ladder or a net);
   ``PL_LADDER_ESCAPE``: extending a chain in atari that still dies in a ladder;
 - ``PL_ONES``: every point of the board (the network's zero padding then marks the edge).
 
@@ -36,14 +38,13 @@ from keima.ai.fastboard import (
     M_N,
     M_W,
     META,
-    PLIB,
     in_atari,
     is_legal,
     is_true_eye,
     liberties,
     self_atari_size,
 )
-from keima.ai.tactics import atari_ladders, escape_is_laddered, two_libs
+from keima.ai.tactics import escape_is_laddered, ladder_atari
 
 (PL_OWN, PL_OPP, PL_EMPTY, PL_OWN_LIBS, _PL_OWN_LIBS2, _PL_OWN_LIBS3, PL_OPP_LIBS, _PL_OPP_LIBS2,
  _PL_OPP_LIBS3, PL_LAST, PL_LAST2, PL_KO, PL_CANDIDATE, PL_CAPTURE, PL_SELF_ATARI, PL_LADDER_ATARI,
@@ -100,11 +101,7 @@ def fill_planes(b: np.ndarray, c: int, x: np.ndarray) -> None:
             elif self_atari_size(b, p, c) > 0:
                 x[k, PL_SELF_ATARI] = 1.0
             if not captures:
-                for q in (p - 1, p + 1, p - w, p + w):
-                    # Pseudo-liberties first: a chain of two liberties has at most eight.
-                    if col[q] == opp and b[PLIB, b[HEAD, q]] <= 8 and two_libs(b, q)[0] == 2 \
-                            and atari_ladders(b, p, c, b[HEAD, q]):
-                        x[k, PL_LADDER_ATARI] = 1.0
-                        break
+                if ladder_atari(b, p, c):
+                    x[k, PL_LADDER_ATARI] = 1.0
                 if saves and escape_is_laddered(b, p, c):
                     x[k, PL_LADDER_ESCAPE] = 1.0

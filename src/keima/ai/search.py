@@ -8,7 +8,8 @@ Node fields: ``TI[T_MOVE]`` the move that leads to the node (fast-board point, `
 colour that played it (0 = disabled: the referee forbids it at the root), ``TI[T_FIRST]`` / ``TI[T_NCHILD]`` the
 children (contiguous; ``T_NCHILD == -1`` while unexpanded); ``TF[F_VIS]`` / ``TF[F_WIN]`` visits and wins for the
 player who made the move (priors included), ``TF[F_RVIS]`` / ``TF[F_RWIN]`` the AMAF statistics, ``TF[F_PRIOR]``
-the prior win rate the node started with.
+the node's prior win rate (set at expansion; replaced once if the policy network evaluates its parent),
+``TI[T_NET]`` 1 once the policy network has set the priors of the node's children.
 ``TI[T_META, 0]`` holds the number of nodes in use.
 """
 
@@ -37,7 +38,6 @@ from keima.ai.fastboard import (
     META,
     NXT,
     PASS,
-    PLIB,
     WHITE,
     area_score,
     atari_lib,
@@ -52,7 +52,7 @@ from keima.ai.fastboard import (
 from keima.ai.network import forward
 from keima.ai.planes import N_PLANES, fill_planes
 from keima.ai.prediction import move_score
-from keima.ai.tactics import atari_ladders, escape_is_laddered, two_libs
+from keima.ai.tactics import escape_is_laddered, ladder_atari
 
 T_MOVE, T_COLOR, T_FIRST, T_NCHILD = range(4)
 T_META = 4
@@ -287,14 +287,9 @@ def _prior(b: np.ndarray, p: int, c: int, pat: np.ndarray, wide: bool) -> float:
             tactical = True
             saves = True
     if wide and not tactical:
-        # An atari on a two-liberty chain that cannot escape (a working ladder or a net): a capture in waiting.
-        for q in (p - 1, p + 1, p - w, p + w):
-            # Pseudo-liberties first (a chain of two liberties has at most eight): exact counts walk the chain.
-            if col[q] == opp and b[PLIB, b[HEAD, q]] <= 8 and two_libs(b, q)[0] == 2 \
-                    and atari_ladders(b, p, c, b[HEAD, q]):
-                v += 0.2
-                tactical = True
-                break
+        if ladder_atari(b, p, c):
+            v += 0.2
+            tactical = True
     elif wide and saves and escape_is_laddered(b, p, c):
         v -= 0.25  # running out into a ladder only loses more stones
     sa = self_atari_size(b, p, c)

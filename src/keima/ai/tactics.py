@@ -16,6 +16,7 @@ from keima.ai.fastboard import (
     M_W,
     META,
     NXT,
+    PLIB,
     atari_lib,
     in_atari,
     is_legal,
@@ -143,3 +144,17 @@ def atari_ladders(b: np.ndarray, p: int, c: int, h: int) -> bool:
     if libs <= 1:
         return True
     return libs == 2 and not can_capture_around(t, h) and ladder_captures(t, h)
+
+
+@njit(cache=True)
+def ladder_atari(b: np.ndarray, p: int, c: int) -> bool:
+    """True when ``c`` playing ``p`` puts a neighbouring two-liberty opposing chain in atari that cannot escape
+    (``atari_ladders``): a working ladder or a net, a capture in waiting."""
+    w = b[META, M_W]
+    col = b[COL]
+    for q in (p - 1, p + 1, p - w, p + w):
+        # Pseudo-liberties first (a chain of two liberties has at most eight): exact counts walk the chain.
+        if col[q] == 3 - c and b[PLIB, b[HEAD, q]] <= 8 and two_libs(b, q)[0] == 2 \
+                and atari_ladders(b, p, c, b[HEAD, q]):
+            return True
+    return False
