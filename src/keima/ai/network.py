@@ -9,7 +9,8 @@ network.
 
 Inference runs on the CPU inside the compiled search (numba): each convolution is an ``im2col`` copy and one
 matrix product (``np.dot``, BLAS through SciPy), about 110 GFLOP/s on one core of the development machine, so
-the shipped 19x19 network (``policy19.npz``) answers in 2 to 3.5 ms.
+the shipped 19x19 network (``policy19.npz``) answers in 2 to 3.5 ms and the 9x9 one (``policy9.npz``) in
+about 0.4 ms.
 
 ``scripts/train_policy.py`` trains it (with PyTorch, which keima itself does not need) on games GNU Go played
 against itself here, and writes the weights in the layout below; docs/bot.md says how and what it predicts.
