@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from tests.cluster.conftest import run_async
 
-from keima.server.errors import ApiError
+from keima.server.errors import Refused
 from keima.server.hub import Hub
 from keima.server.redis_pubsub import RedisPubSub
 from keima.server.session import GameSession
@@ -136,7 +136,7 @@ async def _test_fifty_conflicting_actions_leave_one_consistent_game(nodes: tuple
         try:
             await hub.act(s.id, action, seat)
             return "ok", action
-        except ApiError as exc:
+        except Refused as exc:
             return exc.code, None
 
     results = await asyncio.gather(*(one(*x) for x in actions))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import time
 from collections.abc import Callable
 from typing import Any
@@ -69,3 +70,32 @@ class StandInPlayer:
 
     def close(self) -> None:
         pass
+
+
+NOT_A_FIELD = {"type", "from", "to", "event", "placed", "removed", "clock"}
+
+
+def apply_delta(game: dict[str, Any], delta: dict[str, Any]) -> dict[str, Any]:
+    """Apply one delta to a state as a client must (raises AssertionError for a delta that does not follow)."""
+    assert delta["type"] == "delta" and delta["from"] == game["version"], (delta["from"], game["version"])
+    g = copy.deepcopy(game)
+    for point, color in delta.get("placed", ()):
+        g["board"][point] = 1 if color == "B" else 2
+    for point in delta.get("removed", ()):
+        g["board"][point] = 0
+    event = delta["event"]
+    if event["type"] in ("moved", "passed"):
+        g["moves"].append(event["move"])
+    elif event["type"] == "undone":
+        del g["moves"][len(g["moves"]) - event["moves"]:]
+    elif event["type"] == "chatted":
+        g["chat"] = (g["chat"] + [event["message"]])[-100:]
+    for key, value in delta.items():
+        if key not in NOT_A_FIELD:
+            g[key] = value
+    if "clock" in delta:
+        clock = dict(g["clock"])
+        clock.update(delta["clock"])
+        g["clock"] = clock
+    g["version"] = delta["to"]
+    return g

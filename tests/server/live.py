@@ -20,6 +20,8 @@ from typing import Any
 import httpx
 from websockets.asyncio.client import ClientConnection, connect
 
+from .helpers import apply_delta
+
 TIMEOUT = 20.0  # seconds any one reply may take before the test fails (a loaded machine, PostgreSQL)
 
 
@@ -93,6 +95,11 @@ class Seat:
                 if msg["type"] == "state":
                     if self.state is None or msg["game"]["version"] > self.state["version"]:
                         self.state = msg["game"]
+                elif msg["type"] == "delta":
+                    if self.state is not None and msg["from"] == self.state["version"]:
+                        self.state = apply_delta(self.state, msg)
+                    elif self.state is not None and msg["to"] > self.state["version"]:
+                        await self.ws.send(json.dumps({"type": "resync", "from": self.state["version"]}))
                 elif msg["type"] in ("ack", "error"):
                     fut = self._replies.get(msg["id"])
                     if fut is not None and not fut.done():

@@ -6,7 +6,7 @@ import asyncio
 import random
 from pathlib import Path
 
-from keima.server.errors import ApiError
+from keima.server.errors import Refused
 from keima.server.hub import Hub
 from keima.server.pubsub import LocalPubSub
 from keima.server.schemas import NewGame
@@ -38,7 +38,7 @@ def test_concurrent_intents_on_many_games(tmp_path: Path) -> None:
                     try:
                         await hub.act(gid, action, th)
                         outcomes[gid].append(True)
-                    except ApiError as exc:
+                    except Refused as exc:
                         assert exc.status == 409, exc.message
                         outcomes[gid].append(False)
 

@@ -343,9 +343,9 @@ def test_chat_over_the_websocket_reaches_every_viewer(browsers: tuple[Browser, B
                 break
         while True:
             msg = watcher.receive_json()
-            if msg["type"] == "state" and msg["game"]["chat"]:
+            if msg["type"] == "delta" and msg["event"]["type"] == "chatted":
                 break
-        assert msg["game"]["chat"][-1]["text"] == "good luck" and msg["game"]["chat"][-1]["to"] == "players"
+        assert msg["event"]["message"]["text"] == "good luck" and msg["event"]["message"]["to"] == "players"
         watcher.send_json({"type": "action", "id": "c2", "action": {"type": "chat", "text": "nice", "to": "players"}})
         while True:
             msg = watcher.receive_json()
@@ -357,8 +357,13 @@ def test_chat_over_the_websocket_reaches_every_viewer(browsers: tuple[Browser, B
 # -- SGF --------------------------------------------------------------------------------------------------------
 def test_sgf_headers_and_chat_comments(browsers: tuple[Browser, Browser, Browser]) -> None:
     a, b, c = browsers
-    gid = _game_with_spectator(browsers)
-    a.req("PATCH", "/api/me", 200, json={"rank": "3d"})
+    registered(a, "jules")
+    a.req("PATCH", "/api/me", 200, json={"rank": "3d"})  # before the game: a record keeps the ranks of its day
+    b.me()
+    c.me()
+    gid: str = open_challenge(a)["game"]["id"]
+    b.req("POST", f"/api/games/{gid}/join", 200, json={})
+    a.req("PATCH", "/api/me", 200, json={"rank": "1d"})  # after it started: the record does not change
     a.req("POST", f"/api/games/{gid}/actions", 200, json={"type": "chat", "text": "hello"})
     a.req("POST", f"/api/games/{gid}/actions", 200, json={"type": "play", "move": "E5"})
     b.req("POST", f"/api/games/{gid}/actions", 200, json={"type": "chat", "text": "nice ] move"})

@@ -90,10 +90,10 @@ def test_a_gtp_engine_plays_in_the_browser_under_french_rules(engine_client: Tes
     assert all(m["color"] == "W" for m in s["moves"][1::2])
     assert s["rules"]["name"] == "french"
     hub = c.app.state.hub  # type: ignore[attr-defined]
-    assert gid in hub._players  # GNU Go's process, for this game
+    assert gid in hub.bots.players  # GNU Go's process, for this game
     s = act(c, gid, tok, {"type": "resign"})["game"]
     assert s["result"] == "W+R"
-    wait_for(lambda: gid not in hub._players)  # its process ends with the game
+    wait_for(lambda: gid not in hub.bots.players)  # its process ends with the game
 
 
 def test_an_unknown_engine_is_refused(engine_client: TestClient) -> None:
@@ -124,4 +124,4 @@ def test_an_engines_illegal_move_forfeits_its_game(sqlite_url: str) -> None:
         wait_for(lambda: state(c, gid)["phase"] == "finished")
         s = state(c, gid)
         assert s["result"] == "B+F" and s["end_reason"] == "forfeit"
-        wait_for(lambda: gid not in c.app.state.hub._players)  # type: ignore[attr-defined]
+        wait_for(lambda: gid not in c.app.state.hub.bots.players)  # type: ignore[attr-defined]

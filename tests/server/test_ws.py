@@ -1,4 +1,5 @@
-"""The WebSocket: state on connection, live updates to players and spectators, actions with ack/error."""
+"""The WebSocket: the whole state on connection, then one delta per change to players and spectators, actions
+with ack/error."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from server.helpers import act, two_players
 
 
 def _next(ws: Any, kind: str) -> dict[str, Any]:
-    """Read messages until one of type ``kind`` (older states may arrive first)."""
+    """Read messages until one of type ``kind``."""
     for _ in range(20):
         msg: dict[str, Any] = ws.receive_json()
         if msg["type"] == kind:
@@ -27,17 +28,21 @@ def test_spectator_and_players_get_live_updates(client: TestClient) -> None:
     with client.websocket_connect(url) as spect, client.websocket_connect(url, headers={"X-Keima-Seat": white}) as w:
         first = spect.receive_json()
         assert first["type"] == "state" and first["game"]["you"] == [] and first["game"]["version"] == 1
+        assert first["protocol"] == 2
         assert w.receive_json()["game"]["you"] == ["W"]
         act(client, gid, black, {"type": "play", "move": 40})
-        s = _next(spect, "state")["game"]
-        assert s["version"] == 2 and s["board"][40] == 1 and s["you"] == []
-        assert _next(w, "state")["game"]["board"][40] == 1
-        # White answers over the socket: a state with the move, then the ack.
+        d = _next(spect, "delta")
+        assert (d["from"], d["to"]) == (1, 2) and d["placed"] == [[40, "B"]] and d["to_move"] == "W"
+        assert d["event"] == {"type": "moved", "move": {"n": 1, "color": "B", "point": 40, "vertex": "E5",
+                                                         "captures": 0}}
+        assert "board" not in d and "moves" not in d and "you" not in d
+        assert _next(w, "delta")["placed"] == [[40, "B"]]
+        # White answers over the socket: the delta of the move, then the ack.
         w.send_json({"type": "action", "id": "w1", "action": {"type": "play", "move": "D5"}})
-        s = _next(w, "state")["game"]
-        assert s["moves"][-1]["vertex"] == "D5"
+        d = _next(w, "delta")
+        assert d["event"]["move"]["vertex"] == "D5"
         assert w.receive_json() == {"type": "ack", "id": "w1"}
-        assert _next(spect, "state")["game"]["version"] == 3
+        assert _next(spect, "delta")["to"] == 3
 
 
 def test_socket_errors_keep_the_socket_open(client: TestClient) -> None:

@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import time
 from typing import Any, Literal
 
 from fastapi import APIRouter, FastAPI, Query, Request, Response, WebSocket, WebSocketDisconnect
 
+from keima.server import store_reads
 from keima.server.chat import Chat
-from keima.server.errors import ApiError
+from keima.server.errors import Refused
 from keima.server.hub import Hub
 from keima.server.limits import Limits
 from keima.server.lobby import LOBBY, Lobby, player_channel
@@ -94,7 +96,7 @@ def _address(request: Request) -> str:
 async def _need(request: Request) -> Player:
     player = await players_of(request).current(request.cookies)
     if player is None:
-        raise ApiError(401, "not-logged-in", "no player for this browser: GET /api/me first, or log in")
+        raise Refused("not-logged-in", "no player for this browser: GET /api/me first, or log in")
     return player
 
 
@@ -116,20 +118,31 @@ async def patch_me(body: MePatch, request: Request) -> Response:
     player = await _need(request)
     fields = body.model_fields_set
     updated = await players_of(request).update(player, body.name, body.rank, "rank" in fields)
-    _rename_in_memory(request, updated)
+    await _rename_in_games(request, updated)
     return _json(me_out(updated))
 
 
-def _rename_in_memory(conn: Request | WebSocket, player: Player) -> None:
-    # Games in memory show the new name from their next state on (others read it when loaded).
+async def _rename_in_games(conn: Request | WebSocket, player: Player) -> None:
+    # Through the game service: the player's games not started yet (open challenges, invitations) show the new
+    # name in every process; a game that has started keeps the names of the day.
     hub: Hub = conn.app.state.hub
     lobby: Lobby = conn.app.state.lobby
-    lobby.forget_names()
-    for s in hub.sessions.values():
-        for person in s.people.values():
-            if person["id"] == player.id:
-                person["name"], person["rank"] = player.name, player.rank
-                s.view.version = -1  # the kept state text names the old name: make it again
+    for line in await lobby.games("live", limit=100, player_id=player.id):
+        if line.status in ("open", "waiting"):
+            with contextlib.suppress(Refused):
+                await hub.service.rename(line.id, player.id, player.person())
+
+
+async def _anonymize(conn: Request | WebSocket, player_id: str, name: str) -> None:
+    # A deleted account's games keep its seats under a name that is no longer anyone's: the stored records are
+    # rewritten, and the copies in memory read again from them.
+    hub: Hub = conn.app.state.hub
+    games = await asyncio.get_running_loop().run_in_executor(
+        None, store_reads.anonymize, hub.store.engine, player_id, name)
+    for gid in games:
+        s = hub.sessions.get(gid)
+        if s is not None:
+            hub.drop(s)
 
 
 @router.post("/api/players", status_code=201, responses={201: {"model": MeOut}, **_errors})
@@ -139,7 +152,7 @@ async def register(body: Credentials, request: Request) -> Response:
     player, cookie = await caller_player(request, make=True)
     assert player is not None
     registered = await players_of(request).register(player, body.name, body.password)
-    _rename_in_memory(request, registered)
+    await _rename_in_games(request, registered)
     resp = _json(me_out(registered), 201)
     if cookie is not None:
         set_session_cookie(resp, cookie, _secure(request))
@@ -192,10 +205,10 @@ async def delete_me(request: Request) -> Response:
     _same_origin(request)
     player = await _need(request)
     if player.guest:
-        raise ApiError(409, "not-registered", "a guest has no account to delete")
+        raise Refused("not-registered", "a guest has no account to delete")
     await _resign_all(request, player)
     former = await players_of(request).delete(player)
-    _rename_in_memory(request, Player(player.id, former, None, True))
+    await _anonymize(request, player.id, former)
     resp = Response(status_code=204)
     resp.delete_cookie(SESSION_COOKIE, path="/")
     _drop_seat_cookies(request, resp)
@@ -208,7 +221,7 @@ async def _resign_all(request: Request, player: Player) -> None:
     for summary in await lobby.games("live", limit=100, player_id=player.id):
         thash = token_hash(players_of(request).seat_token(player.id, summary.id))
         for color in summary.you[:1]:
-            with contextlib.suppress(ApiError):  # the game ended meanwhile
+            with contextlib.suppress(Refused):  # the game ended meanwhile
                 await hub.act(summary.id, {"type": "resign", "color": color}, thash)
 
 
@@ -218,7 +231,7 @@ async def list_games(request: Request, status: Literal["open", "live", "finished
                      limit: int = Query(30, ge=1, le=100)) -> Response:
     """Open challenges, live games (both seats taken) or finished games, newest first."""
     lobby: Lobby = request.app.state.lobby
-    return _json(GamesOut(games=await lobby.games(status, size=size, limit=limit)))
+    return _json(GamesOut(games=await lobby.games(status, size=size, limit=limit), now=round(time.time(), 3)))
 
 
 @router.get("/api/me/games", responses={200: {"model": GamesOut}, **_errors})
@@ -227,7 +240,8 @@ async def my_games(request: Request, status: Literal["live", "finished"] = "live
     """The caller's games in progress (open and waiting challenges included) or finished, newest first."""
     player = await _need(request)
     lobby: Lobby = request.app.state.lobby
-    return _json(GamesOut(games=await lobby.games(status, limit=limit, player_id=player.id)))
+    return _json(GamesOut(games=await lobby.games(status, limit=limit, player_id=player.id),
+                          now=round(time.time(), 3)))
 
 
 @router.websocket("/api/lobby/ws")
@@ -252,8 +266,9 @@ async def lobby_socket(websocket: WebSocket) -> None:
         lists = await lobby.lists_json(newest[0])
         mine = "null"
         if pid is not None:
-            mine = GamesOut(games=await lobby.games("live", player_id=pid)).model_dump_json()[len('{"games":'):-1]
-        await websocket.send_text(f'{lists[:-1]},"mine":{mine}}}')
+            mine = GamesOut(games=await lobby.games("live", player_id=pid)).model_dump_json(
+                exclude={"now"})[len('{"games":'):-1]
+        await websocket.send_text(f'{lists[:-1]},"mine":{mine},"now":{time.time():.3f}}}')
 
     async def pump() -> None:
         with contextlib.suppress(WebSocketDisconnect, RuntimeError, OSError):

@@ -18,10 +18,10 @@ from typing import Any
 
 from keima.record import dump_sgf
 from keima.rules.board import BLACK, WHITE, color_word
-from keima.server.errors import ApiError
-from keima.server.hub import Conflict, Hub
+from keima.server.clock import clock_words
+from keima.server.errors import Refused
+from keima.server.hub import Hub
 from keima.server.limits import Limiter, Limits
-from keima.server.lobby import clock_words
 from keima.server.players import Player, rank_words, too_many
 from keima.server.schemas import CHAT_MAX
 from keima.server.session import GameSession
@@ -33,13 +33,13 @@ CHAT_WINDOW = 1.0
 
 def clean_text(text: str) -> str:
     """The message as stored: control characters but line breaks removed, blanks at both ends stripped;
-    raises ``ApiError`` 422 for an empty or too long message."""
+    raises ``Refused`` 422 for an empty or too long message."""
     kept = "".join(c for c in text if c == "\n" or (c >= " " and c != "\x7f"))
     kept = kept.strip()
     if not kept:
-        raise ApiError(422, "invalid-request", "a chat message needs some text", field="text")
+        raise Refused("invalid-request", "a chat message needs some text", field="text")
     if len(kept) > CHAT_MAX:
-        raise ApiError(422, "invalid-request", f"a chat message has at most {CHAT_MAX} characters", field="text")
+        raise Refused("invalid-request", f"a chat message has at most {CHAT_MAX} characters", field="text")
     return kept
 
 
@@ -53,55 +53,47 @@ class Chat:
 
     async def post(self, game_id: str, action: dict[str, Any], thash: str | None, player: Player | None) -> GameSession:
         """Add a chat message (a validated ``ChatAction`` dict) from a caller holding the seat token with hash
-        ``thash`` and/or logged in as ``player``; returns the session once the message is stored and published.
+        ``thash`` and/or logged in as ``player``, through the game service; returns the session once the message
+        is stored and published.
 
-        Raises ``ApiError`` 403 for the players' chat from a spectator, the spectators' chat from a player, or a
-        spectator without a player (no name to show); 422 for an empty or too long text; 429 for more than
-        ``CHAT_LIMIT`` messages a second from one sender; 503 when it could not be stored."""
+        Raises ``Refused`` ``not-your-seat`` for the players' chat from a spectator or the spectators' chat from a
+        player, ``no-player`` for a spectator without a player (no name to show), ``invalid-request`` for an
+        empty or too long text, ``too-many-requests`` for more than ``CHAT_LIMIT`` messages a second from one
+        sender, ``storage-error`` when it could not be stored."""
         text = clean_text(action["text"])
         to = action.get("to") or "players"
-        counted = False
-        for _attempt in range(50 if self.hub.shared else 3):
-            # Like Hub.act: the game stays in memory during the change; a copy retired meanwhile (a failed
-            # write, or idle eviction) is taken again from the store.
-            with self.hub._request(game_id):
-                s = await self.hub.get(game_id)
-                seats = s.seats.held_by(thash)
-                if to == "players" and not seats:
-                    raise ApiError(403, "not-your-seat", "only the players write in the players' chat: "
-                                   "spectators write to \"spectators\"", field="to")
-                if to == "spectators" and seats:
-                    raise ApiError(403, "not-your-seat", "players write in the players' chat, not the "
-                                   "spectators'", field="to")
-                if player is not None:
-                    name, sender = player.name, "p:" + player.id
-                elif seats:
-                    c = min(seats)
-                    name = s.people.get(c, {}).get("name") or color_word(c)
-                    sender = "t:" + str(thash)
-                else:
-                    raise ApiError(403, "no-player", "spectators need a player name to chat: open the home page "
-                                   "first")
-                if not counted:
-                    wait = await self.rate.check(sender)
-                    if wait:
-                        raise too_many(wait, "chat messages")
-                    counted = True
-                async with s.lock:
-                    if s.broken:
-                        continue
-                    message = {"n": len(s.game.moves), "from": name, "text": text,
-                               "at": datetime.now(UTC).isoformat(timespec="seconds"), "to": to,
-                               "player": None if player is None else player.id}
-                    s.chat.append(message)
-                    s.version += 1
-                    try:
-                        await self.hub._commit(s, {"chat": message})
-                    except Conflict:  # cluster mode: another process wrote first; this copy was dropped
-                        continue
-                    self.hub.after_change(s)
-                return s
-        raise ApiError(503, "storage-error", "the game could not be loaded from storage; try again")
+        s = await self.hub.get(game_id)
+        seats = s.seats.held_by(thash)
+        sender = self._sender(s, seats, to, thash, player)[1]
+        wait = await self.rate.check(sender)
+        if wait:
+            raise too_many(wait, "chat messages")
+
+        def do(cur: GameSession) -> dict[str, Any]:
+            name, _sender = self._sender(cur, cur.seats.held_by(thash), to, thash, player)
+            message = {"n": len(cur.game.moves), "from": name, "text": text,
+                       "at": datetime.now(UTC).isoformat(timespec="seconds"), "to": to,
+                       "player": None if player is None else player.id}
+            return cur.post_chat(message)
+
+        return await self.hub.service.change(game_id, do)
+
+    @staticmethod
+    def _sender(s: GameSession, seats: frozenset[int], to: str, thash: str | None,
+                player: Player | None) -> tuple[str, str]:
+        # (the name shown, the key of the rate limit) of the caller, or the refusal of their message.
+        if to == "players" and not seats:
+            raise Refused("not-your-seat", "only the players write in the players' chat: "
+                          "spectators write to \"spectators\"", field="to")
+        if to == "spectators" and seats:
+            raise Refused("not-your-seat", "players write in the players' chat, not the "
+                          "spectators'", field="to")
+        if player is not None:
+            return player.name, "p:" + player.id
+        if seats:
+            c = min(seats)
+            return s.people.get(c, {}).get("name") or color_word(c), "t:" + str(thash)
+        raise Refused("no-player", "spectators need a player name to chat: open the home page first")
 
 
 def sgf_info(s: GameSession, place: str | None = None) -> dict[str, str]:

@@ -216,3 +216,19 @@ def _copy(s: SideClock) -> SideClock:
 
 def _name(color: int) -> str:
     return "B" if color == 1 else "W"
+
+
+def clock_words(spec: dict[str, Any]) -> str | None:
+    """The time control in words, as SGF ``OT`` and the lobby show it: ``"5x30 byo-yomi"``, ``"10/300
+    Canadian"``, ``"10 s Fischer"``, ``"absolute"``; None for no clock."""
+    kind = spec.get("type", "none")
+    if kind == "byoyomi":
+        return f"{spec['periods']}x{spec['period']:g} byo-yomi"
+    if kind == "canadian":
+        return f"{spec['stones']}/{spec['period']:g} Canadian"
+    if kind == "fischer":
+        cap = f", max {spec['max']:g} s" if spec.get("max") else ""
+        return f"{spec['increment']:g} s Fischer{cap}"
+    if kind == "absolute":
+        return "absolute"
+    return None

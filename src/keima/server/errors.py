@@ -1,5 +1,7 @@
-"""The API's refusals: ``ApiError`` (one HTTP status, one body shape, docs/web-api.md *Errors*) and the helpers
-that build one from a referee error or quote a client's input inside a message.
+"""Refusals: ``Refused`` (what was refused, as a machine code and a sentence: the domain's error, raised by the
+game session, the game service and the routes alike), ``STATUS``, the one table that gives each code its HTTP status
+at the edge (docs/web-api.md *Errors*), and the helpers that build a refusal from a referee error or quote a
+client's input inside a message.
 """
 
 from __future__ import annotations
@@ -11,17 +13,22 @@ from keima.server.schemas import ErrorBody, ErrorDetail
 QUOTE_LIMIT = 60
 
 
-class ApiError(Exception):
-    """A refused request: HTTP ``status``, machine ``code``, English ``message``, rule ``reason``, bad ``field``."""
+class Refused(Exception):
+    """A refused request or intent: machine ``code``, English ``message``, rule ``reason``, bad ``field``.
 
-    def __init__(self, status: int, code: str, message: str, *, reason: str | None = None,
-                 field: str | None = None) -> None:
+    No HTTP here: the edge (``keima.server.app``'s handlers, the WebSocket) answers with ``http_status(code)``."""
+
+    def __init__(self, code: str, message: str, *, reason: str | None = None, field: str | None = None) -> None:
         super().__init__(message)
-        self.status = status
         self.code = code
         self.message = message
         self.reason = reason
         self.field = field
+
+    @property
+    def status(self) -> int:
+        """The HTTP status the edge answers this refusal with (``STATUS``)."""
+        return http_status(self.code)
 
     def detail(self) -> ErrorDetail:
         """Return the ``error`` object of the body."""
@@ -36,12 +43,49 @@ class ApiError(Exception):
         return self.body().model_dump_json()
 
 
-def game_error(exc: GameError) -> ApiError:
+#: The HTTP status of each refusal code: the only place where a status is chosen.
+STATUS: dict[str, int] = {
+    "bad-request": 400,
+    "bad-login": 401,
+    "not-logged-in": 401,
+    "bad-invitation": 403,
+    "cross-origin": 403,
+    "no-player": 403,
+    "not-your-seat": 403,
+    "own-challenge": 403,
+    "not-creator": 403,
+    "no-such-game": 404,
+    "not-found": 404,
+    "method-not-allowed": 405,
+    "already-registered": 409,
+    "busy": 409,
+    "challenge-taken": 409,
+    "game-started": 409,
+    "illegal-move": 409,
+    "name-taken": 409,
+    "no-opponent": 409,
+    "not-registered": 409,
+    "wrong-phase": 409,
+    "too-large": 413,
+    "invalid-request": 422,
+    "too-many-requests": 429,
+    "corrupt-game": 500,
+    "internal-error": 500,
+    "storage-error": 503,
+}
+
+
+def http_status(code: str) -> int:
+    """The HTTP status of refusal ``code`` (400 for a code the table does not name)."""
+    return STATUS.get(code, 400)
+
+
+def game_error(exc: GameError) -> Refused:
     """Translate a referee error into the API's 409 error (``illegal-move`` for a refused move, ``wrong-phase``
     for anything else); the referee's sentence is the message."""
     if isinstance(exc, IllegalMove):
-        return ApiError(409, "illegal-move", str(exc), reason=exc.reason)
-    return ApiError(409, "wrong-phase", str(exc), reason=exc.reason)
+        return Refused("illegal-move", str(exc), reason=exc.reason)
+    return Refused("wrong-phase", str(exc), reason=exc.reason)
 
 
 def quote(text: str, limit: int = QUOTE_LIMIT) -> str:

@@ -114,12 +114,12 @@ async def _heartbeat(redis: Any, key: str) -> None:
 async def keima_job(ctx: dict[str, Any], kind: str, game_id: str, version: int) -> str:
     """The arq job function: ``Hub.run_job`` on the worker's hub. Returns its outcome ("done", "stale",
     "nothing", "gone")."""
-    from keima.server.errors import ApiError
+    from keima.server.errors import Refused
 
     hub = ctx["hub"]
     try:
         outcome: str = await hub.run_job(kind, game_id, version)
-    except ApiError as exc:
+    except Refused as exc:
         log.warning("job %s %s@%d: %s", kind, game_id, version, exc.message)
         return "gone"
     log.info("job %s %s@%d: %s", kind, game_id, version, outcome)

@@ -8,7 +8,7 @@ from urllib.parse import urlsplit
 
 from fastapi import Request
 
-from keima.server.errors import ApiError
+from keima.server.errors import Refused
 
 
 def cross_origin(headers: Any) -> bool:
@@ -28,6 +28,6 @@ def cross_origin(headers: Any) -> bool:
 
 
 def same_origin(request: Request) -> None:
-    """Raise ``ApiError`` 403 ``cross-origin`` for a request from a page of another site."""
+    """Raise ``Refused`` 403 ``cross-origin`` for a request from a page of another site."""
     if cross_origin(request.headers):
-        raise ApiError(403, "cross-origin", "requests that change a game must come from this server's own pages")
+        raise Refused("cross-origin", "requests that change a game must come from this server's own pages")

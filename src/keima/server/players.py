@@ -38,7 +38,7 @@ from argon2.exceptions import InvalidHashError, VerificationError
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 
-from keima.server.errors import ApiError
+from keima.server.errors import Refused
 from keima.server.limits import Limiter, Limits
 from keima.server.store import Store, game_players, now_utc, player_sessions, players, server_settings
 
@@ -77,20 +77,20 @@ def name_key(name: str) -> str:
 
 
 def check_name(name: str) -> str:
-    """Return ``name`` (NFC) when it is a valid player name; raises ``ApiError`` 422 naming what is wrong."""
+    """Return ``name`` (NFC) when it is a valid player name; raises ``Refused`` 422 naming what is wrong."""
     name = unicodedata.normalize("NFC", name)
     if not NAME_MIN <= len(name) <= NAME_MAX:
-        raise ApiError(422, "invalid-request", f"a name has {NAME_MIN} to {NAME_MAX} characters", field="name")
+        raise Refused("invalid-request", f"a name has {NAME_MIN} to {NAME_MAX} characters", field="name")
     bad = [c for c in name if not (c.isalpha() or c in "0123456789_-")]
     if bad:
-        raise ApiError(422, "invalid-request", "a name has only letters, digits, '_' and '-' "
+        raise Refused("invalid-request", "a name has only letters, digits, '_' and '-' "
                        f"(not {ascii(bad[0])})", field="name")
     return name
 
 
 def check_rank(rank: str | None) -> str | None:
     """Return the rank in its short French form (``"15k"``, ``"3d"``; ``"15 kyu"`` is accepted too), or None
-    for no rank; raises ``ApiError`` 422 for anything else. Kyu ranks go from 30k to 1k, dan ranks 1d to 9d."""
+    for no rank; raises ``Refused`` 422 for anything else. Kyu ranks go from 30k to 1k, dan ranks 1d to 9d."""
     if rank is None or rank.strip() == "":
         return None
     text = rank.strip().lower().replace(" ", "")
@@ -102,7 +102,7 @@ def check_rank(rank: str | None) -> str | None:
         n = int(digits)
         if (kind == "k" and n <= 30) or (kind == "d" and n <= 9):
             return f"{n}{kind}"
-    raise ApiError(422, "invalid-request", "a rank is written like \"15k\" (15 kyu, 30k to 1k) or \"3d\" "
+    raise Refused("invalid-request", "a rank is written like \"15k\" (15 kyu, 30k to 1k) or \"3d\" "
                    "(3 dan, 1d to 9d)", field="rank")
 
 
@@ -114,9 +114,9 @@ def rank_words(rank: str | None) -> str | None:
 
 
 def check_password(password: str) -> str:
-    """Return ``password`` when its length is acceptable; raises ``ApiError`` 422 otherwise."""
+    """Return ``password`` when its length is acceptable; raises ``Refused`` 422 otherwise."""
     if not PASSWORD_MIN <= len(password) <= PASSWORD_MAX:
-        raise ApiError(422, "invalid-request", f"a password has {PASSWORD_MIN} to {PASSWORD_MAX} characters",
+        raise Refused("invalid-request", f"a password has {PASSWORD_MIN} to {PASSWORD_MAX} characters",
                        field="password")
     return password
 
@@ -125,9 +125,9 @@ def _b64(data: bytes) -> str:
     return base64.urlsafe_b64encode(data).rstrip(b"=").decode("ascii")
 
 
-def too_many(wait: float, what: str) -> ApiError:
+def too_many(wait: float, what: str) -> Refused:
     """The 429 answer for a rate limit, saying how long to wait."""
-    return ApiError(429, "too-many-requests", f"too many {what}: try again in {max(1, round(wait))} s")
+    return Refused("too-many-requests", f"too many {what}: try again in {max(1, round(wait))} s")
 
 
 def load_secret(store: Store) -> bytes:
@@ -248,7 +248,7 @@ class Players:
             except IntegrityError:
                 continue  # the name is taken: draw another
             return player, await self.new_session(player.id)
-        raise ApiError(503, "storage-error", "no free guest name could be drawn; try again")
+        raise Refused("storage-error", "no free guest name could be drawn; try again")
 
     @staticmethod
     def _insert_player(player: Player, password_hash: str | None) -> Any:
@@ -285,7 +285,7 @@ class Players:
     # -- changing a player ---------------------------------------------------------------------------------
     async def update(self, player: Player, name: str | None, rank: str | None, set_rank: bool) -> Player:
         """Rename ``player`` and/or set their rank (``set_rank``: ``rank`` given, None clears it); returns the
-        player as stored. Raises ``ApiError`` 422 for a bad name or rank, 409 for a name taken."""
+        player as stored. Raises ``Refused`` 422 for a bad name or rank, 409 for a name taken."""
         new_name = player.name if name is None else check_name(name)
         new_rank = check_rank(rank) if set_rank else player.rank
 
@@ -296,14 +296,14 @@ class Players:
         try:
             await self.store.write(op)
         except IntegrityError:
-            raise ApiError(409, "name-taken", "this name is taken", field="name") from None
+            raise Refused("name-taken", "this name is taken", field="name") from None
         return Player(player.id, new_name, new_rank, player.guest)
 
     async def register(self, player: Player, name: str, password: str) -> Player:
-        """Turn the guest ``player`` into a registered one named ``name``; returns it. Raises ``ApiError`` 409
+        """Turn the guest ``player`` into a registered one named ``name``; returns it. Raises ``Refused`` 409
         when the player is registered already or the name is taken, 422 for a bad name or password."""
         if not player.guest:
-            raise ApiError(409, "already-registered", "you are registered already: log out to register another name")
+            raise Refused("already-registered", "you are registered already: log out to register another name")
         name = check_name(name)
         hashed = await self._run(_HASHER.hash, check_password(password))
 
@@ -315,9 +315,9 @@ class Players:
         try:
             changed = await self.store.write(op)
         except IntegrityError:
-            raise ApiError(409, "name-taken", "this name is taken", field="name") from None
+            raise Refused("name-taken", "this name is taken", field="name") from None
         if not changed:
-            raise ApiError(409, "already-registered", "you are registered already")
+            raise Refused("already-registered", "you are registered already")
         return Player(player.id, name, player.rank, False)
 
     def _read_login(self, key: str) -> Any:
@@ -325,7 +325,7 @@ class Players:
             return conn.execute(sa.select(players).where(players.c.name_key == key)).first()
 
     async def login(self, name: str, password: str, address: str) -> tuple[Player, str]:
-        """Check a name and password; returns (player, new session cookie value). Raises ``ApiError`` 401 (the
+        """Check a name and password; returns (player, new session cookie value). Raises ``Refused`` 401 (the
         same message for a wrong name and a wrong password), 429 past ``LOGIN_LIMIT`` attempts a minute for this
         name or this address."""
         key = name_key(name)[:80]
@@ -343,14 +343,14 @@ class Players:
                 return False
 
         if not await self._run(verify):
-            raise ApiError(401, "bad-login", "wrong name or password")
+            raise Refused("bad-login", "wrong name or password")
         return Player(row.id, row.name, row.rank, False), await self.new_session(row.id)
 
     async def change_password(self, player: Player, old: str, new: str) -> None:
-        """Set a registered player's password after checking the old one; raises ``ApiError`` 401 for a wrong
+        """Set a registered player's password after checking the old one; raises ``Refused`` 401 for a wrong
         old password, 409 for a guest (who registers instead), 422 for a bad new one."""
         if player.guest:
-            raise ApiError(409, "not-registered", "a guest has no password: register first")
+            raise Refused("not-registered", "a guest has no password: register first")
         check_password(new)
         row = await self._run(self._read_login, name_key(player.name))
 
@@ -361,7 +361,7 @@ class Players:
                 return False
 
         if row is None or row.id != player.id or not await self._run(verify):
-            raise ApiError(401, "bad-login", "wrong password")
+            raise Refused("bad-login", "wrong password")
         hashed = await self._run(_HASHER.hash, new)
 
         def op(conn: Connection) -> None:
@@ -371,10 +371,10 @@ class Players:
 
     async def delete(self, player: Player) -> str:
         """Delete a registered player's account: their sessions end, their name is freed, their games stay under
-        the name ``"deleted-NNNNNN"`` (no longer anyone's). Returns that name. Raises ``ApiError`` 409 for a
+        the name ``"deleted-NNNNNN"`` (no longer anyone's). Returns that name. Raises ``Refused`` 409 for a
         guest."""
         if player.guest:
-            raise ApiError(409, "not-registered", "a guest has no account to delete")
+            raise Refused("not-registered", "a guest has no account to delete")
         former = f"deleted-{secrets.randbelow(900000) + 100000}"
 
         def op(conn: Connection) -> None:

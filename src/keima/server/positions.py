@@ -28,7 +28,7 @@ from keima.rules.count_steps import count_steps, game_count_steps, steps_as_dict
 from keima.rules.game import Game
 from keima.rules.ruleset import RulesError, Ruleset, get_ruleset
 from keima.rules.scoring import Score, score_position
-from keima.server.errors import ApiError, quote
+from keima.server.errors import Refused, quote
 
 router = APIRouter()
 
@@ -96,8 +96,8 @@ class PositionOut(_Strict):
     moves: int
 
 
-def _bad(field: str, message: str) -> ApiError:
-    return ApiError(422, "invalid-request", f"{field}: {message}", field=field)
+def _bad(field: str, message: str) -> Refused:
+    return Refused("invalid-request", f"{field}: {message}", field=field)
 
 
 def _score_json(score: Score, steps: dict[str, Any]) -> dict[str, Any]:
@@ -236,7 +236,7 @@ async def count_game(game_id: str, request: Request) -> dict[str, Any]:
     async with s.lock:
         g = s.game
         if not (g.phase == "scoring" or (g.phase == "finished" and g.end_reason == "score")):
-            raise ApiError(409, "wrong-phase", "this game is not being counted and did not end by counting",
+            raise Refused("wrong-phase", "this game is not being counted and did not end by counting",
                            reason="wrong-phase")
         score = g.score()
         steps = game_count_steps(g, score)

@@ -1,9 +1,10 @@
 """Live updates: a publish/subscribe interface, and its in-process implementation.
 
-Every change of a game is published on the game's channel as the serialized state (a JSON text without the
-per-viewer ``you`` field); every WebSocket watching the game holds a subscription. Only the newest state matters
-(each state supersedes the previous one), so a subscription keeps the latest message only: a slow socket never
-makes the server buffer without bound.
+Every change of a game is published on the game's channel as its delta (``keima.server.view``), and sometimes
+as a whole state (a game read again from the database); every WebSocket watching the game holds a subscription.
+A subscription keeps the last ``QUEUE`` messages in order: a socket slower than that misses the older ones, sees
+the gap in the versions and sends a whole state instead, so a slow socket never makes the server buffer without
+bound.
 
 ``PubSub`` is the interface the application uses; ``LocalPubSub`` serves one process. Several server processes
 would need an implementation over a shared broker (Redis publish/subscribe) with the same methods.
@@ -12,6 +13,7 @@ would need an implementation over a shared broker (Redis publish/subscribe) with
 from __future__ import annotations
 
 import asyncio
+import collections
 from collections.abc import AsyncIterator
 from typing import Protocol
 
@@ -45,28 +47,29 @@ class PubSub(Protocol):
         ...
 
 
+QUEUE = 256
+
+
 class _LatestSlot:
-    """A subscription that keeps only the newest message (by version)."""
+    """A subscription that keeps the last ``QUEUE`` messages, in order."""
 
     def __init__(self, owner: LocalPubSub, channel: str) -> None:
         self._owner = owner
         self._channel = channel
-        self._latest: tuple[int, str] | None = None
+        self._queue: collections.deque[tuple[int, str]] = collections.deque(maxlen=QUEUE)
         self._event = asyncio.Event()
         self._closed = False
 
     def offer(self, version: int, message: str) -> None:
-        if self._latest is None or version > self._latest[0]:
-            self._latest = (version, message)
-            self._event.set()
+        self._queue.append((version, message))
+        self._event.set()
 
     async def _iterate(self) -> AsyncIterator[tuple[int, str]]:
         while not self._closed:
             await self._event.wait()
             self._event.clear()
-            item, self._latest = self._latest, None
-            if item is not None and not self._closed:
-                yield item
+            while self._queue and not self._closed:
+                yield self._queue.popleft()
 
     def __aiter__(self) -> AsyncIterator[tuple[int, str]]:
         return self._iterate()

@@ -30,7 +30,7 @@ from keima.rules.coords import CoordinateError, from_gtp, from_sgf, to_gtp
 from keima.rules.game import GameError, IllegalMove
 from keima.rules.ruleset import RulesError, get_ruleset
 from keima.server.chat import game_sgf
-from keima.server.errors import ApiError, quote
+from keima.server.errors import Refused, quote
 from keima.server.positions import _estimate_slots, position_of
 
 router = APIRouter()
@@ -150,8 +150,8 @@ class PlayOut(_Strict):
     to_move: Color
 
 
-def _bad(field: str, message: str) -> ApiError:
-    return ApiError(422, "invalid-request", f"{field}: {message}", field=field)
+def _bad(field: str, message: str) -> Refused:
+    return Refused("invalid-request", f"{field}: {message}", field=field)
 
 
 def _board_text(game: Game) -> str:
@@ -220,7 +220,7 @@ def _apply(game: Game, node: Any, size: int, number: int) -> tuple[Color | None,
 def review_json(record: SgfRecord) -> dict[str, Any]:
     """The record's tree as ``ReviewOut`` describes it, every node replayed through the referee.
 
-    Raises ``ApiError`` (422) for an illegal move or setup in a variation, or a tree of more than ``MAX_NODES``
+    Raises ``Refused`` (422) for an illegal move or setup in a variation, or a tree of more than ``MAX_NODES``
     nodes (the main line was checked when the record was read)."""
     tree = record.tree
     game = record.game.copy()
@@ -323,7 +323,7 @@ async def review_game(game_id: str, request: Request) -> dict[str, Any]:
 
 
 def _setup_game(body: PositionSetup) -> Game:
-    """The game ``body`` describes, its moves replayed through the referee. Raises ApiError (422)."""
+    """The game ``body`` describes, its moves replayed through the referee. Raises Refused (422)."""
     try:
         rules = get_ruleset(body.rules)
     except RulesError as exc:

@@ -169,7 +169,17 @@ class WsPing(_Strict):
     type: Literal["ping"]
 
 
-WS_ADAPTER: TypeAdapter[Any] = TypeAdapter(Annotated[WsAction | WsPing, Field(discriminator="type")])
+class WsResync(_Strict):
+    """Ask for the whole state: the client saw a gap in the versions after ``from``."""
+
+    type: Literal["resync"]
+    from_: int | None = Field(default=None, alias="from")
+    id: Annotated[str, Field(max_length=64)] | None = None
+
+    model_config = ConfigDict(extra="forbid", validate_by_name=True, validate_by_alias=True)
+
+
+WS_ADAPTER: TypeAdapter[Any] = TypeAdapter(Annotated[WsAction | WsPing | WsResync, Field(discriminator="type")])
 
 
 # -- Responses: the bodies the server sends; keima.server.view builds them from these models ---------------------
@@ -218,10 +228,12 @@ class SideClockOut(_Strict):
 
 
 class ClockOut(_Strict):
-    """Both clocks (docs/web-api.md, ``clock``)."""
+    """Both clocks as of ``at`` (docs/web-api.md, ``clock``): the server's time of the reading, Unix seconds; the
+    side ``running`` has been charged up to ``at``, so a page shows ``value - (server's now - at)`` for it."""
 
     spec: ClockIn
     running: Color | None
+    at: float
     B: SideClockOut
     W: SideClockOut
 
@@ -233,8 +245,9 @@ class UndoRequestOut(_Strict):
 class GameState(_Strict):
     """A game as every client renders it (docs/web-api.md, *GameState*).
 
-    ``moves`` and ``you`` come last: the server serializes the rest once per change and appends those two
-    (the move list grows by one move at a time, ``you`` differs per viewer), see ``keima.server.view``."""
+    ``clock``, ``moves`` and ``you`` come last: the server serializes the rest once per change and appends those
+    three (the clock is read at each sending, the move list grows by one move at a time, ``you`` differs per
+    viewer), see ``keima.server.view``."""
 
     id: str
     version: int
@@ -261,13 +274,14 @@ class GameState(_Strict):
     score: dict[str, Any] | None
     players: dict[Color, PlayerOut]
     invite_open: bool
-    clock: ClockOut | None
     undo_request: UndoRequestOut | None
     bot_note: str | None = None
     """What the computer seat says about the dead-stone marking it disputes ("keima thinks D4 is alive ...")."""
     bot_warming: bool = False
     """True while keima's bot is still being compiled in this server process (its first move waits for it)."""
     chat: list[ChatOut] = Field(default_factory=list)
+    clock: ClockOut | None
+    """Read when the state is sent (never a reading kept from an earlier moment)."""
     moves: list[MoveOut]
     you: list[Color]
 
@@ -349,8 +363,39 @@ class StatsOut(_Strict):
 
 # -- WebSocket messages from the server (docs/web-api.md, *WebSocket*) -----------------------------------------
 class WsState(_Strict):
+    """The whole state: first on every socket (with ``protocol``), then after a gap or a ``resync``."""
+
     type: Literal["state"]
+    protocol: int | None = None
     game: GameState
+
+
+class DeltaClock(_Strict):
+    """The clocks in a delta: ``at`` and ``running`` always, a side only when its stored time changed."""
+
+    at: float
+    running: Color | None
+    B: dict[str, Any] | None = None
+    W: dict[str, Any] | None = None
+
+
+class WsDelta(_Strict):
+    """One stored change of the game, version ``from`` to ``to`` (docs/web-api.md, *Deltas*): its ``event``, the
+    stones ``placed`` and ``removed``, and every other ``GameState`` field that changed, under its name (absent
+    when unchanged)."""
+
+    model_config = ConfigDict(extra="allow", serialize_by_alias=True, validate_by_name=True, validate_by_alias=True)
+
+    type: Literal["delta"]
+    from_: int = Field(alias="from")
+    to: int
+    event: dict[str, Any]
+    placed: list[tuple[int, Color]] | None = None
+    removed: list[int] | None = None
+    prisoners: dict[Color, int] | None = None
+    clock: DeltaClock | None = None
+    phase: str | None = None
+    result: str | None = None
 
 
 class WsAck(_Strict):

@@ -76,12 +76,18 @@ class GameSummary(_Strict):
     created_at: str
     you: list[Color]
     time_left: dict[Color, float] | None
+    time_at: float | None = None
+    """The server's Unix time of ``time_left``: the running side has ``time_left - (now - time_at)``."""
+    running: Color | None = None
+    """The side whose clock runs."""
 
 
 class GamesOut(_Strict):
     """``GET /api/games`` and ``GET /api/me/games``."""
 
     games: list[GameSummary]
+    now: float | None = None
+    """The server's Unix time when the list was sent (a page ticks the clocks from it)."""
 
 
 class LobbyOut(_Strict):
@@ -93,3 +99,5 @@ class LobbyOut(_Strict):
     live: list[GameSummary]
     finished: list[GameSummary]
     mine: list[GameSummary] | None
+    now: float | None = None
+    """The server's Unix time when the message was sent."""

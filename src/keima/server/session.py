@@ -8,7 +8,7 @@ returns the log entry that records the change, which the caller stores before an
 present. ``replay`` folds a stored log back into a session (called by ``keima.server.store.from_row``), so the
 database alone rebuilds every game. What clients are sent is made by ``keima.server.view``.
 
-Every refused intent raises ``ApiError`` and leaves the session exactly as it was.
+Every refused intent raises ``Refused`` and leaves the session exactly as it was.
 """
 
 from __future__ import annotations
@@ -21,9 +21,11 @@ from datetime import datetime
 from typing import Any
 
 from keima.rules.board import BLACK, WHITE, color_name, color_word, opponent
+from keima.rules.events import Event
 from keima.rules.game import Game, GameError
 from keima.server.clock import GameClock
-from keima.server.errors import ApiError, game_error, quote
+from keima.server.errors import Refused, game_error, quote
+from keima.server.events import Before
 from keima.server.view import StateView
 
 PLAY_PHASES = ("handicap", "play")
@@ -40,12 +42,12 @@ def cname(color: int) -> str:
 
 
 def parse_cname(text: str) -> int:
-    """Return the colour for ``"B"``/``"W"``; raises ``ApiError`` (400) otherwise."""
+    """Return the colour for ``"B"``/``"W"``; raises ``Refused`` (400) otherwise."""
     if text == "B":
         return BLACK
     if text == "W":
         return WHITE
-    raise ApiError(400, "bad-request", f"color must be 'B' or 'W', not {quote(text)}", field="color")
+    raise Refused("bad-request", f"color must be 'B' or 'W', not {quote(text)}", field="color")
 
 
 @dataclass
@@ -94,7 +96,7 @@ class GameSession:
     bot_note: str | None = None
     event_dicts: list[dict[str, Any]] = field(default_factory=list)
     broken: bool = False
-    notice: ApiError | None = None
+    notice: Refused | None = None
     stored_row: dict[str, Any] | None = None
     # The players holding the seats (colour -> {"id", "name", "rank"}; keima.server.players) and the chat
     # messages in order (log entries ``{"chat": {...}}``, keima.server.chat).
@@ -117,25 +119,34 @@ class GameSession:
         )
 
     def replay(self, entries: list[dict[str, Any]]) -> None:
-        """Fold a stored log into this fresh session (its game replayed by the referee, its clock, undo request
-        and proposal as of the last entry); raises ``GameError`` (or ``KeyError``/``TypeError``/``ValueError``)
-        for a log that does not replay."""
-        events: list[dict[str, Any]] = []
-        snap: dict[str, Any] | None = None
+        """Fold a stored log into this fresh session (``fold`` for each entry: its game replayed by the referee,
+        its clock, undo request and proposal as of the last entry); raises ``GameError`` (or
+        ``KeyError``/``TypeError``/``ValueError``) for a log that does not replay."""
         for entry in entries:
-            n = int(entry.get("undo", 0))
-            if n:
-                del events[len(events) - n :]
-            events.extend(entry.get("events", ()))
-            if "clock" in entry:
-                snap = entry["clock"]
-            self.take_notes(entry)
-        self.game = Game.replay(events, **self._replay_args(self.params))
-        self.event_dicts = events
-        self.version = len(entries)
-        if snap is not None:
-            self.clock.restore(snap)
+            self.fold(entry)
         self.sync_clock(time.monotonic())
+
+    def fold(self, entry: dict[str, Any]) -> None:
+        """Apply one stored log entry (the next version) to this session: the one routine by which a log becomes
+        a game, from the start (``replay``) or from a copy another process has moved past (``catch_up``).
+        The running clock is left stopped: the caller restarts it (``sync_clock``). Raises ``GameError`` (or
+        ``KeyError``/``TypeError``/``ValueError``) for an entry that does not fit; the session is then half
+        changed and must be dropped."""
+        g = self.game
+        n = int(entry.get("undo", 0))
+        for _ in range(n):
+            g.undo()
+        if n:
+            del self.event_dicts[len(self.event_dicts) - n :]
+        for d in entry.get("events", ()):
+            g.apply(Event.from_dict(d))
+            self.event_dicts.append(d)
+        if "clock" in entry:
+            self.clock.restore(entry["clock"])
+        if "join" in entry:
+            self.invite_hash = None
+        self.take_notes(entry)
+        self.version += 1
 
     def take_notes(self, entry: dict[str, Any]) -> None:
         """Take what a stored log entry says besides the game's events and the clock: the undo request, the
@@ -150,6 +161,9 @@ class GameSession:
             self.bot_note = entry["bot_note"]
         if "chat" in entry:
             self.chat.append(entry["chat"])
+        if "rename" in entry:
+            r = entry["rename"]
+            self.people[parse_cname(r["color"])] = dict(r["person"])
 
     @staticmethod
     def _replay_args(params: dict[str, Any]) -> dict[str, Any]:
@@ -178,15 +192,15 @@ class GameSession:
     # -------------------------------------------------------------------------------------------- intents
     def resolve_color(self, action: dict[str, Any], seats: frozenset[int], default: int) -> int:
         """Return the colour an action acts for: the given one (which the caller must hold), the caller's only
-        seat, or ``default`` for a caller holding both. Raises ``ApiError`` 403 for a caller without the seat."""
+        seat, or ``default`` for a caller holding both. Raises ``Refused`` 403 for a caller without the seat."""
         given = action.get("color")
         if given is not None:
             c = parse_cname(given)
             if c not in seats:
-                raise ApiError(403, "not-your-seat", f"you do not hold the {color_word(c)} seat")
+                raise Refused("not-your-seat", f"you do not hold the {color_word(c)} seat")
             return c
         if not seats:
-            raise ApiError(403, "not-your-seat", "spectators cannot act in a game: join or create one first")
+            raise Refused("not-your-seat", "spectators cannot act in a game: join or create one first")
         if len(seats) == 1:
             return next(iter(seats))
         return default
@@ -194,7 +208,7 @@ class GameSession:
     def apply(self, action: dict[str, Any], seats: frozenset[int], now: float) -> dict[str, Any]:
         """Apply one intent (a validated action dict, docs/web-api.md) for a caller holding ``seats``.
 
-        Returns the log entry recording the change. Raises ``ApiError`` (the session is then unchanged). When the
+        Returns the log entry recording the change. Raises ``Refused`` (the session is then unchanged). When the
         intent could not be applied but something else happened (a move after the flag fell: the time loss),
         ``notice`` holds the error to report once the entry is stored.
         """
@@ -202,7 +216,7 @@ class GameSession:
         self.notice = None
         kind = action["type"]
         if g.phase == "finished":
-            raise ApiError(409, "wrong-phase", f"the game is over ({g.result})", reason="wrong-phase")
+            raise Refused("wrong-phase", f"the game is over ({g.result})", reason="wrong-phase")
         base = len(g.events)
         undo_before = self.undo_request
         entry: dict[str, Any] = {}
@@ -210,8 +224,7 @@ class GameSession:
         if kind in ("play", "pass", "place_handicap"):
             c = self.resolve_color(action, seats, g.to_move)
             if c != g.to_move:
-                raise ApiError(
-                    409,
+                raise Refused(
                     "illegal-move",
                     f"it is {color_word(g.to_move)}'s turn, not {color_word(c)}'s",
                     reason="wrong-turn",
@@ -227,10 +240,10 @@ class GameSession:
             removed = self._undo_request(c, seats)
         elif kind == "undo_answer":
             if self.undo_request is None:
-                raise ApiError(409, "wrong-phase", "there is no undo request to answer", reason="no-undo-request")
+                raise Refused("wrong-phase", "there is no undo request to answer", reason="no-undo-request")
             c = self.resolve_color(action, seats, opponent(self.undo_request))
             if c == self.undo_request:
-                raise ApiError(409, "wrong-phase", "the opponent of the requester answers an undo request",
+                raise Refused("wrong-phase", "the opponent of the requester answers an undo request",
                                reason="no-undo-request")
             if action.get("accept"):
                 removed = self._take_back(self.undo_request)
@@ -242,7 +255,7 @@ class GameSession:
             c = self.resolve_color(action, seats, g.to_move)
             colors = [c] if action.get("color") is not None or len(seats) == 1 else sorted(seats - g.accepted)
             if not colors:
-                raise ApiError(409, "wrong-phase", "this marking is already accepted", reason="already-accepted")
+                raise Refused("wrong-phase", "this marking is already accepted", reason="already-accepted")
             self._guard(lambda: self._accept_all(colors))
         elif kind == "resume":
             c = self.resolve_color(action, seats, g.to_move)
@@ -250,7 +263,7 @@ class GameSession:
             self.proposal = None
             entry["proposal"] = None
         else:  # the schema admits no other type; kept so a new type cannot slip through silently
-            raise ApiError(400, "bad-request", f"unknown action type {kind!r}", field="type")
+            raise Refused("bad-request", f"unknown action type {kind!r}", field="type")
         return self._finish(entry, base, removed, undo_before, now)
 
     def flag(self, now: float) -> dict[str, Any] | None:
@@ -266,10 +279,10 @@ class GameSession:
 
     def forfeit(self, color: int, reason: str, now: float) -> dict[str, Any]:
         """``color`` (a computer seat: an engine's illegal move or crash) forfeits; returns the log entry.
-        Raises ``ApiError`` 409 when the game is already over."""
+        Raises ``Refused`` 409 when the game is already over."""
         g = self.game
         if g.phase == "finished":
-            raise ApiError(409, "wrong-phase", f"the game is over ({g.result})", reason="wrong-phase")
+            raise Refused("wrong-phase", f"the game is over ({g.result})", reason="wrong-phase")
         base = len(g.events)
         if self.clock.running is not None:
             self.clock.stop(now, moved=False)
@@ -297,6 +310,27 @@ class GameSession:
         self.invite_hash = None
         return self._finish({"join": cname(color)}, len(self.game.events), 0, self.undo_request, now)
 
+    def post_chat(self, message: dict[str, Any]) -> dict[str, Any]:
+        """Add a chat message (``keima.server.chat`` checks who may write what); returns the log entry."""
+        self.chat.append(message)
+        self.version += 1
+        return {"chat": message}
+
+    def rename(self, color: int, person: dict[str, Any]) -> dict[str, Any] | None:
+        """Show the player of ``color`` as ``person`` (their new name or rank) while the game has not started
+        (an open challenge or invitation: a game that has started keeps the names of the day); returns the log
+        entry, or None when there is nothing to change."""
+        if self.invite_hash is None or self.people.get(color) == person:
+            return None
+        self.people[color] = dict(person)
+        self.version += 1
+        return {"rename": {"color": cname(color), "person": dict(person)}}
+
+    def before(self) -> Before:
+        """What the game service keeps of the game before a change, to say what the change did."""
+        return Before(moves=len(self.game.moves), phase=self.game.phase,
+                      undo_request=None if self.undo_request is None else cname(self.undo_request))
+
     def _guard(self, fn: Any) -> None:
         try:
             fn()
@@ -322,7 +356,7 @@ class GameSession:
             # The move came after the flag fell (the timer had not fired yet): the time loss stands, and the
             # caller is told once it is stored.
             g.timeout(c)
-            self.notice = ApiError(409, "wrong-phase", f"{color_word(c)} ran out of time", reason="time-out")
+            self.notice = Refused("wrong-phase", f"{color_word(c)} ran out of time", reason="time-out")
             return
         try:
             if kind == "pass":
@@ -339,12 +373,12 @@ class GameSession:
     def _undo_request(self, c: int, seats: frozenset[int]) -> int:
         g = self.game
         if g.phase != "play" or g.result is not None:
-            raise ApiError(409, "wrong-phase", "an undo can be asked only during play", reason="wrong-phase")
+            raise Refused("wrong-phase", "an undo can be asked only during play", reason="wrong-phase")
         if not any(m.color == c for m in g.moves):
-            raise ApiError(409, "wrong-phase", f"{color_word(c)} has no move to take back",
+            raise Refused("wrong-phase", f"{color_word(c)} has no move to take back",
                            reason="nothing-to-undo")
         if self.undo_request is not None:
-            raise ApiError(409, "wrong-phase", "an undo request is already waiting for an answer",
+            raise Refused("wrong-phase", "an undo request is already waiting for an answer",
                            reason="undo-pending")
         other = opponent(c)
         if other in seats or other == self.bot_color:
@@ -358,7 +392,7 @@ class GameSession:
         g = self.game
         idx = max((i for i, m in enumerate(g.moves) if m.color == c), default=None)
         if idx is None:
-            raise ApiError(409, "wrong-phase", f"{color_word(c)} has no move to take back",
+            raise Refused("wrong-phase", f"{color_word(c)} has no move to take back",
                            reason="nothing-to-undo")
         n = 0
         while len(g.moves) > idx:

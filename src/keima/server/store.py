@@ -26,8 +26,9 @@ import contextlib
 import os
 import queue
 import threading
+import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -36,17 +37,24 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 
 from keima.server.clock import ClockSpec, GameClock
-from keima.server.migrations import schema_0001, schema_0002
 from keima.server.session import GameSession, Seats
+from keima.server.tables import (
+    game_log,
+    game_outbox,
+    game_players,
+    games,
+    metadata,
+    player_sessions,
+    players,
+    scheduled_jobs,
+    server_settings,
+)
+from keima.server.view import summary_line
 
-metadata = sa.MetaData()
-# The live schema is still revision 0001's; see schema_0001 for when store.py must define its own tables.
-games, game_log = schema_0001.define(metadata)
-# Revision 0002's tables (players, sessions, seats held by players, settings): keima.server.players uses them.
-players, player_sessions, game_players, server_settings = schema_0002.define(metadata)
+__all__ = ["game_log", "game_players", "games", "metadata", "player_sessions", "players", "server_settings"]
 
 # The ``games`` columns that change during a game (the others are written once, at creation).
-MUTABLE_COLUMNS = ("phase", "result", "seat_b", "seat_w", "invite_hash")
+MUTABLE_COLUMNS = ("phase", "result", "seat_b", "seat_w", "invite_hash", "people", "summary")
 
 
 def to_row(s: GameSession) -> dict[str, Any]:
@@ -66,6 +74,8 @@ def to_row(s: GameSession) -> dict[str, Any]:
         "invite_color": s.invite_color,
         "phase": s.game.phase,
         "result": s.game.result,
+        "people": {("B" if c == 1 else "W"): dict(p) for c, p in sorted(s.people.items())},
+        "summary": summary_line(s, time.monotonic()),
     }
 
 
@@ -98,7 +108,11 @@ def from_row(row: Mapping[str, Any], entries: list[dict[str, Any]],
         invite_color=row["invite_color"],
     )
     s.replay(entries)
-    s.people = dict(people or {})
+    frozen = row.get("people")
+    if frozen:
+        s.people = {(1 if k == "B" else 2): dict(v) for k, v in frozen.items()}
+    else:  # a game stored before its players were recorded with it
+        s.people = dict(people or {})
     s.stored_row = mutable_part(to_row(s))
     return s
 
@@ -182,13 +196,16 @@ def now_utc() -> datetime:
 
 @dataclass
 class Append:
-    """A write op: log entries of one game from sequence number ``first_seq`` on, and an optional update of its
-    ``games`` row."""
+    """A write op: log entries of one game from sequence number ``first_seq`` on, an optional update of its
+    ``games`` row, the events for the outbox (``(version, kind, data)``) and the scheduler's jobs of the game to
+    set (``(kind, due_at)``) or clear (``(kind, None)``), all in the transaction of the entries."""
 
     game_id: str
     first_seq: int
     entries: list[dict[str, Any]]
     update: dict[str, Any] | None = None
+    outbox: list[tuple[int, str, dict[str, Any]]] = field(default_factory=list)
+    jobs: list[tuple[str, datetime | None]] = field(default_factory=list)
 
 
 @dataclass
@@ -309,12 +326,22 @@ class Store:
         elif rows:
             conn.execute(game_log.insert(), rows)
         results: list[Any] = []
+        outbox = [{"game_id": op.game_id, "version": v, "kind": k, "data": d, "created_at": now}
+                  for op in ops if isinstance(op, Append) for v, k, d in op.outbox]
+        if outbox:
+            if conn.dialect.name == "postgresql":
+                # Outbox numbers are given in commit order (the subscribers read up to the last one they applied):
+                # transactions that write events take turns. Events are rare (a finished game), moves never wait.
+                conn.exec_driver_sql("SELECT pg_advisory_xact_lock(7243502)")
+            conn.execute(game_outbox.insert(), outbox)
         for op in ops:
             if isinstance(op, Append):
                 if op.update is not None:
                     values = dict(op.update)
                     values["updated_at"] = now
                     conn.execute(games.update().where(games.c.id == op.game_id).values(**values))
+                for kind, due in op.jobs:
+                    _set_job(conn, kind, op.game_id, due)
                 results.append(None)
             else:
                 results.append(op(conn))
@@ -355,11 +382,14 @@ class Store:
 
     @staticmethod
     def append(
-        game_id: str, first_seq: int, entries: list[dict[str, Any]], update: dict[str, Any] | None = None
+        game_id: str, first_seq: int, entries: list[dict[str, Any]], update: dict[str, Any] | None = None,
+        outbox: list[tuple[int, str, dict[str, Any]]] | None = None,
+        jobs: list[tuple[str, datetime | None]] | None = None,
     ) -> Append:
         """Return a write op that appends ``entries`` at ``first_seq``, ``first_seq + 1``... and, when given,
-        updates the game row with ``update``. A sequence number already used raises an integrity error."""
-        return Append(game_id, first_seq, entries, update)
+        updates the game row with ``update``, adds ``outbox`` events and sets or clears scheduler ``jobs`` (see
+        ``Append``). A sequence number already used raises an integrity error."""
+        return Append(game_id, first_seq, entries, update, list(outbox or ()), list(jobs or ()))
 
     def load(self, game_id: str) -> StoredGame | None:
         """Read a game and its whole log; None when there is no such game. Blocking: call from a thread."""
@@ -380,6 +410,19 @@ class Store:
             ).all()
         people = {r.color: {"id": r.id, "name": r.name, "rank": r.rank} for r in seated}
         return StoredGame(dict(row), entries, people)
+
+
+def job_key(kind: str, game_id: str) -> str:
+    """The scheduler's key of job ``kind`` of game ``game_id``: one job of each kind per game."""
+    return f"{kind}:{game_id}"
+
+
+def _set_job(conn: Connection, kind: str, game_id: str, due: datetime | None) -> None:
+    key = job_key(kind, game_id)
+    conn.execute(scheduled_jobs.delete().where(scheduled_jobs.c.key == key))
+    if due is not None:
+        conn.execute(scheduled_jobs.insert().values(key=key, kind=kind, game_id=game_id, due_at=due,
+                                                    claimed_until=None))
 
 
 def _resolve(loop: asyncio.AbstractEventLoop, fut: asyncio.Future[Any], result: Any, exc: BaseException | None) -> None:

@@ -16,15 +16,17 @@ kept between changes instead of being serialized again each time:
 
 from __future__ import annotations
 
+import json
+import time
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from pydantic import TypeAdapter
 
 from keima.rules.board import BLACK, WHITE
 from keima.rules.coords import to_gtp
 from keima.seat import engine_of, is_warm
-from keima.server.clock import GameClock
+from keima.server.clock import GameClock, clock_words
 from keima.server.schemas import (
     ChatOut,
     ClockIn,
@@ -82,7 +84,7 @@ class ViewedGame(Protocol):
 
 _SPEC: TypeAdapter[Any] = TypeAdapter(ClockIn)
 _COLORS: TypeAdapter[list[Color]] = TypeAdapter(list[Color])
-_TAIL = ("moves", "you")
+_TAIL = ("clock", "moves", "you")
 # How many of a game's last chat messages a state carries (the SGF keeps them all).
 CHAT_IN_STATE = 100
 _CHAT_KEYS = ("n", "from", "text", "at", "to")
@@ -134,7 +136,12 @@ def clock_out(clock: GameClock, now: float, spec: Any = None) -> ClockOut | None
     running = None if clock.running is None else color_out(clock.running)
     if spec is None:
         spec = _SPEC.validate_python(clock.spec.as_dict())
-    return ClockOut(spec=spec, running=running, B=side(BLACK), W=side(WHITE))
+    return ClockOut(spec=spec, running=running, at=wall_time(now), B=side(BLACK), W=side(WHITE))
+
+
+def wall_time(now: float) -> float:
+    """The server's Unix time (seconds, ms precision) of the ``time.monotonic()`` instant ``now``."""
+    return round(time.time() + (now - time.monotonic()), 3)
 
 
 def jsonable(value: Any) -> Any:
@@ -191,12 +198,12 @@ def _head(s: ViewedGame, now: float, moves: list[MoveOut], you: list[Color]) -> 
         score=score,
         players=view.players(s),
         invite_open=s.invite_hash is not None,
-        clock=clock_out(s.clock, now, view.clock_spec(s)),
         undo_request=None if s.undo_request is None else UndoRequestOut(by=color_out(s.undo_request)),
         bot_note=s.bot_note,
         bot_warming=(s.bot_level is not None and engine_of(s.bot_level) is None and not is_warm()
                      and g.phase != "finished"),
         chat=[ChatOut.model_construct(**{k: m[k] for k in _CHAT_KEYS}) for m in s.chat[-CHAT_IN_STATE:]],
+        clock=clock_out(s.clock, now, view.clock_spec(s)),
         moves=moves,
         you=you,
     )
@@ -208,7 +215,12 @@ class StateView:
 
     version: int = -1
     head: str = ""
+    moves_json: str = ""
     texts: dict[frozenset[int], str] = field(default_factory=dict)
+    # The base of the next delta: the fields, board and clock of the version last sent (``mark``).
+    fields: dict[str, Any] | None = None
+    board: list[int] = field(default_factory=list)
+    clock_sides: dict[str, Any] | None = None
     _rules: dict[str, Any] | None = None
     _spec: Any = None
     _players: tuple[tuple[Any, ...], dict[Color, PlayerOut]] | None = None
@@ -246,18 +258,57 @@ class StateView:
         return self._players[1]
 
     def state_json(self, s: ViewedGame, now: float, seats: frozenset[int]) -> str:
-        """Return the ``GameState`` JSON of ``s`` for a viewer holding ``seats``: made once per version and
-        kind of viewer; the clock is as of the first call for that version (the moment of the change)."""
+        """Return the ``GameState`` JSON of ``s`` for a viewer holding ``seats``: all but the clock made once per
+        version and kind of viewer; the clock read as of ``now``."""
         if self.version != s.version:
-            head = _head(s, now, [], []).model_dump_json(exclude=set(_TAIL))
-            self.head = f'{head[:-1]},"moves":[{",".join(self._moves(s))}]'
+            self.head = _head(s, now, [], []).model_dump_json(exclude=set(_TAIL))[:-1]
+            self.moves_json = ",".join(self._moves(s))
             self.version = s.version
             self.texts = {}
-        text = self.texts.get(seats)
-        if text is None:
-            text = f'{self.head},"you":{_COLORS.dump_json(colors_out(seats)).decode()}}}'
-            self.texts[seats] = text
-        return text
+        tail = self.texts.get(seats)
+        if tail is None:
+            tail = f',"moves":[{self.moves_json}],"you":{_COLORS.dump_json(colors_out(seats)).decode()}}}'
+            self.texts[seats] = tail
+        clock = clock_out(s.clock, now, self.clock_spec(s))
+        clock_json = "null" if clock is None else clock.model_dump_json()
+        return f'{self.head},"clock":{clock_json}{tail}'
+
+    def mark(self, s: ViewedGame, now: float) -> None:
+        """Take the game as it is now as the base of the next delta (after a load, or a delta sent)."""
+        self.fields = _fields(s, now)
+        self.board = list(s.game.board.colors)
+        self.clock_sides = _clock_sides(s, now)
+
+    def delta(self, s: ViewedGame, events: list[dict[str, Any]], now: float) -> str:
+        """Return the ``delta`` message from the base (``mark``) to ``s`` as it is now, for the change of version
+        ``s.version`` whose first event is ``events[0]``, and make ``s`` the new base. Fields that did not
+        change are left out (docs/web-api.md, *Deltas*)."""
+        if self.fields is None:
+            raise RuntimeError("delta() before mark(): the view has no base")
+        out: dict[str, Any] = {"type": "delta", "from": s.version - 1, "to": s.version, "event": events[0]}
+        board = s.game.board.colors
+        old = self.board
+        placed = [[p, "B" if c == BLACK else "W"] for p, c in enumerate(board) if c and c != old[p]]
+        removed = [p for p, c in enumerate(board) if not c and old[p]]
+        if placed:
+            out["placed"] = placed
+        if removed:
+            out["removed"] = removed
+        fields = _fields(s, now)
+        for k, v in fields.items():
+            if self.fields.get(k) != v:
+                out[k] = v
+        sides = _clock_sides(s, now)
+        if sides is not None and (sides != self.clock_sides or s.clock.running is not None):
+            reading = clock_out(s.clock, now, self.clock_spec(s))
+            assert reading is not None
+            clock: dict[str, Any] = {"at": reading.at, "running": reading.running}
+            for c in ("B", "W"):
+                if self.clock_sides is None or sides[c] != self.clock_sides[c]:
+                    clock[c] = getattr(reading, c).model_dump(exclude_none=True)
+            out["clock"] = clock
+        self.fields, self.board, self.clock_sides = fields, list(board), sides
+        return json.dumps(out, separators=(",", ":"))
 
     def _moves(self, s: ViewedGame) -> list[str]:
         # Moves are kept while they are the very same records as the game's (an undo drops the rest). The
@@ -279,6 +330,66 @@ class StateView:
         return out
 
 
+# The GameState fields a delta carries when they change (the board goes as placed/removed stones; moves and chat
+# as the event; the clock apart; the rest never changes during a game).
+_DELTA_EXCLUDE = {"id", "version", "created_at", "mode", "size", "rules", "komi", "handicap", "placement", "board",
+                  "chat", "clock", "moves", "you"}
+
+
+def _fields(s: ViewedGame, now: float) -> dict[str, Any]:
+    state = _head(s, now, [], [])
+    out: dict[str, Any] = state.model_dump(mode="json", exclude=_DELTA_EXCLUDE)
+    return out
+
+
+def _clock_sides(s: ViewedGame, now: float) -> dict[str, Any] | None:
+    # What a delta compares to tell whether a side's clock changed: the stored sides (not the running reading).
+    if not s.clock.enabled:
+        return None
+    return {color_out(c): (side.main, side.periods, side.period, side.stones, side.expired)
+            for c, side in s.clock.sides.items()}
+
+
+def status_of(s: ViewedGame) -> Literal["open", "waiting", "live", "finished"]:
+    """``"finished"``, ``"open"`` (a challenge waiting for anyone), ``"waiting"`` (an invitation not taken
+    yet) or ``"live"``."""
+    if s.game.phase == "finished":
+        return "finished"
+    if s.invite_hash is not None:
+        return "open" if s.mode == "open" else "waiting"
+    return "live"
+
+
+def summary_line(s: ViewedGame, now: float) -> dict[str, Any]:
+    """The lobby's line of a game as it is stored with it (``GameSummary`` but ``spectators`` and ``you``, which
+    depend on the reader), its clock read as of ``now``: ``time_left`` of each side as of ``time_at`` (the
+    server's Unix time), ``running`` the side whose clock runs."""
+    seated: dict[str, dict[str, Any] | None] = {}
+    for c in (BLACK, WHITE):
+        if c == s.bot_color:
+            seated[color_out(c)] = {"name": bot_name(s.bot_level), "rank": None, "kind": "bot"}
+        elif c in s.people:
+            p = s.people[c]
+            seated[color_out(c)] = {"name": p["name"], "rank": p.get("rank"), "kind": "human"}
+        elif s.seats.get(c) is not None:
+            seated[color_out(c)] = {"name": None, "rank": None, "kind": "human"}
+        else:
+            seated[color_out(c)] = None
+    g = s.game
+    spec = s.clock.spec.as_dict()
+    left = None
+    if s.clock.enabled:
+        left = {color_out(c): round(s.clock.time_left(c, now), 1) for c in (BLACK, WHITE)}
+    return {
+        "id": s.id, "size": g.size, "rules": g.rules.name, "komi": g.komi, "handicap": g.handicap,
+        "clock": spec if s.clock.enabled else None, "clock_text": clock_words(spec), "status": status_of(s),
+        "mode": s.mode, "players": seated, "moves": len(g.moves), "to_move": color_out(g.to_move),
+        "result": g.result, "phase": g.phase, "created_at": s.created_at.isoformat(), "time_left": left,
+        "time_at": wall_time(now) if left is not None else None,
+        "running": None if s.clock.running is None else color_out(s.clock.running),
+    }
+
+
 def with_you(state: str, seats: frozenset[int]) -> str:
     """The spectators' state JSON ``state`` (ending in ``"you":[]}``) for a viewer holding ``seats``."""
     tail = ',"you":[]}'
@@ -288,8 +399,10 @@ def with_you(state: str, seats: frozenset[int]) -> str:
 
 
 # -- envelopes: a state JSON put in its message; each equals the model's own serialization -------------------
-def ws_state_json(state: str) -> str:
-    """A ``WsState`` message carrying the state JSON ``state``."""
+def ws_state_json(state: str, protocol: int | None = None) -> str:
+    """A ``WsState`` message carrying the state JSON ``state`` (``protocol``: in the first message of a socket)."""
+    if protocol is not None:
+        return f'{{"type":"state","protocol":{protocol},"game":{state}}}'
     return f'{{"type":"state","game":{state}}}'
 
 

@@ -1,0 +1,106 @@
+"""A new game from the settings of ``POST /api/games``: the request checked against the rules, the bot levels and
+the engines of this server, the seats and the invitation made."""
+
+from __future__ import annotations
+
+import secrets
+import time
+from typing import Any
+
+from keima import ai, seat
+from keima.rules.board import BLACK, WHITE, opponent
+from keima.rules.ruleset import RulesError, get_ruleset
+from keima.server.clock import ClockSpec, GameClock
+from keima.server.errors import Refused
+from keima.server.session import GameSession, Seats, token_hash
+from keima.server.store import now_utc
+
+
+def new_game_id() -> str:
+    """A new random game id."""
+    return secrets.token_urlsafe(8)
+
+
+def build(body: dict[str, Any], engines: dict[str, str], *, game_id: str | None = None, token: str | None = None,
+          person: dict[str, Any] | None = None) -> tuple[GameSession, str, str | None]:
+    """Build a new game from a validated ``NewGame`` dict; returns (session, seat token, invitation code).
+
+    ``engines``: the GTP engines this server offers (name -> command); ``game_id``: the new game's id
+    (default: a new random one); ``token``: the creator's seat token (default: a new random one); ``person``:
+    the player creating it (keima.server.players), who holds the creator's seats. An ``"open"`` game is an
+    invitation without a code: anyone takes its free seat (``join`` with ``code=None``).
+    Raises ``Refused`` ``invalid-request`` for settings the rules or the bot refuse."""
+    try:
+        ruleset = get_ruleset(body["rules"])
+    except RulesError as exc:
+        raise Refused("invalid-request", str(exc), field="rules") from None
+    mode = body["opponent"]
+    color = body["color"]
+    human = {"B": BLACK, "W": WHITE}.get(color) or secrets.choice((BLACK, WHITE))
+    bot_color = bot_level = None
+    placement = body["placement"]
+    if mode == "bot":
+        engine = body.get("engine")
+        if engine is not None:
+            if engine not in engines:
+                raise Refused("invalid-request", f"no engine named {engine!r} at this server "
+                               f"(engines: {', '.join(engines) or 'none'})", field="engine")
+            bot_level = seat.ENGINE_PREFIX + engine
+        else:
+            try:
+                bot_level = ai.level_name(body["bot_level"] or ai.LEVELS[len(ai.LEVELS) // 2])
+            except ValueError as exc:
+                raise Refused("invalid-request", str(exc), field="bot_level") from None
+        bot_color = opponent(human)
+        if bot_color == BLACK and placement is None and ruleset.handicap_placement == "either":
+            placement = "fixed"  # the bot does not choose where free handicap stones go
+    params = {
+        "size": body["size"],
+        "rules": ruleset.name,
+        "komi": body["komi"],
+        "handicap": body["handicap"],
+        "placement": placement,
+    }
+    try:
+        game = GameSession.new_game(params)
+    except RulesError as exc:
+        raise Refused("invalid-request", str(exc)) from None
+    params["komi"] = game.komi
+    params["placement"] = game.placement
+    try:
+        spec = ClockSpec.from_dict(body["clock"])
+    except (TypeError, ValueError) as exc:
+        raise Refused("invalid-request", str(exc), field="clock") from None
+    token = token or secrets.token_urlsafe(32)
+    th = token_hash(token)
+    seats = Seats()
+    invite_code = invite_hash = invite_color = None
+    if mode == "local":
+        seats = Seats(th, th)
+    else:
+        if human == BLACK:
+            seats.black = th
+        else:
+            seats.white = th
+        if mode in ("invite", "open"):
+            invite_code = secrets.token_urlsafe(16)
+            invite_hash = token_hash(invite_code)
+            invite_color = opponent(human)
+    gid = game_id or new_game_id()
+    s = GameSession(
+        id=gid,
+        created_at=now_utc(),
+        params=params,
+        mode=mode,
+        game=game,
+        clock=GameClock(spec),
+        seats=seats,
+        bot_color=bot_color,
+        bot_level=bot_level,
+        invite_hash=invite_hash,
+        invite_color=invite_color,
+    )
+    if person is not None:
+        s.people = {c: dict(person) for c in (BLACK, WHITE) if seats.get(c) == th}
+    s.sync_clock(time.monotonic())
+    return s, token, invite_code

@@ -1,0 +1,254 @@
+"""The game service: the one path by which games change.
+
+Every change of a game (its creation, a join, a move, a pass, an undo and its answer, a marking, an acceptance, a
+resignation, a chat message, a clock running out, a bot's decision, the estimator's proposal, a rename before the
+game starts, a withdrawal) goes through ``change``: take the game's lock, let the change act on the session (the
+referee checks it), store the log entry together with the events the durable subscribers need (the outbox) and the
+game's timed jobs (the scheduler), all in one transaction, and only then tell everyone: the delta goes to the
+game's channel (every watcher, in every process), and the game's events to the listeners of this process (the
+lobby, the clocks, the bot runner). Memory never runs ahead of what is stored: a failed write drops the copy, and
+the next request reads the game again from the database.
+
+Cluster mode (``shared``): a change is stored under the next sequence number of the copy in memory: when another
+process stored that number first (the copy was stale, or the two raced), the insert collides, and the change is
+tried again on the game read again from the database. A refusal is given only after checking the copy against
+the stored head of the log (it may have come from a stale copy).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+import hmac
+import logging
+import secrets
+import time
+from collections.abc import Callable
+from datetime import timedelta
+from typing import Any
+
+from keima.server import cluster
+from keima.server.cache import GameCache
+from keima.server.errors import Refused
+from keima.server.events import DURABLE, GameEvent, event_of
+from keima.server.pubsub import PubSub
+from keima.server.session import GameSession, token_hash
+from keima.server.store import Store, mutable_part, now_utc, to_row
+from keima.server.view import wall_time
+
+log = logging.getLogger("keima.server")
+
+#: What a change does to a session: returns the log entry, or None when there is nothing to store.
+Change = Callable[[GameSession], "dict[str, Any] | None"]
+#: An in-process listener: called with a game and the events of its change once it is stored and published.
+Listener = Callable[[GameSession, "list[GameEvent]"], None]
+
+NO_OPPONENT_RULE = False
+FLAG = "flag"  # the scheduler's job that ends a game whose clock runs out
+
+
+class Conflict(Refused):
+    """Another process stored the next entry of the game first (cluster mode): read it again and try again."""
+
+
+class GameService:
+    """Changes games (see the module docstring). ``listeners``: this process's subscribers to game events."""
+
+    def __init__(self, cache: GameCache, store: Store, pubsub: PubSub, *, shared: bool = False) -> None:
+        self.cache = cache
+        self.store = store
+        self.pubsub = pubsub
+        self.shared = shared
+        self.listeners: list[Listener] = []
+        self.conflicts = 0
+        # Seconds from taking a game's lock to the stored change, for the last actions (GET /api/stats).
+        self.timings: collections.deque[float] = collections.deque(maxlen=100_000)
+
+    # ------------------------------------------------------------------------------------------ the path
+    async def change(self, game_id: str, do: Change, *, fresh: bool = False, retry_refusals: bool = True,
+                     timed: bool = False) -> GameSession:
+        """Apply ``do`` to the game ``game_id`` under its lock and store what it returns; returns the session once
+        the change is stored and published (also when ``do`` had nothing to store).
+
+        ``fresh``: read the stored game first in cluster mode. ``retry_refusals`` (cluster mode): a refusal on a
+        copy that turns out stale is tried again on the stored game. ``timed``: count the change in ``timings``.
+        Raises ``Refused`` for a refused change (nothing changed), ``storage-error`` for a failed write (nothing
+        changed) and whatever ``do`` raises."""
+        for _attempt in range(50 if self.shared else 3):
+            with self.cache.hold(game_id):
+                s = await self.cache.get(game_id, fresh=fresh)
+                async with s.lock:
+                    if s.broken:
+                        continue
+                    t0 = time.perf_counter()
+                    before = s.before()
+                    try:
+                        entry = do(s)
+                    except Refused:
+                        if self.shared and retry_refusals and not await self.cache.is_current(s):
+                            self.cache.drop(s)
+                            continue
+                        raise
+                    if entry is None:
+                        return s
+                    try:
+                        events = await self.commit(s, entry, before)
+                    except Conflict:
+                        continue
+                    if timed:
+                        self.timings.append(time.perf_counter() - t0)
+                    notice = s.notice
+                    self.published(s, events)
+            if notice is not None:
+                raise notice
+            return s
+        raise Refused("storage-error", "the game could not be loaded from storage; try again")
+
+    async def commit(self, s: GameSession, entry: dict[str, Any], before: Any) -> list[GameEvent]:
+        """Store ``entry`` (version ``s.version``) with its durable events and the game's timed jobs in one
+        transaction; returns the change's events. On failure the copy is dropped and ``Conflict`` (another
+        process was first) or ``Refused`` ``storage-error`` is raised: nothing of the change is stored."""
+        events = event_of(s.id, s.version, entry, before, s)
+        row = mutable_part(to_row(s))
+        # The game's row changes with each change of its lobby line; a change that leaves it alone writes only
+        # its log entry.
+        update = None if row == s.stored_row else row
+        outbox: list[tuple[int, str, dict[str, Any]]] = [(e.version, e.type, e.data) for e in events
+                                                         if e.type in DURABLE]
+        try:
+            await self.store.write(Store.append(s.id, s.version, [entry], update, outbox, self._jobs(s)))
+            s.stored_row = row
+        except Exception as exc:
+            self.cache.drop(s)
+            if self.shared and cluster.is_conflict(exc):
+                self.conflicts += 1
+                raise Conflict("busy", "another process changed the game first; try again") from None
+            log.exception("game %s: storing entry %d failed", s.id, s.version)
+            raise Refused("storage-error",
+                          f"the change could not be stored, nothing changed ({type(exc).__name__})") from None
+        return events
+
+    @staticmethod
+    def _jobs(s: GameSession) -> list[tuple[str, Any]]:
+        # The durable flag: when the running clock would run out, in the server's wall time.
+        if not s.clock.enabled:
+            return []
+        c = s.clock.running
+        if c is None:
+            return [(FLAG, None)]
+        now = time.monotonic()
+        left = s.clock.time_left(c, now)
+        return [(FLAG, now_utc() + timedelta(seconds=left))]
+
+    def published(self, s: GameSession, events: list[GameEvent]) -> None:
+        """Tell everyone about a stored change: its delta to the game's watchers (all processes), its events to
+        this process's listeners."""
+        now = time.monotonic()
+        delta = s.view.delta(s, [e.as_dict() for e in events], now)
+        self.pubsub.publish(s.id, s.version, delta)
+        for listener in self.listeners:
+            listener(s, events)
+        if s.game.phase == "finished":
+            # Once the caller has released the game's lock: a finished game nobody watches leaves memory.
+            asyncio.get_running_loop().call_soon(self.cache.drop_if_finished, s.id)
+
+    # ------------------------------------------------------------------------------------------ creating
+    async def create(self, s: GameSession) -> GameSession:
+        """Store the new game ``s`` (``keima.server.newgame.build``) as version 0 and announce it (event
+        ``created``). Raises ``Refused`` ``storage-error`` when it could not be stored."""
+        row = to_row(s)
+        try:
+            await self.store.write(Store.insert_game(row, []))
+        except Exception as exc:
+            log.exception("game %s: storing the new game failed", s.id)
+            raise Refused("storage-error", f"the game could not be stored ({type(exc).__name__})") from None
+        s.stored_row = mutable_part(row)
+        s.view.mark(s, time.monotonic())
+        self.cache.keep(s)
+        created = [GameEvent(s.id, 0, "created")]
+        for listener in self.listeners:
+            listener(s, created)
+        return s
+
+    # ------------------------------------------------------------------------------------------ intents
+    async def act(self, game_id: str, action: dict[str, Any], thash: str | None) -> GameSession:
+        """Apply a player's intent (a validated action dict, docs/web-api.md) for the caller holding the seat
+        token with hash ``thash``; returns the session once the change is stored and published.
+
+        Raises ``Refused`` for a refused intent (nothing changed) or a failed write (nothing changed)."""
+
+        def do(s: GameSession) -> dict[str, Any]:
+            if NO_OPPONENT_RULE and action["type"] in ("play", "pass", "place_handicap") and s.invite_hash is not None and s.mode in (
+                    "open", "invite"):
+                raise Refused("no-opponent", "nobody has taken the other seat yet: wait for your opponent "
+                              "before playing")
+            return s.apply(action, s.seats.held_by(thash), time.monotonic())
+
+        return await self.change(game_id, do, timed=True)
+
+    async def join(self, game_id: str, code: str | None, thash: str | None, *, token: str | None = None,
+                   person: dict[str, Any] | None = None) -> tuple[GameSession, str | None]:
+        """Take the invited seat with invitation ``code``, or with ``code=None`` the free seat of an open
+        challenge; returns (session, new token or None when the caller already holds that seat).
+        ``token``: the seat token to give (default: a new random one); ``person``: the player taking it.
+        Raises ``Refused`` ``bad-invitation`` for a wrong or used code, ``own-challenge`` for the creator's own
+        challenge, ``challenge-taken`` for a challenge already taken."""
+        given: list[str | None] = [None]
+
+        def do(s: GameSession) -> dict[str, Any] | None:
+            held = s.seats.held_by(thash)
+            invite = code
+            if invite is None:
+                if s.mode != "open":
+                    raise Refused("bad-invitation", "this game is not an open challenge: it needs the "
+                                  "invitation code")
+                if held and s.invite_color not in held:
+                    raise Refused("own-challenge", "this is your own challenge: wait for an opponent")
+                if s.invite_hash is None and not held:
+                    raise Refused("challenge-taken", "someone already accepted this challenge")
+                if held:
+                    return None
+                invite = ""
+            if s.invite_color is not None and s.invite_color in held:
+                return None
+            if held:
+                # The creator opening their own link would trade their seat for the other one.
+                raise Refused("wrong-phase", "you already hold a seat in this game: send the invitation link "
+                              "to your opponent", reason="already-seated")
+            if s.mode != "open" and (s.invite_hash is None
+                                     or not hmac.compare_digest(token_hash(invite), s.invite_hash)):
+                raise Refused("bad-invitation", "this invitation code is wrong or was already used")
+            assert s.invite_color is not None
+            new = token or secrets.token_urlsafe(32)
+            if person is not None:
+                s.people[s.invite_color] = dict(person)
+            given[0] = new
+            return s.join(s.invite_color, token_hash(new), time.monotonic())
+
+        s = await self.change(game_id, do, fresh=True, retry_refusals=False)
+        return s, given[0]
+
+    async def rename(self, game_id: str, player_id: str, person: dict[str, Any]) -> None:
+        """Show ``person`` (a player's new name or rank) in their game ``game_id`` while it has not started (a
+        game that has started keeps the names of the day). Raises ``Refused`` as ``change`` does."""
+
+        def do(s: GameSession) -> dict[str, Any] | None:
+            for color, p in s.people.items():
+                if p.get("id") == player_id:
+                    return s.rename(color, person)
+            return None
+
+        await self.change(game_id, do)
+
+    async def flag(self, game_id: str) -> GameSession:
+        """Check the running clock of ``game_id`` and record the time loss when it ran out; returns the session.
+        Raises ``Refused`` as ``change`` does."""
+        return await self.change(game_id, lambda s: s.flag(time.monotonic()), fresh=True)
+
+    def due(self, s: GameSession) -> float | None:
+        """When the running clock of ``s`` runs out, as the server's Unix time; None when no clock runs."""
+        c = s.clock.running
+        if c is None:
+            return None
+        now = time.monotonic()
+        return wall_time(now + s.clock.time_left(c, now))

@@ -1,0 +1,91 @@
+"""The live database schema: every table the server reads and writes, defined once.
+
+The migrations (``keima/server/migrations``) create it step by step: revision 0001 made ``games`` and ``game_log``,
+0002 the players' tables, 0003 the columns and tables of game events (``people`` and ``summary`` on ``games``, the
+outbox, the subscribers' progress, the players' records and the scheduler). A migration never reads this module:
+each writes its own steps, so that a database made by an older keima is brought up the way it would have been.
+``tests/server/test_persistence.py`` checks that a migrated database and ``metadata`` agree.
+"""
+
+from __future__ import annotations
+
+import sqlalchemy as sa
+
+from keima.server.migrations import schema_0002
+
+metadata = sa.MetaData()
+
+# A growing integer key: BIGINT on PostgreSQL, INTEGER (SQLite's rowid alias, the only autoincrement) on SQLite.
+BigId = sa.BigInteger().with_variant(sa.Integer(), "sqlite")
+
+games = sa.Table(
+    "games",
+    metadata,
+    sa.Column("id", sa.String(32), primary_key=True),
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("params", sa.JSON, nullable=False),
+    sa.Column("mode", sa.String(16), nullable=False),
+    sa.Column("clock", sa.JSON, nullable=False),
+    sa.Column("bot_color", sa.Integer, nullable=True),
+    sa.Column("bot_level", sa.String(40), nullable=True),
+    sa.Column("seat_b", sa.String(64), nullable=True),
+    sa.Column("seat_w", sa.String(64), nullable=True),
+    sa.Column("invite_hash", sa.String(64), nullable=True),
+    sa.Column("invite_color", sa.Integer, nullable=True),
+    sa.Column("phase", sa.String(16), nullable=False),
+    sa.Column("result", sa.String(32), nullable=True),
+    # The players as the game records them: names and ranks of the day they sat down ({"B": {...}, "W": {...}}).
+    sa.Column("people", sa.JSON, nullable=True),
+    # The lobby's line of the game (keima.server.lobby.summary_row), written with each change.
+    sa.Column("summary", sa.JSON, nullable=True),
+    sa.Index("ix_games_updated_at", "updated_at"),
+)
+game_log = sa.Table(
+    "game_log",
+    metadata,
+    sa.Column("game_id", sa.String(32), sa.ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+    sa.Column("seq", sa.Integer, primary_key=True, autoincrement=False),
+    sa.Column("entry", sa.JSON, nullable=False),
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+)
+players, player_sessions, game_players, server_settings = schema_0002.define(metadata)
+
+# Events that subscribers must see exactly once (keima.server.outbox), written in the transaction of the change.
+game_outbox = sa.Table(
+    "game_outbox",
+    metadata,
+    sa.Column("seq", BigId, primary_key=True, autoincrement=True),
+    sa.Column("game_id", sa.String(32), nullable=False),
+    sa.Column("version", sa.Integer, nullable=False),
+    sa.Column("kind", sa.String(24), nullable=False),
+    sa.Column("data", sa.JSON, nullable=False),
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+)
+# The last outbox sequence number each subscriber applied, written in the transaction of its effect.
+event_progress = sa.Table(
+    "event_progress",
+    metadata,
+    sa.Column("subscriber", sa.String(40), primary_key=True),
+    sa.Column("last_seq", sa.BigInteger, nullable=False),
+)
+# Each player's finished games, won and lost (the first durable subscriber: keima.server.records).
+player_records = sa.Table(
+    "player_records",
+    metadata,
+    sa.Column("player_id", sa.String(32), primary_key=True),
+    sa.Column("won", sa.Integer, nullable=False),
+    sa.Column("lost", sa.Integer, nullable=False),
+    sa.Column("drawn", sa.Integer, nullable=False),
+)
+# Timed work that must outlive a process (keima.server.scheduler): one row per (kind, game).
+scheduled_jobs = sa.Table(
+    "scheduled_jobs",
+    metadata,
+    sa.Column("key", sa.String(64), primary_key=True),
+    sa.Column("kind", sa.String(24), nullable=False),
+    sa.Column("game_id", sa.String(32), nullable=False),
+    sa.Column("due_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("claimed_until", sa.DateTime(timezone=True), nullable=True),
+    sa.Index("ix_scheduled_jobs_due_at", "due_at"),
+)
