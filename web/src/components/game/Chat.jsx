@@ -3,7 +3,7 @@
 // to the players' chat and may hide the spectators'; everyone else writes to the
 // spectators' chat.
 import { useState } from "preact/hooks";
-import { t, tn } from "../i18n.js";
+import { t, tn } from "../../i18n.js";
 
 function time(at) {
   const d = new Date(at);
