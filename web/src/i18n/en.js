@@ -87,7 +87,15 @@ export const en = {
   confirmResign: "Resign this game?",
   undo: "Ask to undo",
   undoRequested: "Undo requested: waiting for the answer",
-  undoAsked: (c) => `${c} asks to take back the last move.`,
+  undoAsked: (c, k = 1) =>
+    k === 2
+      ? `${c} asks to take back 2 moves: your last move and theirs.`
+      : k > 2
+        ? `${c} asks to take back the last ${k} moves.`
+        : `${c} asks to take back the last move.`,
+  undoWouldTake: (k) =>
+    k === 1 ? "If accepted, your last move is taken back." : `If accepted, ${k} moves are taken back: the opponent's last move and yours.`,
+  undoNothing: "Nothing to take back: you have not played yet.",
   accept: "Accept",
   decline: "Decline",
   cancel: "Cancel",
@@ -112,6 +120,8 @@ export const en = {
   phasePlay: "Play",
   phaseScoring: "Marking dead stones",
   phaseFinished: "Game over",
+  scoringWatch:
+    "The players are marking the dead stones (crossed); the game ends when both accept the same marking.",
   scoringHelp:
     "The computer proposes which stones are dead (crossed). Click a chain to change its status; both players must accept the same marking. Reject to resume play.",
   proposalSame: (n) =>
@@ -269,6 +279,9 @@ export const en = {
   chatSay: "Message",
   chatSend: "Send",
   hideSpectators: "Hide the spectators' chat",
+  chatTooFast: (s) => `Not sent: too many messages in a row. Your text is back in the box: send it again in ${s} s.`,
+  chatUncertain: "The connection dropped while sending: your text is back in the box; send it again if it does not show above.",
+  chatNotSent: "Not sent: your text is back in the box.",
   chatEmpty: "No message yet.",
   acceptChallenge: "Accept this challenge",
   changePassword: "Change password",

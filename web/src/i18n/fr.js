@@ -84,7 +84,17 @@ export const fr = {
   confirmResign: "Abandonner cette partie\u202f?",
   undo: "Demander à reprendre",
   undoRequested: "Reprise demandée\u00a0: en attente de la réponse",
-  undoAsked: (c) => `${c} demande à reprendre le dernier coup.`,
+  undoAsked: (c, k = 1) =>
+    k === 2
+      ? `${c} demande à reprendre 2 coups : votre dernier coup et le sien.`
+      : k > 2
+        ? `${c} demande à reprendre les ${k} derniers coups.`
+        : `${c} demande à reprendre le dernier coup.`,
+  undoWouldTake: (k) =>
+    k === 1
+      ? "Si l'adversaire accepte, votre dernier coup est repris."
+      : `Si l'adversaire accepte, ${k} coups sont repris : le dernier de l'adversaire et le vôtre.`,
+  undoNothing: "Rien à reprendre : vous n'avez pas encore joué.",
   accept: "Accepter",
   decline: "Refuser",
   cancel: "Annuler",
@@ -110,6 +120,8 @@ export const fr = {
   phasePlay: "Partie en cours",
   phaseScoring: "Marquage des pierres mortes",
   phaseFinished: "Partie terminée",
+  scoringWatch:
+    "Les joueurs marquent les pierres mortes (barrées) ; la partie se termine quand tous deux acceptent le même marquage.",
   scoringHelp:
     "L'ordinateur propose les pierres mortes (barrées). Cliquez sur une chaîne pour changer son statut\u202f; les deux joueurs doivent accepter le même marquage. Refuser reprend la partie.",
   proposalSame: (n) =>
@@ -267,6 +279,11 @@ export const fr = {
   chatSay: "Message",
   chatSend: "Envoyer",
   hideSpectators: "Masquer la discussion des spectateurs",
+  chatTooFast: (s) =>
+    `Non envoyé : trop de messages d'affilée. Votre texte est revenu dans la case : renvoyez-le dans ${s} s.`,
+  chatUncertain:
+    "La connexion a été coupée pendant l'envoi : votre texte est revenu dans la case ; renvoyez-le s'il n'apparaît pas au-dessus.",
+  chatNotSent: "Non envoyé : votre texte est revenu dans la case.",
   chatEmpty: "Aucun message.",
   acceptChallenge: "Accepter ce défi",
   changePassword: "Changer de mot de passe",

@@ -4,6 +4,15 @@ import { useState } from "preact/hooks";
 import { t } from "../../i18n.js";
 import { colorName } from "./names.js";
 
+/**
+ * How many moves an accepted undo asked by `color` takes back: down to and including that side's
+ * last move, as the server does (0: that side has not played, nothing to take back).
+ */
+export function movesTakenBack(moves, color) {
+  for (let i = moves.length - 1; i >= 0; i--) if (moves[i].color === color) return moves.length - i;
+  return 0;
+}
+
 /** The opponent asks to take a move back: accept or decline (or the note that one's own request waits). */
 export function UndoRequest({ game, you, send }) {
   const mine = (c) => you.includes(c);
@@ -12,7 +21,7 @@ export function UndoRequest({ game, you, send }) {
   if (!mine(request.by)) {
     return (
       <div class="undo-ask" role="alert" data-testid="undo-ask">
-        <p>{t("undoAsked", colorName(request.by))}</p>
+        <p>{t("undoAsked", colorName(request.by), movesTakenBack(game.moves || [], request.by))}</p>
         <button type="button" onClick={() => send({ type: "undo_answer", accept: true })}>
           {t("accept")}
         </button>
@@ -36,16 +45,26 @@ export function PlayActions({ game, you, canPlay, send }) {
   const local = you.length === 2;
   // On a shared screen the request is for the last move played, whichever side played it; the
   // server takes it back at once (the other side is the same person, as it is for the bot).
+  const last = game.moves[game.moves.length - 1];
+  const asker = local ? last?.color : you[0];
+  const takeBack = asker ? movesTakenBack(game.moves, asker) : 0;
   function askUndo() {
-    const last = game.moves[game.moves.length - 1];
     send(local && last ? { type: "undo_request", color: last.color } : { type: "undo_request" });
   }
+  // What asking would do, said beside the button (a shared screen takes back the last move at once).
+  const undoNote = local ? null : takeBack ? t("undoWouldTake", takeBack) : t("undoNothing");
   return (
     <div class="actions">
       <button type="button" onClick={() => send({ type: "pass" })} disabled={!canPlay || game.phase !== "play"}>
         {t("pass")}
       </button>
-      <button type="button" onClick={askUndo} disabled={!game.moves.length || !!game.undo_request}>
+      <button
+        type="button"
+        onClick={askUndo}
+        disabled={!takeBack || !!game.undo_request}
+        aria-describedby={undoNote ? "undo-note" : undefined}
+        data-testid="ask-undo"
+      >
         {t("undo")}
       </button>
       {!confirmResign ? (
@@ -69,6 +88,11 @@ export function PlayActions({ game, you, canPlay, send }) {
             {t("cancel")}
           </button>
         </span>
+      )}
+      {undoNote && !game.undo_request && (
+        <small id="undo-note" class="undo-note" data-testid="undo-note">
+          {undoNote}
+        </small>
       )}
     </div>
   );

@@ -14,7 +14,8 @@ export function Marking({ game, you, send }) {
   const accepted = game.accepted || [];
   return (
     <section class="scoring" data-testid="scoring">
-      <p>{t("scoringHelp")}</p>
+      {/* The instructions are for those who mark; a spectator is told what is going on. */}
+      <p data-testid="scoring-help">{you.length ? t("scoringHelp") : t("scoringWatch")}</p>
       {game.proposal && (
         <p data-testid="proposal">
           {sameSet(game.proposal, game.dead || [])
