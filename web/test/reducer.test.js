@@ -258,3 +258,11 @@ test("a delta's reading updates the offset; a delta without a clock keeps the cl
   assert.equal(after.offset, -7200);
   assert.equal(after.game.clock, model.game.clock);
 });
+
+test("a message's own send time, when it has one, sets the offset rather than an older clock reading", () => {
+  // The clock was read at the move (T); the state is sent 30 s later with now = T + 30.
+  const { model } = reduce(EMPTY, { type: "state", game: { ...fullState(), now: T + 30 } }, T + 30 + 3600);
+  assert.equal(model.offset, -3600);
+  const w = sideAt(model.game.clock, "W", serverTime(model, T + 35 + 3600));
+  assert.ok(Math.abs(w.main - 555) < 1e-6, `${w.main}`);
+});

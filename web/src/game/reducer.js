@@ -9,16 +9,20 @@ export const EMPTY = Object.freeze({ game: null, offset: null, awaiting: null, p
 // Keys of a delta that are not GameState keys to copy as they come (handled one by one, or
 // never sent in a delta: the page keeps its own).
 const NOT_COPIED = new Set([
-  "type", "from", "to", "event", "placed", "removed", "clock", "at",
+  "type", "from", "to", "event", "placed", "removed", "clock", "at", "now",
   "board", "moves", "chat", "you", "version", "id", "size", "rules", "created_at", "mode",
 ]);
 
 /** Chat messages kept, as on the server. */
 export const CHAT_KEPT = 100;
 
-/** The server's time of a message's reading (epoch seconds), or null when it has none. */
+/**
+ * The server's time when it sent a message (epoch seconds), or null when it says none: its own
+ * `now` or `at` if it has one, else its clock reading's `at` (made when the message was, per the
+ * protocol; a reading cached from earlier would make the page's estimate late by as much).
+ */
 function readingOf(msg) {
-  const at = msg.at ?? msg.clock?.at ?? msg.game?.clock?.at;
+  const at = msg.now ?? msg.at ?? msg.game?.now ?? msg.clock?.at ?? msg.game?.clock?.at;
   return typeof at === "number" && Number.isFinite(at) ? at : null;
 }
 
