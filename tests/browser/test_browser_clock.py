@@ -61,3 +61,84 @@ def test_byoyomi_without_main_time_is_accepted(new_page: Any, ui: Any, server: A
     expect(page.get_by_test_id("clock-B")).to_have_text("5 × 0:30")
     expect(page.get_by_test_id("clock-W")).to_have_class(re.compile("running"))
     shot(page, "no-main-time")
+
+
+def start_local_absolute(page: Any, minutes: str) -> str:
+    """Start a game of both sides on this screen with an absolute clock; returns the game id."""
+    page.goto("/")
+    page.locator('input[name="opponent"][value="local"]').check()
+    page.locator('select[name="clock"]').select_option("absolute")
+    page.locator('input[name="main"]').fill(minutes)
+    page.get_by_role("button", name="Start the game").click()
+    page.wait_for_url(re.compile(r"/g/[^/?]+$"), timeout=5_000)
+    return str(page.url.rsplit("/g/", 1)[1])
+
+
+def seconds_shown(text: str) -> int:
+    """"9:38" as 578 seconds."""
+    m, s = text.split(":")
+    return int(m) * 60 + int(s)
+
+
+# A browser whose clock is one hour fast: the page must count from the server's time, not from this one.
+ONE_HOUR_FAST = """
+(() => {
+  const shift = 3600 * 1000;
+  const RealDate = Date;
+  const realNow = RealDate.now.bind(RealDate);
+  class ShiftedDate extends RealDate {
+    constructor(...args) { if (args.length) super(...args); else super(realNow() + shift); }
+    static now() { return realNow() + shift; }
+  }
+  window.Date = ShiftedDate;
+})();
+"""
+
+
+def test_page_opened_mid_move_with_a_wrong_clock_shows_the_players_time(
+    new_page: Any, ui: Any, server: Any, shot: Any
+) -> None:
+    players = new_page()
+    gid = start_local_absolute(players, "5")
+    ui.point(players, "E5").click()
+    ui.wait_stone(players, "E5", "black")
+    # White's clock runs; a spectator opens the game some seconds into White's think, with a clock 1 hour fast.
+    players.wait_for_timeout(2500)
+    spectator = new_page()
+    spectator.add_init_script(ONE_HOUR_FAST)
+    spectator.goto(f"/g/{gid}")
+    expect(spectator.get_by_test_id("you")).to_have_text("You are watching this game.")
+    assert spectator.evaluate("Date.now() - performance.timeOrigin") > 3_000_000  # the shift holds
+    expect(spectator.get_by_test_id("clock-W")).to_have_class(re.compile("running"))
+    if "at" not in server.game(gid)["clock"]:
+        # Protocol 1: a state's clock is as of the last move, with no time of reading, so a page opened later
+        # shows the running side with too much time. Passes once the server sends `at` (issue 22 item 3).
+        pytest.xfail("the server's clock reading carries no `at` (protocol 1)")
+    for _ in range(3):
+        a = seconds_shown(players.get_by_test_id("clock-W").inner_text())
+        b = seconds_shown(spectator.get_by_test_id("clock-W").inner_text())
+        # Read one after the other: at most one tick of the display apart.
+        assert abs(a - b) <= 1, (a, b)
+        assert 290 <= a <= 298, a
+        players.wait_for_timeout(700)
+    assert seconds_shown(spectator.get_by_test_id("clock-B").inner_text()) >= 295
+    shot(spectator, "spectator-one-hour-fast")
+
+
+def test_my_games_show_the_clocks_ticking_in_the_game_page_format(
+    new_page: Any, ui: Any, server: Any, shot: Any
+) -> None:
+    page = new_page()
+    gid = start_local_absolute(page, "5")
+    ui.point(page, "E5").click()
+    ui.wait_stone(page, "E5", "black")
+    page.goto("/")
+    row = page.locator(f'[data-testid="lobby-mine"] li[data-game="{gid}"]')
+    clock_w = row.get_by_test_id("lobby-clock-W")
+    expect(clock_w).to_have_text(re.compile(r"^(5:00|4:5\d)$"))
+    first = seconds_shown(clock_w.inner_text())
+    # White's clock runs: the lobby counts it down without a new message; Black's stands still.
+    expect(clock_w).not_to_have_text(clock_w.inner_text(), timeout=4_000)
+    assert seconds_shown(clock_w.inner_text()) < first
+    expect(row.get_by_test_id("lobby-clock-B")).to_have_text(re.compile(r"^(5:00|4:5\d)$"))
+    shot(page, "my-games-clocks")

@@ -237,11 +237,12 @@ def test_position_page_is_the_app(fast_client: TestClient) -> None:
 
 
 def test_every_step_kind_has_a_sentence_in_the_ui(fast_client: TestClient) -> None:
-    """The UI words each step from its kind (web/src/countText.js, EN and FR; the build checks that both
-    languages have the same keys): every kind the server sends must be there."""
+    """The UI words each step from its kind (web/src/i18n/en.js and fr.js, group ``count.steps``; the build
+    checks that both languages have the same keys): every kind the server sends must be there."""
     from pathlib import Path
 
-    text = (Path(__file__).resolve().parents[2] / "web" / "src" / "countText.js").read_text(encoding="utf-8")
+    tables = Path(__file__).resolve().parents[2] / "web" / "src" / "i18n"
+    text = "".join((tables / f"{code}.js").read_text(encoding="utf-8") for code in ("en", "fr"))
     kinds: set[str] = set()
     for body in (
         {"size": 5, "komi": 0, "board": SEKI},

@@ -1,4 +1,5 @@
 import { useEffect, useState } from "preact/hooks";
+import { serverNow } from "./time.js";
 
 /** Current value of a signal (signal.js); the component re-renders when it changes. */
 export function useSignal(sig) {
@@ -17,4 +18,19 @@ export function useViewport() {
     return () => window.removeEventListener("resize", onResize);
   }, []);
   return size;
+}
+
+/**
+ * The server's time (time.js's estimate), read again every `every` ms while `ticking`, so that
+ * a running clock counts down on the page.
+ */
+export function useServerNow(ticking, every = 250) {
+  const [now, setNow] = useState(serverNow());
+  useEffect(() => {
+    setNow(serverNow());
+    if (!ticking) return undefined;
+    const timer = setInterval(() => setNow(serverNow()), every);
+    return () => clearInterval(timer);
+  }, [ticking, every]);
+  return now;
 }

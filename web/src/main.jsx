@@ -7,15 +7,13 @@ import { render } from "preact";
 import { useEffect, useState } from "preact/hooks";
 import { ROOT } from "./api.js";
 import { useSignal } from "./hooks.js";
-import { LANGUAGES, lang, setLanguage, t } from "./i18n.js";
+import { ct, lang, LANGUAGES, rt, setLanguage, t } from "./i18n.js";
 import { Account } from "./components/Account.jsx";
 import { GameView } from "./components/GameView.jsx";
 import { Lobby } from "./components/Lobby.jsx";
 import { PositionTool } from "./components/PositionTool.jsx";
 import { Learn } from "./components/Learn.jsx";
 import { Review } from "./components/Review.jsx";
-import { rt } from "./reviewText.js";
-import { ct } from "./countText.js";
 import { myTurns, onScreen } from "./players.js";
 
 function currentRoute() {

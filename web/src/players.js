@@ -1,7 +1,9 @@
 // Players, the lobby and "my games" (docs/web-api.md, Players and Lobby): the
 // caller's player as a signal, the lobby socket feeding the lists, and the
 // "your turn" notice (tab title and a short stone sound) for games not on screen.
-import { ROOT, request as call } from "./api.js";
+import { request as call } from "./api.js";
+import { LiveSocket } from "./socket.js";
+import { noteServerTime, serverNow } from "./time.js";
 import { signal } from "./signal.js";
 
 /** The caller's player ({id, name, rank, rank_text, guest}), null until known. */
@@ -30,52 +32,20 @@ export async function refreshMe() {
 }
 
 /** The lobby socket: one per page, reopened after a drop and after a login or logout. */
-export class LobbySocket {
-  static current = null;
-
-  static restart() {
+export const LobbySocket = {
+  current: null,
+  restart() {
     LobbySocket.current?.close();
-    LobbySocket.current = new LobbySocket();
-  }
+    LobbySocket.current = new LiveSocket("api/lobby/ws", { onMessage: onLobby, ping: false });
+  },
+};
 
-  constructor() {
-    this.closed = false;
-    this.delay = 500;
-    this.open();
-  }
-
-  open() {
-    if (this.closed) return;
-    const proto = location.protocol === "https:" ? "wss:" : "ws:";
-    const ws = new WebSocket(`${proto}//${location.host}${ROOT}api/lobby/ws`);
-    this.ws = ws;
-    ws.onopen = () => {
-      this.delay = 500;
-    };
-    ws.onmessage = (evt) => {
-      try {
-        const msg = JSON.parse(evt.data);
-        if (msg.type === "lobby") {
-          lobby.set(msg);
-          noticeTurns(msg.mine || []);
-        }
-      } catch {
-        // not a lobby message: ignored
-      }
-    };
-    ws.onclose = () => {
-      if (this.ws !== ws || this.closed) return;
-      const wait = this.delay;
-      this.delay = Math.min(this.delay * 2, 8000);
-      this.timer = setTimeout(() => this.open(), wait);
-    };
-  }
-
-  close() {
-    this.closed = true;
-    clearTimeout(this.timer);
-    this.ws?.close();
-  }
+function onLobby(msg) {
+  if (msg?.type !== "lobby") return;
+  // The lists' clocks count from the server's time of the message (absent: its arrival).
+  noteServerTime(msg.now);
+  lobby.set({ ...msg, readAt: serverNow() });
+  noticeTurns(msg.mine || []);
 }
 
 // -- "your turn" in another game ---------------------------------------------------------

@@ -7,8 +7,7 @@
 import "../count.css";
 import { useMemo, useRef, useState } from "preact/hooks";
 import { useSignal } from "../hooks.js";
-import { lang, num, t, tn } from "../i18n.js";
-import { ct, ctn } from "../countText.js";
+import { ct, ctn, lang, num, t, tn } from "../i18n.js";
 import { Board } from "./Board.jsx";
 
 const ORDER = ["quick-count", "area", "territory", "japanese"];

@@ -2,8 +2,7 @@
 // count step by step (fetched from the server for the game's current marking).
 import { useEffect, useState } from "preact/hooks";
 import { useSignal } from "../hooks.js";
-import { lang } from "../i18n.js";
-import { ct } from "../countText.js";
+import { ct, lang } from "../i18n.js";
 import { countApi } from "../countApi.js";
 import { CountSteps } from "./CountSteps.jsx";
 import { ErrorNote } from "./ErrorNote.jsx";

@@ -1,11 +1,13 @@
 // The home page: who is waiting for a game (open challenges), my games, games in
 // progress to watch, recently finished games, and the new-game form. The lists
 // come from the lobby socket (players.js) and change without a reload.
+import { Fragment } from "preact";
 import { useEffect, useState } from "preact/hooks";
 import { ROOT, api } from "../api.js";
-import { useSignal } from "../hooks.js";
+import { useServerNow, useSignal } from "../hooks.js";
 import { t, tn } from "../i18n.js";
 import { lobby, me, playersApi } from "../players.js";
+import { summaryClockText } from "../time.js";
 import { NewGame } from "./NewGame.jsx";
 
 const gameUrl = (id) => `${ROOT}g/${encodeURIComponent(id)}`;
@@ -47,9 +49,32 @@ function clockText(g) {
   return g.clock_text || t("noClock");
 }
 
-function minutes(seconds) {
-  const s = Math.max(0, Math.round(seconds));
-  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+/**
+ * Both sides' time left in a game of the list, in the game page's words, the running side
+ * counting down from the server's time of the reading (nothing for a game without a clock).
+ */
+function SummaryClocks({ g, readAt }) {
+  const ticking = ["B", "W"].some((c) => g.time_left && g.time_left[c] > 0) && g.status === "live";
+  const now = useServerNow(ticking, 500);
+  if (!g.time_left) return null;
+  return (
+    <span class="lobby-clocks">
+      {["B", "W"].map((c) => {
+        const text = summaryClockText(g, c, now, readAt);
+        if (text === null) return null;
+        const name = c === "B" ? t("black") : t("white");
+        return (
+          <Fragment key={c}>
+            {" "}
+            <span class="lobby-clock" data-testid={`lobby-clock-${c}`} aria-label={t("labelled", t("clockLeft", name), text)}>
+              <span class={`stone-icon ${c}`} aria-hidden="true"></span>
+              {text}
+            </span>
+          </Fragment>
+        );
+      })}
+    </span>
+  );
 }
 
 function Section({ id, title, empty, games, row }) {
@@ -95,6 +120,7 @@ export function Lobby({ onCreated }) {
   const live = lists?.live || [];
   const finished = lists?.finished || [];
   const myId = player?.id;
+  const readAt = lists?.readAt;
   const [myFinished, setMyFinished] = useState([]);
 
   // The player's finished games: read again when the player changes or one of their games ends.
@@ -149,7 +175,8 @@ export function Lobby({ onCreated }) {
                   </span>
                   <span class="what">
                     {t("moveNo", g.moves)} · {mineTurn ? t("yourTurnShort") : t("theirTurn")}
-                    {g.time_left && g.you.length === 1 && ` · ${minutes(g.time_left[g.you[0]])}`}
+                    {g.time_left && " ·"}
+                    <SummaryClocks g={g} readAt={readAt} />
                   </span>
                   <a href={gameUrl(g.id)} class="button" data-testid={`open-${g.id}`}>
                     {t("resume")}
@@ -184,6 +211,8 @@ export function Lobby({ onCreated }) {
               <Versus g={g} />
               <span class="what">
                 {g.size}×{g.size} · {t("moveNo", g.moves)} · {t("spectatorsN", g.spectators)}
+                {g.time_left && " ·"}
+                <SummaryClocks g={g} readAt={readAt} />
               </span>
               <a href={gameUrl(g.id)} data-testid={`watch-${g.id}`}>
                 {t("watch")}

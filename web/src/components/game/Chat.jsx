@@ -1,0 +1,145 @@
+// Chat of one game: the players' chat and the spectators' chat, apart. Messages
+// are shown as text (Preact escapes it: a message is never HTML). Players write
+// to the players' chat and may hide the spectators'; everyone else writes to the
+// spectators' chat.
+import { useEffect, useLayoutEffect, useRef, useState } from "preact/hooks";
+import { lang, t, tn } from "../../i18n.js";
+
+/** The time of a message in the page's language ("10:05" in French, "10:05 AM" in English). */
+export function chatTime(at, code = lang.get()) {
+  const d = new Date(at);
+  return Number.isNaN(d.getTime()) ? "" : d.toLocaleTimeString(code, { hour: "2-digit", minute: "2-digit" });
+}
+
+/** Seconds a refused burst must wait, read from the server's "try again in N s" (1 when it does not say). */
+function waitOf(exc) {
+  const m = /(\d+(?:\.\d+)?)\s*s\b/.exec(exc.message || "");
+  return m ? Math.max(1, Math.ceil(Number(m[1]))) : 1;
+}
+
+function Messages({ id, title, messages }) {
+  const listRef = useRef(null);
+  // Whether the reader is at the newest message: only then does a new one scroll the list
+  // (someone reading back up is not pulled down).
+  const atEnd = useRef(true);
+  useLayoutEffect(() => {
+    const list = listRef.current;
+    if (list && atEnd.current) list.scrollTop = list.scrollHeight;
+  }, [messages.length]);
+  function onScroll(evt) {
+    const list = evt.currentTarget;
+    atEnd.current = list.scrollHeight - list.scrollTop - list.clientHeight < 8;
+  }
+  return (
+    <div class="chat-log" data-testid={id}>
+      <h4>{title}</h4>
+      {messages.length ? (
+        <ol aria-live="polite" ref={listRef} onScroll={onScroll} tabIndex={0} aria-label={title}>
+          {messages.map((m, i) => (
+            <li key={`${m.at}-${i}`}>
+              <span class="chat-from">{m.from}</span> <span class="chat-text">{m.text}</span>{" "}
+              <small class="chat-at">{chatTime(m.at)}</small>
+            </li>
+          ))}
+        </ol>
+      ) : (
+        <p class="empty">{t("chatEmpty")}</p>
+      )}
+    </div>
+  );
+}
+
+/** The chat panel; ``send(action)`` sends a chat action and resolves once it is stored. */
+export function Chat({ game, seated, send }) {
+  const [text, setText] = useState("");
+  // {key, args} (translated at render) or the server's own words; with `until` (ms) when it holds only a while.
+  const [error, setError] = useState(null);
+  const [hide, setHide] = useState(false);
+  const chat = game.chat || [];
+  const players = chat.filter((m) => m.to === "players");
+  const spectators = chat.filter((m) => m.to === "spectators");
+  const to = seated ? "players" : "spectators";
+
+  // A "too many messages" error no longer holds once its wait has passed: it goes then.
+  useEffect(() => {
+    if (!error?.until) return undefined;
+    const timer = setTimeout(() => setError((e) => (e === error ? null : e)), Math.max(0, error.until - Date.now()));
+    return () => clearTimeout(timer);
+  }, [error]);
+
+  // Messages go one after the other, in the order written; the first the server refuses comes
+  // back into the box with all those written after it, in front of anything typed since.
+  const queue = useRef([]);
+  const sending = useRef(false);
+  async function pump() {
+    if (sending.current) return;
+    sending.current = true;
+    while (queue.current.length) {
+      const message = queue.current[0];
+      try {
+        await send({ type: "chat", ...message });
+        queue.current.shift();
+        setError(null);
+      } catch (exc) {
+        const back = queue.current.splice(0).map((m) => m.text);
+        setText((now) => [...back, now].filter((part) => part.trim()).join(" "));
+        if (exc.code === "too-many-requests") {
+          const wait = waitOf(exc);
+          setError({ key: "chatTooFast", args: [wait], until: Date.now() + wait * 1000 });
+        } else if (exc.code === "network" && exc.reason === "in-flight") {
+          setError({ key: "chatUncertain" });
+        } else if (exc.code === "network") {
+          setError({ key: "chatNotSent" });
+        } else {
+          const why = t("labelled", tn("errors", exc.code) || t("errorTitle"), exc.message);
+          setError({ text: `${t("chatNotSent")} ${why}` });
+        }
+      }
+    }
+    sending.current = false;
+  }
+
+  function submit(e) {
+    e.preventDefault();
+    if (!text.trim()) return;
+    // The box is free for the next message at once.
+    queue.current.push({ text, to });
+    setText("");
+    pump();
+  }
+
+  return (
+    <section class="chat" aria-label={t("chatPlayers")} data-testid="chat">
+      <Messages id="chat-players" title={t("chatPlayers")} messages={players} />
+      {!(seated && hide) && <Messages id="chat-spectators" title={t("chatSpectators")} messages={spectators} />}
+      {seated && (
+        <label class="check">
+          <input type="checkbox" checked={hide} onChange={(e) => setHide(e.currentTarget.checked)} />{" "}
+          {t("hideSpectators")}
+        </label>
+      )}
+      <form class="chat-form" onSubmit={submit}>
+        <label class="visually-hidden" for="chat-text">
+          {t("chatSay")}
+        </label>
+        <input
+          id="chat-text"
+          name="chat"
+          value={text}
+          maxLength={500}
+          placeholder={seated ? t("chatPlayers") : t("chatSpectators")}
+          onInput={(e) => setText(e.currentTarget.value)}
+          data-testid="chat-input"
+        />
+        <button type="submit" data-testid="chat-send">
+          {t("chatSend")}
+        </button>
+      </form>
+      {error && (
+        <p class="error" role="alert" data-testid="chat-error">
+          {error.text ?? t(error.key, ...(error.args || []))}
+        </p>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,104 @@
+// The end of a game: the dead-stone phase (the estimator's proposal, who accepted, accept or
+// resume), then the result and the count.
+import { api, ROOT } from "../../api.js";
+import { rt, t, tn } from "../../i18n.js";
+import { GameCount } from "../GameCount.jsx";
+import { ScoreTable } from "../ScoreTable.jsx";
+import { colorName } from "./names.js";
+
+const sameSet = (a, b) => a.length === b.length && a.every((p) => b.includes(p));
+
+/** The marking phase: instructions, the proposal, who accepted, and the players' buttons. */
+export function Marking({ game, you, send }) {
+  const local = you.length === 2;
+  const accepted = game.accepted || [];
+  return (
+    <section class="scoring" data-testid="scoring">
+      {/* The instructions are for those who mark; a spectator is told what is going on. */}
+      <p data-testid="scoring-help">{you.length ? t("scoringHelp") : t("scoringWatch")}</p>
+      {game.proposal && (
+        <p data-testid="proposal">
+          {sameSet(game.proposal, game.dead || [])
+            ? t("proposalSame", game.proposal.length)
+            : t("proposalDiffers", game.proposal.length)}
+        </p>
+      )}
+      <ul class="acceptance">
+        {["B", "W"].map((c) => (
+          <li key={c} data-testid={`accepted-${c}`}>
+            {accepted.includes(c) ? t("acceptedBy", colorName(c)) : t("notAccepted", colorName(c))}
+          </li>
+        ))}
+      </ul>
+      {you.length > 0 && (
+        <div class="actions">
+          {local ? (
+            ["B", "W"].map((c) => (
+              <button
+                key={c}
+                type="button"
+                class="primary"
+                disabled={accepted.includes(c)}
+                onClick={() => send({ type: "accept", color: c })}
+              >
+                {t("acceptMarking")} ({colorName(c)})
+              </button>
+            ))
+          ) : (
+            <button
+              type="button"
+              class="primary"
+              disabled={you.every((c) => accepted.includes(c))}
+              onClick={() => send({ type: "accept" })}
+            >
+              {t("acceptMarking")}
+            </button>
+          )}
+          <button type="button" onClick={() => send({ type: "resume" })}>
+            {t("rejectMarking")}
+          </button>
+        </div>
+      )}
+    </section>
+  );
+}
+
+/** The result line, then (live, once counted) the score table and the count step by step. */
+export function Outcome({ game, live }) {
+  const counted = live && game.score && (game.phase === "scoring" || game.phase === "finished");
+  return (
+    <>
+      {game.result && (
+        <p class="result" data-testid="result" data-result={game.result}>
+          <strong>
+            {t("result")}
+            {t("colon")}
+          </strong>{" "}
+          {t("resultText", game.result)} ({game.result})
+          {game.end_reason && tn("endReasons", game.end_reason) && ` – ${tn("endReasons", game.end_reason)}`}
+        </p>
+      )}
+      {counted && <ScoreTable score={game.score} final={game.phase === "finished"} />}
+      {counted && <GameCount game={game} />}
+    </>
+  );
+}
+
+/** The record's links: the SGF download, and the review once the game is over. */
+export function RecordLinks({ game }) {
+  return (
+    <p>
+      <a class="button" href={api.sgfUrl(game.id)} download={`keima-${game.id}.sgf`} data-testid="sgf">
+        {t("downloadSgf")}
+      </a>
+      {game.phase === "finished" && (
+        <>
+          {" "}
+          <a class="button" href={`${ROOT}review?game=${encodeURIComponent(game.id)}`} data-testid="review-game">
+            {rt("reviewLink")}
+          </a>
+        </>
+      )}
+    </p>
+  );
+}

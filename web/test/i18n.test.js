@@ -1,0 +1,42 @@
+// The language tables (src/i18n/en.js, fr.js) and their look-ups (src/i18n.js).
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { MESSAGES, STEP_KINDS, ct, ctn, lang, missingMessages, resultWords, rt, t, tn } from "../src/i18n.js";
+
+test("both languages have the same messages, at every depth", () => {
+  assert.deepEqual(missingMessages(), []);
+  assert.ok(STEP_KINDS.length >= 25);
+});
+
+test("the completeness check names a message missing from one language with its group", () => {
+  const saved = MESSAGES.fr.count.sources.ffg;
+  delete MESSAGES.fr.count.sources.ffg;
+  try {
+    assert.deepEqual(missingMessages(), ["fr: count.sources.ffg"]);
+  } finally {
+    MESSAGES.fr.count.sources.ffg = saved;
+  }
+});
+
+test("each look-up reads its group in the current language", () => {
+  const cases = [
+    ["en", () => t("resultText", "B+R"), "Black wins by resignation"],
+    ["fr", () => t("chatSend"), "Envoyer"],
+    ["fr", () => tn("levels", "strong"), "fort"],
+    ["en", () => ct("next"), "Next step"],
+    ["fr", () => ct("next"), "Étape suivante"],
+    ["en", () => rt("reviewLink"), MESSAGES.en.lessons.reviewLink],
+    ["fr", () => ctn("sources", "ffg"), MESSAGES.fr.count.sources.ffg],
+  ];
+  try {
+    for (const [code, call, expected] of cases) {
+      lang.set(code);
+      assert.equal(call(), expected, code);
+    }
+  } finally {
+    lang.set("en");
+  }
+  assert.equal(t("no-such-message"), "no-such-message");
+  assert.equal(tn("levels", "no-such-level"), null);
+  assert.equal(resultWords("W+R", "fr"), "Blanc gagne par abandon");
+});
