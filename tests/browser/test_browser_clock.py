@@ -110,10 +110,7 @@ def test_page_opened_mid_move_with_a_wrong_clock_shows_the_players_time(
     expect(spectator.get_by_test_id("you")).to_have_text("You are watching this game.")
     assert spectator.evaluate("Date.now() - performance.timeOrigin") > 3_000_000  # the shift holds
     expect(spectator.get_by_test_id("clock-W")).to_have_class(re.compile("running"))
-    if "at" not in server.game(gid)["clock"]:
-        # Protocol 1: a state's clock is as of the last move, with no time of reading, so a page opened later
-        # shows the running side with too much time. Passes once the server sends `at` (issue 22 item 3).
-        pytest.xfail("the server's clock reading carries no `at` (protocol 1)")
+    assert "at" in server.game(gid)["clock"]  # the reading says when it was made
     for _ in range(3):
         a = seconds_shown(players.get_by_test_id("clock-W").inner_text())
         b = seconds_shown(spectator.get_by_test_id("clock-W").inner_text())

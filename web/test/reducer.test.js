@@ -266,3 +266,18 @@ test("a message's own send time, when it has one, sets the offset rather than an
   const w = sideAt(model.game.clock, "W", serverTime(model, T + 35 + 3600));
   assert.ok(Math.abs(w.main - 555) < 1e-6, `${w.main}`);
 });
+
+test("a delta's clock names only what changed: the side that moved, at and running; the rest is kept", () => {
+  const model = started(T);
+  const delta = {
+    type: "delta", from: 4, to: 5, event: { type: "moved", move: move(5, "W", 13, "D3") }, placed: [[13, "W"]],
+    to_move: "B", clock: { at: T + 20, running: "B", W: { main: 570, expired: false } },
+  };
+  const { model: after } = reduce(model, delta, T + 20);
+  assert.equal(after.game.clock.spec.type, "absolute");
+  assert.equal(after.game.clock.B.main, 580);
+  assert.equal(after.game.clock.W.main, 570);
+  assert.equal(after.game.clock.running, "B");
+  const b = sideAt(after.game.clock, "B", serverTime(after, T + 30));
+  assert.ok(Math.abs(b.main - 570) < 1e-6, `${b.main}`);
+});

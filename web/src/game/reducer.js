@@ -85,7 +85,11 @@ function applyDelta(model, msg, local) {
     for (const point of msg.removed || []) board[point] = 0;
     game.board = board;
   }
-  if (msg.clock !== undefined) game.clock = stamped(msg.clock, local + (offset ?? 0));
+  if (msg.clock !== undefined) {
+    // A delta's clock names `at` and `running`, and only the sides whose stored time changed.
+    const clock = msg.clock && held.clock ? { ...held.clock, ...msg.clock } : msg.clock;
+    game.clock = stamped(clock, local + (offset ?? 0));
+  }
   const event = msg.event || {};
   if ((event.type === "moved" || event.type === "passed") && event.move) {
     game.moves = [...(held.moves || []), event.move];
