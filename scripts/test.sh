@@ -15,6 +15,10 @@ command -v chromium >/dev/null 2>&1 || need_apt+=(chromium)
 # node builds the browser UI (web/): Debian's npm (node 18) is enough for esbuild.
 [ ! -f web/package.json ] || command -v npm >/dev/null 2>&1 || need_apt+=(nodejs npm)
 command -v pg_ctlcluster >/dev/null 2>&1 || [ -x /usr/lib/postgresql/15/bin/initdb ] || need_apt+=(postgresql)
+# PyICU (player names that look alike, keima.server.text) builds against the system's ICU.
+dpkg -s libicu-dev >/dev/null 2>&1 || need_apt+=(libicu-dev)
+command -v pkg-config >/dev/null 2>&1 || need_apt+=(pkg-config)
+command -v g++ >/dev/null 2>&1 || need_apt+=(g++)
 # Redis for the cluster tests (tests/cluster: several server processes and bot workers).
 command -v redis-server >/dev/null 2>&1 || need_apt+=(redis-server)
 # nginx for the reverse-proxy test (tests/cluster/test_proxy.py runs the configuration of docs/deploy.md).

@@ -36,7 +36,7 @@ async def setup(app: FastAPI, hub: Hub, limits: Limits | None = None) -> None:
     """Make ``app.state.players``, ``app.state.lobby`` and ``app.state.chat`` for ``hub`` (reads or makes the
     signing key: see ``load_secret``), their rate limits made by ``limits`` (default: in this process)."""
     secret = await asyncio.get_running_loop().run_in_executor(None, load_secret, hub.store)
-    app.state.players = Players(hub.store, secret, limits)
+    app.state.players = Players(hub.store, secret, limits, engines=hub.engines)
     app.state.lobby = Lobby(hub)
     app.state.chat = Chat(hub, limits)
 
@@ -70,16 +70,27 @@ async def caller_token(conn: Request | WebSocket, game_id: str) -> str | None:
 
 async def caller_player(conn: Request | WebSocket, *, make: bool = False) -> tuple[Player | None, str | None]:
     """The logged-in player of a request, and a new session cookie value when ``make`` made a guest for a caller
-    without one (the caller must set it on the answer)."""
+    without one (the caller must set it on the answer). Raises ``ApiError`` 429 when the caller's address made
+    too many guests lately."""
     players = players_of(conn)
     player = await players.current(conn.cookies)
     if player is not None or not make:
         return player, None
-    player, cookie = await players.new_guest(conn.headers.get("accept-language") or "")
+    player, cookie = await players.new_guest(conn.headers.get("accept-language") or "", _address(conn))
     return player, cookie
 
 
-def me_out(p: Player) -> MeOut:
+async def chat_player(request: Request, action: dict[str, Any]) -> tuple[Player | None, str | None]:
+    """The player a chat message (a ``ChatAction`` dict) posted over HTTP is written by, and the session cookie
+    value to set when a guest was made for it: a message to the spectators' chat from a caller without a player
+    needs one (its name is shown), a message to the players' chat is written by the seat."""
+    return await caller_player(request, make=action.get("to") == "spectators")
+
+
+def me_out(p: Player | None) -> MeOut:
+    """``GET /api/me``'s body: the player, or every field null (``guest`` true) for a caller without one."""
+    if p is None:
+        return MeOut(id=None, name=None, rank=None, rank_text=None, guest=True)
     return MeOut(id=p.id, name=p.name, rank=p.rank, rank_text=rank_words(p.rank), guest=p.guest)
 
 
@@ -87,37 +98,38 @@ def _json(model: Any, status: int = 200) -> Response:
     return Response(model.model_dump_json(), status_code=status, media_type="application/json")
 
 
-def _address(request: Request) -> str:
-    return request.client.host if request.client else "?"
+def _address(conn: Request | WebSocket) -> str:
+    return conn.client.host if conn.client else "?"
 
 
 async def _need(request: Request) -> Player:
     player = await players_of(request).current(request.cookies)
     if player is None:
-        raise ApiError(401, "not-logged-in", "no player for this browser: GET /api/me first, or log in")
+        raise ApiError(401, "not-logged-in", "no player for this browser: play, chat or register first, or log in")
     return player
 
 
 @router.get("/api/me", responses={200: {"model": MeOut}, **_errors})
 async def get_me(request: Request) -> Response:
-    """The caller's player; a first visit makes a guest player (and sets its session cookie)."""
-    player, cookie = await caller_player(request, make=True)
-    assert player is not None
-    resp = _json(me_out(player))
-    if cookie is not None:
-        set_session_cookie(resp, cookie, _secure(request))
-    return resp
+    """The caller's player; without one, every field null and ``guest`` true (nothing is stored: a guest is made
+    by the first action that needs a player)."""
+    player, _ = await caller_player(request)
+    return _json(me_out(player))
 
 
 @router.patch("/api/me", responses={200: {"model": MeOut}, **_errors})
 async def patch_me(body: MePatch, request: Request) -> Response:
-    """Change the caller's name and/or rank (409 for a name taken)."""
+    """Change the caller's name and/or rank (409 for a name taken); a caller without a player gets a guest."""
     _same_origin(request)
-    player = await _need(request)
+    player, cookie = await caller_player(request, make=True)
+    assert player is not None
     fields = body.model_fields_set
     updated = await players_of(request).update(player, body.name, body.rank, "rank" in fields)
     _rename_in_memory(request, updated)
-    return _json(me_out(updated))
+    resp = _json(me_out(updated))
+    if cookie is not None:
+        set_session_cookie(resp, cookie, _secure(request))
+    return resp
 
 
 def _rename_in_memory(conn: Request | WebSocket, player: Player) -> None:
@@ -134,15 +146,15 @@ def _rename_in_memory(conn: Request | WebSocket, player: Player) -> None:
 
 @router.post("/api/players", status_code=201, responses={201: {"model": MeOut}, **_errors})
 async def register(body: Credentials, request: Request) -> Response:
-    """Register the caller's guest player under a name and password (201; 409 for a name taken)."""
+    """Register the caller's guest player under a name and password, or a new player for a caller without one
+    (201; 409 for a name taken; 429 past the registrations allowed an address). The session id changes."""
     _same_origin(request)
-    player, cookie = await caller_player(request, make=True)
-    assert player is not None
-    registered = await players_of(request).register(player, body.name, body.password)
-    _rename_in_memory(request, registered)
+    player, _ = await caller_player(request)
+    registered, cookie = await players_of(request).register(player, body.name, body.password, _address(request))
+    if player is not None:
+        _rename_in_memory(request, registered)
     resp = _json(me_out(registered), 201)
-    if cookie is not None:
-        set_session_cookie(resp, cookie, _secure(request))
+    set_session_cookie(resp, cookie, _secure(request))
     return resp
 
 
@@ -178,10 +190,13 @@ async def logout(request: Request) -> Response:
 
 @router.post("/api/me/password", status_code=204, responses=_errors)
 async def change_password(body: PasswordChange, request: Request) -> Response:
-    """Change a registered player's password (401 for a wrong old password)."""
+    """Change a registered player's password (401 for a wrong old password; 429 past the login attempts
+    allowed): the session id changes and the account's other sessions end."""
     _same_origin(request)
-    await players_of(request).change_password(await _need(request), body.old, body.new)
-    return Response(status_code=204)
+    cookie = await players_of(request).change_password(await _need(request), body.old, body.new, _address(request))
+    resp = Response(status_code=204)
+    set_session_cookie(resp, cookie, _secure(request))
+    return resp
 
 
 @router.delete("/api/me", status_code=204, responses=_errors)

@@ -29,7 +29,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from keima import ai
 from keima.rules.coords import MAX_SIZE, MIN_SIZE
 from keima.server import api_players
-from keima.server.api_players import caller_player, caller_token, players_of, set_session_cookie
+from keima.server.api_players import caller_player, caller_token, chat_player, players_of, set_session_cookie
 from keima.server.chat import game_sgf
 from keima.server.errors import ApiError, quote
 from keima.server.hub import Hub, new_game_id
@@ -364,7 +364,7 @@ def create_app(db_url: str | None = None, *, pubsub: PubSub | None = None, dist:
         (``"opponent": "open"``) makes a guest player for a caller without one."""
         _same_origin(request)
         data = (body or NewGame()).model_dump()
-        player, cookie = await caller_player(request, make=data["opponent"] == "open")
+        player, cookie = await caller_player(request, make=True)
         gid = new_game_id()
         token = None if player is None else players_of(request).seat_token(player.id, gid)
         s, token, invite = await hub_of(request).create(data, game_id=gid, token=token,
@@ -388,7 +388,7 @@ def create_app(db_url: str | None = None, *, pubsub: PubSub | None = None, dist:
         challenge (403 for one's own challenge, 409 when someone took it first)."""
         _same_origin(request)
         token = await caller_token(request, game_id)
-        player, cookie = await caller_player(request, make=body.code is None)
+        player, cookie = await caller_player(request, make=True)
         seat = None if player is None else players_of(request).seat_token(player.id, game_id)
         s, new = await hub_of(request).join(game_id, body.code, _thash(token), token=seat,
                                             person=None if player is None else player.person())
@@ -407,12 +407,16 @@ def create_app(db_url: str | None = None, *, pubsub: PubSub | None = None, dist:
         token = await caller_token(request, game_id)
         th = _thash(token)
         data = action.root.model_dump()
+        cookie = None
         if data["type"] == "chat":
-            player = await players_of(request).current(request.cookies)
+            player, cookie = await chat_player(request, data)
             s = await request.app.state.chat.post(game_id, data, th, player)
         else:
             s = await hub_of(request).act(game_id, data, th)
-        return _json(envelope_json(s.state_json(time.monotonic(), s.seats.held_by(th))))
+        resp = _json(envelope_json(s.state_json(time.monotonic(), s.seats.held_by(th))))
+        if cookie is not None:
+            set_session_cookie(resp, cookie, request.url.scheme == "https")
+        return resp
 
     @app.get("/api/games/{game_id}/sgf", responses={200: {"content": {"application/x-go-sgf": {}}}, **errors})
     async def sgf(game_id: str, request: Request) -> Response:
