@@ -16,7 +16,7 @@ from fastapi import APIRouter, FastAPI, Query, Request, Response, WebSocket, Web
 from keima.server.chat import Chat
 from keima.server.errors import ApiError
 from keima.server.hub import Hub
-from keima.server.limits import Limits
+from keima.server.limits import ChatFlood, Limits
 from keima.server.lobby import LOBBY, Lobby, player_channel
 from keima.server.origin import cross_origin as _cross_origin
 from keima.server.origin import same_origin as _same_origin
@@ -39,6 +39,7 @@ async def setup(app: FastAPI, hub: Hub, limits: Limits | None = None) -> None:
     app.state.players = Players(hub.store, secret, limits, engines=hub.engines)
     app.state.lobby = Lobby(hub)
     app.state.chat = Chat(hub, limits)
+    app.state.chat_flood = ChatFlood(limits or Limits())
 
 
 def players_of(conn: Request | WebSocket) -> Players:
@@ -80,10 +81,19 @@ async def caller_player(conn: Request | WebSocket, *, make: bool = False) -> tup
     return player, cookie
 
 
-async def chat_player(request: Request, action: dict[str, Any]) -> tuple[Player | None, str | None]:
-    """The player a chat message (a ``ChatAction`` dict) posted over HTTP is written by, and the session cookie
-    value to set when a guest was made for it: a message to the spectators' chat from a caller without a player
-    needs one (its name is shown), a message to the players' chat is written by the seat."""
+async def check_chat_flood(conn: Request | WebSocket, game_id: str) -> None:
+    """Count a chat message to ``game_id`` against the limits per game and per client address
+    (``keima.server.limits.ChatFlood``); raises ``ApiError`` 429 past either."""
+    flood: ChatFlood = conn.app.state.chat_flood
+    await flood.check(game_id, _address(conn))
+
+
+async def chat_player(request: Request, game_id: str, action: dict[str, Any]) -> tuple[Player | None, str | None]:
+    """The player a chat message (a ``ChatAction`` dict) posted over HTTP to ``game_id`` is written by, and the
+    session cookie value to set when a guest was made for it: a message to the spectators' chat from a caller
+    without a player needs one (its name is shown), a message to the players' chat is written by the seat. The
+    message is counted first (``check_chat_flood``: 429), so that a flood makes no guests."""
+    await check_chat_flood(request, game_id)
     return await caller_player(request, make=action.get("to") == "spectators")
 
 

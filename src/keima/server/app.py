@@ -29,7 +29,14 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from keima import ai
 from keima.rules.coords import MAX_SIZE, MIN_SIZE
 from keima.server import api_players
-from keima.server.api_players import caller_player, caller_token, chat_player, players_of, set_session_cookie
+from keima.server.api_players import (
+    caller_player,
+    caller_token,
+    chat_player,
+    check_chat_flood,
+    players_of,
+    set_session_cookie,
+)
 from keima.server.chat import game_sgf
 from keima.server.errors import ApiError, quote
 from keima.server.hub import Hub, new_game_id
@@ -409,7 +416,7 @@ def create_app(db_url: str | None = None, *, pubsub: PubSub | None = None, dist:
         data = action.root.model_dump()
         cookie = None
         if data["type"] == "chat":
-            player, cookie = await chat_player(request, data)
+            player, cookie = await chat_player(request, game_id, data)
             s = await request.app.state.chat.post(game_id, data, th, player)
         else:
             s = await hub_of(request).act(game_id, data, th)
@@ -575,6 +582,7 @@ async def _serve_socket(hub: Hub, websocket: WebSocket, game_id: str) -> None:
                     continue
                 action = msg.action.model_dump()
                 if action["type"] == "chat":
+                    await check_chat_flood(websocket, game_id)
                     s2 = await websocket.app.state.chat.post(game_id, action, th, player)
                 else:
                     s2 = await hub.act(game_id, action, th)
