@@ -42,16 +42,20 @@ def test_get_me_without_a_session_stores_nothing(sqlite_url: str) -> None:
         assert count_players(sqlite_url) == 1
 
 
+PAGE = {"Origin": "http://testserver"}  # what a browser sends with a POST from this server's page
+
+
 @pytest.mark.parametrize("action", ["create-bot", "create-invite", "join-invite", "chat", "register", "rename"])
 def test_each_action_that_needs_a_player_makes_the_guest(fast_client: TestClient, action: str) -> None:
     a, host = Browser(fast_client), Browser(fast_client)
     if action == "create-bot":
-        a.req("POST", "/api/games", 201, json={"size": 9, "opponent": "bot"})
+        a.req("POST", "/api/games", 201, json={"size": 9, "opponent": "bot"}, headers=dict(PAGE))
     elif action == "create-invite":
-        a.req("POST", "/api/games", 201, json={"size": 9, "opponent": "invite"})
+        a.req("POST", "/api/games", 201, json={"size": 9, "opponent": "invite"}, headers=dict(PAGE))
     elif action == "join-invite":
         g = host.req("POST", "/api/games", 201, json={"size": 9, "opponent": "invite"}).json()
-        a.req("POST", f"/api/games/{g['game']['id']}/join", 200, json={"code": g["invite"]["code"]})
+        a.req("POST", f"/api/games/{g['game']['id']}/join", 200, json={"code": g["invite"]["code"]},
+              headers=dict(PAGE))
     elif action == "chat":
         gid = open_challenge(host)["game"]["id"]
         a.req("POST", f"/api/games/{gid}/actions", 200, json={"type": "chat", "text": "hello", "to": "spectators"})
@@ -62,6 +66,17 @@ def test_each_action_that_needs_a_player_makes_the_guest(fast_client: TestClient
     else:
         a.req("PATCH", "/api/me", 200, json={"rank": "5k"})
     assert a.req("GET", "/api/me", 200).json()["id"] is not None
+
+
+def test_an_api_client_without_a_player_plays_by_its_seat_token_and_makes_no_row(sqlite_url: str) -> None:
+    with TestClient(create_app(sqlite_url)) as c:
+        for _ in range(3):
+            g = c.post("/api/games", json={"size": 9, "opponent": "invite"}).json()
+            c.cookies.clear()
+            r = c.post(f"/api/games/{g['game']['id']}/join", json={"code": g["invite"]["code"]})
+            assert r.status_code == 200 and r.json()["seat"]["token"]
+            c.cookies.clear()
+        assert count_players(sqlite_url) == 0
 
 
 def test_new_guests_are_limited_per_address(fast_client: TestClient) -> None:

@@ -81,6 +81,14 @@ async def caller_player(conn: Request | WebSocket, *, make: bool = False) -> tup
     return player, cookie
 
 
+def needs_player(conn: Request | WebSocket, public: bool) -> bool:
+    """Whether creating or joining a game makes a guest player for a caller without one: for an open challenge
+    (``public``: the lobby shows its players' names), and for a browser's page (a request with an ``Origin``
+    header, which browsers send with every POST), whose "my games" needs a player. An API client without a
+    player holds its seat by the seat token alone, as before, and makes no rows."""
+    return public or "origin" in conn.headers
+
+
 async def check_chat_flood(conn: Request | WebSocket, game_id: str) -> None:
     """Count a chat message to ``game_id`` against the limits per game and per client address
     (``keima.server.limits.ChatFlood``); raises ``ApiError`` 429 past either."""

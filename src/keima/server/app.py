@@ -34,6 +34,7 @@ from keima.server.api_players import (
     caller_token,
     chat_player,
     check_chat_flood,
+    needs_player,
     players_of,
     set_session_cookie,
 )
@@ -371,7 +372,7 @@ def create_app(db_url: str | None = None, *, pubsub: PubSub | None = None, dist:
         (``"opponent": "open"``) makes a guest player for a caller without one."""
         _same_origin(request)
         data = (body or NewGame()).model_dump()
-        player, cookie = await caller_player(request, make=True)
+        player, cookie = await caller_player(request, make=needs_player(request, data["opponent"] == "open"))
         gid = new_game_id()
         token = None if player is None else players_of(request).seat_token(player.id, gid)
         s, token, invite = await hub_of(request).create(data, game_id=gid, token=token,
@@ -395,7 +396,7 @@ def create_app(db_url: str | None = None, *, pubsub: PubSub | None = None, dist:
         challenge (403 for one's own challenge, 409 when someone took it first)."""
         _same_origin(request)
         token = await caller_token(request, game_id)
-        player, cookie = await caller_player(request, make=True)
+        player, cookie = await caller_player(request, make=needs_player(request, body.code is None))
         seat = None if player is None else players_of(request).seat_token(player.id, game_id)
         s, new = await hub_of(request).join(game_id, body.code, _thash(token), token=seat,
                                             person=None if player is None else player.person())
