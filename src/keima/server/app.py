@@ -28,7 +28,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from keima import ai
 from keima.rules.coords import MAX_SIZE, MIN_SIZE
-from keima.server import api_players
+from keima.server import api_players, storage_errors
 from keima.server.api_players import (
     caller_player,
     caller_token,
@@ -317,6 +317,7 @@ def create_app(db_url: str | None = None, *, pubsub: PubSub | None = None, dist:
         log.exception("unexpected error: %s", type(exc).__name__)
         return _error_response(ApiError(500, "internal-error", "the server failed on this request"))
 
+    storage_errors.install(app)  # the database out of reach: 503 storage-error everywhere, one warning line
     app.include_router(positions_router)  # before the catch-all asset route below
     app.include_router(review_router)
     # ----------------------------------------------------------------------------------------------- API
