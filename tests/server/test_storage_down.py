@@ -109,9 +109,8 @@ def test_postgres_down_answers_503_storage_error_everywhere_and_recovers(
             storage_error(alice.req("POST", f"/api/games/{gid}/actions",
                                     json={"type": "chat", "text": "are you there?"}))
             # A socket on a game this process does not hold (it must be read) is closed: try again later.
-            with pytest.raises(WebSocketDisconnect) as closed:
-                with newcomer.ws("/api/games/no-such-game-x/ws") as ws:
-                    ws.receive_json()
+            with pytest.raises(WebSocketDisconnect) as closed, newcomer.ws("/api/games/no-such-game-x/ws") as ws:
+                ws.receive_json()
             assert closed.value.code == 1013
         keima_records = [r for r in caplog.records if r.name.startswith("keima")]
         assert any("storage-error" in r.getMessage() for r in keima_records)
