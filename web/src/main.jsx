@@ -16,7 +16,7 @@ import { Learn } from "./components/Learn.jsx";
 import { Review } from "./components/Review.jsx";
 import { rt } from "./reviewText.js";
 import { ct } from "./countText.js";
-import { myTurns, onScreen } from "./players.js";
+import { afterAction, myTurns, onScreen } from "./players.js";
 
 function currentRoute() {
   const rest = location.pathname.startsWith(ROOT) ? location.pathname.slice(ROOT.length) : "";
@@ -53,6 +53,7 @@ function App() {
   }, []);
 
   function onCreated(created) {
+    afterAction(created);
     const id = created.game.id;
     if (created.invite?.url) {
       try {

@@ -15,6 +15,7 @@ import { ErrorNote } from "./ErrorNote.jsx";
 import { ScoreTable } from "./ScoreTable.jsx";
 import { Chat } from "./Chat.jsx";
 import { AcceptButton } from "./Lobby.jsx";
+import { afterAction } from "../players.js";
 import { GameCount } from "./GameCount.jsx";
 
 const sameSet = (a, b) => a.length === b.length && a.every((p) => b.includes(p));
@@ -113,7 +114,7 @@ export function GameView({ gameId, inviteCode }) {
     async function start() {
       if (inviteCode) {
         try {
-          const joined = await api.join(gameId, inviteCode);
+          const joined = afterAction(await api.join(gameId, inviteCode));
           if (!cancelled && joined?.game) onState(joined.game);
         } catch (exc) {
           if (exc.code !== "bad-invitation") setError(exc);
@@ -581,7 +582,7 @@ export function GameView({ gameId, inviteCode }) {
           <Chat
             game={game}
             seated={you.length > 0}
-            send={(action) => (socketRef.current ? socketRef.current.send(action) : api.action(gameId, action))}
+            send={(action) => api.action(gameId, action).then(afterAction)}
           />
         )}
 
