@@ -112,6 +112,10 @@ def test_postgres_down_answers_503_storage_error_everywhere_and_recovers(
             with pytest.raises(WebSocketDisconnect) as closed, newcomer.ws("/api/games/no-such-game-x/ws") as ws:
                 ws.receive_json()
             assert closed.value.code == 1013
+            # The lobby's socket: its lists cannot be read either.
+            with pytest.raises(WebSocketDisconnect) as closed, newcomer.ws("/api/lobby/ws") as ws:
+                ws.receive_json()
+            assert closed.value.code == 1013
         keima_records = [r for r in caplog.records if r.name.startswith("keima")]
         assert any("storage-error" in r.getMessage() for r in keima_records)
         assert not [r for r in keima_records if r.exc_info], [r.getMessage() for r in keima_records if r.exc_info]

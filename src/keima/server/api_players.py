@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 from typing import Any, Literal
 
 from fastapi import APIRouter, FastAPI, Query, Request, Response, WebSocket, WebSocketDisconnect
@@ -24,10 +25,12 @@ from keima.server.players import SESSION_AGE, SESSION_COOKIE, Player, Players, l
 from keima.server.schemas import ErrorBody
 from keima.server.schemas_players import Credentials, GamesOut, MeOut, MePatch, PasswordChange
 from keima.server.session import token_hash
+from keima.server.storage_errors import WS_TRY_AGAIN_LATER, storage_unreachable
 
 SEAT_HEADER = "x-keima-seat"
 SEAT_COOKIE_PREFIX = "keima_seat_"
 
+log = logging.getLogger("keima.server.players")
 router = APIRouter()
 _errors: dict[int | str, dict[str, Any]] = {code: {"model": ErrorBody} for code in (400, 401, 403, 409, 422, 429)}
 
@@ -289,13 +292,21 @@ async def lobby_socket(websocket: WebSocket) -> None:
         await websocket.send_text(f'{lists[:-1]},"mine":{mine}}}')
 
     async def pump() -> None:
-        with contextlib.suppress(WebSocketDisconnect, RuntimeError, OSError):
-            await send()
-            while True:
-                await wake.wait()
-                wake.clear()
+        try:
+            with contextlib.suppress(WebSocketDisconnect, RuntimeError, OSError):
                 await send()
-                await asyncio.sleep(0.2)  # notices in a burst make one message
+                while True:
+                    await wake.wait()
+                    wake.clear()
+                    await send()
+                    await asyncio.sleep(0.2)  # notices in a burst make one message
+        except Exception as exc:
+            # The lists could not be read: the database is out of reach. The client reopens later.
+            if not storage_unreachable(exc):
+                raise
+            log.warning("database unreachable: the lobby socket is closed (%s)", type(exc).__name__)
+            with contextlib.suppress(RuntimeError, OSError):
+                await websocket.close(code=WS_TRY_AGAIN_LATER)
 
     loop = asyncio.get_running_loop()
     tasks = [loop.create_task(listen(sub)) for sub in subs] + [loop.create_task(pump())]
