@@ -188,6 +188,12 @@ def test_invisible_reserved_and_bot_names_are_refused(fast_client: TestClient, n
     assert err["field"] == "name" and said in err["message"], err
 
 
+def test_a_guest_may_send_its_own_generated_name_back_with_a_rank(fast_client: TestClient) -> None:
+    a = Browser(fast_client)
+    name = a.me()["name"]
+    assert a.req("PATCH", "/api/me", 200, json={"name": name, "rank": "9k"}).json()["rank"] == "9k"
+
+
 def test_an_engines_name_is_reserved_too(sqlite_url: str) -> None:
     with TestClient(create_app(sqlite_url, engines={"Leelaz": "leelaz --gtp"})) as c:
         err = Browser(c).req("PATCH", "/api/me", 422, json={"name": "LEELAZ"}).json()["error"]

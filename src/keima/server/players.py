@@ -337,7 +337,10 @@ class Players:
         player as stored. Raises ``ApiError`` 422 for a bad or reserved name or a bad rank, 409 for a name taken
         (or one that looks like another player's)."""
         new_rank = check_rank(rank) if set_rank else player.rank
-        new_name = player.name if name is None else await self.check_new_name(name, player.id)
+        # The name sent back unchanged (a form that sends every field) is no rename: a guest keeps its generated
+        # name, an older account a name that today's rules would refuse.
+        same = name is None or unicodedata.normalize("NFC", name) == player.name
+        new_name = player.name if same or name is None else await self.check_new_name(name, player.id)
 
         def op(conn: Connection) -> None:
             conn.execute(players.update().where(players.c.id == player.id).values(
