@@ -127,8 +127,9 @@ def cluster(pg_url: str, own_redis: RedisServer, tmp_path_factory: pytest.TempPa
 
 
 def guest(base: str) -> str:
-    """A new guest's session cookie value, made by the process at ``base``."""
-    r = httpx.get(f"{base}/api/me", timeout=30)
+    """A new guest's session cookie value, made by the process at ``base`` (an empty ``PATCH /api/me`` is an
+    action that needs a player: it makes the guest)."""
+    r = httpx.patch(f"{base}/api/me", json={}, timeout=30)
     assert r.status_code == 200, r.text
     return r.cookies[SESSION_COOKIE]
 

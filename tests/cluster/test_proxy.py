@@ -156,7 +156,8 @@ def test_the_page_the_api_a_game_and_its_cookies_through_nginx(proxied: tuple[Cl
         assert "<title>" in page.text.lower() or "<title" in page.text
         info = c.get("/api/info")
         assert info.status_code == 200 and "version" in info.json()
-        me = c.get("/api/me")
+        assert c.get("/api/me").json()["id"] is None  # reading makes no player
+        me = c.patch("/api/me", json={}, headers=origin)  # an action that needs one makes the guest
         assert me.status_code == 200 and me.json()["guest"] is True
         # Over HTTPS (X-Forwarded-Proto) the session cookie is Secure, and HttpOnly as everywhere.
         assert {"httponly", "secure"} <= cookie_attributes(me, SESSION_COOKIE)

@@ -18,10 +18,10 @@ def test_bad_port_and_url_are_usage_errors(capsys: pytest.CaptureFixture[str]) -
 
 
 def test_unreachable_database_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["serve", "--no-open", "--port", "0", "--db", f"sqlite:///{tmp_path}/missing/dir/k.db"]) == 1
+    assert main(["serve", "--no-open", "--port", "0", "--db", f"sqlite:///{tmp_path}/missing/dir/k.db"]) == 2
     err = capsys.readouterr().err
     assert "cannot open the database" in err and "unable to open database file" in err
-    assert main(["serve", "--no-open", "--port", "0", "--db", "postgresql://nobody:secret@127.0.0.1:1/x"]) == 1
+    assert main(["serve", "--no-open", "--port", "0", "--db", "postgresql://nobody:secret@127.0.0.1:1/x"]) == 2
     err = capsys.readouterr().err
     assert "cannot open the database postgresql+psycopg://nobody:***@127.0.0.1:1/x" in err
     assert "secret" not in err

@@ -14,7 +14,7 @@ import { Lobby } from "./components/Lobby.jsx";
 import { PositionTool } from "./components/PositionTool.jsx";
 import { Learn } from "./components/Learn.jsx";
 import { Review } from "./components/Review.jsx";
-import { myTurns, onScreen } from "./players.js";
+import { afterAction, myTurns, onScreen } from "./players.js";
 
 function currentRoute() {
   const rest = location.pathname.startsWith(ROOT) ? location.pathname.slice(ROOT.length) : "";
@@ -51,6 +51,7 @@ function App() {
   }, []);
 
   function onCreated(created) {
+    afterAction(created);
     const id = created.game.id;
     if (created.invite?.url) {
       try {

@@ -23,7 +23,14 @@ export const playersApi = {
   myGames: (status) => call("GET", `api/me/games?status=${status}`),
 };
 
-/** Reads the caller's player (a first visit makes a guest) and reopens the lobby socket as them. */
+/** After an action that may have made a guest player (the server makes one for a page without a player:
+ * a game, a join, a spectator's chat message), reads the player again so the header names them. */
+export function afterAction(result) {
+  if (!me.get()?.id) refreshMe().catch(() => {});
+  return result;
+}
+
+/** Reads the caller's player (id null until an action made one) and reopens the lobby socket as them. */
 export async function refreshMe() {
   const player = await playersApi.me();
   me.set(player);

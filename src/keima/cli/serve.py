@@ -76,6 +76,12 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("--workers N > 1 needs --redis URL (the processes share live updates through Redis)")
     if redis_url and not redis_url.startswith(("redis://", "rediss://", "unix://")):
         raise UsageError(f"--redis: not a Redis URL: {redis_url!r} (expected redis://HOST:PORT/N)")
+    if redis_url:
+        missing = missing_cluster_modules()
+        if missing:
+            print(f"keima serve: cluster mode needs `pip install 'keima[cluster]'` (missing: {', '.join(missing)})",
+                  file=sys.stderr)
+            return 2
     if args.durable:
         # The application opens its engine itself (create_app); the setting reaches it through the environment.
         os.environ["KEIMA_DURABLE"] = "1"
@@ -96,7 +102,12 @@ def run(args: argparse.Namespace) -> int:
         prepare_database(url)
     except Exception as exc:
         print(f"keima serve: cannot open the database {_redact(url)}: {error_line(exc)}", file=sys.stderr)
-        return 1
+        return 2
+    if redis_url:
+        problem = redis_problem(redis_url)
+        if problem is not None:
+            print(f"keima serve: cannot reach Redis at {_redact_redis(redis_url)}: {problem}", file=sys.stderr)
+            return 2
     # Bind first so that the port (0 = any free one) is known before the URL is printed.
     family = socket.AF_INET6 if ":" in args.host else socket.AF_INET
     sock = socket.socket(family, socket.SOCK_STREAM)
@@ -183,6 +194,41 @@ def _serve_forked(app: object, args: argparse.Namespace, sock: object, address: 
     return worst
 
 
+# What cluster mode imports (the optional dependencies ``keima[cluster]``): Redis's client and arq's job queue.
+CLUSTER_MODULES = ("redis", "arq")
+
+
+def missing_cluster_modules() -> list[str]:
+    """The modules of the ``cluster`` extra that cannot be imported here (empty when cluster mode can run)."""
+    import importlib
+
+    missing = []
+    for name in CLUSTER_MODULES:
+        try:
+            importlib.import_module(name)
+        except ImportError:
+            missing.append(name)
+    return missing
+
+
+def redis_problem(url: str, timeout: float = 3.0) -> str | None:
+    """Why the Redis at ``url`` cannot be used (one line: refused, unknown host, timed out, wrong password), or
+    None when it answers a PING within ``timeout`` seconds."""
+    import redis
+
+    from keima.cli import error_line
+
+    client = redis.Redis.from_url(url, socket_connect_timeout=timeout, socket_timeout=timeout)
+    try:
+        client.ping()
+    except Exception as exc:  # redis-py's ConnectionError, TimeoutError, AuthenticationError, ResponseError...
+        return error_line(exc)
+    finally:
+        with contextlib.suppress(Exception):
+            client.close()
+    return None
+
+
 def parse_engines(specs: list[str]) -> dict[str, str]:
     """Return name -> command for ``--engine NAME=COMMAND`` options. Raises ``UsageError`` for a spec without
     ``=``, an empty name or command, a repeated name, or a command whose program is not found."""
@@ -248,6 +294,20 @@ def normalise_url(url: str) -> str:
         if url.startswith(prefix):
             return "postgresql+psycopg://" + url[len(prefix):]
     return url
+
+
+def _redact_redis(url: str) -> str:
+    """``url`` with its password hidden (``redis://:***@host:6379/0``)."""
+    from urllib.parse import urlsplit, urlunsplit
+
+    try:
+        parts = urlsplit(url)
+        if parts.password is None:
+            return url
+        netloc = parts.netloc.replace(f":{parts.password}@", ":***@", 1)
+        return urlunsplit(parts._replace(netloc=netloc))
+    except ValueError:
+        return "?"
 
 
 def _redact(url: str) -> str:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import time
 from typing import Any, Literal
 
@@ -18,7 +19,7 @@ from keima.server import store_reads
 from keima.server.chat import Chat
 from keima.server.errors import Refused
 from keima.server.hub import Hub
-from keima.server.limits import Limits
+from keima.server.limits import ChatFlood, Limits
 from keima.server.lobby import LOBBY, Lobby, player_channel
 from keima.server.origin import cross_origin as _cross_origin
 from keima.server.origin import same_origin as _same_origin
@@ -26,10 +27,12 @@ from keima.server.players import SESSION_AGE, SESSION_COOKIE, Player, Players, l
 from keima.server.schemas import ErrorBody
 from keima.server.schemas_players import Credentials, GamesOut, MeOut, MePatch, PasswordChange
 from keima.server.session import token_hash
+from keima.server.storage_errors import WS_TRY_AGAIN_LATER, storage_unreachable
 
 SEAT_HEADER = "x-keima-seat"
 SEAT_COOKIE_PREFIX = "keima_seat_"
 
+log = logging.getLogger("keima.server.players")
 router = APIRouter()
 _errors: dict[int | str, dict[str, Any]] = {code: {"model": ErrorBody} for code in (400, 401, 403, 409, 422, 429)}
 
@@ -38,9 +41,10 @@ async def setup(app: FastAPI, hub: Hub, limits: Limits | None = None) -> None:
     """Make ``app.state.players``, ``app.state.lobby`` and ``app.state.chat`` for ``hub`` (reads or makes the
     signing key: see ``load_secret``), their rate limits made by ``limits`` (default: in this process)."""
     secret = await asyncio.get_running_loop().run_in_executor(None, load_secret, hub.store)
-    app.state.players = Players(hub.store, secret, limits)
+    app.state.players = Players(hub.store, secret, limits, engines=hub.engines)
     app.state.lobby = Lobby(hub)
     app.state.chat = Chat(hub, limits)
+    app.state.chat_flood = ChatFlood(limits or Limits())
 
 
 def players_of(conn: Request | WebSocket) -> Players:
@@ -72,16 +76,44 @@ async def caller_token(conn: Request | WebSocket, game_id: str) -> str | None:
 
 async def caller_player(conn: Request | WebSocket, *, make: bool = False) -> tuple[Player | None, str | None]:
     """The logged-in player of a request, and a new session cookie value when ``make`` made a guest for a caller
-    without one (the caller must set it on the answer)."""
+    without one (the caller must set it on the answer). Raises ``Refused`` 429 when the caller's address made
+    too many guests lately."""
     players = players_of(conn)
     player = await players.current(conn.cookies)
     if player is not None or not make:
         return player, None
-    player, cookie = await players.new_guest(conn.headers.get("accept-language") or "")
+    player, cookie = await players.new_guest(conn.headers.get("accept-language") or "", _address(conn))
     return player, cookie
 
 
-def me_out(p: Player) -> MeOut:
+def needs_player(conn: Request | WebSocket, public: bool) -> bool:
+    """Whether creating or joining a game makes a guest player for a caller without one: for an open challenge
+    (``public``: the lobby shows its players' names), and for a browser's page (a request with an ``Origin``
+    header, which browsers send with every POST), whose "my games" needs a player. An API client without a
+    player holds its seat by the seat token alone, as before, and makes no rows."""
+    return public or "origin" in conn.headers
+
+
+async def check_chat_flood(conn: Request | WebSocket, game_id: str) -> None:
+    """Count a chat message to ``game_id`` against the limits per game and per client address
+    (``keima.server.limits.ChatFlood``); raises ``Refused`` 429 past either."""
+    flood: ChatFlood = conn.app.state.chat_flood
+    await flood.check(game_id, _address(conn))
+
+
+async def chat_player(request: Request, game_id: str, action: dict[str, Any]) -> tuple[Player | None, str | None]:
+    """The player a chat message (a ``ChatAction`` dict) posted over HTTP to ``game_id`` is written by, and the
+    session cookie value to set when a guest was made for it: a message to the spectators' chat from a caller
+    without a player needs one (its name is shown), a message to the players' chat is written by the seat. The
+    message is counted first (``check_chat_flood``: 429), so that a flood makes no guests."""
+    await check_chat_flood(request, game_id)
+    return await caller_player(request, make=action.get("to") == "spectators")
+
+
+def me_out(p: Player | None) -> MeOut:
+    """``GET /api/me``'s body: the player, or every field null (``guest`` true) for a caller without one."""
+    if p is None:
+        return MeOut(id=None, name=None, rank=None, rank_text=None, guest=True)
     return MeOut(id=p.id, name=p.name, rank=p.rank, rank_text=rank_words(p.rank), guest=p.guest)
 
 
@@ -89,37 +121,38 @@ def _json(model: Any, status: int = 200) -> Response:
     return Response(model.model_dump_json(), status_code=status, media_type="application/json")
 
 
-def _address(request: Request) -> str:
-    return request.client.host if request.client else "?"
+def _address(conn: Request | WebSocket) -> str:
+    return conn.client.host if conn.client else "?"
 
 
 async def _need(request: Request) -> Player:
     player = await players_of(request).current(request.cookies)
     if player is None:
-        raise Refused("not-logged-in", "no player for this browser: GET /api/me first, or log in")
+        raise Refused("not-logged-in", "no player for this browser: play, chat or register first, or log in")
     return player
 
 
 @router.get("/api/me", responses={200: {"model": MeOut}, **_errors})
 async def get_me(request: Request) -> Response:
-    """The caller's player; a first visit makes a guest player (and sets its session cookie)."""
-    player, cookie = await caller_player(request, make=True)
-    assert player is not None
-    resp = _json(me_out(player))
-    if cookie is not None:
-        set_session_cookie(resp, cookie, _secure(request))
-    return resp
+    """The caller's player; without one, every field null and ``guest`` true (nothing is stored: a guest is made
+    by the first action that needs a player)."""
+    player, _ = await caller_player(request)
+    return _json(me_out(player))
 
 
 @router.patch("/api/me", responses={200: {"model": MeOut}, **_errors})
 async def patch_me(body: MePatch, request: Request) -> Response:
-    """Change the caller's name and/or rank (409 for a name taken)."""
+    """Change the caller's name and/or rank (409 for a name taken); a caller without a player gets a guest."""
     _same_origin(request)
-    player = await _need(request)
+    player, cookie = await caller_player(request, make=True)
+    assert player is not None
     fields = body.model_fields_set
     updated = await players_of(request).update(player, body.name, body.rank, "rank" in fields)
     await _rename_in_games(request, updated)
-    return _json(me_out(updated))
+    resp = _json(me_out(updated))
+    if cookie is not None:
+        set_session_cookie(resp, cookie, _secure(request))
+    return resp
 
 
 async def _rename_in_games(conn: Request | WebSocket, player: Player) -> None:
@@ -147,15 +180,15 @@ async def _anonymize(conn: Request | WebSocket, player_id: str, name: str) -> No
 
 @router.post("/api/players", status_code=201, responses={201: {"model": MeOut}, **_errors})
 async def register(body: Credentials, request: Request) -> Response:
-    """Register the caller's guest player under a name and password (201; 409 for a name taken)."""
+    """Register the caller's guest player under a name and password, or a new player for a caller without one
+    (201; 409 for a name taken; 429 past the registrations allowed an address). The session id changes."""
     _same_origin(request)
-    player, cookie = await caller_player(request, make=True)
-    assert player is not None
-    registered = await players_of(request).register(player, body.name, body.password)
-    await _rename_in_games(request, registered)
+    player, _ = await caller_player(request)
+    registered, cookie = await players_of(request).register(player, body.name, body.password, _address(request))
+    if player is not None:
+        await _rename_in_games(request, registered)
     resp = _json(me_out(registered), 201)
-    if cookie is not None:
-        set_session_cookie(resp, cookie, _secure(request))
+    set_session_cookie(resp, cookie, _secure(request))
     return resp
 
 
@@ -191,10 +224,13 @@ async def logout(request: Request) -> Response:
 
 @router.post("/api/me/password", status_code=204, responses=_errors)
 async def change_password(body: PasswordChange, request: Request) -> Response:
-    """Change a registered player's password (401 for a wrong old password)."""
+    """Change a registered player's password (401 for a wrong old password; 429 past the login attempts
+    allowed): the session id changes and the account's other sessions end."""
     _same_origin(request)
-    await players_of(request).change_password(await _need(request), body.old, body.new)
-    return Response(status_code=204)
+    cookie = await players_of(request).change_password(await _need(request), body.old, body.new, _address(request))
+    resp = Response(status_code=204)
+    set_session_cookie(resp, cookie, _secure(request))
+    return resp
 
 
 @router.delete("/api/me", status_code=204, responses=_errors)
@@ -271,13 +307,21 @@ async def lobby_socket(websocket: WebSocket) -> None:
         await websocket.send_text(f'{lists[:-1]},"mine":{mine},"now":{time.time():.3f}}}')
 
     async def pump() -> None:
-        with contextlib.suppress(WebSocketDisconnect, RuntimeError, OSError):
-            await send()
-            while True:
-                await wake.wait()
-                wake.clear()
+        try:
+            with contextlib.suppress(WebSocketDisconnect, RuntimeError, OSError):
                 await send()
-                await asyncio.sleep(0.2)  # notices in a burst make one message
+                while True:
+                    await wake.wait()
+                    wake.clear()
+                    await send()
+                    await asyncio.sleep(0.2)  # notices in a burst make one message
+        except Exception as exc:
+            # The lists could not be read: the database is out of reach. The client reopens later.
+            if not storage_unreachable(exc):
+                raise
+            log.warning("database unreachable: the lobby socket is closed (%s)", type(exc).__name__)
+            with contextlib.suppress(RuntimeError, OSError):
+                await websocket.close(code=WS_TRY_AGAIN_LATER)
 
     loop = asyncio.get_running_loop()
     tasks = [loop.create_task(listen(sub)) for sub in subs] + [loop.create_task(pump())]

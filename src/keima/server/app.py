@@ -17,7 +17,7 @@ from typing import Any
 
 from fastapi import FastAPI
 
-from keima.server import api_players, http_edge, routes_games, routes_ui
+from keima.server import api_players, http_edge, routes_games, routes_ui, storage_errors
 from keima.server.http_edge import BodyLimit, SecurityHeaders, content_security_policy
 from keima.server.hub import Hub
 from keima.server.limits import Limits
@@ -94,6 +94,7 @@ def create_app(db_url: str | None = None, *, pubsub: PubSub | None = None, dist:
     app.add_middleware(SecurityHeaders, csp=content_security_policy(web_root))
 
     http_edge.install(app)
+    storage_errors.install(app)  # the database out of reach: 503 storage-error everywhere, one warning line
     app.include_router(routes_games.router)
     app.include_router(positions_router)
     app.include_router(review_router)

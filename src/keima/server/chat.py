@@ -23,24 +23,12 @@ from keima.server.errors import Refused
 from keima.server.hub import Hub
 from keima.server.limits import Limiter, Limits
 from keima.server.players import Player, rank_words, too_many
-from keima.server.schemas import CHAT_MAX
 from keima.server.session import GameSession
+from keima.server.text import clean_text
 from keima.server.view import bot_name
 
 CHAT_LIMIT = 3  # messages per second and per sender
 CHAT_WINDOW = 1.0
-
-
-def clean_text(text: str) -> str:
-    """The message as stored: control characters but line breaks removed, blanks at both ends stripped;
-    raises ``Refused`` 422 for an empty or too long message."""
-    kept = "".join(c for c in text if c == "\n" or (c >= " " and c != "\x7f"))
-    kept = kept.strip()
-    if not kept:
-        raise Refused("invalid-request", "a chat message needs some text", field="text")
-    if len(kept) > CHAT_MAX:
-        raise Refused("invalid-request", f"a chat message has at most {CHAT_MAX} characters", field="text")
-    return kept
 
 
 class Chat:

@@ -17,7 +17,7 @@ from typing import Any
 from fastapi import WebSocket, WebSocketDisconnect
 from pydantic import ValidationError
 
-from keima.server.api_players import caller_token, players_of
+from keima.server.api_players import caller_token, check_chat_flood, players_of
 from keima.server.errors import Refused
 from keima.server.http_edge import MAX_BODY, printable, validation_error
 from keima.server.hub import Hub
@@ -180,6 +180,7 @@ async def _receive(hub: Hub, sock: GameSocket, raw: str | None, player: Any) -> 
             return
         action = msg.action.model_dump()
         if action["type"] == "chat":
+            await check_chat_flood(sock.ws, sock.game_id)
             s = await sock.ws.app.state.chat.post(sock.game_id, action, sock.thash, player)
         else:
             s = await hub.act(sock.game_id, action, sock.thash)

@@ -13,7 +13,8 @@ seconds until one more would be (the refused event is not counted).
   stops limiting (during an outage each process allows the limit on its own, as without Redis).
 
 ``Limits`` makes the limiters of a process (``Limits()`` in process memory, ``Limits(redis_url)`` in Redis) and
-closes the shared Redis connection.
+closes the shared Redis connection. ``ChatFlood`` holds the chat's limits beside the one per sender: per game and
+per client address, so that many fresh guests cannot flood a game's chat between them.
 """
 
 from __future__ import annotations
@@ -26,6 +27,8 @@ import secrets
 import time
 from typing import Any, Protocol
 
+from keima.server.errors import Refused
+
 log = logging.getLogger("keima.server.limits")
 
 PREFIX = "keima:limit:"
@@ -36,6 +39,12 @@ RETRY_S = 1.0
 TIMEOUT_S = 0.5
 # At most one warning about an unreachable Redis per this many seconds (a flood of requests, not of log lines).
 WARN_EVERY_S = 30.0
+# Chat messages per game and per client address (the limit per sender is keima.server.chat's): a lively game's
+# players and spectators stay well under the first, a club behind one address under the second; thirty guests
+# made by one script do not.
+CHAT_GAME_LIMIT = 20
+CHAT_ADDRESS_LIMIT = 10
+CHAT_FLOOD_WINDOW = 10.0
 
 # KEYS[1]: the key's sorted set. ARGV: window (ms), limit, a unique member for this event.
 # Returns 0 when the event is allowed (and counted), else the milliseconds until one more is allowed.
@@ -158,3 +167,24 @@ class Limits:
         if self._redis is not None:
             with contextlib.suppress(Exception):
                 await self._redis.aclose()
+
+
+class ChatFlood:
+    """The chat's limits besides the one per sender: ``CHAT_GAME_LIMIT`` messages per game and
+    ``CHAT_ADDRESS_LIMIT`` per client address, each per ``CHAT_FLOOD_WINDOW`` seconds (in Redis in cluster mode,
+    like every ``Limits`` limiter)."""
+
+    def __init__(self, limits: Limits) -> None:
+        self.per_game = limits.limiter("chat-game", CHAT_GAME_LIMIT, CHAT_FLOOD_WINDOW)
+        self.per_address = limits.limiter("chat-address", CHAT_ADDRESS_LIMIT, CHAT_FLOOD_WINDOW)
+
+    async def check(self, game_id: str, address: str) -> None:
+        """Count one message to ``game_id`` from ``address``; raises ``Refused`` 429 (``too-many-requests``,
+        saying how long to wait) past either limit. The address is counted first: a flood from one address does
+        not use up the game's allowance for everyone else."""
+        for limiter, key, what in ((self.per_address, address, "from this address"),
+                                   (self.per_game, game_id, "in this game")):
+            wait = await limiter.check(key)
+            if wait:
+                raise Refused("too-many-requests",
+                               f"too many chat messages {what}: try again in {max(1, round(wait))} s")

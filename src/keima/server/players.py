@@ -14,9 +14,16 @@ A seat belongs to a player: the seat token of a player's seat in a game is deriv
 the game (``seat_token``), so that wherever the player is logged in they hold the seat, with no per-device
 cookie. The seat token header (``X-Keima-Seat``) and the seat cookies still work for API clients and bots.
 
-Passwords are hashed with argon2id (argon2-cffi). Login attempts are limited per name and per client address
-(``LOGIN_LIMIT`` a minute each); the counts are kept in the server process, or in Redis when the server runs in
-cluster mode (``keima.server.limits``), so that several processes allow the limit once between them.
+Passwords are hashed with argon2id (argon2-cffi). Login attempts and password changes are counted together,
+per name and per client address (``LOGIN_LIMIT`` a minute each); new guests (``GUEST_LIMIT``) and registrations
+(``REGISTER_LIMIT``) are limited per client address. The counts are kept in the server process, or in Redis when
+the server runs in cluster mode (``keima.server.limits``), so that several processes allow the limit once between
+them. A guest is made only when an action needs a player (creating or joining a game, chatting, renaming,
+registering), never by reading ``GET /api/me``.
+
+The session id changes whenever the player behind it gains a right: at login, at registration and at a password
+change (which also ends the account's other sessions), so that a cookie someone else knew before is worth
+nothing after. What names are acceptable is ``keima.server.text``'s.
 """
 
 from __future__ import annotations
@@ -29,6 +36,7 @@ import os
 import secrets
 import time
 import unicodedata
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -41,12 +49,19 @@ from sqlalchemy.exc import IntegrityError
 from keima.server.errors import Refused
 from keima.server.limits import Limiter, Limits
 from keima.server.store import Store, game_players, now_utc, player_sessions, players, server_settings
+from keima.server.text import check_name, name_folds, refuse_reserved
 
 SESSION_COOKIE = "keima_session"
 SESSION_AGE = 365 * 86400
 LOGIN_LIMIT = 10
 LOGIN_WINDOW = 60.0
-NAME_MIN, NAME_MAX = 3, 20
+# New guest players per client address: a browser makes one, a family or a club behind one address a few; a
+# script asking for thousands of rows gets 429.
+GUEST_LIMIT = 30
+GUEST_WINDOW = 600.0
+# Registrations per client address: each one costs an argon2 hash (tens of milliseconds of CPU).
+REGISTER_LIMIT = 10
+REGISTER_WINDOW = 600.0
 PASSWORD_MIN, PASSWORD_MAX = 6, 200
 # How long a process trusts a session id it has looked up (a logout elsewhere takes effect within this).
 SESSION_CACHE_S = 5.0
@@ -74,18 +89,6 @@ class Player:
 def name_key(name: str) -> str:
     """The form of a name that uniqueness compares: NFC, then case-folded."""
     return unicodedata.normalize("NFC", name).casefold()
-
-
-def check_name(name: str) -> str:
-    """Return ``name`` (NFC) when it is a valid player name; raises ``Refused`` 422 naming what is wrong."""
-    name = unicodedata.normalize("NFC", name)
-    if not NAME_MIN <= len(name) <= NAME_MAX:
-        raise Refused("invalid-request", f"a name has {NAME_MIN} to {NAME_MAX} characters", field="name")
-    bad = [c for c in name if not (c.isalpha() or c in "0123456789_-")]
-    if bad:
-        raise Refused("invalid-request", "a name has only letters, digits, '_' and '-' "
-                       f"(not {ascii(bad[0])})", field="name")
-    return name
 
 
 def check_rank(rank: str | None) -> str | None:
@@ -154,12 +157,16 @@ def load_secret(store: Store) -> bytes:
 class Players:
     """Players, sessions and seats of one server process (``app.state.players``)."""
 
-    def __init__(self, store: Store, secret: bytes, limits: Limits | None = None) -> None:
+    def __init__(self, store: Store, secret: bytes, limits: Limits | None = None, engines: Iterable[str] = ()) -> None:
         self.store = store
         self.secret = secret
+        #: Names of the GTP engines offered (reserved, like the bots' names: ``keima.server.text``).
+        self.engines = tuple(engines)
         limits = limits or Limits()
         self.login_by_name: Limiter = limits.limiter("login-name", LOGIN_LIMIT, LOGIN_WINDOW)
         self.login_by_address: Limiter = limits.limiter("login-address", LOGIN_LIMIT, LOGIN_WINDOW)
+        self.guests_by_address: Limiter = limits.limiter("guest-address", GUEST_LIMIT, GUEST_WINDOW)
+        self.register_by_address: Limiter = limits.limiter("register-address", REGISTER_LIMIT, REGISTER_WINDOW)
         # session id hash -> (player id, when looked up)
         self._sessions: dict[str, tuple[str, float]] = {}
 
@@ -235,8 +242,12 @@ class Players:
         return player
 
     # -- guests and sessions -------------------------------------------------------------------------------
-    async def new_guest(self, lang: str = "en") -> tuple[Player, str]:
-        """Make a guest player and a session for them; returns (player, cookie value)."""
+    async def new_guest(self, lang: str = "en", address: str = "?") -> tuple[Player, str]:
+        """Make a guest player and a session for them; returns (player, cookie value). Raises ``Refused`` 429
+        past ``GUEST_LIMIT`` new guests in ``GUEST_WINDOW`` seconds from ``address``."""
+        wait = await self.guests_by_address.check(address)
+        if wait:
+            raise too_many(wait, "new players from this address")
         prefix = "Invité" if lang.lower().startswith("fr") else "Guest"
         for _attempt in range(20):
             name = f"{prefix}-{secrets.randbelow(9000) + 1000}"
@@ -282,12 +293,54 @@ class Players:
 
         await self.store.write(op)
 
+    async def rotate_session(self, player_id: str) -> str:
+        """End every session of ``player_id`` and open a new one; returns its cookie value. Done whenever the
+        player behind a session gains a right (registration, password change): a session id someone else knew
+        before (set in the victim's browser, or stolen) is then worth nothing. Other processes of a cluster may
+        still accept an ended session for ``SESSION_CACHE_S``."""
+
+        def op(conn: Connection) -> None:
+            conn.execute(player_sessions.delete().where(player_sessions.c.player_id == player_id))
+
+        await self.store.write(op)
+        self._sessions = {k: v for k, v in self._sessions.items() if v[0] != player_id}
+        return await self.new_session(player_id)
+
+    # -- names ---------------------------------------------------------------------------------------------
+    def _lookalike(self, name: str, player_id: str | None) -> str | None:
+        """The name of another player that ``name`` looks like (``keima.server.text.name_folds``), or None.
+        Guests' generated names are left out (no one may take a name beginning like them)."""
+        folds = name_folds(name)
+        with self.store.engine.connect() as conn:
+            rows = conn.execute(sa.select(players.c.id, players.c.name).where(
+                players.c.deleted_at.is_(None), ~players.c.name.like("Guest-%"), ~players.c.name.like("Invité-%")))
+            for row in rows:
+                if row.id != player_id and folds & name_folds(row.name):
+                    return str(row.name)
+        return None
+
+    async def check_new_name(self, name: str, player_id: str | None) -> str:
+        """Return ``name`` (NFC) when ``player_id`` (None: a new player) may take it. Raises ``Refused`` 422 for
+        a name that is not valid (``keima.server.text.check_name``) or kept (a guest's or deleted account's
+        prefix, a bot's or engine's name), 409 ``name-taken`` for one that looks like another player's."""
+        name = check_name(name)
+        refuse_reserved(name, self.engines)
+        other: str | None = await self._run(self._lookalike, name, player_id)
+        if other is not None:
+            raise Refused("name-taken", f"this name is taken: it looks like the name of the player {other!r}",
+                           field="name")
+        return name
+
     # -- changing a player ---------------------------------------------------------------------------------
     async def update(self, player: Player, name: str | None, rank: str | None, set_rank: bool) -> Player:
         """Rename ``player`` and/or set their rank (``set_rank``: ``rank`` given, None clears it); returns the
-        player as stored. Raises ``Refused`` 422 for a bad name or rank, 409 for a name taken."""
-        new_name = player.name if name is None else check_name(name)
+        player as stored. Raises ``Refused`` 422 for a bad or reserved name or a bad rank, 409 for a name taken
+        (or one that looks like another player's)."""
         new_rank = check_rank(rank) if set_rank else player.rank
+        # The name sent back unchanged (a form that sends every field) is no rename: a guest keeps its generated
+        # name, an older account a name that today's rules would refuse.
+        same = name is None or unicodedata.normalize("NFC", name) == player.name
+        new_name = player.name if same or name is None else await self.check_new_name(name, player.id)
 
         def op(conn: Connection) -> None:
             conn.execute(players.update().where(players.c.id == player.id).values(
@@ -299,16 +352,31 @@ class Players:
             raise Refused("name-taken", "this name is taken", field="name") from None
         return Player(player.id, new_name, new_rank, player.guest)
 
-    async def register(self, player: Player, name: str, password: str) -> Player:
-        """Turn the guest ``player`` into a registered one named ``name``; returns it. Raises ``Refused`` 409
-        when the player is registered already or the name is taken, 422 for a bad name or password."""
-        if not player.guest:
+    async def register(self, player: Player | None, name: str, password: str, address: str = "?") -> tuple[Player, str]:
+        """Turn the guest ``player`` into a registered one named ``name`` (None: make a registered player at once);
+        returns (the player, the cookie value of its new session: every session the guest had is ended). Raises
+        ``Refused`` 409 when the player is registered already or the name is taken (or looks like another
+        player's), 422 for a bad or reserved name or a bad password, 429 past ``REGISTER_LIMIT`` registrations in
+        ``REGISTER_WINDOW`` seconds from ``address``."""
+        if player is not None and not player.guest:
             raise Refused("already-registered", "you are registered already: log out to register another name")
-        name = check_name(name)
-        hashed = await self._run(_HASHER.hash, check_password(password))
+        check_password(password)
+        name = await self.check_new_name(name, None if player is None else player.id)
+        wait = await self.register_by_address.check(address)
+        if wait:
+            raise too_many(wait, "registrations from this address")
+        hashed = await self._run(_HASHER.hash, password)
+        if player is None:
+            player = Player(secrets.token_urlsafe(12), name, None, False)
+            try:
+                await self.store.write(self._insert_player(player, hashed))
+            except IntegrityError:
+                raise Refused("name-taken", "this name is taken", field="name") from None
+            return player, await self.new_session(player.id)
+        pid = player.id
 
         def op(conn: Connection) -> int:
-            res = conn.execute(players.update().where(players.c.id == player.id, players.c.password_hash.is_(None))
+            res = conn.execute(players.update().where(players.c.id == pid, players.c.password_hash.is_(None))
                                .values(name=name, name_key=name_key(name), password_hash=hashed))
             return int(res.rowcount)
 
@@ -318,7 +386,7 @@ class Players:
             raise Refused("name-taken", "this name is taken", field="name") from None
         if not changed:
             raise Refused("already-registered", "you are registered already")
-        return Player(player.id, name, player.rank, False)
+        return Player(player.id, name, player.rank, False), await self.rotate_session(player.id)
 
     def _read_login(self, key: str) -> Any:
         with self.store.engine.connect() as conn:
@@ -346,12 +414,19 @@ class Players:
             raise Refused("bad-login", "wrong name or password")
         return Player(row.id, row.name, row.rank, False), await self.new_session(row.id)
 
-    async def change_password(self, player: Player, old: str, new: str) -> None:
-        """Set a registered player's password after checking the old one; raises ``Refused`` 401 for a wrong
-        old password, 409 for a guest (who registers instead), 422 for a bad new one."""
+    async def change_password(self, player: Player, old: str, new: str, address: str = "?") -> str:
+        """Set a registered player's password after checking the old one; returns the cookie value of a new
+        session (every other session of the account ends). Attempts count with the login attempts of the name
+        and of ``address``. Raises ``Refused`` 401 for a wrong old password, 409 for a guest (who registers
+        instead), 422 for a bad new one, 429 past ``LOGIN_LIMIT`` attempts a minute."""
         if player.guest:
             raise Refused("not-registered", "a guest has no password: register first")
         check_password(new)
+        key = name_key(player.name)[:80]
+        for limiter, who in ((self.login_by_address, "a:" + address), (self.login_by_name, "n:" + key)):
+            wait = await limiter.check(who)
+            if wait:
+                raise too_many(wait, "password attempts")
         row = await self._run(self._read_login, name_key(player.name))
 
         def verify() -> bool:
@@ -368,6 +443,7 @@ class Players:
             conn.execute(players.update().where(players.c.id == player.id).values(password_hash=hashed))
 
         await self.store.write(op)
+        return await self.rotate_session(player.id)
 
     async def delete(self, player: Player) -> str:
         """Delete a registered player's account: their sessions end, their name is freed, their games stay under

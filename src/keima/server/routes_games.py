@@ -13,7 +13,14 @@ from fastapi.responses import Response
 from keima import ai
 from keima.rules.coords import MAX_SIZE, MIN_SIZE
 from keima.server import game_socket
-from keima.server.api_players import caller_player, caller_token, players_of, set_session_cookie
+from keima.server.api_players import (
+    caller_player,
+    caller_token,
+    chat_player,
+    needs_player,
+    players_of,
+    set_session_cookie,
+)
 from keima.server.chat import game_sgf
 from keima.server.http_edge import json_response
 from keima.server.hub import Hub
@@ -110,7 +117,7 @@ async def create_game(request: Request, body: NewGame | None = None) -> Response
     (``"opponent": "open"``) makes a guest player for a caller without one."""
     _same_origin(request)
     data = (body or NewGame()).model_dump()
-    player, cookie = await caller_player(request, make=data["opponent"] == "open")
+    player, cookie = await caller_player(request, make=needs_player(request, data["opponent"] == "open"))
     gid = new_game_id()
     token = None if player is None else players_of(request).seat_token(player.id, gid)
     s, token, invite = await hub_of(request).create(data, game_id=gid, token=token,
@@ -134,7 +141,7 @@ async def join_game(game_id: str, body: JoinGame, request: Request) -> Response:
     challenge (403 for one's own challenge, 409 when someone took it first)."""
     _same_origin(request)
     token = await caller_token(request, game_id)
-    player, cookie = await caller_player(request, make=body.code is None)
+    player, cookie = await caller_player(request, make=needs_player(request, body.code is None))
     seat = None if player is None else players_of(request).seat_token(player.id, game_id)
     s, new = await hub_of(request).join(game_id, body.code, _thash(token), token=seat,
                                         person=None if player is None else player.person())
@@ -153,12 +160,17 @@ async def act(game_id: str, request: Request, action: ActionBody) -> Response:
     token = await caller_token(request, game_id)
     th = _thash(token)
     data = action.root.model_dump()
+    cookie = None
     if data["type"] == "chat":
-        player = await players_of(request).current(request.cookies)
+        player, cookie = await chat_player(request, game_id, data)
         s = await request.app.state.chat.post(game_id, data, th, player)
     else:
         s = await hub_of(request).act(game_id, data, th)
-    return json_response(envelope_json(s.state_json(time.monotonic(), s.seats.held_by(th))))
+    resp = json_response(envelope_json(s.state_json(time.monotonic(), s.seats.held_by(th))))
+    if cookie is not None:
+        set_session_cookie(resp, cookie, request.url.scheme == "https")
+    return resp
+
 
 @router.get("/api/games/{game_id}/sgf", responses={200: {"content": {"application/x-go-sgf": {}}}, **errors})
 async def sgf(game_id: str, request: Request) -> Response:

@@ -132,7 +132,9 @@ class ChatAction(_Strict):
     chat (seated players only) or the spectators' chat (everyone else)."""
 
     type: Literal["chat"]
-    text: Annotated[str, Field(min_length=1, max_length=CHAT_MAX)]
+    # The limit counts the cleaned text (keima.server.text.clean_text): blanks and invisible characters around
+    # it may take the raw text past CHAT_MAX.
+    text: Annotated[str, Field(min_length=1, max_length=4 * CHAT_MAX)]
     to: Literal["players", "spectators"] = "players"
 
 

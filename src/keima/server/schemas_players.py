@@ -15,10 +15,11 @@ class _Strict(BaseModel):
 
 
 class MeOut(_Strict):
-    """``GET /api/me``: the caller's player (``rank`` short, ``"15k"``; ``rank_text`` in words, ``"15 kyu"``)."""
+    """``GET /api/me``: the caller's player (``rank`` short, ``"15k"``; ``rank_text`` in words, ``"15 kyu"``);
+    for a caller without a player, every field null and ``guest`` true."""
 
-    id: str
-    name: str
+    id: str | None
+    name: str | None
     rank: str | None
     rank_text: str | None
     guest: bool

@@ -1,5 +1,5 @@
 // The header's account box: the player's name and rank, and the forms to edit
-// them, register, log in and log out. A guest is made on the first visit.
+// them, register, log in and log out. A guest is made by the first action that needs a player.
 import { useEffect, useState } from "preact/hooks";
 import { useSignal } from "../hooks.js";
 import { t, tn } from "../i18n.js";
@@ -34,7 +34,11 @@ export function Account() {
     e.preventDefault();
     setError(null);
     try {
-      if (mode === "edit") me.set(await playersApi.patchMe({ name: fields.name, rank: fields.rank }));
+      if (mode === "edit") {
+        // A page without a player yet may set only a rank: its guest gets the generated name.
+        const name = fields.name || player?.name;
+        me.set(await playersApi.patchMe(name ? { name, rank: fields.rank } : { rank: fields.rank }));
+      }
       else if (mode === "register") me.set(await playersApi.register(fields.name, fields.password));
       else if (mode === "login") {
         await playersApi.login(fields.name, fields.password);
@@ -68,7 +72,7 @@ export function Account() {
   return (
     <div class="account" data-testid="account">
       <span class="me" data-testid="me-name">
-        {player.name}
+        {player.name ?? t("noPlayerName")}
         {player.rank && <small> ({t("rankWords", player.rank)})</small>}
       </span>
       <button type="button" class="link" onClick={() => openForm("edit")} data-testid="edit-profile">
@@ -112,7 +116,7 @@ export function Account() {
           {mode !== "password" && mode !== "delete" && (
             <label>
               <span>{t("nameLabel")}</span>
-              <input name="name" value={fields.name} onInput={set("name")} required maxLength={20} autocomplete="username" />
+              <input name="name" value={fields.name} onInput={set("name")} required={mode !== "edit"} maxLength={20} autocomplete="username" />
             </label>
           )}
           {mode === "edit" && (

@@ -150,7 +150,7 @@ export function Lobby({ onCreated }) {
                 <span class="what">
                   {settings(g)}, {clockText(g)}
                 </span>
-                {isMine(g) || !myId ? (
+                {isMine(g) ? (
                   <a href={gameUrl(g.id)}>{t("resume")}</a>
                 ) : (
                   <AcceptButton id={g.id} />

@@ -2,6 +2,7 @@
 // its live socket, every message going through the reducer. The caller gets the game, the
 // connection's status and a send(action) that goes over the socket, or over HTTP while the
 // socket is not open; onChange(prev, next) is called after each change of the game.
+import { afterAction } from "../players.js";
 import { useEffect, useRef, useState } from "preact/hooks";
 import { api, ROOT } from "../api.js";
 import { LiveSocket } from "../socket.js";
@@ -45,7 +46,7 @@ export function useGame(gameId, inviteCode, onChange) {
     async function start() {
       if (inviteCode) {
         try {
-          const joined = await api.join(gameId, inviteCode);
+          const joined = afterAction(await api.join(gameId, inviteCode));
           if (!cancelled && joined?.game) deliver({ type: "state", game: joined.game });
         } catch (exc) {
           if (exc.code !== "bad-invitation") setError(exc);
@@ -84,7 +85,9 @@ export function useGame(gameId, inviteCode, onChange) {
         if (answer?.game) deliver({ type: "state", game: answer.game });
       });
     const socket = socketRef.current;
-    // Before the socket opens (right after the first state) an action goes over HTTP.
+    // A chat message goes over HTTP: it makes the guest player of a page that has none yet (a socket opened
+    // without one cannot chat). Before the socket opens (right after the first state) any action does.
+    if (action.type === "chat") return byHttp().then(afterAction);
     return socket ? socket.request({ type: "action", action }, byHttp) : byHttp();
   }
 

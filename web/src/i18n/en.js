@@ -261,6 +261,7 @@ export const en = {
   rankWords: (r) => (r ? `${r.slice(0, -1)} ${r.endsWith("k") ? "kyu" : "dan"}` : ""),
   noClock: "no clock",
   guestNote: "You play as a guest. Register to keep your games on every device.",
+  noPlayerName: "Guest",
   nameLabel: "Name",
   rankLabel: "Rank (e.g. 15k, 3d)",
   passwordLabel: "Password",

@@ -261,6 +261,7 @@ export const fr = {
   rankWords: (r) => (r ? `${r.slice(0, -1)} ${r.endsWith("k") ? "kyu" : "dan"}` : ""),
   noClock: "sans pendule",
   guestNote: "Vous jouez en invité. Inscrivez-vous pour retrouver vos parties sur tous vos appareils.",
+  noPlayerName: "Invité",
   nameLabel: "Nom",
   rankLabel: "Niveau (ex. 15k, 3d)",
   passwordLabel: "Mot de passe",
