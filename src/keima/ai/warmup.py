@@ -21,6 +21,7 @@ import logging
 import threading
 import time
 from collections.abc import Callable
+from typing import Any
 
 log = logging.getLogger("keima.ai.warmup")
 
@@ -35,8 +36,9 @@ def in_cache() -> bool:
     call for this); False when that cannot be read."""
     from keima.ai import search as S
 
+    kernels: tuple[Any, ...] = (S.run_iterations, S.run_playouts)
     try:
-        return all(bool(kernel._cache._cache_file._load_index()) for kernel in (S.run_iterations, S.run_playouts))
+        return all(bool(kernel._cache._cache_file._load_index()) for kernel in kernels)
     except Exception:  # another numba's internals: assume a compilation (the player then does not wait)
         return False
 
