@@ -161,3 +161,13 @@ def test_interpreted_playouts_finish_the_game() -> None:
     params = S.make_params(7.5)
     interpreted(S.run_playouts)(b, 3, PATTERN_TABLE, params, own, 1, True)
     assert np.all(own == np.round(own)) and np.all(np.abs(own) <= 3)
+
+
+def test_seeded_quick_estimates_repeat_and_leave_numpy_alone() -> None:
+    game = _random_game(9, 12, 0.3)
+    np.random.seed(99)
+    expected_draw = np.random.random()
+    np.random.seed(99)
+    first = quick.ownership(game, seed=7)
+    assert np.array_equal(quick.ownership(game, seed=7), first)  # the twins' own generator, seeded
+    assert np.random.random() == expected_draw  # numpy's global generator was not touched

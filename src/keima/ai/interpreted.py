@@ -4,8 +4,8 @@ Every ``@njit`` function keeps the Python function it was made from (``py_func``
 would still call the *compiled* versions of the kernels it uses (its module's globals hold numba dispatchers), and
 so compile them. ``interpreted(kernel)`` returns a twin of the kernel whose globals are a copy of its module's,
 in which every dispatcher is replaced by its own twin, recursively: the same source, the same constants, the same
-results (random draws aside: a twin draws from numpy's global generator, where compiled code has numba's own),
-and nothing compiled. It is one to two orders of magnitude slower than the compiled code: enough for one
+results (random draws aside: twins draw from a generator of their own, ``RANDOM``, where compiled code has
+numba's, so that seeding a twin leaves numpy's global generator alone), and nothing compiled. It is one to two orders of magnitude slower than the compiled code: enough for one
 position's move priors or a few dozen playouts, not for a search.
 
 Twins are built once per process and shared; they hold no state of their own (the kernels keep theirs in the
@@ -19,7 +19,21 @@ import types
 from collections.abc import Callable
 from typing import Any
 
+import numpy as np
 from numba.core.dispatcher import Dispatcher
+
+#: The twins' random generator (``np.random.seed``, ``randint``, ``random`` in a twin are this one's).
+RANDOM = np.random.RandomState()
+
+
+class _Numpy:
+    """numpy as the twins see it: numpy itself, but for ``random``."""
+
+    random = RANDOM
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(np, name)
+
 
 _lock = threading.Lock()
 #: Module name -> the twins' shared globals (a copy of the module's namespace).
@@ -48,6 +62,8 @@ def _twin(kernel: Dispatcher) -> Callable[..., Any]:
     fresh = namespace is None
     if namespace is None:
         namespace = dict(func.__globals__)
+        if namespace.get("np") is np:
+            namespace["np"] = _Numpy()
         _namespaces[module] = namespace
     twin = types.FunctionType(func.__code__, namespace, func.__name__, func.__defaults__, func.__closure__)
     twin.__doc__ = func.__doc__

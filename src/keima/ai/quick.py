@@ -121,8 +121,8 @@ class QuickSearcher:
 
 def ownership(game: Game, playouts: int | None = None, seed: int | None = None) -> np.ndarray:
     """Return ``keima.ai.searcher.ownership`` of ``game`` computed by the interpreter, with at most
-    ``quick_playouts(game.size)`` playouts (``playouts`` caps it further). A ``seed`` seeds numpy's global
-    generator, which the interpreted playouts draw from."""
+    ``quick_playouts(game.size)`` playouts (``playouts`` caps it further). A ``seed`` seeds the twins' own
+    generator (``keima.ai.interpreted.RANDOM``)."""
     cap = quick_playouts(game.size)
     run = interpreted(S.run_playouts)
     return searcher.ownership(game, cap if playouts is None else min(playouts, cap), seed, run_playouts=run,
