@@ -17,6 +17,7 @@ from keima.ai import searcher as searcher_module
 from keima.ai.player import Player, estimate_dead
 from keima.ai.quick import QuickSearcher
 from keima.ai.warmup import Warmup, compile_search
+from keima.gtp.engine import GtpEngine, default_player
 from keima.rules import Game, from_gtp
 from keima.seat import KeimaPlayer, Seat
 
@@ -174,3 +175,17 @@ def test_a_failed_warm_up_leaves_the_compilation_to_the_first_use(caplog: pytest
     player = Player("beginner", seed=4, warmup=warmup)
     move = player.genmove(_game(), 2, 0.1)
     assert isinstance(move, int) and player.last_result.playouts > 0
+
+
+def test_the_first_gtp_genmove_answers_while_compiling(compiling: tuple[Warmup, Held],
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """``keima gtp``'s first ``genmove``, its engine built as the command builds it, with the process's
+    compilation held back: a board point at once, not the compiled search's."""
+    warmup, _ = compiling
+    monkeypatch.setattr(player_module, "DEFAULT_WARMUP", warmup)
+    player = default_player("strong", 1)
+    engine = GtpEngine(player, size=9, seconds=1.0)
+    reply, _ = engine.handle_line("genmove b")
+    assert reply is not None and reply.startswith("= ")
+    assert from_gtp(reply[2:].strip(), 9) is not None
+    assert isinstance(player, Player) and player._searcher is None and player.last_result.playouts == 0
