@@ -18,7 +18,7 @@ choice): the move the search would play with no playouts at all. Nothing is read
 the search (docs/bot.md gives the figures), but it takes under 20 ms on 9x9 and about 0.15 s on 19x19, and
 needs no compiler.
 
-``ownership`` is the search's ownership estimate with its playouts interpreted and capped (``QUICK_PLAYOUTS``):
+``ownership`` is the search's ownership estimate with its playouts interpreted and capped (``quick_playouts``):
 rougher, and 0.1 to 0.2 s.
 """
 
