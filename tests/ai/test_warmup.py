@@ -4,8 +4,12 @@ moves do not wait for it. Each test gives the player a ``Warmup`` whose work wai
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 import threading
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -16,7 +20,7 @@ from keima.ai import search as S
 from keima.ai import searcher as searcher_module
 from keima.ai.player import Player, estimate_dead
 from keima.ai.quick import QuickSearcher
-from keima.ai.warmup import Warmup, compile_search
+from keima.ai.warmup import Warmup, compile_search, in_cache
 from keima.gtp.engine import GtpEngine, default_player
 from keima.rules import Game, from_gtp
 from keima.seat import KeimaPlayer, Seat
@@ -189,3 +193,14 @@ def test_the_first_gtp_genmove_answers_while_compiling(compiling: tuple[Warmup, 
     assert reply is not None and reply.startswith("= ")
     assert from_gtp(reply[2:].strip(), 9) is not None
     assert isinstance(player, Player) and player._searcher is None and player.last_result.playouts == 0
+
+
+def test_the_cache_check_reads_numba_s_index(tmp_path: Path) -> None:
+    """``in_cache`` reads numba's private cache index: true once the kernels are compiled and cached here, false
+    in a process given an empty cache directory (a numba whose internals moved makes the first one fail)."""
+    compile_search()
+    assert in_cache()
+    out = subprocess.run([sys.executable, "-c", "from keima.ai.warmup import in_cache; print(in_cache())"],
+                         env=dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path)), capture_output=True, text=True,
+                         check=True).stdout
+    assert out.strip() == "False"
