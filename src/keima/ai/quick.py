@@ -8,15 +8,15 @@ with the code the search itself starts from, run by the interpreter (``keima.ai.
   only), each with its hand-written prior (captures, saves, self-ataris, ladders, 3x3 shapes, the lines of the
   opening) and, on 19x19, the learned prior's correction;
 * where a policy network is shipped for the board size (9x9 and 19x19), the network's opinion on top, as the
-  search's ``apply_policy`` adds it at the root: the hand-written prior plus ``NET_WEIGHT`` per unit of the
-  network's log-probability above a uniform choice. The planes are the search's own (``fill_planes``,
-  interpreted); the network runs in numpy (``forward``, the compiled ``keima.ai.network.forward``'s twin,
-  vectorised: the interpreter would take seconds over its loops).
+  search's ``apply_policy`` adds it at the root (the hand-written prior plus a weight per unit of the network's
+  log-probability above a uniform choice), but with the weight ``QUICK_NET_WEIGHT``, a hundred times the
+  search's: the network's choice decides, the hand-written prior breaks near-ties. The planes are the search's
+  own (``fill_planes``, interpreted); the network runs in numpy (``forward``, the compiled
+  ``keima.ai.network.forward``'s twin, vectorised: the interpreter would take seconds over its loops).
 
-The move is the child with the best prior (before the search clips it to 0.02..0.98; ties go to a seeded random
-choice): the move the search would play with no playouts at all. Nothing is read ahead, so it is far weaker than
-the search (docs/bot.md gives the figures), but it takes under 20 ms on 9x9 and about 0.15 s on 19x19, and
-needs no compiler.
+The move is the child with the best prior (before clipping to 0.02..0.98; ties go to a seeded random choice).
+Nothing is read ahead, so it is far weaker than the search (docs/bot.md gives the figures), but it takes under
+20 ms on 9x9 and about 0.15 s on 19x19, and needs no compiler.
 
 ``ownership`` is the search's ownership estimate with its playouts interpreted and capped (``quick_playouts``):
 rougher, and 0.1 to 0.2 s.
@@ -35,6 +35,14 @@ from keima.ai.interpreted import interpreted
 from keima.ai.patterns import PATTERN_TABLE
 from keima.ai.planes import N_PLANES, fill_planes
 from keima.rules.game import Game
+
+#: The network's weight in the quick move's prior, per unit of its log-probability above a uniform choice: 10,
+#: where the search's is 0.1 (``keima.ai.searcher.NET_WEIGHT``), so that the network's choice decides and the
+#: hand-written prior only breaks near-ties. The search can afford a light weight, its playouts correct the prior;
+#: a move made on the prior alone cannot, and the hand-written bonuses (a capture, a 3x3 shape) then overrule the
+#: network too often: against GNU Go 3.8 level 10 on 9x9 the quick move won 26 of 60 games with this weight, 16 of
+#: 60 with the search's (docs/bot.md, « The first moves »).
+QUICK_NET_WEIGHT = 10.0
 
 #: Playouts of ``ownership`` by board area: 0.1 to 0.2 s of the interpreter's time on the development machine.
 QUICK_PLAYOUT_BUDGET = 2600
@@ -110,7 +118,7 @@ class QuickSearcher:
             prior = interpreted(S._prior)
             wide = params[S.P_WIDE_PRIOR] > 0.5
             priors = np.array([prior(b, mv, color, PATTERN_TABLE, wide) for mv in moves]) \
-                + params[S.P_NET_WEIGHT] * (chosen - shift)
+                + QUICK_NET_WEIGHT * (chosen - shift)
         order = sorted(range(len(moves)), key=lambda i: (-priors[i], self._rng.random()))
         ranked: list[tuple[int | None, float, float]] = [
             (fb.from_fast(moves[i], n), 0.0, min(max(float(priors[i]), 0.02), 0.98)) for i in order]
