@@ -118,6 +118,8 @@ def main() -> int:
     ap.add_argument("--level", default="strong", help="keima level")
     ap.add_argument("--threads", type=int, default=None,
                     help="keima's search threads (default: the level's, e.g. 2 for strong)")
+    ap.add_argument("--while-compiling", action="store_true",
+                    help="keima plays as it does while its search compiles (keima.ai.quick), all game long")
     ap.add_argument("--gnugo-level", type=int, default=10)
     ap.add_argument("--komi", type=float, default=7.5)
     ap.add_argument("--rules", default="french")
@@ -137,7 +139,7 @@ def main() -> int:
     sgf_dir = out / f"strength-{args.size}"
     sgf_dir.mkdir(parents=True, exist_ok=True)
     table = out / f"strength-{args.size}.txt"
-    keima = f"keima:{args.level}"
+    keima = f"keima:{args.level}" + (" while compiling" if args.while_compiling else "")
     threads_note = "" if args.threads is None else f", {args.threads} thread(s)"
     gnugo_argv = [gnugo, "--mode", "gtp", "--level", str(args.gnugo_level)]
     print(f"{keima} ({args.seconds} s/move{threads_note}) vs {' '.join(gnugo_argv)}, {args.size}x{args.size}, komi {args.komi}, "
@@ -189,6 +191,16 @@ def play_game(args: argparse.Namespace, gnugo_argv: list[str], sgf_dir: str, num
 
     def make_keima() -> InProcessEngine:
         seed = 1000 + number
+        if args.while_compiling:
+            # A compilation that never ends, for this process's players and estimates alike.
+            import threading
+
+            from keima.ai import player as player_module
+            from keima.ai.warmup import Warmup
+
+            never = Warmup(lambda heard: (heard(False), threading.Event().wait()))
+            never.start()
+            player_module.DEFAULT_WARMUP = never
         player = default_player(args.level, seed)
         if args.threads is not None:
             import dataclasses

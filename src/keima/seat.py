@@ -33,7 +33,7 @@ from keima.gtp.budget import TimeBudget
 from keima.gtp.controller import EngineError, EngineFailure, SubprocessEngine
 from keima.gtp.policy import policy_move
 from keima.rules import coords
-from keima.rules.board import BLACK, EMPTY, WHITE, color_name, opponent
+from keima.rules.board import BLACK, EMPTY, color_name, opponent
 from keima.rules.game import Game
 
 log = logging.getLogger("keima.seat")
@@ -141,9 +141,8 @@ class KeimaPlayer:
         return float(self.player.config.seconds)
 
     def genmove(self, game: Game, color: int, seconds: float) -> Move:
-        """Ask the bot (see ``keima.ai.Player.genmove``), once its search is compiled (the wait for that is
-        not taken from the move's time)."""
-        warm_up()
+        """Ask the bot (see ``keima.ai.Player.genmove``: while its search compiles in the background, it answers
+        at once with its quick move)."""
         self.player.last_result = None
         move: Move = self.player.genmove(game, color, seconds)
         return move
@@ -152,7 +151,6 @@ class KeimaPlayer:
         """The bot's estimate, remembered as its claim: if play resumes, it captures those stones."""
         if self.dead_estimator is not None:
             return frozenset(self.dead_estimator(game))
-        warm_up()
         return frozenset(self.player.propose_dead(game))
 
     def winrate(self) -> float | None:
@@ -168,7 +166,7 @@ class KeimaPlayer:
         return self.player.claim_open(game, color)
 
     def warm_up(self) -> None:
-        """Compile the search (numba) now rather than during the first move."""
+        """Start compiling the search (numba) in the background (:func:`warm_up`)."""
         warm_up()
 
     def close(self) -> None:
@@ -587,34 +585,17 @@ def make_seat(opponent_name: str, engines: dict[str, str] | None = None, *, seed
     return Seat(KeimaPlayer(opponent_name, seed=seed), seed=seed or 0)
 
 
-_warm = threading.Event()
-_warm_lock = threading.Lock()
-
-
 def warm_up() -> None:
-    """Compile keima's search (numba, cached on disk after the first time) by searching a tiny position;
-    returns at once when that was done already in this process. Never raises."""
-    if _warm.is_set():
-        return
-    with _warm_lock:
-        if _warm.is_set():
-            return
-        try:
-            from keima.ai import make_player
+    """Start compiling keima's search (numba, cached on disk after the first time) in the background, once per
+    process (``keima.ai.warmup``); returns at once, never raises. Until it is done, keima's bot answers with its
+    quick moves (``keima.ai.quick``) instead of waiting."""
+    from keima.ai.warmup import DEFAULT
 
-            g = Game(size=9)
-            g.play(coords.from_gtp("E5", 9), BLACK)
-            p = make_player("intermediate", seed=1)
-            p.genmove(g, WHITE, 0.05)
-            make_player("beginner", seed=1).genmove(g, WHITE, 0.05)
-            from keima.ai import estimate_dead
-
-            estimate_dead(g, playouts=8)
-        except Exception:
-            log.exception("warming up the bot failed")
-        _warm.set()
+    DEFAULT.start()
 
 
 def is_warm() -> bool:
-    """True once :func:`warm_up` has run in this process."""
-    return _warm.is_set()
+    """True once keima's search is compiled in this process."""
+    from keima.ai.warmup import DEFAULT
+
+    return DEFAULT.ready()

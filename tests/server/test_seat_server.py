@@ -1,5 +1,5 @@
 """The server's computer seat (``keima.seat``): a disputed marking is said and play resumes, a GTP engine
-plays in the browser's games under keima's refereeing, and the state says when the bot is warming up."""
+plays in the browser's games under keima's refereeing, and the bot never keeps the state "warming up"."""
 
 from __future__ import annotations
 
@@ -103,11 +103,12 @@ def test_an_unknown_engine_is_refused(engine_client: TestClient) -> None:
     assert err["field"] == "engine" and "KataGo" in err["message"] and "GNU Go" in err["message"]
 
 
-def test_the_state_says_when_the_bot_is_warm(fast_client: TestClient) -> None:
+def test_the_bot_never_says_it_is_warming_up(fast_client: TestClient) -> None:
+    """The bot compiles in the background and answers meanwhile (keima.ai.warmup): ``bot_warming`` stays in the
+    state for the clients that read it, always false."""
     g = new_game(fast_client, size=9, opponent="bot", bot_level="beginner", color="W")
     gid = g["game"]["id"]
-    assert isinstance(g["game"]["bot_warming"], bool)
-    # The server compiles the bot in the background from its start: the first move comes, then it is warm.
+    assert g["game"]["bot_warming"] is False
     wait_for(lambda: len(state(fast_client, gid)["moves"]) == 1, timeout=120)
     assert state(fast_client, gid)["bot_warming"] is False
 

@@ -8,6 +8,7 @@ playouts tend to break sekis).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -57,11 +58,13 @@ def dead_from_ownership(game: Any, own: np.ndarray, threshold: float = 0.0) -> f
     return frozenset(dead)
 
 
-def estimate_dead(game: Any, playouts: int | None = None, seed: int | None = None) -> frozenset[int]:
+def estimate_dead(game: Any, playouts: int | None = None, seed: int | None = None,
+                  owner: Callable[..., np.ndarray] = ownership) -> frozenset[int]:
     """Return the dead stones of ``game``'s current position. The game is not changed.
 
-    ``playouts``: how many playouts to average (default by board size); ``seed`` makes it reproducible."""
+    ``playouts``: how many playouts to average (default by board size); ``seed`` makes it reproducible.
+    ``owner``: the ownership estimate (``keima.ai.quick.ownership`` before the search is compiled)."""
     if not any(game.board.colors):
         return frozenset()
-    own = ownership(game, playouts, seed)
+    own = owner(game, playouts, seed)
     return dead_from_ownership(game, own)

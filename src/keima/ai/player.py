@@ -12,6 +12,8 @@ import random
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from keima.ai.warmup import DEFAULT as DEFAULT_WARMUP
+from keima.ai.warmup import Warmup
 from keima.rules import EMPTY, is_true_eye
 
 Move = int | None | Literal["resign"]
@@ -78,8 +80,11 @@ class Player:
     and, after proposing dead stones, its claim: if play resumes it keeps playing (never passing) until the
     opposing stones it called dead are captured."""
 
-    def __init__(self, level: str | int = "strong", seed: int | None = None) -> None:
+    def __init__(self, level: str | int = "strong", seed: int | None = None,
+                 warmup: Warmup | None = None) -> None:
         self.level = level_name(level)
+        #: The compilation this player depends on (``keima.ai.warmup``; default: the process's).
+        self.warmup = warmup if warmup is not None else DEFAULT_WARMUP
         self.config = LEVEL_CONFIGS[self.level]
         #: Whether ``genmove`` may answer "resign" (the level's default); ``keima.seat`` turns it off and
         #: decides resignation itself, over several moves.
@@ -87,6 +92,7 @@ class Player:
         self._rng = random.Random(seed)
         self._seed = seed
         self._searcher: Any = None
+        self._quick: Any = None
         self._pass_searcher: Any = None
         self._claimed: frozenset[int] = frozenset()
         self._claim_moves = 0
@@ -101,7 +107,26 @@ class Player:
         self._claim_moves = 0
         self.last_result = None
 
+    def compiled(self) -> bool:
+        """Whether this player's moves come from the compiled search now. While a background compilation
+        (``keima.ai.warmup``) is under way they come from ``keima.ai.quick`` instead: the player waits only
+        while the compiled code is being read from numba's cache. With no compilation started, it compiles
+        here, in the caller's thread, before its first move's clock starts."""
+        w = self.warmup
+        if w.ready():
+            return True
+        if w.busy():
+            return w.settle()
+        w.run()
+        return True
+
     def _get_searcher(self) -> Any:
+        if not self.compiled():
+            if self._quick is None:
+                from keima.ai.quick import QuickSearcher
+
+                self._quick = QuickSearcher(self._seed)
+            return self._quick
         if self._searcher is None:
             from keima.ai.searcher import Searcher  # numba loads on first use, not on import of keima.ai
 
@@ -200,7 +225,7 @@ class Player:
         if getattr(game.rules, "dead_stones", "agreement") == "none":
             # Every stone counts at the end: first capture the opposing stones the playouts call dead.
             opp = 3 - color
-            if any(colors[p] == opp for p in estimate_dead(game, seed=self._seed)):
+            if any(colors[p] == opp for p in estimate_dead(game, seed=self._seed, warmup=self.warmup)):
                 return False
         if self._pass_searcher is None:
             from keima.ai.searcher import Searcher
@@ -218,7 +243,8 @@ class Player:
         counts every stone on the board, so dead stones must be captured before passing)."""
         try:
             no_removal = getattr(game.rules, "dead_stones", "agreement") == "none"
-            score = game.score(dead=() if no_removal else estimate_dead(game, seed=self._seed))
+            dead = () if no_removal else estimate_dead(game, seed=self._seed, warmup=self.warmup)
+            score = game.score(dead=dead)
         except Exception:  # a count that cannot be made now: keep playing
             return False
         margin = float(score.margin)
@@ -254,7 +280,7 @@ class Player:
     def propose_dead(self, game: Any) -> frozenset[int]:
         """Return the stones this player believes dead in ``game``'s current position, and remember the claim
         (if play resumes, it captures them)."""
-        dead = estimate_dead(game, seed=self._seed)
+        dead = estimate_dead(game, seed=self._seed, warmup=self.warmup)
         self._claimed = dead
         self._claim_moves = 0
         self._claim_at = game.move_number
@@ -266,17 +292,33 @@ class Player:
         return frozenset(game.dead) == self.propose_dead(game)
 
 
-def estimate_dead(game: Any, playouts: int | None = None, seed: int | None = None) -> frozenset[int]:
-    """Return the dead stones of ``game``'s current position from playouts, Benson's unconditional life and seki
-    detection (see ``keima.ai.estimate``). The game is not changed."""
-    from keima.ai.estimate import estimate_dead as _estimate
+def _owner(warmup: Warmup | None) -> Any:
+    """The ownership estimate to use now: the compiled one, or ``keima.ai.quick``'s while a background
+    compilation is under way (see ``Player.compiled``)."""
+    w = warmup if warmup is not None else DEFAULT_WARMUP
+    if w.busy() and not w.settle():
+        from keima.ai.quick import ownership as quick_ownership
 
-    return _estimate(game, playouts, seed)
-
-
-def estimate_ownership(game: Any, playouts: int | None = None, seed: int | None = None) -> list[float]:
-    """Return each point's expected owner in ``game``'s current position, from +1.0 (Black) to -1.0 (White),
-    as the mean over playouts half started by each side (see ``keima.ai.searcher.ownership``). Not changed: game."""
+        return quick_ownership
     from keima.ai.searcher import ownership
 
-    return [float(x) for x in ownership(game, playouts, seed)]
+    return ownership
+
+
+def estimate_dead(game: Any, playouts: int | None = None, seed: int | None = None,
+                  warmup: Warmup | None = None) -> frozenset[int]:
+    """Return the dead stones of ``game``'s current position from playouts, Benson's unconditional life and seki
+    detection (see ``keima.ai.estimate``). The game is not changed. While the search is being compiled in the
+    background (``warmup``, default: the process's), the playouts are interpreted and fewer
+    (``keima.ai.quick.ownership``)."""
+    from keima.ai.estimate import estimate_dead as _estimate
+
+    return _estimate(game, playouts, seed, owner=_owner(warmup))
+
+
+def estimate_ownership(game: Any, playouts: int | None = None, seed: int | None = None,
+                       warmup: Warmup | None = None) -> list[float]:
+    """Return each point's expected owner in ``game``'s current position, from +1.0 (Black) to -1.0 (White),
+    as the mean over playouts half started by each side (see ``keima.ai.searcher.ownership``; fewer, interpreted
+    playouts while the search is being compiled, as for ``estimate_dead``). The game is not changed."""
+    return [float(x) for x in _owner(warmup)(game, playouts, seed)]

@@ -7,8 +7,10 @@ referee accepts (superko of any kind included) and checks the final choice with 
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -42,15 +44,17 @@ def effective_komi(game: Game) -> float:
     return float(game.komi) + max(stones - 1, 0)
 
 
-def load(game: Game) -> np.ndarray:
+def load(game: Game, color: int | None = None, set_stone: Callable[..., Any] = fb.set_stone) -> np.ndarray:
     """Return a fast board holding ``game``'s current position, side to move, simple-ko point and last two
-    moves."""
+    moves. ``color``: the side to move on the board when it is not ``game``'s (GTP ``genmove`` may ask out of
+    turn; the ko point, which binds the side to move, is then dropped). ``set_stone``: the kernel that sets the
+    stones up (its interpreted twin before the search is compiled, ``keima.ai.quick``)."""
     n = game.size
     b = fb.new_board(n, suicide_allowed=game.rules.suicide != "forbidden")
     colors = game.board.colors
     for p, c in enumerate(colors):
         if c:
-            fb.set_stone(b, fb.to_fast(p, n), int(c))
+            set_stone(b, fb.to_fast(p, n), int(c))
     meta = b[fb.META]
     meta[fb.M_TOMOVE] = int(game.to_move)
     ko = game.ko_point
@@ -59,7 +63,34 @@ def load(game: Game) -> np.ndarray:
     for slot, record in zip((fb.M_LAST, fb.M_LAST2), reversed(game.moves[-2:]), strict=False):
         meta[slot] = fb.PASS if record.point is None else fb.to_fast(record.point, n)
     meta[fb.M_PASSES] = min(int(game.consecutive_passes), 1)
+    if color is not None and color != meta[fb.M_TOMOVE]:
+        meta[fb.M_TOMOVE] = color
+        meta[fb.M_KO] = -1
     return b
+
+
+def search_params(game: Game, heavy: bool = True, fill: int | None = None, wide_prior: bool | None = None,
+                  learned: float | None = None, model: prediction.Model | None = None,
+                  net: network.Network | None = None, net_visits: int = NET_VISITS,
+                  net_weight: float = NET_WEIGHT) -> tuple[np.ndarray, network.Network, bool]:
+    """Return the search parameters for ``game`` (``keima.ai.search.make_params``), the policy network and
+    whether the search uses it (a network made for another board size is not used). The arguments are
+    ``Searcher``'s (None: the board size's default; ``model``, ``net``: the shipped ones)."""
+    n = game.size
+    big = n >= 13
+    fill = (4 if big else 0) if fill is None else fill
+    wide = big if wide_prior is None else wide_prior
+    if model is None:
+        model = prediction.shipped()
+    if learned is None:
+        learned = LEARNED_WEIGHT if n == 19 and len(model.small) else 0.0
+    if net is None:
+        net = network.shipped(n)
+    use_net = not network.is_empty(net) and network.board_size(net) == n
+    params = S.make_params(effective_komi(game), heavy=heavy, expand=2 if n <= 13 else 4, fill=fill,
+                           wide_prior=wide, learned=learned, net_visits=net_visits if use_net else -1,
+                           net_weight=net_weight)
+    return params, net, use_net
 
 
 @dataclass
@@ -208,24 +239,11 @@ class Searcher:
         Raises ``RuntimeError`` when the tree cannot hold the root's children."""
         start = time.perf_counter()
         n = game.size
-        b = load(game)
-        if color != b[fb.META, fb.M_TOMOVE]:
-            # Out of turn (GTP genmove may ask): the ko point binds the side to move, not this colour.
-            b[fb.META, fb.M_TOMOVE] = color
-            b[fb.META, fb.M_KO] = -1
-        big = n >= 13
-        fill = (4 if big else 0) if self.fill is None else self.fill
-        wide = big if self.wide_prior is None else self.wide_prior
-        learned = self.learned
-        if learned is None:
-            learned = LEARNED_WEIGHT if n == 19 and len(self._model.small) else 0.0
-        net = network.shipped(n) if self._net is None else self._net
-        use_net = not network.is_empty(net) and network.board_size(net) == n
+        b = load(game, color)
+        params, net, use_net = search_params(game, self.heavy, self.fill, self.wide_prior, self.learned,
+                                             self._model, self._net, self.net_visits, self.net_weight)
         if use_net:
             network.single_threaded_blas()
-        params = S.make_params(effective_komi(game), heavy=self.heavy, expand=2 if n <= 13 else 4,
-                               fill=fill, wide_prior=wide, learned=learned,
-                               net_visits=self.net_visits if use_net else -1, net_weight=self.net_weight)
         mask = np.zeros(b.shape[1], dtype=np.int64)
         legal = allowed if allowed is not None else game.legal_moves(color)
         for p in legal:
@@ -293,17 +311,20 @@ class Searcher:
         return SearchResult(best[0], best[2], done, ranked, own_pts)
 
 
-def ownership(game: Game, playouts: int | None = None, seed: int | None = None) -> np.ndarray:
+def ownership(game: Game, playouts: int | None = None, seed: int | None = None,
+              run_playouts: Callable[..., Any] = S.run_playouts,
+              set_stone: Callable[..., Any] = fb.set_stone) -> np.ndarray:
     """Return each point's expected owner in ``game``'s position (+1 Black .. -1 White) from heavy playouts,
-    half of them with each side to move. The game is not changed."""
+    half of them with each side to move. The game is not changed. ``run_playouts``, ``set_stone``: the kernels
+    (their interpreted twins before the search is compiled, ``keima.ai.quick``)."""
     n = game.size
-    b = load(game)
+    b = load(game, set_stone=set_stone)
     b[fb.META, fb.M_PASSES] = 0
     if playouts is None:
         playouts = 600 if n <= 9 else 300 if n <= 13 else 160
     params = S.make_params(effective_komi(game), heavy=True)
     own = np.zeros(b.shape[1], dtype=np.float64)
-    S.run_playouts(b, playouts, PATTERN_TABLE, params, own, -1 if seed is None else seed, True)
+    run_playouts(b, playouts, PATTERN_TABLE, params, own, -1 if seed is None else seed, True)
     out = np.zeros(n * n, dtype=np.float64)
     for p in range(n * n):
         out[p] = own[fb.to_fast(p, n)] / playouts

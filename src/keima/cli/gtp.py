@@ -69,11 +69,9 @@ def run(args: argparse.Namespace) -> int:
     """Run the engine on the process's standard streams."""
     engine = build_engine(args)
     if not args.policy:
-        import threading
-
         from keima.seat import warm_up
 
-        # Compile the bot while the controller sends its set-up commands: the first genmove waits for this (if it
-        # is not done yet) before its time starts, never compiling during its own time.
-        threading.Thread(target=warm_up, name="keima-warm-up", daemon=True).start()
+        # Compile the bot in the background: a genmove that comes before it is done gets the quick move
+        # (keima.ai.quick), or waits for it only while it loads from numba's cache (a second or so).
+        warm_up()
     return serve(engine, sys.stdin.buffer, sys.stdout.buffer)

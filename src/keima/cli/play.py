@@ -354,8 +354,6 @@ class TerminalGame:
 def _make_bot(args: argparse.Namespace) -> tuple[Seat, int] | None:
     if args.vs != "bot":
         return None
-    import threading
-
     from keima.seat import make_seat, warm_up
 
     human = args.human.strip().lower()
@@ -365,8 +363,8 @@ def _make_bot(args: argparse.Namespace) -> tuple[Seat, int] | None:
         seat = make_seat(args.level)
     except ValueError as exc:
         raise UsageError(f"--level: {exc}") from None
-    # Compile the bot while the person thinks about the first move (its first answer waits for this).
-    threading.Thread(target=warm_up, name="keima-warm-up", daemon=True).start()
+    # Compile the bot in the background while the person thinks; its first answers do not wait for it.
+    warm_up()
     return seat, WHITE if human[0] == "b" else BLACK
 
 

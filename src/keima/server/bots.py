@@ -51,8 +51,8 @@ class BotRunner:
         cache.on_catch_up.append(self.maybe)
         cache.on_evict.append(self.release)
         cache.pins.append(lambda gid: gid in self._busy or gid in self._estimating)
-        # Compile the bot now, in the background, so that the first move in the browser does not wait for it.
-        self.pool.submit(seat.warm_up)
+        # Start compiling the bot in the background; its moves meanwhile are the quick ones (keima.ai.warmup).
+        seat.warm_up()
 
     async def close(self) -> None:
         """Cancel the bot tasks, stop the threads and the engines."""

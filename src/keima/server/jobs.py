@@ -136,7 +136,7 @@ async def keima_check(ctx: dict[str, Any], name: str, data: bytes, rules: str | 
 
 def make_worker(db_url: str, redis_url: str, *, jobs: int = 1, warm: bool = True) -> Any:
     """Return an arq ``Worker`` that runs keima's jobs with ``jobs`` searches at a time, on the database at
-    ``db_url``. ``warm``: play one bot move before taking jobs (the first search compiles the bot)."""
+    ``db_url``. ``warm``: start compiling the bot in the background as it starts (``warm_up``)."""
     from arq import Worker, func
 
     from keima.server.hub import Hub
@@ -145,7 +145,7 @@ def make_worker(db_url: str, redis_url: str, *, jobs: int = 1, warm: bool = True
 
     async def startup(ctx: dict[str, Any]) -> None:
         if warm:
-            await asyncio.get_running_loop().run_in_executor(None, warm_up)
+            warm_up()
         engine = make_engine(db_url)
         store = Store(engine)
         store.start()
@@ -193,11 +193,8 @@ def make_worker(db_url: str, redis_url: str, *, jobs: int = 1, warm: bool = True
 
 
 def warm_up() -> None:
-    """Play one bot move of each level on a small board, so that the first real job does not pay for compiling
-    the search."""
-    from keima import ai
-    from keima.rules.game import Game
+    """Start compiling the search in the background (``keima.ai.warmup``); returns at once. Jobs taken meanwhile
+    get the bot's quick moves instead of waiting for it."""
+    from keima.ai.warmup import DEFAULT
 
-    for level in ai.LEVELS:
-        player = ai.make_player(level)
-        player.genmove(Game(size=9), 1, 0.05)
+    DEFAULT.start()

@@ -280,7 +280,8 @@ class GameState(_Strict):
     bot_note: str | None = None
     """What the computer seat says about the dead-stone marking it disputes ("keima thinks D4 is alive ...")."""
     bot_warming: bool = False
-    """True while keima's bot is still being compiled in this server process (its first move waits for it)."""
+    """Always false: kept for clients that read it. It said that keima's bot was still being compiled and its first
+    move would wait; the bot now answers at once while it compiles (``keima.ai.warmup``)."""
     chat: list[ChatOut] = Field(default_factory=list)
     clock: ClockOut | None
     """Read when the state is sent (never a reading kept from an earlier moment)."""

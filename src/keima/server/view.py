@@ -25,7 +25,7 @@ from pydantic import TypeAdapter
 
 from keima.rules.board import BLACK, WHITE
 from keima.rules.coords import to_gtp
-from keima.seat import engine_of, is_warm
+from keima.seat import engine_of
 from keima.server.clock import GameClock, clock_words
 from keima.server.schemas import (
     ChatOut,
@@ -200,8 +200,6 @@ def _head(s: ViewedGame, now: float, moves: list[MoveOut], you: list[Color]) -> 
         invite_open=s.invite_hash is not None,
         undo_request=None if s.undo_request is None else UndoRequestOut(by=color_out(s.undo_request)),
         bot_note=s.bot_note,
-        bot_warming=(s.bot_level is not None and engine_of(s.bot_level) is None and not is_warm()
-                     and g.phase != "finished"),
         chat=[ChatOut.model_construct(**{k: m[k] for k in _CHAT_KEYS}) for m in s.chat[-CHAT_IN_STATE:]],
         clock=clock_out(s.clock, now, view.clock_spec(s)),
         moves=moves,
