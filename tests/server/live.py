@@ -26,9 +26,10 @@ TIMEOUT = 20.0  # seconds any one reply may take before the test fails (a loaded
 
 
 @contextmanager
-def serve(db_url: str, *extra: str) -> Iterator[tuple[subprocess.Popen[str], str]]:
-    """Run ``keima serve`` on a free loopback port; yields (process, base URL). Killed at the end if alive."""
-    env = dict(os.environ, PYTHONUNBUFFERED="1")
+def serve(db_url: str, *extra: str, env: dict[str, str] | None = None) -> Iterator[tuple[subprocess.Popen[str], str]]:
+    """Run ``keima serve`` on a free loopback port (``env``: variables added to this process's); yields (process,
+    base URL). Killed at the end if alive."""
+    env = dict(os.environ, PYTHONUNBUFFERED="1", **(env or {}))
     proc = subprocess.Popen(
         [sys.executable, "-m", "keima", "serve", "--no-open", "--port", "0", "--db", db_url, *extra],
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env,

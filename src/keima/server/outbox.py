@@ -96,4 +96,4 @@ class Outbox:
             except asyncio.CancelledError:
                 raise
             except Exception as exc:  # the database is away, or two processes raced for a new row: next time
-                log.warning("outbox delivery: %s", type(exc).__name__)
+                log.warning("outbox delivery: %s: %s", type(exc).__name__, exc)

@@ -30,8 +30,8 @@ def _apply(conn: Connection, event: dict[str, Any]) -> None:
         done = conn.execute(player_records.update().where(player_records.c.player_id == pid)
                             .values({column: player_records.c[column] + 1}))
         if not done.rowcount:
-            conn.execute(player_records.insert().values(player_id=pid, won=0, lost=0, drawn=0,
-                                                        **{column: 1}))
+            counts = {"won": 0, "lost": 0, "drawn": 0, column: 1}
+            conn.execute(player_records.insert().values(player_id=pid, **counts))
 
 
 SUBSCRIBER = Subscriber(NAME, frozenset({"finished"}), _apply)
