@@ -5,11 +5,9 @@ Usage::
     python bench/strength.py --size 9 --games 50          # 9x9, komi 7.5, French rules, 1 s per move
     python bench/strength.py --size 19 --games 6
 
-Plays ``keima match``'s referee (``keima.gtp.referee.run_match``, the code behind the command) between keima
+Plays ``keima match``'s referee (``keima.match.run_match``, the code behind the command) between keima
 (in-process, ``keima:strong``) and ``gnugo --mode gtp --level 10``, alternating colours. It drives the referee
-through its Python API rather than the command line only to hold keima to exactly ``--seconds`` per move: the
-referee announces a generous per-move limit with ``time_settings``, which the command line's engine would use
-as its thinking budget. SGF files go under ``bench/out/strength-<size>/``; each finished game is appended to
+through its Python API rather than the command line only to set the bot's search threads (``--threads``). SGF files go under ``bench/out/strength-<size>/``; each finished game is appended to
 ``bench/out/strength-<size>.txt`` as it ends, and the script prints keima's wins, losses and win rate (with a
 95% Wilson interval) so far. It can be stopped at any time: the games that finished are in the table.
 ``--jobs N`` plays N games at a time, one process each (for a machine with a core per game and one more for GNU
@@ -181,30 +179,23 @@ def main() -> int:
 def play_game(args: argparse.Namespace, gnugo_argv: list[str], sgf_dir: str, number: int) -> tuple[str, str]:
     """Play game ``number`` of the match (keima is Black in the odd-numbered games) and write its SGF; return its
     table line and ``"wins"``, ``"losses"`` or ``"other"`` from keima's side."""
-    from keima.gtp.controller import InProcessEngine, SubprocessEngine
-    from keima.gtp.engine import GtpEngine, default_player
-    from keima.gtp.referee import Referee, run_match
+    from keima.match import Referee, run_match
+    from keima.seat import ComputerPlayer, EnginePlayer, KeimaPlayer
 
     keima = f"keima:{args.level}"
 
-    def make_keima() -> InProcessEngine:
-        seed = 1000 + number
-        player = default_player(args.level, seed)
+    def make_keima() -> ComputerPlayer:
+        player = KeimaPlayer(args.level, 1000 + number)
         if args.threads is not None:
             import dataclasses
 
-            from keima.ai.player import Player
+            player.player.config = dataclasses.replace(player.player.config, threads=args.threads)
+        return player
 
-            assert isinstance(player, Player)
-            player.config = dataclasses.replace(player.config, threads=args.threads)
-        engine = GtpEngine(player, size=args.size, rules=args.rules, seconds=args.seconds, seed=seed,
-                           max_seconds=args.seconds)
-        return InProcessEngine(engine, label=keima)
+    def make_gnugo() -> ComputerPlayer:
+        return EnginePlayer("gnugo", gnugo_argv)
 
-    def make_gnugo() -> SubprocessEngine:
-        return SubprocessEngine(gnugo_argv)
-
-    referee = Referee(size=args.size, rules=args.rules, komi=args.komi, move_timeout=120.0,
+    referee = Referee(size=args.size, rules=args.rules, komi=args.komi, move_timeout=120.0, seconds=args.seconds,
                       log=lambda message: print(message, file=sys.stderr, flush=True))
     [report] = run_match((keima, make_keima), ("gnugo", make_gnugo), referee, 1, sgf_dir, number_from=number)
     keima_color = "B" if report.black == keima else "W"

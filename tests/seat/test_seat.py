@@ -10,11 +10,12 @@ from pathlib import Path
 
 import pytest
 
-from keima.gtp.budget import TimeBudget
+from keima.ai.standin import PolicyPlayer
 from keima.rules import coords
 from keima.rules.board import BLACK, WHITE, opponent
 from keima.rules.game import Game
-from keima.seat import Decision, EnginePlayer, KeimaPlayer, Seat, make_seat
+from keima.seat import Decision, EnginePlayer, GeneratorPlayer, KeimaPlayer, Seat, make_seat
+from keima.timecontrol import TimeBudget
 
 GNUGO = "/usr/games/gnugo"
 FAKE = Path(__file__).parent.parent / "gtp" / "fake_engine.py"
@@ -87,6 +88,20 @@ def test_keeps_playing_where_a_point_is_still_open() -> None:
     game = board(SETTLED.replace("..X.XO.O.", "..X.X..O.", 1))
     decision = Seat(KeimaPlayer("strong", seed=2)).move(game, BLACK, 0.5)
     assert decision.action == "play"
+
+
+@pytest.mark.parametrize(("to_move", "passes"), [(WHITE, True), (BLACK, False)])
+def test_the_stand_in_policy_passes_back_only_when_the_count_wins(to_move: int, passes: bool) -> None:
+    # Black's wall owns the whole 5x5 board: Black counts 25 - 7.5 with every stone alive. After the other
+    # side's pass, Black passes back (the seat's manners, not the policy's); White, losing, plays on.
+    rows = "..X..\n..X..\n..X..\n..X..\n..X..\n"
+    game = board(rows, to_move=to_move)
+    game.pass_move(to_move)
+    mover = opponent(to_move)
+    policy = PolicyPlayer(0)
+    assert policy.genmove(game, mover, 1.0) is not None  # the policy alone would play on
+    decision = Seat(GeneratorPlayer(policy, lambda g: frozenset())).move(game, mover, 1.0)
+    assert (decision.action == "pass") == passes, decision
 
 
 @pytest.mark.parametrize("level", ["beginner", "intermediate", "strong"])
@@ -233,3 +248,14 @@ def test_gnugo_plays_under_keimas_refereeing_and_is_restarted_when_killed() -> N
         assert all(game.board.colors[p] for p in seat.propose_dead(game))
     finally:
         seat.close()
+
+
+@pytest.mark.parametrize(("size", "expected"), [(19, "D4"), (5, "C3")])
+def test_a_refused_handicap_stone_is_replaced_by_the_usual_placement(size: int, expected: str) -> None:
+    class Passer:
+        def genmove(self, game: Game, color: int, seconds: float) -> None:
+            return None  # no stone at all: the seat must still place one
+
+    game = Game(size, handicap=2, placement="free", rules="chinese")
+    d = Seat(GeneratorPlayer(Passer(), lambda g: frozenset())).move(game, BLACK, 0.1)
+    assert d == Decision("play", at(game, expected))

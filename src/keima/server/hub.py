@@ -39,7 +39,6 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from keima import ai, seat
-from keima.gtp.budget import TimeBudget
 from keima.rules.board import BLACK, WHITE, opponent
 from keima.rules.game import GameError
 from keima.rules.ruleset import RulesError, get_ruleset
@@ -49,6 +48,7 @@ from keima.server.errors import ApiError
 from keima.server.pubsub import PubSub
 from keima.server.session import PLAY_PHASES, GameSession, Seats, token_hash
 from keima.server.store import Store, from_row, mutable_part, now_utc, to_row
+from keima.timecontrol import TimeBudget
 
 log = logging.getLogger("keima.server")
 
@@ -108,6 +108,33 @@ def release_memory() -> None:
             _libc = False
     if _libc:
         _libc.malloc_trim(0)
+
+
+class _SeatTable:
+    """A game session as the table a seat's answer is carried out on (``seat.apply_answer``): each answer becomes
+    the session's action for the computer's seats; ``entry`` is the log entry it made."""
+
+    def __init__(self, s: GameSession, seats: frozenset[int], now: float) -> None:
+        self.s, self.seats, self.now = s, seats, now
+        self.entry: dict[str, Any] = {}
+
+    def _act(self, action: dict[str, Any]) -> None:
+        self.entry = self.s.apply(action, self.seats, self.now)
+
+    def play(self, move: int | None, color: int, *, allow_out_of_turn: bool = False) -> None:
+        self._act({"type": "pass"} if move is None else {"type": "play", "move": move})
+
+    def resign(self, color: int) -> None:
+        self._act({"type": "resign"})
+
+    def forfeit(self, color: int, reason: str) -> None:
+        self.entry = self.s.forfeit(color, reason, self.now)
+
+    def accept(self, color: int) -> None:
+        self._act({"type": "accept"})
+
+    def resume(self, color: int) -> None:
+        self._act({"type": "resume"})
 
 
 class Hub:
@@ -686,8 +713,7 @@ class Hub:
         3 s) without a clock."""
         budget = None
         if s.clock.enabled and s.bot_color is not None:
-            budget = TimeBudget(kind="absolute")
-            budget.left[s.bot_color] = (s.clock.time_left(s.bot_color, time.monotonic()), 0)
+            budget = TimeBudget.remaining(s.bot_color, s.clock.time_left(s.bot_color, time.monotonic()))
         color = s.bot_color if s.bot_color is not None else BLACK
         default = self._seat(s).default_seconds
         return seat.Seat.think_time(s.game, color, budget, default, cap=2.0 if budget is not None else default)
@@ -710,22 +736,20 @@ class Hub:
             async with s.lock:
                 if s.broken or s.version != version:
                     return
-                seats = frozenset({color})
-                now = time.monotonic()
+                table = _SeatTable(s, frozenset({color}), time.monotonic())
+                answer = review if review is not None else decision
+                assert answer is not None
+                if decision is not None and decision.note:
+                    log.info("game %s: %s %s: %s", s.id, decision.action, decision.point, decision.note)
+                # The seat's answers are legal for the referee (its tests say so); a refusal is logged below.
+                seat.apply_answer(table, color, answer)
+                entry = table.entry
                 if review is not None:
-                    if review.accept:
-                        entry = s.apply({"type": "accept"}, seats, now)
-                        if s.bot_note is not None:
-                            entry["bot_note"] = None
-                    else:
-                        # Never a silent wait: say which chains and why, and settle it on the board.
-                        entry = s.apply({"type": "resume"}, seats, now)
-                        entry["bot_note"] = review.message
+                    # Never a silent wait: say which chains and why, and settle it on the board.
+                    if not review.accept or s.bot_note is not None:
+                        entry["bot_note"] = None if review.accept else review.message
                     # In the stored entry: a reload, and the other processes of a cluster, show it too.
                     s.take_notes(entry)
-                else:
-                    assert decision is not None
-                    entry = self._bot_entry(s, decision, seats, now)
                 await self._commit(s, entry)
                 self.after_change(s)
         except ApiError as exc:
@@ -743,19 +767,6 @@ class Hub:
                 self._maybe_bot(s)
             if s.game.phase == "finished":
                 self._release_seat(s.id)
-
-    def _bot_entry(self, s: GameSession, decision: seat.Decision, seats: frozenset[int],
-                   now: float) -> dict[str, Any]:
-        if decision.note:
-            log.info("game %s: %s %s: %s", s.id, decision.action, decision.point, decision.note)
-        if decision.action == "forfeit":
-            assert s.bot_color is not None
-            return s.forfeit(s.bot_color, decision.note or "", now)
-        if decision.action == "resign":
-            return s.apply({"type": "resign"}, seats, now)
-        action = {"type": "pass"} if decision.action == "pass" else {"type": "play", "move": decision.point}
-        # The seat's moves are legal for the referee (its tests say so); a refusal here is logged by the caller.
-        return s.apply(action, seats, now)
 
     # ------------------------------------------------------------------------------------------- estimator
     def _maybe_estimate(self, s: GameSession) -> None:
