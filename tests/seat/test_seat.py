@@ -14,7 +14,16 @@ from keima.ai.standin import PolicyPlayer
 from keima.rules import coords
 from keima.rules.board import BLACK, WHITE, opponent
 from keima.rules.game import Game
-from keima.seat import Decision, EnginePlayer, GeneratorPlayer, KeimaPlayer, Seat, make_seat
+from keima.seat import (
+    Decision,
+    EnginePlayer,
+    GeneratorPlayer,
+    KeimaPlayer,
+    Review,
+    Seat,
+    apply_answer,
+    make_seat,
+)
 from keima.timecontrol import TimeBudget
 
 GNUGO = "/usr/games/gnugo"
@@ -259,3 +268,33 @@ def test_a_refused_handicap_stone_is_replaced_by_the_usual_placement(size: int, 
     game = Game(size, handicap=2, placement="free", rules="chinese")
     d = Seat(GeneratorPlayer(Passer(), lambda g: frozenset())).move(game, BLACK, 0.1)
     assert d == Decision("play", at(game, expected))
+
+
+# ------------------------------------------------------------------------------------ carrying answers out
+@pytest.mark.parametrize(("answer", "phase", "result", "moves"), [
+    (Decision("play", 40), "play", None, ["E5"]),
+    (Decision("pass"), "play", None, ["pass"]),
+    (Decision("resign"), "finished", "B+R", []),
+    (Decision("forfeit", note="illegal move E5 (occupied)", failure="error"), "finished", "B+F", []),
+])
+def test_apply_answer_carries_a_decision_out_on_the_game(answer: Decision, phase: str, result: str | None,
+                                                        moves: list[str]) -> None:
+    game = Game(9)
+    game.play(at(game, "C3"), BLACK)
+    apply_answer(game, WHITE, answer)
+    assert game.phase == phase and (None if game.result is None else str(game.result)) == result
+    assert [coords.to_gtp(m.point, 9) for m in game.moves[1:]] == moves
+    if answer.action == "forfeit":
+        assert game.end_reason == "forfeit"
+
+
+@pytest.mark.parametrize(("accept", "phase"), [(True, "scoring"), (False, "play")])
+def test_apply_answer_carries_a_review_out(accept: bool, phase: str) -> None:
+    game = board(SETTLED)
+    game.pass_move(BLACK)
+    game.pass_move(WHITE)
+    assert game.phase == "scoring"
+    apply_answer(game, WHITE, Review(accept))
+    # Accepting leaves the marking to the other side's acceptance; a dispute resumes play.
+    assert game.phase == phase
+    assert (WHITE in game.accepted) == accept
