@@ -134,7 +134,14 @@ def test_policy_against_policy_plays_to_a_counted_end() -> None:
 @pytest.mark.parametrize("rules_name", sorted(PRESETS))
 def test_every_ruleset_is_refereed(rules_name: str) -> None:
     report = play(keima_policy(1), keima_policy(2), size=7, rules=rules_name)
-    assert report.game.rules.name == rules_name and report.game.phase == "finished"
+    game = report.game
+    assert game.rules.name == rules_name and game.end_reason == "score"
+    # The result is that ruleset's own count of the final position (pass stones, area or territory counting...),
+    # and the record carries the ruleset: replayed from its SGF, it reaches the same result under the same rules.
+    assert report.result == str(game.score(dead=game.dead).result)
+    replayed = load_sgf(sgf_text(report))
+    assert replayed.rules.name == rules_name and str(replayed.result) == report.result
+    assert [m.point for m in replayed.moves] == [m.point for m in game.moves]
 
 
 def test_match_alternates_colours_and_writes_sgf(tmp_path: object) -> None:

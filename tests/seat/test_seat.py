@@ -92,11 +92,14 @@ def test_answers_a_pass_with_a_pass_when_playing_on_gains_nothing(level: str, co
     assert Seat(KeimaPlayer(level, seed=5)).move(game, color, 0.3).action == "pass"
 
 
-def test_keeps_playing_where_a_point_is_still_open() -> None:
-    # The same board without White's stone at F9: a neutral point is left to fill (a point under area counting).
-    game = board(SETTLED.replace("..X.XO.O.", "..X.X..O.", 1))
-    decision = Seat(KeimaPlayer("strong", seed=2)).move(game, BLACK, 0.5)
-    assert decision.action == "play"
+@pytest.mark.parametrize("level", ["beginner", "intermediate", "strong"])
+@pytest.mark.parametrize("color", [BLACK, WHITE])
+def test_keeps_playing_where_a_point_is_still_open(level: str, color: int) -> None:
+    # The same board without White's stone at F9: F9 touches both sides, the one point left to fill (a point
+    # under area counting). Whoever moves takes it instead of passing.
+    game = board(SETTLED.replace("..X.XO.O.", "..X.X..O.", 1), to_move=color)
+    decision = Seat(KeimaPlayer(level, seed=2)).move(game, color, 0.5)
+    assert decision == Decision("play", at(game, "F9"))
 
 
 @pytest.mark.parametrize(("to_move", "passes"), [(WHITE, True), (BLACK, False)])
@@ -184,10 +187,6 @@ def test_think_time_comes_from_the_clock() -> None:
     assert 1.5 < Seat.think_time(game, BLACK, clock, 2.0) < 3.0
     clock.left[BLACK] = (1.0, 1)
     assert Seat.think_time(game, BLACK, clock, 2.0) < 1.0
-
-
-def test_undo_requests_are_granted() -> None:
-    assert Seat.answers_undo(Game(9), WHITE)
 
 
 def test_make_seat_names() -> None:
