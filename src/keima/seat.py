@@ -40,6 +40,7 @@ from keima.record.rulenames import KGS_NAMES
 from keima.rules import coords
 from keima.rules.board import BLACK, EMPTY, WHITE, color_name, color_word, opponent
 from keima.rules.game import Game
+from keima.rules.scoring import open_points
 from keima.timecontrol import TimeBudget
 
 log = logging.getLogger("keima.seat")
@@ -507,7 +508,7 @@ class Seat:
             return self._manners(game, color, None) if self.player.manners else Decision("pass")
         if self.player.manners:
             return self._manners(game, color, int(raw))
-        if self.player.managed and game.consecutive_passes >= 1 and _count_wins(game, color):
+        if self.player.managed and game.consecutive_passes >= 1 and _count_margin(game, color, frozenset()) > 0:
             return Decision("pass", note="the count as it stands wins: a pass answers the pass")
         return Decision("play", int(raw))
 
@@ -530,9 +531,10 @@ class Seat:
         opening = progress < max(6, round(30 * n * n / 361))
         winrate = self.player.winrate()
         # Heavy playouts from both sides (30 ms on 9x9, 0.4 s on 19x19): only where a verdict may follow, in a
-        # one-sided game, after a pass, late in the game, or for a player that reports no win rate.
+        # one-sided game, after a pass, late in the game, on a board settled as it stands, or for a player that
+        # reports no win rate.
         wanted = (winrate is None or not 0.15 <= winrate <= 0.85 or game.consecutive_passes >= 1
-                  or move is None or progress >= n * n // 2)
+                  or move is None or progress >= n * n // 2 or not open_points(game.board))
         own = _ownership(game) if wanted and not opening else None
         if own is not None:
             margin = _margin(game, own, color)
@@ -551,32 +553,46 @@ class Seat:
                 self._hopeless.clear()
         if move is None or own is None:
             return Decision("pass") if move is None else Decision("play", move)
-        # For keima's heavy levels the pass replaces the search's move only after the opponent's pass: a stone
-        # the opponent just played inside our area may need an answer that ownership alone does not show
-        # (against GNU Go, a game where keima passed after such stones was lost). Their own search passes on a
-        # decided board anyway. The beginner's search cannot judge (no win rate): the settled board decides.
-        decided = winrate is None or game.consecutive_passes >= 1
-        if decided and self._settled(game, color, own, move):
-            return Decision("pass", note="every point is settled: a move gains nothing")
+        dead = _dead(game, own)
+        if self._settled(game, color, dead):
+            # Passing gives nothing away. The first pass waits for a count that wins (and a search, where there is
+            # one, that does not see the game lost); after the opponent's pass, or for the beginner, whose light
+            # playouts give no win rate, a move gains nothing either way.
+            wins = _count_margin(game, color, dead) > 0 and (winrate is None or winrate >= 0.5)
+            if wins or winrate is None or game.consecutive_passes >= 1:
+                return Decision("pass", note="every point is settled: a move gains nothing")
+        if game.consecutive_passes >= 1 and self._may_end(game, color, dead) and _count_margin(game, color, dead) > 0:
+            return Decision("pass", note="the count with the dead stones off wins: a pass answers the pass")
         return Decision("play", move)
 
-    def _settled(self, game: Game, color: int, own: list[float], move: int) -> bool:
-        """True when every empty point, ``move``'s included, belongs to one side in the playouts (so a move can
-        only fill one's own territory or die in the opponent's), and the ruleset does not need dead stones taken
-        off the board before the count."""
-        colors = game.board.colors
-        if any(c == EMPTY and abs(own[p]) < 0.8 for p, c in enumerate(colors)):
-            return False
+    def _may_end(self, game: Game, color: int, dead: frozenset[int]) -> bool:
+        """True when ending play now leaves nothing undone: the player is not capturing stones it claimed dead
+        before play resumed, and the ruleset does not count the opponent's ``dead`` stones as they stand
+        (Tromp-Taylor counts every stone on the board: they must be captured first)."""
         must = getattr(self.player, "must_capture", None)
         if must is not None and must(game, color):
             return False
         if getattr(game.rules, "dead_stones", "agreement") == "none":
-            # Every stone on the board counts (Tromp-Taylor): the opponent's dead stones must be captured first.
+            colors = game.board.colors
             opp = opponent(color)
-            sign = 1.0 if opp == BLACK else -1.0
-            if any(c == opp and sign * own[p] < 0 for p, c in enumerate(colors)):
+            if any(colors[p] == opp for p in dead):
                 return False
         return True
+
+    def _settled(self, game: Game, color: int, dead: frozenset[int]) -> bool:
+        """True when passing gives nothing away: with the ``dead`` stones off, every empty point is one side's
+        territory or a seki point (``rules.scoring.open_points``); the opponent's last move needs no answer (it is
+        not a stone inside our area that the pass would let it play on from: a fresh invasion); none of our
+        living chains is in atari; and play may end (:meth:`_may_end`)."""
+        board = game.board
+        if open_points(board, dead):
+            return False
+        last = game.moves[-1] if game.moves else None
+        if last is not None and last.color != color and last.point is not None and last.point in dead:
+            return False
+        if any(ch.color == color and len(ch.libs) <= 1 and ch.stones[0] not in dead for ch in board.chains()):
+            return False
+        return self._may_end(game, color, dead)
 
     # ------------------------------------------------------------------------------------ scoring
     def review(self, game: Game) -> Review:
@@ -675,20 +691,30 @@ def apply_answer(table: Table, color: int, answer: Decision | Review, *, out_of_
 
 
 # ---------------------------------------------------------------------------------------------- helpers
-def _count_wins(game: Game, color: int) -> bool:
-    """True when counting ``game``'s board as it stands (every stone alive) under its own rules gives ``color``
-    the game; False too when it cannot be counted now."""
-    try:
-        margin = game.score(dead=()).margin
-    except Exception:  # a count that cannot be made must never stop the player from playing on
-        return False
-    return margin > 0 if color == BLACK else margin < 0
-
-
 def _ownership(game: Game) -> list[float]:
     from keima.ai import estimate_ownership
 
     return estimate_ownership(game)
+
+
+def _dead(game: Game, own: list[float]) -> frozenset[int]:
+    """The stones the marking would remove, read from the playouts' ownership ``own`` (``keima.ai.estimate``)."""
+    import numpy as np
+
+    from keima.ai.estimate import dead_from_ownership
+
+    return dead_from_ownership(game, np.asarray(own))
+
+
+def _count_margin(game: Game, color: int, dead: frozenset[int]) -> float:
+    """The count's margin for ``color`` with ``dead`` off the board (none where the ruleset counts every stone as
+    it stands); 0 when it cannot be counted now."""
+    try:
+        margin = float(game.score(dead=() if getattr(game.rules, "dead_stones", "agreement") == "none"
+                                  else dead).margin)
+    except Exception:  # a count that cannot be made now: nothing to gain by passing
+        return 0.0
+    return margin if color == BLACK else -margin
 
 
 def _margin(game: Game, own: list[float], color: int) -> float:

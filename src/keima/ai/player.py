@@ -124,8 +124,6 @@ class Player:
                 candidates = near
         if not candidates:
             return None
-        if allow_pass and game.consecutive_passes >= 1 and self._passing_wins(game, color):
-            return None
         budget = self.config.seconds if seconds is None else float(seconds)
         if not math.isfinite(budget):
             budget = self.config.seconds  # no usable budget given (inf, nan): the level's default
@@ -177,18 +175,6 @@ class Player:
         check = self._pass_searcher.search(game, 3 - color, budget * 0.3,
                                            None if playouts is None else max(100, playouts // 3))
         return bool(1.0 - check.winrate >= 0.9)
-
-    def _passing_wins(self, game: Any, color: int) -> bool:
-        """After the opponent passed: True when ending the game now wins for ``color`` by the ruleset's count,
-        with the dead stones this player believes (none where the ruleset removes no dead stones: Tromp-Taylor
-        counts every stone on the board, so dead stones must be captured before passing)."""
-        try:
-            no_removal = getattr(game.rules, "dead_stones", "agreement") == "none"
-            score = game.score(dead=() if no_removal else estimate_dead(game, seed=self._seed))
-        except Exception:  # a count that cannot be made now: keep playing
-            return False
-        margin = float(score.margin)
-        return margin > 0 if color == 1 else margin < 0
 
     def _claim_targets(self, game: Any, colors: list[int], color: int) -> set[int]:
         """Liberties of the opposing chains this player claimed dead that are still on the board."""

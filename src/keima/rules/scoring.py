@@ -1,7 +1,8 @@
 """Counting: territory regions, then every counting method of the rule texts, each with its full breakdown.
 
 Territory of a colour: each maximal empty region (dead stones removed first) whose bordering stones are all of that
-colour. A region bordered by both colours, or by none, is neutral (dame). Komi and handicap compensation go to
+colour. A region bordered by both colours, or by none, is neutral (dame); ``open_points`` names the neutral points
+still worth a move (the board is settled when there are none). Komi and handicap compensation go to
 White. The methods (docs/rules.md, « Counting methods », cites the public texts):
 
 ``area``
@@ -31,7 +32,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, Generic, TypeVar, cast, overload
 
 from keima.rules.board import BLACK, EMPTY, WHITE, Board, color_name
-from keima.rules.life import seki_stones
+from keima.rules.life import seki_points, seki_stones
 from keima.rules.ruleset import Ruleset
 
 T = TypeVar("T")
@@ -180,6 +181,17 @@ def territory_regions(board: Board) -> tuple[dict[int, set[int]], set[int], list
         else:
             neutral |= pts
     return terr, neutral, regions
+
+
+def open_points(board: Board, dead: frozenset[int] = frozenset()) -> frozenset[int]:
+    """Return the empty points of ``board`` still worth a move once the ``dead`` stones are off: those of the
+    neutral regions (bordered by both colours, or by none) except the seki points (``life.seki_points``), where
+    a move loses or gains nothing. The board is settled, every point owned by one side or in seki, when this is
+    empty. ``board`` is not changed."""
+    final = board.copy()
+    final.remove(dead)
+    _terr, neutral, _regions = territory_regions(final)
+    return frozenset(neutral - seki_points(final))
 
 
 def handicap_bonus(rules: Ruleset, handicap_stones: int) -> int:
