@@ -7,8 +7,9 @@ Usage::
 
 Plays ``keima match``'s referee (``keima.match.run_match``, the code behind the command) between keima
 (in-process, ``keima:strong``) and ``gnugo --mode gtp --level 10``, alternating colours. It drives the referee
-through its Python API rather than the command line only to set the bot's search threads (``--threads``). SGF files go under ``bench/out/strength-<size>/``; each finished game is appended to
-``bench/out/strength-<size>.txt`` as it ends, and the script prints keima's wins, losses and win rate (with a
+through its Python API rather than the command line only to set the bot's search threads (``--threads``). SGF
+files go under ``bench/out/strength-<size>/``; each finished game is appended to ``bench/out/strength-<size>.txt``
+as it ends, and the script prints keima's wins, losses and win rate (with a
 95% Wilson interval) so far. It can be stopped at any time: the games that finished are in the table.
 ``--jobs N`` plays N games at a time, one process each (for a machine with a core per game and one more for GNU
 Go's turns); ``--first K`` numbers the games from K, so that a long match can be played in parts.

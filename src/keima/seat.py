@@ -354,7 +354,7 @@ class EnginePlayer:
         resumed = any(e.kind == "resume" for e in game.events)
         command = "genmove"
 
-        def work(engine: SubprocessEngine) -> str:
+        def work(engine: SubprocessEngine) -> Move:
             nonlocal command
             if resumed and engine.known("kgs-genmove_cleanup", self.timeout):
                 command = "kgs-genmove_cleanup"
@@ -364,22 +364,23 @@ class EnginePlayer:
                 wait = self.timeout + 3 * seconds
             else:
                 wait = self.per_move
-            return engine.send(f"{command} {letter}", wait).strip()
+            text = engine.send(f"{command} {letter}", wait).strip()
+            if text.lower() == "resign":
+                return "resign"
+            try:
+                point = coords.from_gtp(text, game.size)
+            except ValueError:
+                raise ValueError(f"unreadable move {text[:40]!r}") from None
+            # The engine played its answer on its own board; if the game does not take it, the next request finds
+            # the record out of step and starts over.
+            self._known.append((color, point))
+            return point
 
         try:
-            text = self._with_engine(game, work)
+            answer: Move = self._with_engine(game, work)
         except EngineFailure as exc:
             raise SeatFailure(f"{command} failed: {exc.message}") from None
-        if text.lower() == "resign":
-            return "resign"
-        try:
-            point = coords.from_gtp(text, game.size)
-        except ValueError:
-            raise ValueError(f"unreadable move {text[:40]!r}") from None
-        # The engine played its answer on its own board; if the game does not take it, the next request finds the
-        # record out of step and starts over.
-        self._known.append((color, point))
-        return point
+        return answer
 
     def dead_list(self, game: Game) -> frozenset[int] | None:
         """The stones of ``game`` the engine's ``final_status_list dead`` names; None when it cannot say (a ``?``
