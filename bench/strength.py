@@ -9,8 +9,8 @@ Plays ``keima match``'s referee (``keima.match.run_match``, the code behind the 
 (in-process, ``keima:strong``) and ``gnugo --mode gtp --level 10``, alternating colours. It drives the referee
 through its Python API rather than the command line only to set the bot's search threads (``--threads``). SGF
 files go under ``bench/out/strength-<size>/``; each finished game is appended to ``bench/out/strength-<size>.txt``
-as it ends, and the script prints keima's wins, losses and win rate (with a
-95% Wilson interval) so far. It can be stopped at any time: the games that finished are in the table.
+as it ends, and the script prints keima's wins, losses and win rate (with a 95% Wilson interval) so far, and at
+the end how many games keima passed first in (a pass right after a stone of GNU Go's) and lost. It can be stopped at any time: the games that finished are in the table.
 ``--jobs N`` plays N games at a time, one process each (for a machine with a core per game and one more for GNU
 Go's turns); ``--first K`` numbers the games from K, so that a long match can be played in parts.
 
@@ -142,13 +142,15 @@ def main() -> int:
     print(f"{keima} ({args.seconds} s/move{threads_note}) vs {' '.join(gnugo_argv)}, {args.size}x{args.size}, komi {args.komi}, "
           f"{args.rules}, {args.games} games, colours alternating, {args.jobs} at a time", flush=True)
     start = time.time()
-    tally = {"wins": 0, "losses": 0, "other": 0}
+    tally = {"wins": 0, "losses": 0, "other": 0, "passed_first": 0, "lost_after_passing_first": 0}
     with table.open("a") as log:
         log.write(f"# {time.strftime('%Y-%m-%d %H:%M:%S')} {keima} {args.seconds} s/move{threads_note} vs "
                   f"{' '.join(gnugo_argv)}, {args.size}x{args.size}, komi {args.komi}, {args.rules}\n")
 
-    def on_game(line: str, verdict: str) -> None:
+    def on_game(line: str, verdict: str, first: bool) -> None:
         tally[verdict] += 1
+        tally["passed_first"] += first
+        tally["lost_after_passing_first"] += first and verdict == "losses"
         with table.open("a") as log:
             log.write(line + "\n")
         n = tally["wins"] + tally["losses"]
@@ -170,16 +172,26 @@ def main() -> int:
     lo, hi = wilson(wins, n)
     summary = (f"keima:{args.level} vs gnugo level {args.gnugo_level}, {args.size}x{args.size}, komi {args.komi}, "
                f"{args.rules}, {args.seconds} s/move{threads_note}: keima won {wins} of {n} decided games "
-               f"({100 * wins / max(n, 1):.1f}%, 95% CI {100 * lo:.0f}-{100 * hi:.0f}%), {other} without winner")
+               f"({100 * wins / max(n, 1):.1f}%, 95% CI {100 * lo:.0f}-{100 * hi:.0f}%), {other} without winner; "
+               f"keima passed first in {tally['passed_first']} games and lost {tally['lost_after_passing_first']} "
+               f"of them")
     print(summary)
     with table.open("a") as log:
         log.write(f"# {summary}\n")
     return 0
 
 
-def play_game(args: argparse.Namespace, gnugo_argv: list[str], sgf_dir: str, number: int) -> tuple[str, str]:
+def passed_first(moves: list[tuple[int, int | None]], color: int) -> bool:
+    """True when ``color`` passed at least once right after a stone of the other side (or at the start): it was
+    the first to pass, not answering a pass. ``moves``: (colour, point or None) in order."""
+    return any(c == color and p is None and (i == 0 or moves[i - 1][1] is not None)
+               for i, (c, p) in enumerate(moves))
+
+
+def play_game(args: argparse.Namespace, gnugo_argv: list[str], sgf_dir: str,
+              number: int) -> tuple[str, str, bool]:
     """Play game ``number`` of the match (keima is Black in the odd-numbered games) and write its SGF; return its
-    table line and ``"wins"``, ``"losses"`` or ``"other"`` from keima's side."""
+    table line, ``"wins"``, ``"losses"`` or ``"other"`` from keima's side, and whether keima passed first."""
     from keima.match import Referee, run_match
     from keima.seat import ComputerPlayer, EnginePlayer, KeimaPlayer
 
@@ -208,8 +220,9 @@ def play_game(args: argparse.Namespace, gnugo_argv: list[str], sgf_dir: str, num
     else:
         verdict, said = "other", "no winner"
     note = f" - {report.reason}" if report.reason else ""
+    first = passed_first([(int(m.color), m.point) for m in report.game.moves], 1 if keima_color == "B" else 2)
     return (f"game {report.number}: {report.black} (B) vs {report.white} (W): {result}{note}, "
-            f"{report.moves} moves  [{said}]"), verdict
+            f"{report.moves} moves{', keima passed first' if first else ''}  [{said}]"), verdict, first
 
 
 if __name__ == "__main__":

@@ -40,7 +40,7 @@ from keima.record.rulenames import KGS_NAMES
 from keima.rules import coords
 from keima.rules.board import BLACK, EMPTY, WHITE, color_name, color_word, opponent
 from keima.rules.game import Game
-from keima.rules.scoring import open_points
+from keima.rules.scoring import open_points, settlement
 from keima.timecontrol import TimeBudget
 
 log = logging.getLogger("keima.seat")
@@ -555,7 +555,7 @@ class Seat:
         if move is None or own is None:
             return Decision("pass") if move is None else Decision("play", move)
         dead = _dead(game, own)
-        if self._settled(game, color, dead):
+        if self._settled(game, color, dead, own):
             # Passing gives nothing away. The first pass waits for a count that wins (and a search, where there is
             # one, that does not see the game lost); after the opponent's pass, or for the beginner, whose light
             # playouts give no win rate, a move gains nothing either way.
@@ -580,13 +580,19 @@ class Seat:
                 return False
         return True
 
-    def _settled(self, game: Game, color: int, dead: frozenset[int]) -> bool:
+    def _settled(self, game: Game, color: int, dead: frozenset[int], own: list[float]) -> bool:
         """True when passing gives nothing away: with the ``dead`` stones off, every empty point is one side's
-        territory or a seki point (``rules.scoring.open_points``); the opponent's last move needs no answer (it is
-        not a stone inside our area that the pass would let it play on from: a fresh invasion); none of our
-        living chains is in atari; and play may end (:meth:`_may_end`)."""
+        territory or a seki point (``rules.scoring.settlement``), and each territory point belongs to one side in
+        at least 80% of the playouts unless its region is closed (too small for an invader to live in: a wide
+        open area bordered by one colour is no territory yet); the opponent's last move needs no answer (it is not
+        a stone inside our area that the pass would let it play on from: a fresh invasion); none of our living
+        chains is in atari; and play may end (:meth:`_may_end`)."""
         board = game.board
-        if open_points(board, dead):
+        found = settlement(board, dead)
+        if not found.settled:
+            return False
+        if any(c == EMPTY and p not in found.closed and p not in found.seki and abs(own[p]) < 0.8
+               for p, c in enumerate(board.colors)):
             return False
         last = game.moves[-1] if game.moves else None
         if last is not None and last.color != color and last.point is not None and last.point in dead:

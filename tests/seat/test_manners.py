@@ -60,34 +60,48 @@ WALLS = """
 ....XO...
 """
 
-# Black's living group has a 9-point eye space in the corner (A7-C9); White owns everything else and leads by about
-# 56 points. Heavy playouts call the empty 3x3 corner unsettled (White's stones there sometimes live in them), but
-# no point on the board is worth a move: White passes.
+# Black's living group has a 9-point eye space in the corner (A7-C9); White owns everything else, in one-point
+# eyes, and leads by 56.5 points. Heavy playouts call the empty 3x3 corner unsettled (White's stones there
+# sometimes live in them), but no point on the board is worth a move: White passes.
 CORNER = """
-...XO....
-...XO....
-...XO....
-XXXXO....
-OOOOO....
-.........
-.........
-.........
-.........
+...XO.O.O
+...XOO.OO
+...XO.O.O
+XXXXOOOOO
+OOOOO.O.O
+O.O.OO.OO
+OO.OO.O.O
+O.O.O.O.O
+OO.O.O.O.
 """
 
 # The same 9-point corner, and below it a seki: Black's chain E4-A3-E3-D2-E2-C1-E1 and White's A2-B2-A1 share the
-# liberties C2 and B1, where neither side can play without putting itself in atari. White leads by about 32.
+# liberties C2 and B1, where neither side can play without putting itself in atari. White leads by 32.5.
 SEKI = """
-...XO....
-...XO....
-...XO....
-XXXXO....
-OOOOO....
-OOOOXO...
-XXXXXO...
-OO.XXO...
-O.XXXO...
+...XO.O.O
+...XOO.OO
+...XO.O.O
+XXXXOOOOO
+OOOOO.O.O
+OOOOXOO.O
+XXXXXO.OO
+OO.XXOO.O
+O.XXXO.O.
 """
+
+# Small territories everywhere (White leads by 16.5 with komi 7.5); with the colours swapped, Black leads by 1.5.
+DENSE = """
+.X.XO.O.O
+X.XXOO.OO
+.X.XO.O.O
+XXXXOOOOO
+.X.XO.O.O
+X.XXOO.OO
+.X.XO.O.O
+XX.XOO.OO
+.X.XO.O.O
+"""
+DENSE_SWAPPED = DENSE.replace("X", "o").replace("O", "X").replace("o", "O")
 
 # A settled 5x5 board: Black owns the left, White the right (komi 0.5); Black has just filled the last dame, C4.
 SETTLED_5 = """
@@ -109,15 +123,15 @@ XXXXOO.
 ...XO..
 """
 
-# The same dead stone B6, on a board with no dame left.
+# The same dead stone B6, on a board with no dame left and small territories (Black leads by 6.5 with komi 0.5).
 DEAD_SETTLED = """
-...XO..
-.O.XO..
-...XO..
-XXXXO..
-...XO..
-...XO..
-...XO..
+...XO.O
+.O.XOO.
+...XO.O
+XXXXOOO
+.X.XO.O
+X.XXOO.
+.X.XO.O
 """
 
 
@@ -139,8 +153,19 @@ def test_open_points(diagram: str, dead: list[str], open_: list[str]) -> None:
 
 # ------------------------------------------------------------------------------------ won and settled: pass
 @pytest.mark.parametrize("level", LEVELS)
-def test_passes_first_on_a_won_settled_board(level: str) -> None:
-    assert decide(board(WALLS, komi=7.5), BLACK, level) == ("pass", None)
+@pytest.mark.parametrize(("diagram", "color"), [(DENSE_SWAPPED, BLACK), (DENSE, WHITE)])
+def test_passes_first_on_a_won_settled_board(level: str, diagram: str, color: int) -> None:
+    game = board(diagram, komi=7.5, to_move=color)
+    assert (game.score().margin > 0) == (color == BLACK)
+    assert decide(game, color, level) == ("pass", None)
+
+
+@pytest.mark.parametrize("level", ["intermediate", "strong"])
+def test_does_not_pass_first_where_a_wide_area_is_still_open_to_an_invasion(level: str) -> None:
+    # Every point is bordered by one colour, and Black leads by 1.5, but the areas are 45 and 36 points wide: the
+    # playouts do not give them to one side (an invasion might live), so they are no territory yet.
+    action, _point = decide(board(WALLS, komi=7.5), BLACK, level)
+    assert action == "play"
 
 
 @pytest.mark.parametrize("level", LEVELS)
@@ -193,7 +218,7 @@ def test_passes_first_on_a_settled_board_with_dead_stones_in_its_area(level: str
     # White's last move was elsewhere (a pass is no invasion): B6 has been dead for a while, nothing needs an
     # answer, and Black is ahead.
     game = board(DEAD_SETTLED, komi=0.5, to_move=WHITE)
-    game.play(at(game, "G1"), WHITE)  # White fills its own area
+    game.play(at(game, "G2"), WHITE)  # White fills one of its own eyes
     assert decide(game, BLACK, level) == ("pass", None)
 
 
@@ -309,3 +334,26 @@ def _regions(game: Game, color: int) -> list[set[int]]:
         if {game.board.colors[q] for q in border} == {color} and len(pts) >= 3:
             out.append(set(pts))
     return out
+
+
+# Move 37 of a game against GNU Go (bench/strength.py, 9x9, keima Black): every empty point was bordered by one
+# colour once the estimator's dead stones (B5 C5 C3) were off, and the seat, reading territory from the borders
+# alone, passed first; Black lost. The frameworks on both sides are wide open: no level passes.
+FRAMEWORKS = """
+..XO.....
+..XOO....
+...XOOO..
+.XXXOXXO.
+.OO.X.XO.
+......XO.
+..OXXXO..
+..XXOOO..
+...XXO...
+"""
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_does_not_pass_first_in_the_middle_game_with_wide_frameworks(level: str) -> None:
+    game = board(FRAMEWORKS, komi=7.5)
+    assert open_points(game.board, frozenset(at(game, v) for v in ("B5", "C5", "C3"))) == frozenset()
+    assert decide(game, BLACK, level, 1.0)[0] == "play"
