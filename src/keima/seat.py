@@ -585,8 +585,9 @@ class Seat:
         territory or a seki point (``rules.scoring.settlement``), and each territory point belongs to one side in
         at least 80% of the playouts unless its region is closed (too small for an invader to live in: a wide
         open area bordered by one colour is no territory yet); the opponent's last move needs no answer (it is not
-        a stone inside our area that the pass would let it play on from: a fresh invasion); none of our living
-        chains is in atari; and play may end (:meth:`_may_end`)."""
+        a stone inside our area, outside a closed region, that the pass would let it play on from: a fresh invasion
+        with room to live; one in a closed region is hopeless, and answering it only fills our own territory); none
+        of our living chains is in atari; and play may end (:meth:`_may_end`)."""
         board = game.board
         found = settlement(board, dead)
         if not found.settled:
@@ -595,7 +596,8 @@ class Seat:
                for p, c in enumerate(board.colors)):
             return False
         last = game.moves[-1] if game.moves else None
-        if last is not None and last.color != color and last.point is not None and last.point in dead:
+        if (last is not None and last.color != color and last.point is not None and last.point in dead
+                and last.point not in found.closed):
             return False
         if any(ch.color == color and len(ch.libs) <= 1 and ch.stones[0] not in dead for ch in board.chains()):
             return False

@@ -214,6 +214,16 @@ def test_does_not_capture_dead_stones_the_marking_removes(level: str, diagram: s
 
 
 @pytest.mark.parametrize("level", LEVELS)
+@pytest.mark.parametrize("invasion", ["C5", "A7"])
+def test_does_not_answer_a_hopeless_invasion_of_a_closed_region(level: str, invasion: str) -> None:
+    # White's fresh stone lands next to its dead B6, in Black's 9-point region A5-C7: it cannot live there however
+    # Black plays, and answering would only fill Black's own territory.
+    game = board(DEAD_SETTLED, komi=0.5, to_move=WHITE)
+    game.play(at(game, invasion), WHITE)
+    assert decide(game, BLACK, level) == ("pass", None)
+
+
+@pytest.mark.parametrize("level", LEVELS)
 def test_passes_first_on_a_settled_board_with_dead_stones_in_its_area(level: str) -> None:
     # White's last move was elsewhere (a pass is no invasion): B6 has been dead for a while, nothing needs an
     # answer, and Black is ahead.
@@ -264,8 +274,10 @@ REAL = [
     ("bench/results/strength-9x9/game-041.sgf", 44),
     ("bench/results/strength-9x9/game-049.sgf", 40),
 ]
-#: Those where the winner owns an empty region of at least 9 points.
-ROOMY = [REAL[i] for i in (1, 3, 5, 8, 12, 15)]
+#: Those where the winner owns an empty region of more than 9 points (an invasion there may live) ...
+ROOMY = [REAL[i] for i in (1, 3, 5, 15)]
+#: ... and of exactly 9 points (closed: an invasion there is hopeless).
+CLOSED = [REAL[i] for i in (8, 12)]
 
 
 def final_position(path: str, moves: int) -> Game:
@@ -310,8 +322,8 @@ class Answering(Player):
         return next((q for q in [*near, self.fallback] if game.legality(q, color) is None), None)
 
 
-@pytest.mark.parametrize(("path", "moves"), ROOMY)
-def test_real_games_a_fresh_invasion_of_the_winners_largest_area_keeps_the_answer(path: str, moves: int) -> None:
+@pytest.mark.parametrize(("path", "moves", "answers"), [(*r, True) for r in ROOMY] + [(*r, False) for r in CLOSED])
+def test_real_games_a_fresh_invasion_of_the_winners_largest_area(path: str, moves: int, answers: bool) -> None:
     # The final position as it was: the search's move (a stone inside the winner's own area) is replaced by a pass.
     game = final_position(path, moves)
     color = game.to_move
@@ -320,11 +332,15 @@ def test_real_games_a_fresh_invasion_of_the_winners_largest_area_keeps_the_answe
     target = min(region, key=lambda p: sum(q not in region for q in game.board.nbrs[p]) * 100 + p)
     settled = Seat(KeimaPlayer(player=Answering(target))).move(game, color, 0.3)
     assert settled.action == "pass", settled
-    # The loser has just played into the middle of that area: a fresh invasion, and the seat keeps the answer.
+    # The loser has just played into the middle of that area: a fresh invasion. The seat keeps the answer where the
+    # area leaves the invader room; in a closed region (9 points) the invasion is hopeless and it still passes.
     game.pass_move(color)
     game.play(target, opponent(color))
     answer = Seat(KeimaPlayer(player=Answering(target))).move(game, color, 0.3)
-    assert answer.action == "play" and answer.point in game.board.nbrs[target], answer
+    if answers:
+        assert answer.action == "play" and answer.point in game.board.nbrs[target], answer
+    else:
+        assert answer.action == "pass", answer
 
 
 def _regions(game: Game, color: int) -> list[set[int]]:
