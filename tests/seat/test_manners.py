@@ -19,7 +19,7 @@ from keima.record import load_record
 from keima.rules import coords
 from keima.rules.board import BLACK, WHITE, opponent
 from keima.rules.game import Game
-from keima.rules.scoring import open_points
+from keima.rules.scoring import open_points, settlement
 from keima.seat import KeimaPlayer, Seat
 
 ROOT = Path(__file__).parent.parent.parent
@@ -149,6 +149,19 @@ def test_open_points(diagram: str, dead: list[str], open_: list[str]) -> None:
     game = board(diagram)
     found = open_points(game.board, frozenset(at(game, v) for v in dead))
     assert sorted(coords.to_gtp(p, game.size) for p in found) == sorted(open_)
+
+
+@pytest.mark.parametrize(("diagram", "dead", "closed"), [
+    (CORNER, [], 9 + 21),  # the 3x3 corner and White's twenty-one one-point eyes
+    (WALLS, [], 0),  # two wide areas: nothing closed
+    (DEAD_SETTLED, ["B6"], 9 + 5 + 6),  # Black's A5-C7 with B6's point, its five one-point eyes, White's six
+])
+def test_closed_regions(diagram: str, dead: list[str], closed: int) -> None:
+    game = board(diagram)
+    found = settlement(game.board, frozenset(at(game, v) for v in dead))
+    assert found.settled and len(found.closed) == closed
+    if diagram == CORNER:
+        assert {at(game, v) for v in ("A9", "B8", "C7")} <= found.closed
 
 
 # ------------------------------------------------------------------------------------ won and settled: pass
