@@ -5,13 +5,14 @@ Usage::
     python bench/strength.py --size 9 --games 50          # 9x9, komi 7.5, French rules, 1 s per move
     python bench/strength.py --size 19 --games 6
 
-Plays ``keima match``'s referee (``keima.gtp.referee.run_match``, the code behind the command) between keima
+Plays ``keima match``'s referee (``keima.match.run_match``, the code behind the command) between keima
 (in-process, ``keima:strong``) and ``gnugo --mode gtp --level 10``, alternating colours. It drives the referee
-through its Python API rather than the command line only to hold keima to exactly ``--seconds`` per move: the
-referee announces a generous per-move limit with ``time_settings``, which the command line's engine would use
-as its thinking budget. SGF files go under ``bench/out/strength-<size>/``; each finished game is appended to
-``bench/out/strength-<size>.txt`` as it ends, and the script prints keima's wins, losses and win rate (with a
-95% Wilson interval) so far. It can be stopped at any time: the games that finished are in the table.
+through its Python API rather than the command line only to set the bot's search threads (``--threads``). SGF
+files go under ``bench/out/strength-<size>/``; each finished game is appended to ``bench/out/strength-<size>.txt``
+as it ends, and the script prints keima's wins, losses and win rate (with a 95% Wilson interval) so far, and at
+the end how many games keima passed first in (a pass right after a stone of GNU Go's) and lost, and how many of
+those losses followed a first pass made while keima was ahead on the estimated count (a pass that gave the game
+away; a pass in a game already lost is not one). It can be stopped at any time: the games that finished are in the table.
 ``--jobs N`` plays N games at a time, one process each (for a machine with a core per game and one more for GNU
 Go's turns); ``--first K`` numbers the games from K, so that a long match can be played in parts.
 
@@ -36,6 +37,7 @@ import sys
 import time
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
+from typing import Any
 
 
 def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -145,13 +147,17 @@ def main() -> int:
     print(f"{keima} ({args.seconds} s/move{threads_note}) vs {' '.join(gnugo_argv)}, {args.size}x{args.size}, komi {args.komi}, "
           f"{args.rules}, {args.games} games, colours alternating, {args.jobs} at a time", flush=True)
     start = time.time()
-    tally = {"wins": 0, "losses": 0, "other": 0}
+    tally = {"wins": 0, "losses": 0, "other": 0, "passed_first": 0, "lost_after_passing_first": 0,
+             "lost_after_passing_first_ahead": 0}
     with table.open("a") as log:
         log.write(f"# {time.strftime('%Y-%m-%d %H:%M:%S')} {keima} {args.seconds} s/move{threads_note} vs "
                   f"{' '.join(gnugo_argv)}, {args.size}x{args.size}, komi {args.komi}, {args.rules}\n")
 
-    def on_game(line: str, verdict: str) -> None:
+    def on_game(line: str, verdict: str, first: bool, ahead: bool) -> None:
         tally[verdict] += 1
+        tally["passed_first"] += first
+        tally["lost_after_passing_first"] += first and verdict == "losses"
+        tally["lost_after_passing_first_ahead"] += ahead and verdict == "losses"
         with table.open("a") as log:
             log.write(line + "\n")
         n = tally["wins"] + tally["losses"]
@@ -173,24 +179,52 @@ def main() -> int:
     lo, hi = wilson(wins, n)
     summary = (f"keima:{args.level} vs gnugo level {args.gnugo_level}, {args.size}x{args.size}, komi {args.komi}, "
                f"{args.rules}, {args.seconds} s/move{threads_note}: keima won {wins} of {n} decided games "
-               f"({100 * wins / max(n, 1):.1f}%, 95% CI {100 * lo:.0f}-{100 * hi:.0f}%), {other} without winner")
+               f"({100 * wins / max(n, 1):.1f}%, 95% CI {100 * lo:.0f}-{100 * hi:.0f}%), {other} without winner; "
+               f"keima passed first in {tally['passed_first']} games and lost {tally['lost_after_passing_first']} "
+               f"of them, {tally['lost_after_passing_first_ahead']} after passing first while ahead")
     print(summary)
     with table.open("a") as log:
         log.write(f"# {summary}\n")
     return 0
 
 
-def play_game(args: argparse.Namespace, gnugo_argv: list[str], sgf_dir: str, number: int) -> tuple[str, str]:
+def passed_first(moves: list[tuple[int, int | None]], color: int) -> bool:
+    """True when ``color`` passed at least once right after a stone of the other side (or at the start): it was
+    the first to pass, not answering a pass. ``moves``: (colour, point or None) in order."""
+    return any(c == color and p is None and (i == 0 or moves[i - 1][1] is not None)
+               for i, (c, p) in enumerate(moves))
+
+
+def first_passes_ahead(game: Any, color: int) -> int:
+    """How many times ``color`` passed first in ``game`` (see :func:`passed_first`) while the count of that
+    position, with ``keima.ai.estimate_dead``'s dead stones off, favoured it: a pass that gave a won game away is
+    one of these, a pass in a game already lost is not."""
+    from keima.ai import estimate_dead
+
+    moves = list(game.moves)
+    count = 0
+    for i, m in enumerate(moves):
+        if m.color != color or m.point is not None or (i > 0 and moves[i - 1].point is None):
+            continue
+        before = game.copy()
+        while len(before.moves) > i:
+            before.undo()
+        margin = float(before.score(dead=estimate_dead(before, seed=1)).margin)
+        count += (margin > 0) == (color == 1)
+    return count
+
+
+def play_game(args: argparse.Namespace, gnugo_argv: list[str], sgf_dir: str,
+              number: int) -> tuple[str, str, bool, bool]:
     """Play game ``number`` of the match (keima is Black in the odd-numbered games) and write its SGF; return its
-    table line and ``"wins"``, ``"losses"`` or ``"other"`` from keima's side."""
-    from keima.gtp.controller import InProcessEngine, SubprocessEngine
-    from keima.gtp.engine import GtpEngine, default_player
-    from keima.gtp.referee import Referee, run_match
+    table line, ``"wins"``, ``"losses"`` or ``"other"`` from keima's side, whether keima passed first, and whether
+    it did so while ahead on the estimated count."""
+    from keima.match import Referee, run_match
+    from keima.seat import ComputerPlayer, EnginePlayer, KeimaPlayer
 
     keima = f"keima:{args.level}"
 
-    def make_keima() -> InProcessEngine:
-        seed = 1000 + number
+    def make_keima() -> ComputerPlayer:
         if args.while_compiling:
             # A compilation that never ends, for this process's players and estimates alike.
             import threading
@@ -201,22 +235,17 @@ def play_game(args: argparse.Namespace, gnugo_argv: list[str], sgf_dir: str, num
             never = Warmup(lambda heard: (heard(False), threading.Event().wait()))
             never.start()
             player_module.DEFAULT_WARMUP = never
-        player = default_player(args.level, seed)
+        player = KeimaPlayer(args.level, 1000 + number)
         if args.threads is not None:
             import dataclasses
 
-            from keima.ai.player import Player
+            player.player.config = dataclasses.replace(player.player.config, threads=args.threads)
+        return player
 
-            assert isinstance(player, Player)
-            player.config = dataclasses.replace(player.config, threads=args.threads)
-        engine = GtpEngine(player, size=args.size, rules=args.rules, seconds=args.seconds, seed=seed,
-                           max_seconds=args.seconds)
-        return InProcessEngine(engine, label=keima)
+    def make_gnugo() -> ComputerPlayer:
+        return EnginePlayer("gnugo", gnugo_argv)
 
-    def make_gnugo() -> SubprocessEngine:
-        return SubprocessEngine(gnugo_argv)
-
-    referee = Referee(size=args.size, rules=args.rules, komi=args.komi, move_timeout=120.0,
+    referee = Referee(size=args.size, rules=args.rules, komi=args.komi, move_timeout=120.0, seconds=args.seconds,
                       log=lambda message: print(message, file=sys.stderr, flush=True))
     [report] = run_match((keima, make_keima), ("gnugo", make_gnugo), referee, 1, sgf_dir, number_from=number)
     keima_color = "B" if report.black == keima else "W"
@@ -228,8 +257,12 @@ def play_game(args: argparse.Namespace, gnugo_argv: list[str], sgf_dir: str, num
     else:
         verdict, said = "other", "no winner"
     note = f" - {report.reason}" if report.reason else ""
+    color = 1 if keima_color == "B" else 2
+    first = passed_first([(int(m.color), m.point) for m in report.game.moves], color)
+    ahead = first and first_passes_ahead(report.game, color) > 0
+    said_first = (", keima passed first" + (" while ahead" if ahead else " while behind")) if first else ""
     return (f"game {report.number}: {report.black} (B) vs {report.white} (W): {result}{note}, "
-            f"{report.moves} moves  [{said}]"), verdict
+            f"{report.moves} moves{said_first}  [{said}]"), verdict, first, ahead
 
 
 if __name__ == "__main__":

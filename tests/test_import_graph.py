@@ -1,5 +1,5 @@
-"""The package's layers, read from the source: no import cycle anywhere in keima, and the referee (``keima.rules``)
-imports nothing else of keima. Every import counts, those inside functions and under ``TYPE_CHECKING`` too: a
+"""The package's layers, read from the source: no import cycle anywhere in keima, the referee (``keima.rules``)
+imports nothing else of keima, and every package imports only the layers below its own (``RANKS``). Every import counts, those inside functions and under ``TYPE_CHECKING`` too: a
 late import hides a cycle from the interpreter, not from the design."""
 
 from __future__ import annotations
@@ -105,3 +105,69 @@ def test_the_referee_imports_nothing_else_of_keima() -> None:
     outside = {m: sorted(t for t in ts if not t.startswith("keima.rules")) for m, ts in graph.items()
                if m.startswith("keima.rules")}
     assert {m: ts for m, ts in outside.items() if ts} == {}
+
+
+#: The layers, lowest first: a package imports only packages of lower ranks (every package is named here, so a new
+#: one must be placed). The referee of the rules at the bottom; the GTP protocol, records, the bot and the time
+#: control above it; the computer seat above those; the front ends (the match referee, the web server, keima as a
+#: GTP engine) above the seat; the command line, which starts every front end, on top.
+RANKS: dict[str, int] = {
+    "rules": 0,
+    "version": 0,
+    "record": 1,
+    "ai": 1,
+    "gtp": 1,
+    "timecontrol": 1,
+    "seat": 2,
+    "archive": 2,
+    "keima": 2,  # the package's own facade (keima.Game, keima.load_sgf ...)
+    "match": 3,
+    "server": 3,
+    "gtp_engine": 3,
+    "web": 3,
+    "cli": 4,
+    "__main__": 5,
+}
+
+
+def package_of(module: str) -> str:
+    """The top-level package (or module) of keima that ``module`` belongs to: ``keima.ai.player`` -> ``ai``."""
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 else parts[0]
+
+
+def package_graph(graph: dict[str, set[str]]) -> dict[str, set[str]]:
+    """Package -> the other packages its modules import."""
+    out: dict[str, set[str]] = {}
+    for module, targets in graph.items():
+        out.setdefault(package_of(module), set()).update(
+            package_of(t) for t in targets if package_of(t) != package_of(module))
+    return out
+
+
+def test_every_package_has_a_rank() -> None:
+    assert sorted(set(package_graph(import_graph())) - set(RANKS)) == []
+
+
+def test_packages_import_only_lower_ranks() -> None:
+    upward = {(pkg, dep) for pkg, deps in package_graph(import_graph()).items() for dep in deps
+              if RANKS[dep] >= RANKS[pkg]}
+    assert sorted(upward) == []
+
+
+def test_the_ranks_the_design_names() -> None:
+    # rules < record, ai, gtp (the protocol), the time control < the seat < the match referee and the front ends.
+    assert RANKS["rules"] < min(RANKS[p] for p in ("record", "ai", "gtp", "timecontrol"))
+    assert max(RANKS[p] for p in ("record", "ai", "gtp", "timecontrol")) < RANKS["seat"]
+    assert RANKS["seat"] < min(RANKS[p] for p in ("match", "cli", "server", "gtp_engine"))
+    # And the seat really stands on them: it imports the protocol's engine client, the bot and the time control.
+    graph = package_graph(import_graph())
+    assert {"gtp", "ai", "timecontrol", "rules"} <= graph["seat"]
+    # The GTP package is the protocol alone (framing and the engine client): it needs nothing else of keima.
+    assert graph.get("gtp", set()) == set()
+
+
+def test_no_cycle_between_packages() -> None:
+    graph = package_graph(import_graph())
+    assert cycles({p: graph.get(p, set()) for p in RANKS}) == []
+    assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == [["a", "b", "c"]]

@@ -1,16 +1,20 @@
 """One computer seat: how a computer player takes part in a game, whichever front end holds the game.
 
-The GTP engine (``keima gtp``), the web server (``keima serve``) and terminal play (``keima play``) all ask a
-:class:`Seat` for the computer's decisions; nothing else decides them. The seat is plain synchronous code
+The GTP engine (``keima gtp``), the web server (``keima serve``), terminal play (``keima play``) and the match
+referee (``keima match``) all ask a :class:`Seat` for the computer's decisions; nothing else decides them, and
+:func:`apply_answer` carries a decision or a review out on the game the same way for each of them. The seat is plain synchronous code
 working on a copy of the game, so a server thread and a worker process can call it alike:
 
 * :meth:`Seat.move` asks the player for a move within a time budget (:meth:`Seat.think_time` turns a clock into
   seconds) and returns a :class:`Decision`: a legal point, a pass, a resignation or a forfeit. A refused or
   missing move from keima's own bot is replaced by the stand-in policy's choice; an illegal move from an
-  external GTP engine forfeits its game, as in ``keima match``.
-* Manners, at every level: it resigns a game lost beyond doubt (several consecutive hopeless verdicts, never in
-  the opening); it passes when every point is settled instead of filling its own territory or playing in the
-  opponent's, and answers a pass with a pass when playing on gains nothing.
+  external GTP engine forfeits its game, as in ``keima match``. In the handicap phase a refused answer is replaced
+  by the usual placement (``Game.next_handicap_point``).
+* Manners, at every level (here and nowhere else): it resigns a game lost beyond doubt (several consecutive
+  hopeless verdicts, never in the opening); it passes when every point is settled instead of filling its own
+  territory or playing in the opponent's, and answers a pass with a pass when playing on gains nothing. A move
+  generator without a judgement of its own (the stand-in policy) answers a pass with a pass when the count of the
+  board as it stands already gives it the game.
 * :meth:`Seat.review` judges a dead-stone marking in the scoring phase: it accepts what its playouts support;
   otherwise it names each chain it sees differently and why (a :class:`Review` whose ``message`` reads
   "keima thinks D4 is alive ..."), and the front end resumes play so the board settles the dispute.
@@ -26,15 +30,18 @@ import logging
 import math
 import random
 import threading
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
-from keima.gtp.budget import TimeBudget
-from keima.gtp.controller import EngineError, EngineFailure, SubprocessEngine
-from keima.gtp.policy import policy_move
+from keima.ai.standin import policy_move
+from keima.gtp.controller import EngineDied, EngineError, EngineFailure, EngineTimeout, SubprocessEngine
+from keima.record.rulenames import KGS_NAMES
 from keima.rules import coords
-from keima.rules.board import BLACK, EMPTY, color_name, opponent
+from keima.rules.board import BLACK, EMPTY, color_name, color_word, opponent
 from keima.rules.game import Game
+from keima.rules.scoring import open_points, settlement
+from keima.timecontrol import TimeBudget
 
 log = logging.getLogger("keima.seat")
 
@@ -46,8 +53,19 @@ SURE_SHARE = 0.75
 RESIGN_WINRATE = 0.05
 
 
+#: Why a computer player could not answer: no reply in time, a process that died (or never started), a refusal of
+#: a move the referee accepted (the two sides follow different rules), or anything else (a ``?`` reply, broken
+#: framing, an unreadable or illegal answer).
+Failure = Literal["timeout", "crash", "refused", "error"]
+
+
 class SeatFailure(Exception):
-    """The computer player could not answer at all (an engine that keeps dying); the seat forfeits."""
+    """The computer player could not answer at all (an engine that keeps dying); the seat forfeits.
+    ``kind`` says why (:data:`Failure`)."""
+
+    def __init__(self, message: str, kind: Failure = "error") -> None:
+        super().__init__(message)
+        self.kind: Failure = kind
 
 
 class ComputerPlayer(Protocol):
@@ -57,7 +75,8 @@ class ComputerPlayer(Protocol):
     #: True when a refused or missing move is replaced by the stand-in policy's (keima's own players); False
     #: for an external engine, whose illegal move forfeits.
     managed: bool
-    #: True when the seat decides the player's manners (pass on a settled board, resignation): keima's bot.
+    #: True when the seat decides the player's manners (pass on a settled board, resignation): keima's bot. A
+    #: managed player without them still answers a pass with a pass when the count as it stands wins.
     manners: bool
 
     def genmove(self, game: Game, color: int, seconds: float) -> Move:
@@ -88,12 +107,13 @@ class ComputerPlayer(Protocol):
 
 @dataclass(frozen=True)
 class Decision:
-    """What the seat plays: ``action`` "play" (``point``), "pass", "resign" or "forfeit" (``note`` says why).
-    ``note`` also tells when a fallback replaced the player's own answer."""
+    """What the seat plays: ``action`` "play" (``point``), "pass", "resign" or "forfeit" (``note`` says why, and
+    ``failure`` what kind of failure it was). ``note`` also tells when a fallback replaced the player's own answer."""
 
     action: Literal["play", "pass", "resign", "forfeit"]
     point: int | None = None
     note: str | None = None
+    failure: Failure | None = None
 
 
 @dataclass(frozen=True)
@@ -129,7 +149,6 @@ class KeimaPlayer:
         from keima.ai import make_player
 
         self.player = player if player is not None else make_player(level, seed=seed)
-        self.player.resigns = False  # the seat decides resignation, over several moves
         self.dead_estimator = dead_estimator
         self.level = self.player.level
         self.name = "keima"
@@ -174,9 +193,10 @@ class KeimaPlayer:
 
 
 class GeneratorPlayer:
-    """Any move generator (``genmove(game, color, seconds)``, e.g. the stand-in policy of ``keima.gtp.policy``)
+    """Any move generator (``genmove(game, color, seconds)``, e.g. the stand-in policy of ``keima.ai.standin``)
     as a computer player; ``dead_estimator`` marks its dead stones (default: ``keima.ai.estimate_dead``).
-    The seat replaces its refused moves and leaves its manners to it."""
+    The seat replaces its refused moves and gives it the light manners (a pass answers a pass when the count as it
+    stands wins)."""
 
     managed = True
     manners = False
@@ -222,31 +242,43 @@ def computer_for(generator: Any, dead_estimator: Any = None) -> ComputerPlayer:
 
 
 class EnginePlayer:
-    """An external GTP engine (``command``, e.g. ``gnugo --mode gtp --level 10``) as a computer player.
+    """An external GTP engine (``command``, e.g. ``gnugo --mode gtp --level 10``, a string or an argument list) as
+    a computer player.
 
-    The engine's board is kept in step with the game by GTP ``play`` commands (from scratch when the game went
-    back or changed); its dead stones come from ``final_status_list dead``. A process that dies or stops
-    answering is started again (once per request) before the seat gives up with :class:`SeatFailure`.
+    The engine's board is kept in step with the game by GTP commands: the board size, komi, rules (through
+    ``keima-set-rules`` or ``kgs-rules`` when the engine knows one), handicap stones, then ``play`` for each move
+    it has not seen (from scratch when the game went back or changed). After a resumption of play it is asked
+    ``kgs-genmove_cleanup`` when it knows it. Its dead stones come from ``final_status_list dead``.
+
+    By default (the web server) a process that dies or stops answering is started again (once per request) before
+    the seat gives up with :class:`SeatFailure`; :meth:`hold_to` sets a match's terms instead.
     """
 
     managed = False
     manners = False
 
-    def __init__(self, name: str, command: str, *, timeout: float = 30.0) -> None:
+    def __init__(self, name: str, command: str | Sequence[str], *, timeout: float = 30.0) -> None:
         self.name = name
         self.command = command
         self.timeout = timeout
+        #: A match's fixed limit per reply (:meth:`hold_to`), or None.
+        self.per_move: float | None = None
         self._engine: SubprocessEngine | None = None
         self._known: list[tuple[int, int | None]] = []
-        self._setup: tuple[int, float, tuple[int, ...]] | None = None
+        self._setup: tuple[int, float, str, tuple[int, ...]] | None = None
         self._lock = threading.Lock()
         self.restarts = 0
         #: Thinking time per move when no clock limits it.
         self.default_seconds = 1.0
 
+    def hold_to(self, limit: float) -> None:
+        """Hold the engine to a match's terms: every reply within ``limit`` seconds (``genmove`` included, and
+        told to the engine as ``time_settings 0 LIMIT 1``), and no restart: a crash or a silence loses its game."""
+        self.per_move = self.timeout = limit
+
     def _start(self) -> SubprocessEngine:
         if self._engine is None:
-            self._engine = SubprocessEngine(self.command, label=self.name)
+            self._engine = SubprocessEngine(self.command, label=self.name)  # EngineDied: "cannot start ..."
             self._known = []
             self._setup = None
         return self._engine
@@ -257,26 +289,42 @@ class EnginePlayer:
         self._engine = None
         self.restarts += 1
 
+    def _set_up(self, engine: SubprocessEngine, game: Game) -> None:
+        t = self.timeout
+        engine.send(f"boardsize {game.size}", t)
+        engine.send("clear_board", t)
+        engine.send(f"komi {game.komi:g}", t)
+        rules = str(game.rules.name)
+        if engine.known("keima-set-rules", t):
+            engine.send(f"keima-set-rules {rules}", t)
+        elif rules in KGS_NAMES and engine.known("kgs-rules", t):
+            engine.request(f"kgs-rules {KGS_NAMES[rules]}", t)
+        if self.per_move is not None:
+            # Canadian overtime of one stone a period: the engine's per-move limit (optional for the engine).
+            engine.request(f"time_settings 0 {max(1, int(self.per_move))} 1", t)
+        if game.handicap_stones:
+            engine.send("set_free_handicap " + " ".join(coords.to_gtp(p, game.size) for p in game.handicap_stones), t)
+
     def _sync(self, game: Game) -> SubprocessEngine:
         engine = self._start()
-        setup = (game.size, float(game.komi), tuple(sorted(game.handicap_stones)))
+        setup = (game.size, float(game.komi), str(game.rules.name), tuple(sorted(game.handicap_stones)))
         moves = [(int(m.color), m.point) for m in game.moves]
         if setup != self._setup or moves[: len(self._known)] != self._known:
-            engine.send(f"boardsize {game.size}", self.timeout)
-            engine.send("clear_board", self.timeout)
-            engine.send(f"komi {game.komi:g}", self.timeout)
-            if setup[2]:
-                engine.send("set_free_handicap " + " ".join(coords.to_gtp(p, game.size) for p in setup[2]),
-                            self.timeout)
+            self._set_up(engine, game)
             self._setup, self._known = setup, []
         for color, point in moves[len(self._known):]:
             vertex = "pass" if point is None else coords.to_gtp(point, game.size)
-            engine.send(f"play {color_name(color).lower()} {vertex}", self.timeout)
+            try:
+                engine.send(f"play {color_name(color).lower()} {vertex}", self.timeout)
+            except EngineFailure as exc:
+                raise SeatFailure(f"refused {color_word(color)}'s legal move {vertex} ({exc.message})",
+                                  "refused") from None
             self._known.append((color, point))
         return engine
 
     def _with_engine(self, game: Game, work: Any) -> Any:
-        """Run ``work(engine)`` on an engine in step with ``game``; restart a failed engine once."""
+        """Run ``work(engine)`` on an engine in step with ``game``; restart a failed engine once (never under a
+        match's terms). Raises :class:`SeatFailure` (a refused move or a failed engine) or ``EngineFailure``."""
         with self._lock:
             for attempt in (1, 2):
                 try:
@@ -284,50 +332,78 @@ class EnginePlayer:
                 except EngineFailure:
                     raise
                 except EngineError as exc:
-                    log.warning("engine %s failed (%s); %s", self.name, exc,
-                                "restarting it" if attempt == 1 else "giving up")
+                    last = attempt == 2 or self.per_move is not None
+                    log.warning("engine %s failed (%s); %s", self.name, exc, "giving up" if last else "restarting it")
+                    if self.per_move is not None:
+                        self.close_engine()
+                        kind: Failure = "timeout" if isinstance(exc, EngineTimeout) else \
+                            "crash" if isinstance(exc, EngineDied) else "error"
+                        prefix = {"timeout": "", "crash": "crash: ", "error": "protocol error: "}[kind]
+                        raise SeatFailure(f"{prefix}{exc}", kind) from None
                     self._restart()
-                    if attempt == 2:
-                        raise SeatFailure(f"{self.name} stopped answering: {exc}") from None
+                    if last:
+                        raise SeatFailure(f"{self.name} stopped answering: {exc}", "crash") from None
             raise AssertionError("unreachable")
 
     def genmove(self, game: Game, color: int, seconds: float) -> Move:
         """Ask the engine for ``color``'s move; its answer is parsed, not checked (the seat does that).
-        Raises :class:`SeatFailure` when the engine cannot answer, ``ValueError`` for an unreadable vertex."""
+        Raises :class:`SeatFailure` when the engine cannot answer, ``ValueError`` for an unreadable answer."""
+        letter = color_name(color).lower()
+        resumed = any(e.kind == "resume" for e in game.events)
+        command = "genmove"
 
-        def work(engine: SubprocessEngine) -> str:
-            if engine.known("time_left", self.timeout):
-                engine.request(f"time_left {color_name(color).lower()} {max(1, int(seconds))} 1", self.timeout)
-            text = engine.send(f"genmove {color_name(color).lower()}", self.timeout + 3 * seconds).strip()
-            return text
+        def work(engine: SubprocessEngine) -> Move:
+            nonlocal command
+            if resumed and engine.known("kgs-genmove_cleanup", self.timeout):
+                command = "kgs-genmove_cleanup"
+            if self.per_move is None:
+                if engine.known("time_left", self.timeout):
+                    engine.request(f"time_left {letter} {max(1, int(seconds))} 1", self.timeout)
+                wait = self.timeout + 3 * seconds
+            else:
+                wait = self.per_move
+            text = engine.send(f"{command} {letter}", wait).strip()
+            if text.lower() == "resign":
+                return "resign"
+            try:
+                point = coords.from_gtp(text, game.size)
+            except ValueError:
+                raise ValueError(f"unreadable move {text[:40]!r}") from None
+            # The engine played its answer on its own board; if the game does not take it, the next request finds
+            # the record out of step and starts over.
+            self._known.append((color, point))
+            return point
 
         try:
-            text = self._with_engine(game, work)
+            answer: Move = self._with_engine(game, work)
         except EngineFailure as exc:
-            raise SeatFailure(f"{self.name} refused genmove: {exc.message}") from None
-        # The engine played its answer on its own board: keep the record in step (or start over next time).
-        self._known = []
-        self._setup = None
-        if text.lower() == "resign":
-            return "resign"
-        return coords.from_gtp(text, game.size)
+            raise SeatFailure(f"{command} failed: {exc.message}") from None
+        return answer
 
-    def dead_stones(self, game: Game) -> frozenset[int]:
-        """The engine's ``final_status_list dead`` (stones only); empty when it cannot say."""
+    def dead_list(self, game: Game) -> frozenset[int] | None:
+        """The stones of ``game`` the engine's ``final_status_list dead`` names; None when it cannot say (a ``?``
+        reply or a vertex it cannot name). Raises :class:`SeatFailure` when the engine fails."""
         try:
             text = self._with_engine(game, lambda e: e.send("final_status_list dead", self.timeout))
-        except (EngineFailure, SeatFailure):
-            return frozenset()
+        except EngineFailure:
+            return None
         colors = game.board.colors
         out: set[int] = set()
         for word in str(text).split():
             try:
                 p = coords.from_gtp(word, game.size)
             except ValueError:
-                continue
+                return None
             if p is not None and colors[p] != EMPTY:
                 out.add(p)
         return frozenset(out)
+
+    def dead_stones(self, game: Game) -> frozenset[int]:
+        """The engine's ``final_status_list dead`` (stones only); empty when it cannot say."""
+        try:
+            return self.dead_list(game) or frozenset()
+        except SeatFailure:
+            return frozenset()
 
     def winrate(self) -> float | None:
         """Unknown: GTP does not tell."""
@@ -341,12 +417,16 @@ class EnginePlayer:
         except EngineError as exc:
             log.warning("engine %s does not start: %s", self.name, exc)
 
+    def close_engine(self) -> None:
+        """Stop the engine's process (a later request starts a new one)."""
+        if self._engine is not None:
+            self._engine.close()
+            self._engine = None
+
     def close(self) -> None:
         """Stop the engine's process."""
         with self._lock:
-            if self._engine is not None:
-                self._engine.close()
-                self._engine = None
+            self.close_engine()
 
 
 # ---------------------------------------------------------------------------------------------- the seat
@@ -400,10 +480,10 @@ class Seat:
         try:
             raw: object = self.player.genmove(game.copy(), color, seconds)
         except SeatFailure as exc:
-            return Decision("forfeit", note=str(exc))
+            return Decision("forfeit", note=str(exc), failure=exc.kind)
         except ValueError as exc:
             if not self.player.managed:
-                return Decision("forfeit", note=f"{self.name} answered an unreadable move: {exc}")
+                return Decision("forfeit", note=str(exc), failure="error")
             raw = "failed"
         except Exception as exc:  # keima's bot failing must not cost the game: the stand-in policy answers
             log.exception("the bot failed; the stand-in policy answers")
@@ -419,21 +499,25 @@ class Seat:
             if not self.player.managed:
                 reason = game.legality(raw, color, allow_out_of_turn=out_of_turn) if isinstance(raw, int) \
                     else "not a move"
-                return Decision("forfeit", note=f"{self.name} played the illegal move {shown} ({reason})")
+                return Decision("forfeit", note=f"illegal move {shown} ({reason})", failure="error")
             fallback = policy_move(game, color, self._rng)
             return Decision("play" if fallback is not None else "pass", fallback,
                             note=f"the bot's answer {shown} was refused; the stand-in policy played instead")
-        if not self.player.manners:
-            return Decision("pass") if raw is None else Decision("play", int(raw))
-        return self._manners(game, color, raw)
+        if raw is None:
+            return self._manners(game, color, None) if self.player.manners else Decision("pass")
+        if self.player.manners:
+            return self._manners(game, color, int(raw))
+        if self.player.managed and game.consecutive_passes >= 1 and _count_margin(game, color, frozenset()) > 0:
+            return Decision("pass", note="the count as it stands wins: a pass answers the pass")
+        return Decision("play", int(raw))
 
-    def _handicap(self, game: Game, color: int, raw: object) -> Decision:
+    @staticmethod
+    def _handicap(game: Game, color: int, raw: object) -> Decision:
+        """The player's handicap stone when the referee accepts it, else the usual placement."""
         if isinstance(raw, int) and not isinstance(raw, bool) and game.legality(raw, color) is None:
             return Decision("play", raw)
-        for p in coords.fixed_handicap_points(max(2, game.handicap), game.size) + tuple(game.legal_moves(color)):
-            if game.legality(p, color) is None:
-                return Decision("play", p)
-        return Decision("pass")
+        p = game.next_handicap_point()
+        return Decision("pass") if p is None else Decision("play", p)
 
     def _manners(self, game: Game, color: int, move: int | None) -> Decision:
         """Resign a game lost beyond doubt; pass instead of a move that gains nothing."""
@@ -446,9 +530,10 @@ class Seat:
         opening = progress < max(6, round(30 * n * n / 361))
         winrate = self.player.winrate()
         # Heavy playouts from both sides (30 ms on 9x9, 0.4 s on 19x19): only where a verdict may follow, in a
-        # one-sided game, after a pass, late in the game, or for a player that reports no win rate.
+        # one-sided game, after a pass, late in the game, on a board settled as it stands, or for a player that
+        # reports no win rate.
         wanted = (winrate is None or not 0.15 <= winrate <= 0.85 or game.consecutive_passes >= 1
-                  or move is None or progress >= n * n // 2)
+                  or move is None or progress >= n * n // 2 or not open_points(game.board))
         own = _ownership(game) if wanted and not opening else None
         if own is not None:
             margin = _margin(game, own, color)
@@ -467,32 +552,54 @@ class Seat:
                 self._hopeless.clear()
         if move is None or own is None:
             return Decision("pass") if move is None else Decision("play", move)
-        # For keima's heavy levels the pass replaces the search's move only after the opponent's pass: a stone
-        # the opponent just played inside our area may need an answer that ownership alone does not show
-        # (against GNU Go, a game where keima passed after such stones was lost). Their own search passes on a
-        # decided board anyway. The beginner's search cannot judge (no win rate): the settled board decides.
-        decided = winrate is None or game.consecutive_passes >= 1
-        if decided and self._settled(game, color, own, move):
-            return Decision("pass", note="every point is settled: a move gains nothing")
+        dead = _dead(game, own)
+        if self._settled(game, color, dead, own):
+            # Passing gives nothing away. The first pass waits for a count that wins (and a search, where there is
+            # one, that does not see the game lost); after the opponent's pass, or for the beginner, whose light
+            # playouts give no win rate, a move gains nothing either way.
+            wins = _count_margin(game, color, dead) > 0 and (winrate is None or winrate >= 0.5)
+            if wins or winrate is None or game.consecutive_passes >= 1:
+                return Decision("pass", note="every point is settled: a move gains nothing")
+        if game.consecutive_passes >= 1 and self._may_end(game, color, dead) and _count_margin(game, color, dead) > 0:
+            return Decision("pass", note="the count with the dead stones off wins: a pass answers the pass")
         return Decision("play", move)
 
-    def _settled(self, game: Game, color: int, own: list[float], move: int) -> bool:
-        """True when every empty point, ``move``'s included, belongs to one side in the playouts (so a move can
-        only fill one's own territory or die in the opponent's), and the ruleset does not need dead stones taken
-        off the board before the count."""
-        colors = game.board.colors
-        if any(c == EMPTY and abs(own[p]) < 0.8 for p, c in enumerate(colors)):
-            return False
+    def _may_end(self, game: Game, color: int, dead: frozenset[int]) -> bool:
+        """True when ending play now leaves nothing undone: the player is not capturing stones it claimed dead
+        before play resumed, and the ruleset does not count the opponent's ``dead`` stones as they stand
+        (Tromp-Taylor counts every stone on the board: they must be captured first)."""
         must = getattr(self.player, "must_capture", None)
         if must is not None and must(game, color):
             return False
         if getattr(game.rules, "dead_stones", "agreement") == "none":
-            # Every stone on the board counts (Tromp-Taylor): the opponent's dead stones must be captured first.
+            colors = game.board.colors
             opp = opponent(color)
-            sign = 1.0 if opp == BLACK else -1.0
-            if any(c == opp and sign * own[p] < 0 for p, c in enumerate(colors)):
+            if any(colors[p] == opp for p in dead):
                 return False
         return True
+
+    def _settled(self, game: Game, color: int, dead: frozenset[int], own: list[float]) -> bool:
+        """True when passing gives nothing away: with the ``dead`` stones off, every empty point is one side's
+        territory or a seki point (``rules.scoring.settlement``), and each territory point belongs to one side in
+        at least 80% of the playouts unless its region is closed (too small for an invader to live in: a wide
+        open area bordered by one colour is no territory yet); the opponent's last move needs no answer (it is not
+        a stone inside our area, outside a closed region, that the pass would let it play on from: a fresh invasion
+        with room to live; one in a closed region is hopeless, and answering it only fills our own territory); none
+        of our living chains is in atari; and play may end (:meth:`_may_end`)."""
+        board = game.board
+        found = settlement(board, dead)
+        if not found.settled:
+            return False
+        if any(c == EMPTY and p not in found.closed and p not in found.seki and abs(own[p]) < 0.8
+               for p, c in enumerate(board.colors)):
+            return False
+        last = game.moves[-1] if game.moves else None
+        if (last is not None and last.color != color and last.point is not None and last.point in dead
+                and last.point not in found.closed):
+            return False
+        if any(ch.color == color and len(ch.libs) <= 1 and ch.stones[0] not in dead for ch in board.chains()):
+            return False
+        return self._may_end(game, color, dead)
 
     # ------------------------------------------------------------------------------------ scoring
     def review(self, game: Game) -> Review:
@@ -545,11 +652,76 @@ class Seat:
         self.player.close()
 
 
+# ---------------------------------------------------------------------------------------------- answers
+class Table(Protocol):
+    """What a seat's answer is carried out on: a :class:`~keima.rules.game.Game` itself, or a front end's holder
+    of one (the web server's game session). Each method raises when the game refuses the change."""
+
+    def play(self, move: int | None, color: int, *, allow_out_of_turn: bool = False) -> object:
+        """Play ``move`` (None: a pass) for ``color``."""
+        ...
+
+    def resign(self, color: int) -> object:
+        """``color`` resigns."""
+        ...
+
+    def forfeit(self, color: int, reason: str) -> object:
+        """``color`` forfeits, for ``reason``."""
+        ...
+
+    def accept(self, color: int) -> object:
+        """``color`` accepts the dead-stone marking."""
+        ...
+
+    def resume(self, color: int) -> object:
+        """``color`` disputes the marking: play resumes."""
+        ...
+
+
+def apply_answer(table: Table, color: int, answer: Decision | Review, *, out_of_turn: bool = False) -> None:
+    """Carry out the seat's ``answer`` for ``color`` on ``table``: a decision's move or pass (``out_of_turn``: as
+    GTP's ``genmove`` may ask, for the side not to move), resignation or forfeit (its note is the reason); a review's
+    acceptance of the marking, or the resumption of play that settles a dispute on the board. Raises what the table
+    raises (``GameError``, ``IllegalMove``, or the front end's own error); a seat's moves are legal, so that is a
+    game that changed meanwhile."""
+    if isinstance(answer, Review):
+        if answer.accept:
+            table.accept(color)
+        else:
+            table.resume(color)
+    elif answer.action == "forfeit":
+        table.forfeit(color, answer.note or "")
+    elif answer.action == "resign":
+        table.resign(color)
+    else:
+        table.play(answer.point if answer.action == "play" else None, color, allow_out_of_turn=out_of_turn)
+
+
 # ---------------------------------------------------------------------------------------------- helpers
 def _ownership(game: Game) -> list[float]:
     from keima.ai import estimate_ownership
 
     return estimate_ownership(game)
+
+
+def _dead(game: Game, own: list[float]) -> frozenset[int]:
+    """The stones the marking would remove, read from the playouts' ownership ``own`` (``keima.ai.estimate``)."""
+    import numpy as np
+
+    from keima.ai.estimate import dead_from_ownership
+
+    return dead_from_ownership(game, np.asarray(own))
+
+
+def _count_margin(game: Game, color: int, dead: frozenset[int]) -> float:
+    """The count's margin for ``color`` with ``dead`` off the board (none where the ruleset counts every stone as
+    it stands); 0 when it cannot be counted now."""
+    try:
+        margin = float(game.score(dead=() if getattr(game.rules, "dead_stones", "agreement") == "none"
+                                  else dead).margin)
+    except Exception:  # a count that cannot be made now: nothing to gain by passing
+        return 0.0
+    return margin if color == BLACK else -margin
 
 
 def _margin(game: Game, own: list[float], color: int) -> float:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from keima.ai import make_player
-from keima.gtp.engine import GtpEngine
+from keima.gtp_engine import GtpEngine
 from keima.rules import Game, from_gtp
 
 

@@ -233,3 +233,18 @@ def test_undecodable_input_is_not_a_crash(tmp_path: Path) -> None:
     assert proc.returncode == 0 and b"Traceback" not in proc.stderr
     assert b"Not understood" in proc.stdout
     assert len(load_record(sgf).game.moves) == 2
+
+
+def test_undo_against_the_bot_takes_back_its_reply_too(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    # The bot grants the undo (Seat.answers_undo): Black's C3 and the bot's answer both go, Black plays again.
+    sgf = tmp_path / "undo.sgf"
+    code, out = play(
+        monkeypatch, capsys, ["C3", "undo", "B2", "pass", "pass", "pass", "pass", "accept"],
+        "--size", "5", "--vs", "bot", "--level", "beginner", "--seconds", "0.1", "--sgf", str(sgf),
+    )
+    assert code == 0 and "Taken back." in out
+    moves = load_record(sgf).game.moves
+    assert (moves[0].color, moves[0].point) == (1, 3 * 5 + 1)  # B2, row 3 from the top: the first move now
+    assert moves[1].color == 2  # and the bot answered B2

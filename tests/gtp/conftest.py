@@ -9,8 +9,8 @@ from collections.abc import Callable
 
 import pytest
 
-from keima.gtp.engine import GtpEngine
-from keima.gtp.policy import PolicyPlayer
+from keima.ai.standin import PolicyPlayer
+from keima.gtp_engine import GtpEngine
 
 FAKE = os.path.join(os.path.dirname(__file__), "fake_engine.py")
 

@@ -101,19 +101,18 @@ def test_keima_against_gnugo(tmp_path: object) -> None:
 
 
 def test_keima_seconds_bounds_keima_thinking_in_a_match(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The referee sends a per-move limit (--move-time); keima's in-process engine still thinks at most
+    """The referee sends a per-move limit (--move-time); keima's in-process bot still thinks at most
     --keima-seconds per move."""
-    import keima.gtp.engine as gtp_engine
-    from keima.gtp.policy import PolicyPlayer
+    from keima.seat import KeimaPlayer
 
-    budgets: list[float | None] = []
+    budgets: list[float] = []
 
-    class Recording(PolicyPlayer):
-        def genmove(self, game, color, seconds):  # type: ignore[no-untyped-def]
-            budgets.append(seconds)
-            return super().genmove(game, color, seconds)
+    def recording(self: KeimaPlayer, game: object, color: int, seconds: float) -> None:
+        budgets.append(seconds)
+        return None  # a pass: the game ends at once, the policy answering it
 
-    monkeypatch.setattr(gtp_engine, "default_player", lambda level=None, seed=0: Recording(seed))
+    monkeypatch.setattr(KeimaPlayer, "genmove", recording)
+    monkeypatch.setattr(KeimaPlayer, "warm_up", lambda self: None)
     argv = ["match", "--black", "keima", "--white", "keima:policy", "--size", "5", "--games", "1"]
     assert main([*argv, "--move-time", "30", "--keima-seconds", "0.25"]) == 0
     assert budgets and all(b is not None and 0 < b <= 0.25 for b in budgets)

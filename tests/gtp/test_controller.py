@@ -8,6 +8,7 @@ import time
 
 import pytest
 
+from keima.ai.standin import PolicyPlayer
 from keima.gtp.controller import (
     EngineDied,
     EngineFailure,
@@ -16,8 +17,7 @@ from keima.gtp.controller import (
     InProcessEngine,
     SubprocessEngine,
 )
-from keima.gtp.engine import GtpEngine
-from keima.gtp.policy import PolicyPlayer
+from keima.gtp_engine import GtpEngine
 
 from .conftest import fake_argv, gnugo_path
 

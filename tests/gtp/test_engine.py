@@ -7,8 +7,8 @@ from collections.abc import Callable
 
 import pytest
 
-from keima.gtp.engine import GtpEngine
-from keima.gtp.policy import PolicyPlayer
+from keima.ai.standin import PolicyPlayer
+from keima.gtp_engine import GtpEngine
 from keima.record.rulenames import KGS_RULES
 from keima.rules import coords
 from keima.rules.board import BLACK, WHITE

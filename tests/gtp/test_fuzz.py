@@ -11,8 +11,8 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from keima.gtp.engine import GtpEngine
-from keima.gtp.policy import PolicyPlayer
+from keima.ai.standin import PolicyPlayer
+from keima.gtp_engine import GtpEngine
 
 CORPUS = Path(__file__).resolve().parent.parent / "data" / "sgf"
 

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from keima.gtp.budget import TimeBudget
-from keima.gtp.engine import MAX_KOMI, MAX_SECONDS, MAX_STONES, GtpEngine
-from keima.gtp.policy import PolicyPlayer
+from keima.ai.standin import PolicyPlayer
+from keima.gtp_engine import MAX_KOMI, MAX_SECONDS, MAX_STONES, GtpEngine
+from keima.timecontrol import TimeBudget
 
 HUGE = "9" * 400
 VERY_HUGE = "9" * 5000  # longer than Python converts to int at all

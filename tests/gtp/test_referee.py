@@ -8,26 +8,24 @@ from pathlib import Path
 
 import pytest
 
-from keima.gtp.controller import EngineLink, InProcessEngine, SubprocessEngine
-from keima.gtp.engine import GtpEngine
-from keima.gtp.policy import PolicyPlayer
-from keima.gtp.referee import GameReport, Referee, results_table, run_match, sgf_text
+from keima.ai.standin import PolicyPlayer
+from keima.match import GameReport, Referee, results_table, run_match, sgf_text
 from keima.record import load_sgf
 from keima.rules.ruleset import PRESETS
+from keima.seat import ComputerPlayer, EnginePlayer, GeneratorPlayer
 
 from .conftest import fake_argv
 
 
-def keima_policy(seed: int = 1, size: int = 9, rules: str = "french") -> InProcessEngine:
-    engine = GtpEngine(PolicyPlayer(seed), size=size, rules=rules, dead_estimator=lambda game: frozenset())
-    return InProcessEngine(engine, label="keima-policy")
+def keima_policy(seed: int = 1) -> ComputerPlayer:
+    return GeneratorPlayer(PolicyPlayer(seed), lambda game: frozenset(), name="keima-policy")
 
 
-def fake(mode: str, *args: str) -> SubprocessEngine:
-    return SubprocessEngine(fake_argv(mode, *args), label=f"fake-{mode}")
+def fake(mode: str, *args: str) -> EnginePlayer:
+    return EnginePlayer(f"fake-{mode}", fake_argv(mode, *args))
 
 
-def play(black: EngineLink, white: EngineLink, **kw: object) -> GameReport:
+def play(black: ComputerPlayer, white: ComputerPlayer, **kw: object) -> GameReport:
     kw.setdefault("size", 9)
     kw.setdefault("move_timeout", 10.0)
     referee = Referee(**kw)  # type: ignore[arg-type]
@@ -110,8 +108,8 @@ def test_agreed_dead_stones_are_removed() -> None:
 
 def test_dead_stone_dispute_resumes_play_then_counts_all_alive() -> None:
     # Black (C3) says nothing is dead; White says C3 is dead; after the resumption both pass at once.
-    black = SubprocessEngine(fake_argv("script", "C3"), label="black")
-    white = SubprocessEngine(fake_argv("pass", "dead=C3"), label="white")
+    black = EnginePlayer("black", fake_argv("script", "C3"))
+    white = EnginePlayer("white", fake_argv("pass", "dead=C3"))
     report = play(black, white, size=5)
     assert any("Dead stones disputed" in c and "play resumes" in c for c in report.comments), report.comments
     assert [e.kind for e in report.game.events].count("resume") == 1
@@ -126,7 +124,7 @@ def test_dead_stone_dispute_without_resumption_removes_only_the_agreed_stones() 
 
 
 def test_policy_against_policy_plays_to_a_counted_end() -> None:
-    report = play(keima_policy(1, 7), keima_policy(2, 7), size=7)
+    report = play(keima_policy(1), keima_policy(2), size=7)
     game = report.game
     assert game.phase == "finished" and game.end_reason == "score"
     assert report.result == game.score().result
@@ -135,19 +133,26 @@ def test_policy_against_policy_plays_to_a_counted_end() -> None:
 
 @pytest.mark.parametrize("rules_name", sorted(PRESETS))
 def test_every_ruleset_is_refereed(rules_name: str) -> None:
-    report = play(keima_policy(1, 7, rules_name), keima_policy(2, 7, rules_name), size=7, rules=rules_name)
-    assert report.game.rules.name == rules_name and report.game.phase == "finished"
+    report = play(keima_policy(1), keima_policy(2), size=7, rules=rules_name)
+    game = report.game
+    assert game.rules.name == rules_name and game.end_reason == "score"
+    # The result is that ruleset's own count of the final position (pass stones, area or territory counting...),
+    # and the record carries the ruleset: replayed from its SGF, it reaches the same result under the same rules.
+    assert report.result == str(game.score(dead=game.dead).result)
+    replayed = load_sgf(sgf_text(report))
+    assert replayed.rules.name == rules_name and str(replayed.result) == report.result
+    assert [m.point for m in replayed.moves] == [m.point for m in game.moves]
 
 
 def test_match_alternates_colours_and_writes_sgf(tmp_path: object) -> None:
     counter = {"n": 0}
 
-    def first() -> EngineLink:
+    def first() -> ComputerPlayer:
         counter["n"] += 1
-        return keima_policy(counter["n"], 7)
+        return keima_policy(counter["n"])
 
-    def second() -> EngineLink:
-        return SubprocessEngine(fake_argv("illegal"))
+    def second() -> ComputerPlayer:
+        return EnginePlayer("fake", fake_argv("illegal"))
 
     referee = Referee(size=7, move_timeout=10.0)
     seen: list[int] = []
@@ -169,8 +174,8 @@ def test_match_alternates_colours_and_writes_sgf(tmp_path: object) -> None:
 
 
 def test_engine_that_cannot_start_forfeits() -> None:
-    def broken() -> EngineLink:
-        return SubprocessEngine(["/nonexistent/engine-binary"])
+    def broken() -> ComputerPlayer:
+        return EnginePlayer("broken", ["/nonexistent/engine-binary"])
 
     reports = run_match(("keima", lambda: keima_policy()), ("broken", broken), Referee(size=9), 1)
     assert reports[0].result == "B+F" and reports[0].crashed

@@ -205,6 +205,25 @@ def test_fixed_handicap_on_small_boards() -> None:
     assert len(keima.Game(size=9, handicap=9).handicap_stones) == 9
 
 
+@pytest.mark.parametrize(("size", "stones", "placed"), [
+    (19, 3, ["D4", "Q16", "D16"]),  # the fixed points, in GTP's order
+    (9, 2, ["C3", "G7"]),
+    (13, 4, ["D4", "K10", "D10", "K4"]),
+    (5, 2, ["C3", "A5"]),  # no fixed points below 7x7: the centre (5x5's only star point), then the first empty
+    (3, 2, ["B2", "A3"]),
+])
+def test_free_handicap_stones_go_where_they_usually_go(size: int, stones: int, placed: list[str]) -> None:
+    game = keima.Game(size=size, handicap=stones, placement="free", rules="chinese")
+    seen = []
+    while game.phase == "handicap":
+        p = game.next_handicap_point()
+        assert p is not None and game.legality(p, BLACK) is None
+        seen.append(coords.to_gtp(p, size))
+        game.play(p, BLACK)
+    assert seen == placed
+    assert game.next_handicap_point() is None  # outside the handicap phase
+
+
 def test_handicap_one_is_no_stone_and_half_a_point() -> None:
     game = keima.Game(size=19, handicap=1)
     assert game.handicap_stones == ()

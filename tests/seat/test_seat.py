@@ -10,11 +10,21 @@ from pathlib import Path
 
 import pytest
 
-from keima.gtp.budget import TimeBudget
+from keima.ai.standin import PolicyPlayer
 from keima.rules import coords
 from keima.rules.board import BLACK, WHITE, opponent
 from keima.rules.game import Game
-from keima.seat import Decision, EnginePlayer, KeimaPlayer, Seat, make_seat
+from keima.seat import (
+    Decision,
+    EnginePlayer,
+    GeneratorPlayer,
+    KeimaPlayer,
+    Review,
+    Seat,
+    apply_answer,
+    make_seat,
+)
+from keima.timecontrol import TimeBudget
 
 GNUGO = "/usr/games/gnugo"
 FAKE = Path(__file__).parent.parent / "gtp" / "fake_engine.py"
@@ -82,11 +92,28 @@ def test_answers_a_pass_with_a_pass_when_playing_on_gains_nothing(level: str, co
     assert Seat(KeimaPlayer(level, seed=5)).move(game, color, 0.3).action == "pass"
 
 
-def test_keeps_playing_where_a_point_is_still_open() -> None:
-    # The same board without White's stone at F9: a neutral point is left to fill (a point under area counting).
-    game = board(SETTLED.replace("..X.XO.O.", "..X.X..O.", 1))
-    decision = Seat(KeimaPlayer("strong", seed=2)).move(game, BLACK, 0.5)
-    assert decision.action == "play"
+@pytest.mark.parametrize("level", ["beginner", "intermediate", "strong"])
+@pytest.mark.parametrize("color", [BLACK, WHITE])
+def test_keeps_playing_where_a_point_is_still_open(level: str, color: int) -> None:
+    # The same board without White's stone at F9: F9 touches both sides, the one point left to fill (a point
+    # under area counting). Whoever moves takes it instead of passing.
+    game = board(SETTLED.replace("..X.XO.O.", "..X.X..O.", 1), to_move=color)
+    decision = Seat(KeimaPlayer(level, seed=2)).move(game, color, 0.5)
+    assert decision == Decision("play", at(game, "F9"))
+
+
+@pytest.mark.parametrize(("to_move", "passes"), [(WHITE, True), (BLACK, False)])
+def test_the_stand_in_policy_passes_back_only_when_the_count_wins(to_move: int, passes: bool) -> None:
+    # Black's wall owns the whole 5x5 board: Black counts 25 - 7.5 with every stone alive. After the other
+    # side's pass, Black passes back (the seat's manners, not the policy's); White, losing, plays on.
+    rows = "..X..\n..X..\n..X..\n..X..\n..X..\n"
+    game = board(rows, to_move=to_move)
+    game.pass_move(to_move)
+    mover = opponent(to_move)
+    policy = PolicyPlayer(0)
+    assert policy.genmove(game, mover, 1.0) is not None  # the policy alone would play on
+    decision = Seat(GeneratorPlayer(policy, lambda g: frozenset())).move(game, mover, 1.0)
+    assert (decision.action == "pass") == passes, decision
 
 
 @pytest.mark.parametrize("level", ["beginner", "intermediate", "strong"])
@@ -162,10 +189,6 @@ def test_think_time_comes_from_the_clock() -> None:
     assert Seat.think_time(game, BLACK, clock, 2.0) < 1.0
 
 
-def test_undo_requests_are_granted() -> None:
-    assert Seat.answers_undo(Game(9), WHITE)
-
-
 def test_make_seat_names() -> None:
     assert make_seat("beginner").name == "keima"
     with pytest.raises(ValueError, match="no engine named 'x'"):
@@ -233,3 +256,44 @@ def test_gnugo_plays_under_keimas_refereeing_and_is_restarted_when_killed() -> N
         assert all(game.board.colors[p] for p in seat.propose_dead(game))
     finally:
         seat.close()
+
+
+@pytest.mark.parametrize(("size", "expected"), [(19, "D4"), (5, "C3")])
+def test_a_refused_handicap_stone_is_replaced_by_the_usual_placement(size: int, expected: str) -> None:
+    class Passer:
+        def genmove(self, game: Game, color: int, seconds: float) -> None:
+            return None  # no stone at all: the seat must still place one
+
+    game = Game(size, handicap=2, placement="free", rules="chinese")
+    d = Seat(GeneratorPlayer(Passer(), lambda g: frozenset())).move(game, BLACK, 0.1)
+    assert d == Decision("play", at(game, expected))
+
+
+# ------------------------------------------------------------------------------------ carrying answers out
+@pytest.mark.parametrize(("answer", "phase", "result", "moves"), [
+    (Decision("play", 40), "play", None, ["E5"]),
+    (Decision("pass"), "play", None, ["pass"]),
+    (Decision("resign"), "finished", "B+R", []),
+    (Decision("forfeit", note="illegal move E5 (occupied)", failure="error"), "finished", "B+F", []),
+])
+def test_apply_answer_carries_a_decision_out_on_the_game(answer: Decision, phase: str, result: str | None,
+                                                        moves: list[str]) -> None:
+    game = Game(9)
+    game.play(at(game, "C3"), BLACK)
+    apply_answer(game, WHITE, answer)
+    assert game.phase == phase and (None if game.result is None else str(game.result)) == result
+    assert [coords.to_gtp(m.point, 9) for m in game.moves[1:]] == moves
+    if answer.action == "forfeit":
+        assert game.end_reason == "forfeit"
+
+
+@pytest.mark.parametrize(("accept", "phase"), [(True, "scoring"), (False, "play")])
+def test_apply_answer_carries_a_review_out(accept: bool, phase: str) -> None:
+    game = board(SETTLED)
+    game.pass_move(BLACK)
+    game.pass_move(WHITE)
+    assert game.phase == "scoring"
+    apply_answer(game, WHITE, Review(accept))
+    # Accepting leaves the marking to the other side's acceptance; a dispute resumes play.
+    assert game.phase == phase
+    assert (WHITE in game.accepted) == accept

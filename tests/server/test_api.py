@@ -281,12 +281,30 @@ def test_bot_answers_each_move(client: TestClient) -> None:
 
 
 def test_bot_plays_first_as_black(client: TestClient) -> None:
+    # The person takes White in an even game: the bot, Black, opens without being asked.
+    g = new_game(client, size=9, opponent="bot", bot_level="beginner", color="W",
+                 clock={"type": "absolute", "main": 30})
+    gid = g["game"]["id"]
+    assert g["game"]["players"]["B"]["kind"] == "bot"
+    wait_for(lambda: len(state(client, gid)["moves"]) == 1)
+    s = state(client, gid)
+    assert s["moves"][0]["color"] == "B" and s["moves"][0]["point"] is not None and s["to_move"] == "W"
+
+
+def test_bot_as_black_with_fixed_handicap_answers_whites_first_move(client: TestClient) -> None:
+    # With fixed handicap stones Black's first turn is the placement itself: White (the person) moves first, and
+    # the bot answers on a point that is not one of its handicap stones.
     g = new_game(client, size=9, opponent="bot", bot_level="beginner", color="W", handicap=2,
                  clock={"type": "absolute", "main": 30})
     gid = g["game"]["id"]
     assert g["game"]["placement"] == "fixed" and g["game"]["to_move"] == "W"
+    assert len(g["game"]["handicap_stones"]) == 2 and g["game"]["moves"] == []
     act(client, gid, g["seat"]["token"], {"type": "play", "move": 40})
     wait_for(lambda: len(state(client, gid)["moves"]) == 2)
+    s = state(client, gid)
+    reply = s["moves"][1]
+    assert [m["color"] for m in s["moves"]] == ["W", "B"] and s["to_move"] == "W"
+    assert reply["point"] is not None and reply["point"] not in (40, *s["handicap_stones"])
 
 
 def test_bot_game_to_the_count(fast_client: TestClient) -> None:

@@ -1,9 +1,10 @@
 """keima's computer opponent.
 
 Public API (stable): ``make_player(level)`` returns a ``Player`` whose ``genmove(game, color, seconds)`` answers a
-board point, ``None`` (pass) or ``"resign"``; ``estimate_dead(game)`` returns the dead stones of the current
-position; ``estimate_ownership(game)`` each point's expected owner (+1 Black .. -1 White); ``LEVELS`` names the
-strength levels (also accepted as 1..3). numba is imported on first use, not by ``import keima.ai``.
+board point or ``None`` (pass), never resigning (that is the seat's decision, ``keima.seat``);
+``estimate_dead(game)`` returns the dead stones of the current position; ``estimate_ownership(game)`` each point's
+expected owner (+1 Black .. -1 White); ``LEVELS`` names the strength levels (also accepted as 1..3).
+``keima.ai.standin`` is the simple stand-in policy. numba is imported on first use, not by ``import keima.ai``.
 """
 
 from __future__ import annotations

@@ -47,30 +47,18 @@ class LevelConfig:
     playouts: int | None  # playouts per move (None: limited by time only)
     seconds: float  # default time per move when the caller gives none
     heavy: bool  # heavy (tactics + patterns) or light (uniform) playouts
-    resign: bool  # resigns hopeless games
     max_nodes: int  # per search tree
     threads: int = 1  # search threads, one tree each (root parallelism); at most the machine's CPU count
 
 
 LEVEL_CONFIGS: dict[str, LevelConfig] = {
-    "beginner": LevelConfig(playouts=120, seconds=1.0, heavy=False, resign=False, max_nodes=1 << 17),
-    "intermediate": LevelConfig(playouts=2000, seconds=2.0, heavy=True, resign=True, max_nodes=1 << 19),
-    "strong": LevelConfig(playouts=None, seconds=3.0, heavy=True, resign=True, max_nodes=1 << 20,
+    "beginner": LevelConfig(playouts=120, seconds=1.0, heavy=False, max_nodes=1 << 17),
+    "intermediate": LevelConfig(playouts=2000, seconds=2.0, heavy=True, max_nodes=1 << 19),
+    "strong": LevelConfig(playouts=None, seconds=3.0, heavy=True, max_nodes=1 << 20,
                           threads=2),
 }
 
-RESIGN_WINRATE = 0.06
 MAX_SECONDS = 3600.0  # one move never thinks longer than this, whatever the caller asks
-
-
-def _handicap_candidates(size: int) -> list[int]:
-    """Star points in the usual order of free handicap placement, then the centre."""
-    d = 2 if size < 13 else 3
-    if size < 5:
-        return [(size // 2) * size + size // 2]
-    lo, hi, mid = d, size - 1 - d, size // 2
-    pts = [(lo, hi), (hi, lo), (hi, hi), (lo, lo), (mid, mid), (mid, lo), (mid, hi), (lo, mid), (hi, mid)]
-    return [r * size + c for r, c in pts]
 
 
 class Player:
@@ -86,9 +74,6 @@ class Player:
         #: The compilation this player depends on (``keima.ai.warmup``; default: the process's).
         self.warmup = warmup if warmup is not None else DEFAULT_WARMUP
         self.config = LEVEL_CONFIGS[self.level]
-        #: Whether ``genmove`` may answer "resign" (the level's default); ``keima.seat`` turns it off and
-        #: decides resignation itself, over several moves.
-        self.resigns = self.config.resign
         self._rng = random.Random(seed)
         self._seed = seed
         self._searcher: Any = None
@@ -140,17 +125,15 @@ class Player:
         return game.legality(move, color, allow_out_of_turn=out_of_turn) is None
 
     def genmove(self, game: Any, color: int | None = None, seconds: float | None = None) -> Move:
-        """Return the move for ``color`` (default: the side to move) in ``game``: a board point, ``None`` for a
-        pass, or ``"resign"``. The game is not changed. The returned point is always legal for the referee
+        """Return the move for ``color`` (default: the side to move) in ``game``: a board point or ``None`` for a
+        pass (resigning is the seat's decision: ``keima.seat``). The game is not changed. The returned point is always legal for the referee
         (superko included). ``seconds`` is the time budget for this move (``None``: the level's default; 0 still
         answers a legal move at once). Outside the play and handicap phases the answer is a pass."""
         if color is None:
             color = int(game.to_move)
         if game.phase == "handicap":
-            for p in _handicap_candidates(game.size) + list(game.legal_moves(color)):
-                if self._legal(game, p, color):
-                    return int(p)
-            return None
+            point: int | None = game.next_handicap_point()  # the usual placement, written once in the rules
+            return point
         if game.phase != "play":
             return None
         colors = list(game.board.colors)
@@ -166,8 +149,6 @@ class Player:
                 candidates = near
         if not candidates:
             return None
-        if allow_pass and game.consecutive_passes >= 1 and self._passing_wins(game, color):
-            return None
         budget = self.config.seconds if seconds is None else float(seconds)
         if not math.isfinite(budget):
             budget = self.config.seconds  # no usable budget given (inf, nan): the level's default
@@ -179,11 +160,8 @@ class Player:
             playouts = 0
         result = self._get_searcher().search(game, color, budget, playouts, candidates, allow_pass)
         self.last_result = result
-        if self._hopeless(result, game, colors):
-            return "resign"
-        if (not self.resigns and allow_pass and game.consecutive_passes >= 1 and result.playouts >= 50
-                and result.winrate < 0.15):
-            # A level that never resigns accepts a lost count instead of throwing stones into the other side.
+        if allow_pass and game.consecutive_passes >= 1 and result.playouts >= 50 and result.winrate < 0.15:
+            # A lost count is accepted instead of throwing stones into the other side (resigning is the seat's).
             return None
         if allow_pass and self._decided(result, game, color, budget, playouts):
             return None
@@ -195,20 +173,6 @@ class Player:
             if self._legal(game, move, color):
                 return int(move)
         return None
-
-    def _hopeless(self, result: Any, game: Any, colors: list[int]) -> bool:
-        """True when the level resigns and the game is lost: the best move wins fewer than 6% of enough
-        playouts (300 up to 13x13; 80 above, where a second gives few), or fewer than 15% after the opponent
-        passed (playing on would only fill the board). Never in the opening (fewer stones than the board
-        size)."""
-        if not self.resigns or sum(1 for c in colors if c != EMPTY) < game.size:
-            return False
-        enough = 300 if game.size <= 13 else 80
-        if result.playouts < enough:
-            return False
-        if result.winrate < RESIGN_WINRATE:
-            return True
-        return bool(game.consecutive_passes >= 1 and result.winrate < 0.15)
 
     def _decided(self, result: Any, game: Any, color: int, budget: float, playouts: int | None) -> bool:
         """True when the game is decided and a pass loses nothing: the best move wins, every empty point is
@@ -236,19 +200,6 @@ class Player:
         check = self._pass_searcher.search(game, 3 - color, budget * 0.3,
                                            None if playouts is None else max(100, playouts // 3))
         return bool(1.0 - check.winrate >= 0.9)
-
-    def _passing_wins(self, game: Any, color: int) -> bool:
-        """After the opponent passed: True when ending the game now wins for ``color`` by the ruleset's count,
-        with the dead stones this player believes (none where the ruleset removes no dead stones: Tromp-Taylor
-        counts every stone on the board, so dead stones must be captured before passing)."""
-        try:
-            no_removal = getattr(game.rules, "dead_stones", "agreement") == "none"
-            dead = () if no_removal else estimate_dead(game, seed=self._seed, warmup=self.warmup)
-            score = game.score(dead=dead)
-        except Exception:  # a count that cannot be made now: keep playing
-            return False
-        margin = float(score.margin)
-        return margin > 0 if color == 1 else margin < 0
 
     def _claim_targets(self, game: Any, colors: list[int], color: int) -> set[int]:
         """Liberties of the opposing chains this player claimed dead that are still on the board."""

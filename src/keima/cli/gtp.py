@@ -9,7 +9,7 @@ from typing import IO, TYPE_CHECKING
 from keima.cli import Subparsers, UsageError, add_command, add_game_options, check_game_options
 
 if TYPE_CHECKING:
-    from keima.gtp.engine import GtpEngine
+    from keima.gtp_engine import GtpEngine
 
 
 def register(subparsers: Subparsers) -> None:
@@ -30,9 +30,9 @@ def register(subparsers: Subparsers) -> None:
 
 
 def build_engine(args: argparse.Namespace) -> GtpEngine:
-    """Return the :class:`~keima.gtp.engine.GtpEngine` the options describe; raises UsageError for bad ones."""
-    from keima.gtp.engine import GtpEngine, default_player
-    from keima.gtp.policy import PolicyPlayer
+    """Return the :class:`~keima.gtp_engine.GtpEngine` the options describe; raises UsageError for bad ones."""
+    from keima.ai.standin import PolicyPlayer
+    from keima.gtp_engine import GtpEngine, default_player
     from keima.rules.ruleset import RulesError
 
     check_game_options(args)

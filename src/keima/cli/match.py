@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from keima.cli import Subparsers, UsageError, add_command, add_game_options, check_game_options
 
 if TYPE_CHECKING:
-    from keima.gtp.referee import EngineFactory, GameReport
+    from keima.match import GameReport, PlayerFactory
 
 
 def register(subparsers: Subparsers) -> None:
@@ -41,36 +41,28 @@ def register(subparsers: Subparsers) -> None:
     p.add_argument("--seed", type=int, default=0, help="random seed for keima's engine (default 0)")
 
 
-def _factory(option: str, spec: str, args: argparse.Namespace, index: int) -> tuple[str, EngineFactory]:
+def _factory(option: str, spec: str, args: argparse.Namespace, index: int) -> tuple[str, PlayerFactory]:
     """Return (label, factory) for one ENGINE option; raises UsageError for one that cannot work."""
-    from keima.gtp.controller import InProcessEngine, SubprocessEngine
-    from keima.gtp.engine import GtpEngine, default_player
-    from keima.gtp.policy import PolicyPlayer
+    from keima.ai import level_name
+    from keima.ai.standin import PolicyPlayer
+    from keima.seat import ComputerPlayer, EnginePlayer, GeneratorPlayer, KeimaPlayer
 
     text = spec.strip()
     if text == "keima" or text.startswith("keima:"):
-        level = text.partition(":")[2] or None
-        if level is not None and level != "policy":
+        level = text.partition(":")[2] or "strong"
+        if level != "policy":
             try:
-                default_player(level, args.seed)
+                level_name(level)
             except ValueError as exc:
                 raise UsageError(f"{option}: {exc}") from None
         counter = {"game": 0}
 
-        def make_keima() -> InProcessEngine:
+        def make_keima() -> ComputerPlayer:
             counter["game"] += 1
             seed = args.seed + 1000 * index + counter["game"]
-            player = PolicyPlayer(seed) if level == "policy" else default_player(level, seed)
-            # The referee sends a per-move limit (time_settings); --keima-seconds stays the most keima thinks.
-            engine = GtpEngine(
-                player,
-                size=args.size,
-                rules=args.rules,
-                seconds=args.keima_seconds,
-                max_seconds=args.keima_seconds,
-                seed=seed,
-            )
-            return InProcessEngine(engine, label=text)
+            if level == "policy":
+                return GeneratorPlayer(PolicyPlayer(seed), name=text)
+            return KeimaPlayer(level, seed)
 
         return text, make_keima
     try:
@@ -83,15 +75,17 @@ def _factory(option: str, spec: str, args: argparse.Namespace, index: int) -> tu
     if shutil.which(program) is None and not (os.path.sep in program and os.access(program, os.X_OK)):
         raise UsageError(f"{option}: cannot find the program {program!r} (give a path, or put it on PATH)")
 
-    def make_process() -> SubprocessEngine:
-        return SubprocessEngine(argv)
+    label = os.path.basename(program)
 
-    return os.path.basename(program), make_process
+    def make_engine() -> ComputerPlayer:
+        return EnginePlayer(label, argv)
+
+    return label, make_engine
 
 
 def run(args: argparse.Namespace) -> int:
     """Play the match; prints the results table. Returns 1 when an engine crashed, else 0."""
-    from keima.gtp.referee import Referee, results_table, run_match
+    from keima.match import Referee, results_table, run_match
     from keima.rules.ruleset import RulesError
 
     check_game_options(args)
@@ -105,7 +99,7 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"--max-moves must be at least 2, not {args.max_moves}")
     try:
         referee = Referee(size=args.size, rules=args.rules, komi=args.komi, move_timeout=args.move_time,
-                          max_moves=args.max_moves, log=lambda message: print(message, file=sys.stderr))
+                          seconds=args.keima_seconds, max_moves=args.max_moves, log=lambda message: print(message, file=sys.stderr))
     except RulesError as exc:
         raise UsageError(str(exc)) from None
     first = _factory("--black", args.black, args, 1)

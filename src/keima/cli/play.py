@@ -197,15 +197,16 @@ class TerminalGame:
         g = self.game
         if bot_color in g.accepted:
             return
+        from keima.seat import apply_answer
+
         review = seat.review(g)
+        apply_answer(g, bot_color, review)
         if review.accept:
-            g.accept(bot_color)
             self.say(f"keima ({color_word(bot_color)}) accepts this marking.")
             if g.phase == "finished":
                 return
         else:
             self.say(f"{review.message or 'keima disagrees with this marking'}.")
-            g.resume(bot_color)
             self.say(f"keima ({color_word(bot_color)}) resumes play, {color_word(g.to_move)} to play.")
             self.show()
 
@@ -213,16 +214,17 @@ class TerminalGame:
         assert self.bot is not None
         seat, bot_color = self.bot
         g = self.game
+        from keima.seat import apply_answer
+
         decision = seat.move(g, bot_color, self.seconds)
+        apply_answer(g, bot_color, decision)  # the seat's moves are legal for the referee
         if decision.action == "resign":
-            g.resign(bot_color)
             self.say(f"keima ({color_word(bot_color)}) resigns.")
             return
         if decision.action == "forfeit":
-            g.forfeit(bot_color, decision.note or "")
             self.say(f"keima ({color_word(bot_color)}) forfeits: {decision.note}.")
             return
-        record = g.play(decision.point, bot_color)  # the seat's moves are legal for the referee
+        record = g.moves[-1]
         where = "passes" if record.is_pass else f"plays {to_gtp(record.point, g.size)}"
         self.say(f"keima ({color_word(bot_color)}) {where}.")
         self.report_captures(record.captures, bot_color)

@@ -238,7 +238,7 @@ class SubprocessEngine(_LinkBase):
 
 
 class LineHandler(Protocol):
-    """What :class:`InProcessEngine` needs: :meth:`keima.gtp.engine.GtpEngine.handle_line`."""
+    """What :class:`InProcessEngine` needs: :meth:`keima.gtp_engine.GtpEngine.handle_line`."""
 
     def handle_line(self, line: str) -> tuple[str | None, bool]:
         """Answer one GTP line: (reply text or None, quit)."""
@@ -246,15 +246,15 @@ class LineHandler(Protocol):
 
 
 class InProcessEngine(_LinkBase):
-    """keima's own :class:`~keima.gtp.engine.GtpEngine` driven in-process, through the same GTP text.
+    """keima's own :class:`~keima.gtp_engine.GtpEngine` driven in-process, through the same GTP text.
 
     A time limit cannot interrupt Python code, so it is checked after the fact: a reply that took longer
-    than ``timeout`` raises :class:`EngineTimeout` all the same, which is what the referee needs.
+    than ``timeout`` raises :class:`EngineTimeout` all the same, as a process's link would.
     """
 
     def __init__(self, engine: LineHandler, label: str = "keima") -> None:
-        # Any object with GtpEngine's handle_line will do: importing keima.gtp.engine here would make a cycle
-        # (the engine seats its player through keima.seat, which drives external engines through this module).
+        # Any object with GtpEngine's handle_line will do: the protocol's package knows no front end (the GTP
+        # engine stands two layers above it, on the seat).
         self.engine = engine
         self.label = label
         self._next_id = 1

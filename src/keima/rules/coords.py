@@ -185,3 +185,20 @@ def fixed_handicap_points(n: int, size: int) -> tuple[int, ...]:
         9: corners + [left, right, bottom, top, centre],
     }
     return tuple(table[n])
+
+
+def handicap_order(n: int, size: int) -> tuple[int, ...]:
+    """Return the points where ``n`` free handicap stones usually go, best first: the fixed points for ``n``
+    stones where GTP defines them, then the other star points and the centre (the centre alone below 5x5).
+    Never raises for a board of ``MIN_SIZE`` or more."""
+    if size < 5:
+        return ((size // 2) * size + size // 2,)
+    try:
+        first = fixed_handicap_points(n, size)
+    except CoordinateError:
+        first = ()
+    edge = 2 if size < 13 else 3
+    lo, hi, mid = edge, size - 1 - edge, size // 2
+    stars = [(lo, hi), (hi, lo), (hi, hi), (lo, lo), (mid, mid), (mid, lo), (mid, hi), (lo, mid), (hi, mid)]
+    rest = [r * size + c for r, c in stars]
+    return tuple(dict.fromkeys([*first, *rest]))

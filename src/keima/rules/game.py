@@ -21,6 +21,7 @@ from keima.rules.coords import (
     check_size,
     fixed_handicap_points,
     from_gtp,
+    handicap_order,
     to_gtp,
     vertex_table,
 )
@@ -451,6 +452,18 @@ class Game:
             if self.board.colors[p] != EMPTY:
                 raise GameError(f"{to_gtp(p, self.size)} is occupied", "bad-handicap")
         self._place_handicap_stones(clean)
+
+    def next_handicap_point(self) -> int | None:
+        """Return where Black's next free handicap stone usually goes: the first empty point of
+        ``coords.handicap_order`` for this handicap, else the first empty point; None outside the handicap phase
+        (or on a full board). Never changes the game."""
+        if self._state.phase != "handicap":
+            return None
+        colors = self.board.colors
+        for p in handicap_order(max(2, self.handicap), self.size):
+            if colors[p] == EMPTY:
+                return p
+        return next((p for p, k in enumerate(colors) if k == EMPTY), None)
 
     def _place_handicap_stones(self, points: list[int]) -> None:
         st = self._state

@@ -57,6 +57,32 @@ def unconditionally_alive(board: Board, color: int) -> frozenset[int]:
 
 def seki_stones(board: Board) -> frozenset[int]:
     """Return the stones of chains in seki (see the module docstring for the test used). ``board`` is unchanged."""
+    scratch = _filled(board)
+    colors = scratch.colors
+    out: set[int] = set()
+    original = board.colors
+    for p in range(scratch.npoints):
+        if colors[p] != EMPTY:
+            continue
+        adjacent = _adjacent_chains(scratch, p)
+        if adjacent[BLACK] and adjacent[WHITE]:
+            for chs in adjacent.values():
+                for ch in chs:
+                    out.update(s for s in ch.stones if original[s] != EMPTY)
+    return frozenset(out)
+
+
+def seki_points(board: Board) -> frozenset[int]:
+    """Return the seki points of ``board`` (see the module docstring): the empty points touching both colours that
+    neither side can fill without self-atari, once every point one side can fill safely is filled. A move there
+    loses or gains nothing; ``board`` is unchanged."""
+    scratch = _filled(board)
+    return frozenset(p for p in range(scratch.npoints) if scratch.colors[p] == EMPTY and board.colors[p] == EMPTY
+                     and all(_adjacent_chains(scratch, p).values()))
+
+
+def _filled(board: Board) -> Board:
+    """A scratch copy of ``board`` with every shared point that one side can fill safely filled."""
     scratch = board.copy()
     colors = scratch.colors
     # Fill, on a scratch board, every shared point that one side can fill safely (ordinary dame, and the extra
@@ -75,17 +101,7 @@ def seki_stones(board: Board) -> frozenset[int]:
                     scratch.play(p, c)
                     changed = True
                     break
-    out: set[int] = set()
-    original = board.colors
-    for p in range(scratch.npoints):
-        if colors[p] != EMPTY:
-            continue
-        adjacent = _adjacent_chains(scratch, p)
-        if adjacent[BLACK] and adjacent[WHITE]:
-            for chs in adjacent.values():
-                for ch in chs:
-                    out.update(s for s in ch.stones if original[s] != EMPTY)
-    return frozenset(out)
+    return scratch
 
 
 def _adjacent_chains(board: Board, p: int) -> dict[int, list[Chain]]:

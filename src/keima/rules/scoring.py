@@ -1,7 +1,8 @@
 """Counting: territory regions, then every counting method of the rule texts, each with its full breakdown.
 
 Territory of a colour: each maximal empty region (dead stones removed first) whose bordering stones are all of that
-colour. A region bordered by both colours, or by none, is neutral (dame). Komi and handicap compensation go to
+colour. A region bordered by both colours, or by none, is neutral (dame); ``open_points`` names the neutral points
+still worth a move (the board is settled when there are none). Komi and handicap compensation go to
 White. The methods (docs/rules.md, « Counting methods », cites the public texts):
 
 ``area``
@@ -31,7 +32,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, Generic, TypeVar, cast, overload
 
 from keima.rules.board import BLACK, EMPTY, WHITE, Board, color_name
-from keima.rules.life import seki_stones
+from keima.rules.life import seki_points, seki_stones
 from keima.rules.ruleset import Ruleset
 
 T = TypeVar("T")
@@ -180,6 +181,51 @@ def territory_regions(board: Board) -> tuple[dict[int, set[int]], set[int], list
         else:
             neutral |= pts
     return terr, neutral, regions
+
+
+#: The largest territory (empty points and dead stones' points) that counts as closed whatever playouts say: an
+#: invader needs two eyes, and a two-eyed group takes at least six stones around two empty points that touch no
+#: opposing stone, so in a region this small every invading stone can be answered before a second eye forms (a
+#: 3x3 corner, where random playouts let an invader live now and then, is the classic case).
+CLOSED_REGION = 9
+
+
+@dataclass(frozen=True)
+class Settlement:
+    """What ``board`` says about the end of play once the dead stones are off (see :func:`settlement`)."""
+
+    open: frozenset[int]
+    """Empty points still worth a move: neutral points (bordered by both colours, or by none) but seki points."""
+    seki: frozenset[int]
+    """Seki points (``life.seki_points``): shared points neither side can fill without self-atari."""
+    closed: frozenset[int]
+    """Territory in regions of at most ``CLOSED_REGION`` points (the dead stones' points included)."""
+
+    @property
+    def settled(self) -> bool:
+        """True when no point is open: every point is one side's territory or a seki point."""
+        return not self.open
+
+
+def settlement(board: Board, dead: frozenset[int] = frozenset()) -> Settlement:
+    """Read ``board`` with the ``dead`` stones off (see :class:`Settlement`). ``board`` is not changed."""
+    final = board.copy()
+    final.remove(dead)
+    _terr, neutral, regions = territory_regions(final)
+    seki = seki_points(final) if neutral else frozenset()
+    closed: set[int] = set()
+    for pts, border in regions:
+        if len({final.colors[q] for q in border}) == 1 and len(pts) <= CLOSED_REGION:
+            closed |= pts
+    return Settlement(frozenset(neutral - seki), frozenset(seki), frozenset(closed))
+
+
+def open_points(board: Board, dead: frozenset[int] = frozenset()) -> frozenset[int]:
+    """Return the empty points of ``board`` still worth a move once the ``dead`` stones are off: those of the
+    neutral regions (bordered by both colours, or by none) except the seki points (``life.seki_points``), where
+    a move loses or gains nothing. The board is settled, every point owned by one side or in seki, when this is
+    empty. ``board`` is not changed."""
+    return settlement(board, dead).open
 
 
 def handicap_bonus(rules: Ruleset, handicap_stones: int) -> int:

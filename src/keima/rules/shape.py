@@ -1,6 +1,6 @@
 """Local shape read off the referee's board: true eyes, and what a play would do to the chains around it.
 
-These are the tactical facts that the bot (``keima.ai``) and the stand-in GTP policy (``keima.gtp.policy``) need
+These are the tactical facts that the bot (``keima.ai``) and the stand-in policy (``keima.ai.standin``) need
 besides the rules themselves. They are computed here once, from the board's own incrementally kept chains and
 liberties (``keima.rules.board``), so that no other module runs a flood fill of its own or keeps a second idea of
 what an eye is. The compiled playout board (``keima.ai.fastboard.is_true_eye``) keeps a twin of ``is_true_eye``

@@ -19,13 +19,14 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from keima import ai, seat
-from keima.gtp.budget import TimeBudget
 from keima.rules.board import BLACK
+from keima.rules.game import GameError
 from keima.server.cache import GameCache
-from keima.server.errors import Refused
+from keima.server.errors import Refused, game_error
 from keima.server.events import GameEvent
 from keima.server.service import GameService
 from keima.server.session import PLAY_PHASES, GameSession
+from keima.timecontrol import TimeBudget
 
 log = logging.getLogger("keima.server")
 
@@ -131,8 +132,7 @@ class BotRunner:
         # without a clock.
         budget = None
         if s.clock.enabled and s.bot_color is not None:
-            budget = TimeBudget(kind="absolute")
-            budget.left[s.bot_color] = (s.clock.time_left(s.bot_color, time.monotonic()), 0)
+            budget = TimeBudget.remaining(s.bot_color, s.clock.time_left(s.bot_color, time.monotonic()))
         color = s.bot_color if s.bot_color is not None else BLACK
         default = self.seat_of(s).default_seconds
         return seat.Seat.think_time(s.game, color, budget, default, cap=2.0 if budget is not None else default)
@@ -147,19 +147,14 @@ class BotRunner:
             color = s.bot_color
             assert color is not None
             if what == "move":
-                decision = await loop.run_in_executor(self.pool, computer.move, copy, color, self._seconds(s))
-
-                def do(cur: GameSession) -> dict[str, Any] | None:
-                    if cur.version != version:
-                        return None
-                    return decision_entry(cur, decision, color)
+                answer: seat.Decision | seat.Review = await loop.run_in_executor(
+                    self.pool, computer.move, copy, color, self._seconds(s))
             else:
-                review = await loop.run_in_executor(self.pool, computer.review, copy)
+                answer = await loop.run_in_executor(self.pool, computer.review, copy)
 
-                def do(cur: GameSession) -> dict[str, Any] | None:
-                    if cur.version != version:
-                        return None
-                    return review_entry(cur, review, color)
+            def do(cur: GameSession) -> dict[str, Any] | None:
+                return None if cur.version != version else answer_entry(cur, answer, color)
+
             s = await self.service.change(s.id, do, retry_refusals=False)
         except Refused as exc:
             log.warning("game %s: bot %s refused: %s", s.id, what, exc.message)
@@ -256,33 +251,51 @@ class BotRunner:
         self.spawn(sweep())
 
 
-def decision_entry(s: GameSession, decision: seat.Decision, color: int) -> dict[str, Any]:
-    """Apply the computer seat's ``decision`` for ``color`` to ``s``; returns the log entry. Raises ``Refused``
-    when the referee refuses it (the seat's moves are legal: its tests say so)."""
-    now = time.monotonic()
-    seats = frozenset({color})
-    if decision.note:
-        log.info("game %s: %s %s: %s", s.id, decision.action, decision.point, decision.note)
-    if decision.action == "forfeit":
-        return s.forfeit(color, decision.note or "", now)
-    if decision.action == "resign":
-        return s.apply({"type": "resign"}, seats, now)
-    action = {"type": "pass"} if decision.action == "pass" else {"type": "play", "move": decision.point}
-    return s.apply(action, seats, now)
+
+class SeatTable:
+    """A game session as the table a computer seat's answer is carried out on (``keima.seat.apply_answer``): each
+    answer becomes the session's intent for the seat's colour; ``entry`` is the log entry it made."""
+
+    def __init__(self, s: GameSession, now: float) -> None:
+        self.s, self.now = s, now
+        self.entry: dict[str, Any] = {}
+
+    def _act(self, color: int, action: dict[str, Any]) -> None:
+        self.entry = self.s.apply(action, frozenset({color}), self.now)
+
+    def play(self, move: int | None, color: int, *, allow_out_of_turn: bool = False) -> None:
+        self._act(color, {"type": "pass"} if move is None else {"type": "play", "move": move})
+
+    def resign(self, color: int) -> None:
+        self._act(color, {"type": "resign"})
+
+    def forfeit(self, color: int, reason: str) -> None:
+        self.entry = self.s.forfeit(color, reason, self.now)
+
+    def accept(self, color: int) -> None:
+        self._act(color, {"type": "accept"})
+
+    def resume(self, color: int) -> None:
+        self._act(color, {"type": "resume"})
 
 
-def review_entry(s: GameSession, review: seat.Review, color: int) -> dict[str, Any]:
-    """Apply the computer seat's answer to a marking for ``color``: accept it, or resume play saying which chains
-    it disputes and why (never a silent wait); returns the log entry."""
-    seats = frozenset({color})
-    now = time.monotonic()
-    if review.accept:
-        entry = s.apply({"type": "accept"}, seats, now)
-        if s.bot_note is not None:
+def answer_entry(s: GameSession, answer: seat.Decision | seat.Review, color: int) -> dict[str, Any]:
+    """Carry out the computer seat's ``answer`` for ``color`` on ``s`` (``keima.seat.apply_answer``); returns the
+    log entry. A review that resumes play says which chains it disputes and why (never a silent wait), in the
+    entry, so that a reload and every process of a cluster show it. Raises ``Refused`` when the referee refuses
+    it (the seat's moves are legal: a refusal means the game changed meanwhile)."""
+    if isinstance(answer, seat.Decision) and answer.note:
+        log.info("game %s: %s %s: %s", s.id, answer.action, answer.point, answer.note)
+    table = SeatTable(s, time.monotonic())
+    try:
+        seat.apply_answer(table, color, answer)
+    except GameError as exc:
+        raise game_error(exc) from None
+    entry = table.entry
+    if isinstance(answer, seat.Review):
+        if not answer.accept:
+            entry["bot_note"] = answer.message
+        elif s.bot_note is not None:
             entry["bot_note"] = None
-    else:
-        entry = s.apply({"type": "resume"}, seats, now)
-        entry["bot_note"] = review.message
-    # In the stored entry: a reload, and the other processes of a cluster, show it too.
-    s.take_notes(entry)
+        s.take_notes(entry)
     return entry

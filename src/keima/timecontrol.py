@@ -1,4 +1,8 @@
-"""Time settings as GTP and KGS send them, and how many seconds ``genmove`` may think.
+"""Time control for a computer player: the clock it plays under, and how many seconds its next move may take.
+
+One module for every front end: the GTP engine fills a :class:`TimeBudget` from the controller's commands, the
+web server from its own game clock's reading (:meth:`TimeBudget.remaining`), and the seat
+(``keima.seat.Seat.think_time``) turns either into seconds. It imports nothing of keima.
 
 GTP ``time_settings M B S`` is Canadian overtime (main time M, then S stones in each period of B seconds;
 B > 0 with S == 0 means no time limit). KGS adds ``kgs-time_settings none|absolute|byoyomi|canadian``.
@@ -35,6 +39,14 @@ class TimeBudget:
     """Stones per overtime period (Canadian) or number of periods (byo-yomi)."""
     left: dict[int, tuple[float, int]] = field(default_factory=dict)
     """colour -> (seconds, stones or periods) from the last ``time_left``."""
+
+    @classmethod
+    def remaining(cls, color: int, seconds: float) -> TimeBudget:
+        """A budget that knows only that ``color`` has ``seconds`` left (a game clock's reading, whatever its
+        kind), spent as absolute time; a reading beyond ``0..MAX_CLOCK_SECONDS`` is clamped to it."""
+        budget = cls(kind="absolute")
+        budget.left[color] = (min(max(0.0, seconds), MAX_CLOCK_SECONDS), 0)
+        return budget
 
     def set_canadian(self, main: float, period: float, stones: int) -> None:
         """Apply GTP ``time_settings``; a period with no stones means no time limit (GTP 2 section 6.3).

@@ -1,4 +1,5 @@
-"""keima as a GTP version 2 engine: a pure dispatcher from command lines to replies.
+"""keima as a GTP version 2 engine (a front end, beside the command line and the web server): a pure dispatcher
+from command lines to replies.
 
 :class:`GtpEngine` holds one :class:`keima.Game` and answers commands with :meth:`GtpEngine.handle_line`,
 which never raises: a failed command gives ``? message`` (the message names the command), an unexpected
@@ -8,9 +9,10 @@ it standard input.
 
 Moves are chosen by a :class:`MoveGenerator`, any object with ``genmove(game, color, seconds) -> point | None |
 "resign"`` (None = pass): keima's bot from ``keima.ai.make_player`` by default, or the documented stand-in policy of
-:mod:`keima.gtp.policy` (``keima gtp --policy``), seated at the game by :class:`keima.seat.Seat`, which also
-front ends ``keima serve`` and ``keima play`` use: the time budget, the fallback for an illegal answer or a failure
-of the bot (the policy's choice), passing and resignation are decided there, once.
+:mod:`keima.ai.standin` (``keima gtp --policy``), seated at the game by :class:`keima.seat.Seat`, which the front
+ends ``keima serve`` and ``keima play`` also use: the time budget, the fallback for an illegal answer or a failure
+of the bot (the policy's choice), passing and resignation are decided there, once, and carried out on the game by
+:func:`keima.seat.apply_answer`. The GTP text itself (framing) is :mod:`keima.gtp.protocol`'s.
 """
 
 from __future__ import annotations
@@ -22,8 +24,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
-from keima.gtp.budget import MAX_CLOCK_SECONDS, MAX_CLOCK_STONES, TimeBudget
-from keima.gtp.policy import Analyzer, Move, board_colors
 from keima.gtp.protocol import Command, GtpError, GtpSyntaxError, format_reply, parse_line
 from keima.record import SgfError, SgfRecord, dump_sgf, load_record
 from keima.record.rulenames import KGS_RULES
@@ -33,7 +33,8 @@ from keima.rules.coords import MAX_SIZE, MIN_SIZE
 from keima.rules.game import Game, GameError, IllegalMove
 from keima.rules.render import board_diagram
 from keima.rules.ruleset import RulesError, get_ruleset
-from keima.seat import Seat, computer_for
+from keima.seat import Decision, Move, Seat, apply_answer, computer_for
+from keima.timecontrol import MAX_CLOCK_SECONDS, MAX_CLOCK_STONES, TimeBudget
 from keima.version import package_version
 
 
@@ -351,8 +352,9 @@ class GtpEngine:
         self.game = game
         return ""
 
-    def _think(self, color: int) -> tuple[Game, Move]:
-        """Ask the player for a move of ``color``; returns the game it applies to and a legal move.
+    def _think(self, color: int) -> tuple[Game, Decision | None]:
+        """Ask the seat for ``color``'s decision; returns the game it applies to and the decision (None when
+        there is nothing to decide: a finished game, or a scoring phase play cannot resume from).
 
         The game returned is ``self.game``, or a resumed copy of it when play had stopped after two passes.
         """
@@ -371,27 +373,32 @@ class GtpEngine:
         decision = self.seat.move(game, color, seconds)
         if decision.note:
             print(f"keima: {decision.note}", file=sys.stderr)
-        if decision.action in ("resign", "forfeit"):
-            return game, "resign"
-        return game, decision.point
+        if decision.action == "forfeit":
+            # GTP has no forfeit: the engine's own failure reads as a resignation.
+            decision = Decision("resign", note=decision.note)
+        return game, decision
+
+    @staticmethod
+    def _reply(decision: Decision | None, size: int) -> str:
+        if decision is None or decision.action == "pass":
+            return "pass"
+        if decision.action == "play" and decision.point is not None:
+            return coords.to_gtp(decision.point, size)
+        return "resign"
 
     def _genmove(self, args: tuple[str, ...], name: str) -> str:
         self._expect(name, args, 1, "color")
         color = self._color(name, args[0])
-        game, move = self._think(color)
-        if game.phase != "play":
+        game, decision = self._think(color)
+        if decision is None or game.phase != "play":
             # A finished game stays over: the engine answers without changing anything.
-            return "resign" if move == "resign" else "pass"
-        if game is not self.game and move is None:
+            return self._reply(decision, game.size)
+        if game is not self.game and decision.action == "pass":
             # Passing again right after the end of play: keep the game as it stood (no resumption).
             return "pass"
-        if move == "resign":
-            game.resign(color)
-            self.game = game
-            return "resign"
-        game.play(move, color, allow_out_of_turn=True)
+        apply_answer(game, color, decision, out_of_turn=True)
         self.game = game
-        return self._vertex_text(move)
+        return self._reply(decision, game.size)
 
     def cmd_genmove(self, args: tuple[str, ...]) -> str:
         return self._genmove(args, "genmove")
@@ -402,8 +409,8 @@ class GtpEngine:
     def cmd_reg_genmove(self, args: tuple[str, ...]) -> str:
         self._expect("reg_genmove", args, 1, "color")
         color = self._color("reg_genmove", args[0])
-        _game, move = self._think(color)
-        return "resign" if move == "resign" else self._vertex_text(move)
+        game, decision = self._think(color)
+        return self._reply(decision, game.size)
 
     def cmd_undo(self, args: tuple[str, ...]) -> str:
         if not self.game.moves:
@@ -501,9 +508,9 @@ class GtpEngine:
             raise GtpSyntaxError(f"final_status_list: unknown status {args[0][:20]!r} (alive, dead or seki)")
         dead = self._dead()
         seki = frozenset(self.game.score(dead=dead).seki)
-        analyzer = Analyzer(board_colors(self.game), self.game.size)
         lines = []
-        for stones in analyzer.chain_stones:
+        for chain in self.game.board.chains():
+            stones = sorted(chain.stones)
             first = stones[0]
             state = "dead" if first in dead else "seki" if first in seki else "alive"
             if state == status:

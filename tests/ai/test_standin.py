@@ -8,9 +8,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from keima.gtp.policy import Analyzer, PolicyPlayer, board_colors, policy_move
+from keima.ai.standin import Analyzer, PolicyPlayer, board_colors, policy_move
 from keima.rules import coords
-from keima.rules.board import BLACK, EMPTY, WHITE
+from keima.rules.board import BLACK, EMPTY
 from keima.rules.game import Game
 from keima.rules.ruleset import PRESETS
 
@@ -58,16 +58,6 @@ def test_avoids_self_atari() -> None:
     # A1 would be a lone stone with one liberty (B1): never chosen.
     a1 = coords.from_gtp("A1", 3)
     assert all(policy_move(game, BLACK, random.Random(seed)) != a1 for seed in range(30))
-
-
-def test_passes_back_when_the_count_already_wins() -> None:
-    game = position(5, "C1 C2 C3 C4 C5", "", to_move=WHITE)
-    game.play(None, WHITE)  # White passes; Black counts 25 - 7.5 with every stone alive
-    assert PolicyPlayer(0).genmove(game, BLACK, 1.0) is None
-    # Losing on the count, White does not pass back.
-    game2 = position(5, "C1 C2 C3 C4 C5", "", to_move=BLACK)
-    game2.play(None, BLACK)
-    assert PolicyPlayer(0).genmove(game2, WHITE, 1.0) is not None
 
 
 def test_same_seed_same_moves() -> None:

@@ -1,5 +1,5 @@
 """The stand-in move policy: ``keima gtp --policy``, ``keima match ... keima:policy``, and the safety net
-that ``genmove`` falls back on when the bot (``keima.ai``) fails or answers an illegal move.
+that the seat (``keima.seat``) falls back on when the bot fails or answers an illegal move.
 
 The policy is deliberately simple, deterministic for a given seed, and safe. For the colour to move it
 looks only at moves that ``Game.legal_moves`` accepts (so it never plays an illegal move under any ruleset,
@@ -14,8 +14,8 @@ superko included) and picks, in this order of priority:
    favours the third and fourth lines over the edge, moves that keep many liberties, and moves that put an
    opposing chain in atari.
 
-It passes when no move is left after those exclusions, and also when the opponent has just passed and
-counting the board as it stands (every stone alive) under the game's own rules already gives it the win.
+It passes when no move is left after those exclusions. When to pass otherwise, or to resign, is the seat's
+decision (its manners), not the policy's.
 
 The facts it weighs (captures, liberties after the play, ataris, true eyes) are read by
 :func:`keima.rules.shape.play_effect` from the referee's own chains; nothing here counts liberties itself.
@@ -27,7 +27,7 @@ import random
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Literal
 
-from keima.rules import BLACK, Board, PlayEffect, play_effect
+from keima.rules import Board, PlayEffect, play_effect
 
 if TYPE_CHECKING:
     from keima.rules.game import Game
@@ -129,16 +129,6 @@ class PolicyPlayer:
         self.rng = random.Random(seed)
 
     def genmove(self, game: Game, color: int, seconds: float) -> Move:
-        """Return a legal board point for ``color``, or None to pass. Never resigns; ignores ``seconds``."""
-        if game.consecutive_passes >= 1 and _wins_now(game, color):
-            return None
+        """Return a legal board point for ``color``, or None to pass when no move is left. Never resigns; ignores
+        ``seconds``."""
         return policy_move(game, color, self.rng)
-
-
-def _wins_now(game: Game, color: int) -> bool:
-    # Counting with every stone alive; the policy only passes back when that count already favours it.
-    try:
-        margin = game.score(dead=()).margin
-    except Exception:  # a scoring failure must never stop the policy from playing on
-        return False
-    return margin > 0 if color == BLACK else margin < 0
