@@ -26,10 +26,18 @@ def test_openapi_describes_the_endpoints(fast_client: TestClient) -> None:
 
 def test_answers_match_their_openapi_models(client: TestClient) -> None:
     """The bodies the server writes by hand are exactly the documented models (no field missing or extra)."""
-    r = client.post("/api/games", json={"size": 9, "clock": {"type": "byoyomi", "main": 5, "period": 5, "periods": 2}})
+    r = client.post("/api/games", json={"size": 9, "opponent": "invite",
+                                        "clock": {"type": "byoyomi", "main": 5, "period": 5, "periods": 2}})
     created = Created.model_validate(r.json())
     gid, tok = created.game.id, created.seat.token
     client.cookies.clear()
+    assert created.invite is not None
+    joined = client.post(f"/api/games/{gid}/join", json={"code": created.invite.code},
+                         headers={"X-Keima-Seat": "none-yet"})
+    Created.model_validate(joined.json())
+    client.cookies.clear()
+    if created.seat.colors == ["W"]:  # Black passes first
+        tok = joined.json()["seat"]["token"]
     GameState.model_validate(state(client, gid, tok))
     GameEnvelope.model_validate(act(client, gid, tok, {"type": "pass"}))
     ErrorBody.model_validate(act(client, gid, tok, {"type": "pass"}, status=409))

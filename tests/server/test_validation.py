@@ -95,7 +95,7 @@ def test_static_ui_is_served_and_confined(tmp_path: Path, sqlite_url: str) -> No
 
 
 def test_forged_seat_cookie_is_a_spectator(fast_client: TestClient) -> None:
-    g = new_game(fast_client, size=9)
+    g = new_game(fast_client, size=9, opponent="local")
     gid = g["game"]["id"]
     fast_client.cookies.set(f"keima_seat_{gid}", g["seat"]["token"][:-2] + "xx")
     assert fast_client.get(f"/api/games/{gid}").json()["you"] == []

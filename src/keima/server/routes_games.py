@@ -172,6 +172,18 @@ async def act(game_id: str, request: Request, action: ActionBody) -> Response:
     return resp
 
 
+@router.delete("/api/games/{game_id}", status_code=204, responses=errors)
+async def withdraw_game(game_id: str, request: Request) -> Response:
+    """Withdraw the caller's open challenge or unanswered invitation: 204, and the game is gone from every list
+    (404 afterwards); 403 for anyone but its creator, 409 once someone has joined."""
+    _same_origin(request)
+    token = await caller_token(request, game_id)
+    await hub_of(request).service.withdraw(game_id, _thash(token))
+    resp = Response(status_code=204)
+    resp.delete_cookie(COOKIE_PREFIX + game_id, path="/")
+    return resp
+
+
 @router.get("/api/games/{game_id}/sgf", responses={200: {"content": {"application/x-go-sgf": {}}}, **errors})
 async def sgf(game_id: str, request: Request) -> Response:
     """The game record as an SGF file: players, ranks, date, clock, server and the chat as comments."""

@@ -20,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import collections
 import hmac
+import json
 import logging
 import secrets
 import time
@@ -43,7 +44,6 @@ Change = Callable[[GameSession], "dict[str, Any] | None"]
 #: An in-process listener: called with a game and the events of its change once it is stored and published.
 Listener = Callable[[GameSession, "list[GameEvent]"], None]
 
-NO_OPPONENT_RULE = False
 FLAG = "flag"  # the scheduler's job that ends a game whose clock runs out
 
 
@@ -178,11 +178,11 @@ class GameService:
         Raises ``Refused`` for a refused intent (nothing changed) or a failed write (nothing changed)."""
 
         def do(s: GameSession) -> dict[str, Any]:
-            if NO_OPPONENT_RULE and action["type"] in ("play", "pass", "place_handicap") and s.invite_hash is not None and s.mode in (
-                    "open", "invite"):
+            seats = s.seats.held_by(thash)
+            if seats and action["type"] in ("play", "pass", "place_handicap") and s.invite_hash is not None:
                 raise Refused("no-opponent", "nobody has taken the other seat yet: wait for your opponent "
                               "before playing")
-            return s.apply(action, s.seats.held_by(thash), time.monotonic())
+            return s.apply(action, seats, time.monotonic())
 
         return await self.change(game_id, do, timed=True)
 
@@ -227,6 +227,32 @@ class GameService:
 
         s = await self.change(game_id, do, fresh=True, retry_refusals=False)
         return s, given[0]
+
+    async def withdraw(self, game_id: str, thash: str | None) -> None:
+        """Withdraw an open challenge or an unanswered invitation: the game is deleted without a result, gone from
+        every list (event ``withdrawn``). Raises ``Refused`` ``not-creator`` for anyone but its creator,
+        ``game-started`` once someone has taken the other seat, ``no-such-game``, ``storage-error``."""
+        with self.cache.hold(game_id):
+            s = await self.cache.get(game_id, fresh=True)
+            async with s.lock:
+                if not s.seats.held_by(thash) or s.mode not in ("open", "invite"):
+                    raise Refused("not-creator", "only the player who offered this game can withdraw it")
+                if s.invite_hash is None:
+                    raise Refused("game-started", "your opponent has taken their seat: the game can only be "
+                                  "resigned now")
+                try:
+                    await self.store.write(Store.delete_game(s.id))
+                except Exception as exc:
+                    log.exception("game %s: withdrawing failed", s.id)
+                    raise Refused("storage-error", f"the game could not be withdrawn ({type(exc).__name__})") \
+                        from None
+                self.cache.drop(s)
+                event = GameEvent(s.id, s.version + 1, "withdrawn")
+                self.pubsub.publish(s.id, s.version + 1, json.dumps(
+                    {"type": "delta", "from": s.version, "to": s.version + 1, "event": event.as_dict()},
+                    separators=(",", ":")))
+                for listener in self.listeners:
+                    listener(s, [event])
 
     async def rename(self, game_id: str, player_id: str, person: dict[str, Any]) -> None:
         """Show ``person`` (a player's new name or rank) in their game ``game_id`` while it has not started (a

@@ -391,6 +391,18 @@ class Store:
         ``Append``). A sequence number already used raises an integrity error."""
         return Append(game_id, first_seq, entries, update, list(outbox or ()), list(jobs or ()))
 
+    @staticmethod
+    def delete_game(game_id: str) -> Callable[[Connection], None]:
+        """Return a write op that deletes a game with its log, its seats and its timed jobs."""
+
+        def op(conn: Connection) -> None:
+            conn.execute(scheduled_jobs.delete().where(scheduled_jobs.c.game_id == game_id))
+            conn.execute(game_players.delete().where(game_players.c.game_id == game_id))
+            conn.execute(game_log.delete().where(game_log.c.game_id == game_id))
+            conn.execute(games.delete().where(games.c.id == game_id))
+
+        return op
+
     def load(self, game_id: str) -> StoredGame | None:
         """Read a game and its whole log; None when there is no such game. Blocking: call from a thread."""
         with self.engine.connect() as conn:
