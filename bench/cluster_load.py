@@ -6,7 +6,11 @@ games (both seats, one token) over WebSockets, connected round-robin to the web 
 move, waits for its ``ack`` (stored in PostgreSQL, published through Redis), thinks ``--think`` seconds (0: at
 once, a closed loop that measures throughput) and plays the next one.
 
-Runs, in order, in one invocation:
+Runs, in order, in one invocation (``--phases``):
+0. ``wire`` (with ``--full-states``): the bytes a watcher receives per move and the web process's CPU per move,
+   with the deltas of protocol 2 and with the whole state after each move (protocol 1, the server's
+   ``KEIMA_WS_FULL_STATES=1``), in one run: ``--wire-games`` 19x19 games of 250 moves, each watched by one
+   spectator;
 1. ``--games`` games on 1 web process, then the same on 2 processes: moves/s, p50/p99 of the move round trip,
    and the ratio of the two throughputs;
 2. 2 web processes and 2 workers: ``--bots`` bot games (each human reply sent as soon as the bot moved) while
@@ -148,17 +152,17 @@ class Services:
                 time.sleep(0.05)
         raise RuntimeError("redis-server did not start")
 
-    def _spawn(self, args: list[str], name: str) -> subprocess.Popen[bytes]:
+    def _spawn(self, args: list[str], name: str, env: dict[str, str] | None = None) -> subprocess.Popen[bytes]:
         log = (self.folder / name).open("wb")
         self.procs.append(subprocess.Popen([sys.executable, "-m", "keima", *args], stdout=log,
-                                           stderr=subprocess.STDOUT))
+                                           stderr=subprocess.STDOUT, env=dict(os.environ, **(env or {}))))
         return self.procs[-1]
 
-    def start_webs(self, n: int) -> None:
+    def start_webs(self, n: int, env: dict[str, str] | None = None) -> None:
         for i in range(n):
             port = free_port()
             self.webs.append(self._spawn(["serve", "--no-open", "--port", str(port), "--db", self.db, "--redis", self.redis],
-                        f"web{len(self.ports)}.log"))
+                        f"web{len(self.ports)}.log", env))
             self.ports.append(port)
             if i == 0:
                 self._wait(port)  # the first one migrates the database
@@ -306,8 +310,11 @@ async def bot_game(port: int, gid: str, token: str, stats: Stats, stop: asyncio.
                     if stop.is_set():
                         return
                     continue
-                if msg["type"] == "state":
-                    new = msg["game"]
+                if msg["type"] in ("state", "delta"):
+                    new = msg["game"] if msg["type"] == "state" else followed(state, msg)
+                    if new is None:  # a gap: the whole state comes next
+                        await ws.send(json.dumps({"type": "resync", "from": state["version"]}))
+                        continue
                     if len(new["moves"]) > len(state["moves"]) and new["moves"][-1]["color"] == "W":
                         stats.bot_moves += 1
                     state = new
@@ -315,6 +322,63 @@ async def bot_game(port: int, gid: str, token: str, stats: Stats, stop: asyncio.
                         break
                 elif msg["type"] == "error":
                     break
+
+
+def followed(state: dict[str, Any], delta: dict[str, Any]) -> dict[str, Any] | None:
+    """``state`` with ``delta`` applied (the fields this client reads), or None when it does not follow."""
+    if delta["from"] != state["version"]:
+        return None
+    new = dict(state, version=delta["to"])
+    for key in ("phase", "to_move", "result"):
+        if key in delta:
+            new[key] = delta[key]
+    event = delta["event"]
+    if event["type"] in ("moved", "passed"):
+        new["moves"] = state["moves"] + [event["move"]]
+    elif event["type"] == "undone":
+        new["moves"] = state["moves"][: len(state["moves"]) - event["moves"]]
+    return new
+
+
+async def wire_game(port: int, gid: str, token: str, moves: int, rnd: random.Random) -> tuple[int, int]:
+    """Play ``moves`` moves of game ``gid`` (both seats, one socket) while a spectator watches; returns (bytes the
+    spectator received for the last move, bytes it received in all after its first state)."""
+    base = f"ws://127.0.0.1:{port}/api/games/{gid}/ws"
+    points = POINTS[:]
+    rnd.shuffle(points)
+    async with connect(base, additional_headers={"x-keima-seat": token}, max_size=2**22) as player, \
+            connect(base, max_size=2**22) as spectator:
+        await player.recv()
+        await spectator.recv()
+        total = last = 0
+        played = 0
+        for point in points:
+            if played >= moves:
+                break
+            await player.send(json.dumps({"type": "action", "id": "m", "action": {"type": "play", "move": point}}))
+            ok = True
+            while True:
+                raw = await player.recv()
+                if '"type":"ack"' in raw[:20]:
+                    break
+                if '"type":"error"' in raw[:20]:
+                    ok = False  # a point that is not legal now (suicide, ko): the next one
+                    break
+            if not ok:
+                continue
+            played += 1
+            raw = await spectator.recv()
+            size = len(raw.encode() if isinstance(raw, str) else raw)
+            total += size
+            last = size
+        return last, total
+
+
+async def run_wire(port: int, games: int, moves: int) -> tuple[list[int], list[int]]:
+    created = await create_games([port], games, opponent="local", size=19)
+    rnd = random.Random(250)
+    results = await asyncio.gather(*(wire_game(p, g, t, moves, random.Random(rnd.random())) for p, g, t in created))
+    return [r[0] for r in results], [r[1] for r in results]
 
 
 async def run_humans(ports: list[int], games: int, seconds: float, think: float, seed: int = 1,
@@ -384,7 +448,10 @@ def main() -> int:
                     "(default 0: closed loop, throughput)")
     ap.add_argument("--bots", type=int, default=20, help="bot games in the worker run (default 20)")
     ap.add_argument("--bot-think", type=float, default=1.0, help="humans' mean thinking time in the worker run")
-    ap.add_argument("--phases", default="scale,bots", help="which runs: scale, bots (comma-separated)")
+    ap.add_argument("--phases", default="scale,bots", help="which runs: wire, scale, bots (comma-separated)")
+    ap.add_argument("--full-states", action="store_true", help="add the wire run: deltas against whole states")
+    ap.add_argument("--wire-games", type=int, default=20, help="games in the wire run (default 20)")
+    ap.add_argument("--wire-moves", type=int, default=250, help="moves per game in the wire run (default 250)")
     args = ap.parse_args()
     if not args.db or not args.db.startswith("postgresql"):
         ap.error("--db: a PostgreSQL URL is needed (several processes share the games)")
@@ -393,6 +460,31 @@ def main() -> int:
     print(f"# cluster_load: {args.games} human games, {args.seconds:.0f} s per run, think {args.think} s; "
           f"{os.cpu_count()} cores; logs in {folder}", flush=True)
     results: dict[int, tuple[Stats, float]] = {}
+    if args.full_states or "wire" in phases:
+        measured: dict[str, tuple[float, float, float]] = {}
+        for label, env in (("deltas (protocol 2)", {}), ("full states (protocol 1)", {"KEIMA_WS_FULL_STATES": "1"})):
+            svc = Services(args.db, folder)
+            try:
+                svc.start_redis()
+                svc.start_webs(1, env)
+                meter = CpuMeter(svc)
+                meter.start()
+                t0 = time.perf_counter()
+                lasts, totals = asyncio.run(run_wire(svc.ports[0], args.wire_games, args.wire_moves))
+                elapsed = time.perf_counter() - t0
+                meter.stop()
+            finally:
+                svc.stop()
+            n = args.wire_games * args.wire_moves
+            web_ms = meter.used.get("web", 0.0) * 1000 / n
+            measured[label] = (sum(lasts) / len(lasts), sum(totals) / len(totals), web_ms)
+            print(f"{label:<34} bytes to a watcher: move {args.wire_moves} {measured[label][0]:8.0f}  "
+                  f"whole game {measured[label][1] / 1024:9.1f} KiB  web CPU {web_ms:.2f} ms/move "
+                  f"({elapsed:.1f} s)", flush=True)
+            print(meter.line(n, elapsed), flush=True)
+        d, f = measured["deltas (protocol 2)"], measured["full states (protocol 1)"]
+        print(f"{'deltas / full states':<34} move {args.wire_moves}: {d[0] / f[0]:.3f}x bytes  whole game: "
+              f"{d[1] / f[1]:.3f}x bytes  web CPU: {d[2] / f[2]:.2f}x", flush=True)
     if "scale" in phases:
         for n in (1, 2):
             svc = Services(args.db, folder)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import time
 from typing import Any
 
@@ -27,6 +28,9 @@ from keima.server.session import GameSession, token_hash
 from keima.server.view import with_you, ws_state_json
 
 PROTOCOL = 2
+#: Benchmarks only (bench/cluster_load.py --full-states): send the whole state after every change, as protocol 1
+#: did, so that both can be measured in one run. Never set in production.
+FULL_STATES = os.environ.get("KEIMA_WS_FULL_STATES", "") == "1"
 PONG = WsPong(type="pong").model_dump_json()
 DELTA_PREFIX = '{"type":"delta"'
 ACK_WAIT = 2.0  # seconds an ack waits for the delta of its change before the whole state goes instead
@@ -68,7 +72,7 @@ class GameSocket:
         if version <= self.last:
             return
         if text.startswith(DELTA_PREFIX):
-            if version - 1 == self.last:
+            if version - 1 == self.last and not FULL_STATES:
                 await self.ws.send_text(text)
                 await self._sent(version)
             else:
