@@ -23,11 +23,12 @@ from keima.server.limits import ChatFlood, Limits
 from keima.server.lobby import LOBBY, Lobby, player_channel
 from keima.server.origin import cross_origin as _cross_origin
 from keima.server.origin import same_origin as _same_origin
-from keima.server.players import SESSION_AGE, SESSION_COOKIE, Player, Players, load_secret, rank_words
+from keima.server.players import SESSION_AGE, SESSION_COOKIE, Player, Players, load_secret
 from keima.server.schemas import ErrorBody
 from keima.server.schemas_players import Credentials, GamesOut, MeOut, MePatch, PasswordChange
 from keima.server.session import token_hash
 from keima.server.storage_errors import WS_TRY_AGAIN_LATER, storage_unreachable
+from keima.server.text import rank_words
 
 SEAT_HEADER = "x-keima-seat"
 SEAT_COOKIE_PREFIX = "keima_seat_"

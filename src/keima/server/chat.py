@@ -22,9 +22,9 @@ from keima.server.clock import clock_words
 from keima.server.errors import Refused
 from keima.server.hub import Hub
 from keima.server.limits import Limiter, Limits
-from keima.server.players import Player, rank_words, too_many
+from keima.server.players import Player, too_many
 from keima.server.session import GameSession
-from keima.server.text import clean_text
+from keima.server.text import clean_text, rank_words
 from keima.server.view import bot_name
 
 CHAT_LIMIT = 3  # messages per second and per sender

@@ -1,11 +1,14 @@
-"""Process housekeeping: the garbage collector's pauses (for ``/api/stats``) and handing freed memory back to
-the operating system after many games left memory."""
+"""Process housekeeping: the background loops of a process (``Background``), the garbage collector's pauses (for
+``/api/stats``) and handing freed memory back to the operating system after many games left memory."""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import ctypes
 import ctypes.util
 import time
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 
@@ -53,3 +56,29 @@ def release_memory() -> None:
             _libc = False
     if _libc:
         _libc.malloc_trim(0)
+
+
+class Background:
+    """One background task of the process (the scheduler's polling, the outbox's delivery): started once from the
+    event loop, cancelled and awaited by ``close``."""
+
+    def __init__(self, run: Callable[[], Awaitable[None]]) -> None:
+        self._run = run
+        self._task: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        """Start the task (idempotent)."""
+        if self._task is None:
+
+            async def main() -> None:
+                await self._run()
+
+            self._task = asyncio.get_running_loop().create_task(main())
+
+    async def close(self) -> None:
+        """Cancel the task and wait for it to end."""
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(BaseException):
+                await self._task
+            self._task = None

@@ -24,6 +24,7 @@ from sqlalchemy.engine import Engine
 
 from keima.server import store_events
 from keima.server.events import DURABLE, GameEvent
+from keima.server.housekeeping import Background
 from keima.server.session import GameSession
 from keima.server.store_events import Apply
 
@@ -50,7 +51,7 @@ class Outbox:
         self.pause_s = float(os.environ.get("KEIMA_OUTBOX_PAUSE", "0") or 0)
         self.delivered = 0
         self._wake = asyncio.Event()
-        self._task: asyncio.Task[None] | None = None
+        self._loop = Background(self._run)
 
     def listener(self, _s: GameSession, events: list[GameEvent]) -> None:
         """A game service listener: deliver at once after a change that wrote durable events."""
@@ -59,16 +60,11 @@ class Outbox:
 
     def start(self) -> None:
         """Start delivering (from the event loop)."""
-        if self._task is None:
-            self._task = asyncio.get_running_loop().create_task(self._run())
+        self._loop.start()
 
     async def close(self) -> None:
         """Stop delivering."""
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(BaseException):
-                await self._task
-            self._task = None
+        await self._loop.close()
 
     async def deliver(self) -> int:
         """Deliver every pending event to every subscriber now; returns how many events were read."""

@@ -49,7 +49,7 @@ from sqlalchemy.exc import IntegrityError
 from keima.server.errors import Refused
 from keima.server.limits import Limiter, Limits
 from keima.server.store import Store, game_players, now_utc, player_sessions, players, server_settings
-from keima.server.text import check_name, name_folds, refuse_reserved
+from keima.server.text import check_name, check_password, check_rank, name_folds, refuse_reserved
 
 SESSION_COOKIE = "keima_session"
 SESSION_AGE = 365 * 86400
@@ -62,7 +62,6 @@ GUEST_WINDOW = 600.0
 # Registrations per client address: each one costs an argon2 hash (tens of milliseconds of CPU).
 REGISTER_LIMIT = 10
 REGISTER_WINDOW = 600.0
-PASSWORD_MIN, PASSWORD_MAX = 6, 200
 # How long a process trusts a session id it has looked up (a logout elsewhere takes effect within this).
 SESSION_CACHE_S = 5.0
 
@@ -89,39 +88,6 @@ class Player:
 def name_key(name: str) -> str:
     """The form of a name that uniqueness compares: NFC, then case-folded."""
     return unicodedata.normalize("NFC", name).casefold()
-
-
-def check_rank(rank: str | None) -> str | None:
-    """Return the rank in its short French form (``"15k"``, ``"3d"``; ``"15 kyu"`` is accepted too), or None
-    for no rank; raises ``Refused`` 422 for anything else. Kyu ranks go from 30k to 1k, dan ranks 1d to 9d."""
-    if rank is None or rank.strip() == "":
-        return None
-    text = rank.strip().lower().replace(" ", "")
-    for long, short in (("kyu", "k"), ("dan", "d")):
-        if text.endswith(long):
-            text = text[: -len(long)] + short
-    digits, kind = text[:-1], text[-1:]
-    if digits.isdigit() and digits[0] != "0" and kind in ("k", "d"):
-        n = int(digits)
-        if (kind == "k" and n <= 30) or (kind == "d" and n <= 9):
-            return f"{n}{kind}"
-    raise Refused("invalid-request", "a rank is written like \"15k\" (15 kyu, 30k to 1k) or \"3d\" "
-                   "(3 dan, 1d to 9d)", field="rank")
-
-
-def rank_words(rank: str | None) -> str | None:
-    """``"15k"`` -> ``"15 kyu"``, ``"3d"`` -> ``"3 dan"`` (None stays None)."""
-    if not rank:
-        return None
-    return f"{rank[:-1]} {'kyu' if rank[-1] == 'k' else 'dan'}"
-
-
-def check_password(password: str) -> str:
-    """Return ``password`` when its length is acceptable; raises ``Refused`` 422 otherwise."""
-    if not PASSWORD_MIN <= len(password) <= PASSWORD_MAX:
-        raise Refused("invalid-request", f"a password has {PASSWORD_MIN} to {PASSWORD_MAX} characters",
-                       field="password")
-    return password
 
 
 def _b64(data: bytes) -> str:

@@ -29,6 +29,7 @@ from sqlalchemy.engine import Engine
 from keima.server import store_events
 from keima.server.cache import GameCache
 from keima.server.errors import Refused
+from keima.server.housekeeping import Background
 from keima.server.service import FLAG, GameService
 from keima.server.session import GameSession
 from keima.server.store import now_utc
@@ -104,20 +105,15 @@ class Scheduler:
         self.handlers = handlers
         self.poll_s = poll_s
         self.ran = 0
-        self._task: asyncio.Task[None] | None = None
+        self._loop = Background(self._run)
 
     def start(self) -> None:
         """Start polling (from the event loop)."""
-        if self._task is None:
-            self._task = asyncio.get_running_loop().create_task(self._run())
+        self._loop.start()
 
     async def close(self) -> None:
         """Stop polling."""
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(BaseException):
-                await self._task
-            self._task = None
+        await self._loop.close()
 
     async def run_due(self) -> int:
         """Run every job due now that this process can claim; returns how many ran."""

@@ -29,6 +29,7 @@ from keima.server.errors import Refused
 from keima.server.schemas import CHAT_MAX
 
 NAME_MIN, NAME_MAX = 3, 20
+PASSWORD_MIN, PASSWORD_MAX = 6, 200
 #: The prefixes of the names the server gives (guests in English and French, deleted accounts): nobody may take
 #: a name that begins like them.
 RESERVED_PREFIXES = ("guest", "invité", "invite", "deleted")
@@ -191,3 +192,36 @@ def refuse_reserved(name: str, engines: Iterable[str] = ()) -> None:
     reason = reserved_reason(name, engines)
     if reason is not None:
         raise Refused("invalid-request", reason, field="name")
+
+
+def check_rank(rank: str | None) -> str | None:
+    """Return the rank in its short French form (``"15k"``, ``"3d"``; ``"15 kyu"`` is accepted too), or None
+    for no rank; raises ``Refused`` 422 for anything else. Kyu ranks go from 30k to 1k, dan ranks 1d to 9d."""
+    if rank is None or rank.strip() == "":
+        return None
+    text = rank.strip().lower().replace(" ", "")
+    for long, short in (("kyu", "k"), ("dan", "d")):
+        if text.endswith(long):
+            text = text[: -len(long)] + short
+    digits, kind = text[:-1], text[-1:]
+    if digits.isdigit() and digits[0] != "0" and kind in ("k", "d"):
+        n = int(digits)
+        if (kind == "k" and n <= 30) or (kind == "d" and n <= 9):
+            return f"{n}{kind}"
+    raise Refused("invalid-request", "a rank is written like \"15k\" (15 kyu, 30k to 1k) or \"3d\" "
+                   "(3 dan, 1d to 9d)", field="rank")
+
+
+def rank_words(rank: str | None) -> str | None:
+    """``"15k"`` -> ``"15 kyu"``, ``"3d"`` -> ``"3 dan"`` (None stays None)."""
+    if not rank:
+        return None
+    return f"{rank[:-1]} {'kyu' if rank[-1] == 'k' else 'dan'}"
+
+
+def check_password(password: str) -> str:
+    """Return ``password`` when its length is acceptable; raises ``Refused`` 422 otherwise."""
+    if not PASSWORD_MIN <= len(password) <= PASSWORD_MAX:
+        raise Refused("invalid-request", f"a password has {PASSWORD_MIN} to {PASSWORD_MAX} characters",
+                       field="password")
+    return password
