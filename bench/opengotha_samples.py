@@ -76,11 +76,12 @@ def pairings(t: Tournament) -> list[str]:
             )
             for p in t.players
         )
+        # OpenGotha's bye of the round is kept: a director often chooses it (late comer, himself).
         before = replace(
             t,
             players=players,
             games=tuple(g for g in t.games if g.round < r),
-            byes={k: v for k, v in t.byes.items() if k < r},
+            byes={k: v for k, v in t.byes.items() if k <= r},
         )
         ours = pair_round(before, r)
         theirs_cost = pairing_cost(before, r, actual)

@@ -14,6 +14,8 @@ The rules, in OpenGotha's words made ours:
   MMS for SOSM and 0 for SOSW. In a handicap game the opponent's MMS is corrected by the handicap (plus for White,
   minus for Black). SOS-1 and SOS-2 drop the one or two lowest terms. SODOS sums the scores of beaten opponents
   (half of a drawn one's); SOSOS sums the opponents' SOS; CUSS sums the score after each round.
+* CPS (cup score) doubles the score of the rounds before at each round, so that a win outweighs every win
+  after it.
 * EXT and EXR (exploits attempted and achieved) weight each opponent's NBW by how hard the game was compared with
   the handicap the ranks call for.
 * SDC counts wins inside a group of players tied on the criteria before it, when they all met; DC ranks such a
@@ -36,6 +38,7 @@ CRITERIA: Mapping[str, int] = {
     "Rating": 1,
     "NBW": 2,
     "MMS": 2,
+    "CPS": 2,
     "SOSW": 2,
     "SOSW-1": 2,
     "SOSW-2": 2,
@@ -62,6 +65,7 @@ SHORT_NAMES: Mapping[str, str] = {
     "Rating": "Rating",
     "NBW": "NBW",
     "MMS": "MMS",
+    "CPS": "CPS",
     "SOSW": "SOS",
     "SOSW-1": "SOS-1",
     "SOSW-2": "SOS-2",
@@ -202,6 +206,8 @@ def _fill(sheet: ScoreSheet) -> None:
         mms: list[int] = []
         vnbw: list[int] = []
         vmms: list[int] = []
+        cps: list[int] = []
+        cup = 0
         from_games = from_played = 0
         bonus_nbw = bonus_mms = 0
         virtual = 0
@@ -209,6 +215,7 @@ def _fill(sheet: ScoreSheet) -> None:
             g = row.games[r]
             pts = g.points_x2(key) if g is not None else 0
             from_games += pts
+            cup = 2 * cup + pts
             if row.participation[r] is Participation.ABSENT:
                 bonus_nbw += gps.nbw2_absent
                 bonus_mms += gps.mms2_absent
@@ -220,6 +227,7 @@ def _fill(sheet: ScoreSheet) -> None:
                 # Only what absences and byes earned is rounded, never a draw's half point.
                 b_nbw, b_mms = b_nbw // 2 * 2, b_mms // 2 * 2
             nbw.append(from_games + b_nbw)
+            cps.append(cup + b_nbw)
             mms.append(2 * row.smms + from_games + b_mms)
             if played(row, r):
                 from_played += pts
@@ -228,6 +236,7 @@ def _fill(sheet: ScoreSheet) -> None:
             vnbw.append(from_played + virtual)
             vmms.append(2 * row.smms + from_played + virtual)
         row.values["NBW"] = nbw
+        row.values["CPS"] = cps
         row.values["MMS"] = mms
         row.values["_VNBW"] = vnbw
         row.values["_VMMS"] = vmms

@@ -320,7 +320,7 @@ class Tournament:
                 return System.SWISSCAT
             if crit == "MMS":
                 return System.MCMAHON
-            if crit == "NBW":
+            if crit in ("NBW", "CPS"):
                 return System.SWISS
         return System.SWISS
 

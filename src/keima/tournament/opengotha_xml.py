@@ -12,6 +12,7 @@ without loss: :func:`read` then :func:`write` gives the same elements and attrib
 
 from __future__ import annotations
 
+import copy
 import xml.etree.ElementTree as ET
 from collections.abc import Callable, Mapping
 from dataclasses import fields, replace
@@ -274,7 +275,11 @@ def read(text: str | bytes) -> Tournament:
             continue
         for child in parent:
             if (parent.tag, child.tag) in _VERBATIM:
-                extra[f"xml:{parent.tag}/{child.tag}"] = ET.tostring(child, encoding="unicode")
+                # Kept without its layout (indentation differs between writers), which XML does not count.
+                kept = copy.deepcopy(child)
+                kept.tail = None
+                ET.indent(kept, space="")
+                extra[f"xml:{parent.tag}/{child.tag}"] = ET.tostring(kept, encoding="unicode")
     t = Tournament(
         general, handicap, criteria, pairing, tuple(players), tuple(games), byes, clubs_groups, extra
     )

@@ -35,6 +35,7 @@ from keima.tournament.model import (
     Tournament,
     TournamentError,
 )
+from keima.tournament.standings import standings
 
 #: OpenGotha lets a starting MMS go 1 below the floor and 2 above the bar (super-bar corrections).
 _SMMS_CORR_MIN = -1
@@ -102,12 +103,17 @@ class _Pairer:
         self.seed = seed
         self.sheet: ScoreSheet = score_sheet(tournament)
         crit = [c for c in tournament.criteria]
-        self.main = next((c for c in crit if c in ("NBW", "MMS")), "NBW")
+        self.main = next((c for c in crit if c in ("NBW", "MMS", "CPS")), "NBW")
         self.mcmahon = bool(crit) and crit[0] == "MMS"
         g = tournament.general
         self.previous = [x for x in tournament.games if x.round < round_number]
         self.met: set[frozenset[str]] = {frozenset((x.white, x.black)) for x in self.previous}
         self.info: dict[str, _Info] = {p.key: _Info(p) for p in tournament.players}
+        # OpenGotha lists the players to pair in standings order before the round, and its name-based "random"
+        # draws depend on which of two players comes first: keep that order (it also computes DC and SDC, which
+        # the group order below may use).
+        self.order = [s.player.key for s in standings(tournament, round_number - 1, sheet=self.sheet)]
+        self.position = {k: i for i, k in enumerate(self.order)}
         self._fill_groups()
         self._fill_draws()
         for key, info in self.info.items():
@@ -133,6 +139,8 @@ class _Pairer:
                 g.mm_floor + _SMMS_CORR_MIN - MIN_RANK,
                 g.mm_bar + _SMMS_CORR_MAX + self.rn - MIN_RANK,
             )
+        if self.main == "CPS":
+            return 0, 2**self.rn
         return 0, self.rn
 
     def _fill_groups(self) -> None:
@@ -184,6 +192,8 @@ class _Pairer:
     # -- the game two players would play ------------------------------------------------------------------------
     def game_between(self, p1: Player, p2: Player) -> tuple[str, str, int]:
         """(white key, black key, handicap) for a pair, per the handicap parameters then the colour balance."""
+        if self.position[p1.key] > self.position[p2.key]:
+            p1, p2 = p2, p1
         hp = self.t.handicap
         r1, r2 = p1.rank, p2.rank
         if hp.based_on_mms:
@@ -213,7 +223,9 @@ class _Pairer:
     # -- the cost of a pair -------------------------------------------------------------------------------------
     def cost(self, p1: Player, p2: Player) -> int:
         """The pair's cost: the larger, the more the pair is wanted (see the module's docstring)."""
-        t, g, pp = self.t, self.t.general, self.t.pairing
+        g, pp = self.t.general, self.t.pairing
+        if self.position[p1.key] > self.position[p2.key]:
+            p1, p2 = p2, p1
         i1, i2 = self.info[p1.key], self.info[p2.key]
         k = pp.nx1_factor
         cost = 1
@@ -242,7 +254,6 @@ class _Pairer:
         cost += self._dudd_cost(i1, i2, c1, c2)
         cost += self._seeding_cost(i1, i2)
         cost += self._secondary_cost(p1, p2, sco_range)
-        del t
         return cost
 
     def _dudd_cost(self, i1: _Info, i2: _Info, c1: int, c2: int) -> int:
