@@ -65,9 +65,8 @@ AFTER_ROUND_3 = [
 @pytest.mark.parametrize(
     ("who", "criterion", "value"), AFTER_ROUND_3, ids=lambda x: getattr(x, "name", str(x))
 )
-def test_criteria_after_round_3(who: object, criterion: str, value: int) -> None:
-    key = getattr(who, "key")
-    assert score_sheet(tiny()).value(key, criterion, 3) == value
+def test_criteria_after_round_3(who: Player, criterion: str, value: int) -> None:
+    assert score_sheet(tiny()).value(who.key, criterion, 3) == value
 
 
 def test_participation_of_each_round() -> None:
