@@ -266,9 +266,10 @@ def read(text: str | bytes) -> Tournament:
             "TournamentParameterSet/PlacementParameterSet/PlacementCriteria/PlacementCriterion"
         )
     )
-    criteria = (
-        tuple(check_criterion(name) for _, name in criteria_el) if criteria_el else Tournament().criteria
-    )
+    names = [check_criterion(name) for _, name in criteria_el]
+    while names and names[-1] == "NULL":  # OpenGotha pads to six criteria; the padding means nothing
+        names.pop()
+    criteria = tuple(names) if criteria_el else Tournament().criteria
 
     for parent in (root, tps):
         if parent is None:
