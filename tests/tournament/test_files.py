@@ -82,45 +82,45 @@ def test_bad_xml_is_refused(text: bytes) -> None:
         opengotha_xml.read(text)
 
 
-TINY_H9 = """\
-; CL[A]
-; EV[Tiny Open]
-; PC[,Paris]
-; DT[2026-03-14,2026-03-15]
-; HA[h1]
-; KM[7.5]
-; TM[82]
-; CM[Standard byo-yomi]
-;
-; Pl Name                            Rk Co Club  MMS  SOSSOSOS
-   1 Alpha Ann                       2D FR 75Pa  32½  90½ 264½ 0    2+/w0    3=/w0    4-/w0
-   2 Bravo Bob                       1D FR 75Pa   32   82  228 0    1-/b0    5+!w9    3+/w0
-   3 Charlie Cy                      1K FR 75Pa  29½  94½ 260½ 0    4-/w1    1=/b0    2-/b0
-   4 Delta Di                        3K FR 75Pa   29   88  266 0    3+/b1    0=       1+/b0
-   5 Echo Ed                        25K FR 75Pa   11   43  142 0    0+       2-!b9    0=   
-"""
+TINY_H9 = [
+    "; CL[A]",
+    "; EV[Tiny Open]",
+    "; PC[,Paris]",
+    "; DT[2026-03-14,2026-03-15]",
+    "; HA[h1]",
+    "; KM[7.5]",
+    "; TM[82]",
+    "; CM[Standard byo-yomi]",
+    ";",
+    "; Pl Name                            Rk Co Club  MMS  SOSSOSOS",
+    "   1 Alpha Ann                       2D FR 75Pa  32½  90½ 264½ 0    2+/w0    3=/w0    4-/w0",
+    "   2 Bravo Bob                       1D FR 75Pa   32   82  228 0    1-/b0    5+!w9    3+/w0",
+    "   3 Charlie Cy                      1K FR 75Pa  29½  94½ 260½ 0    4-/w1    1=/b0    2-/b0",
+    "   4 Delta Di                        3K FR 75Pa   29   88  266 0    3+/b1    0=       1+/b0",
+    "   5 Echo Ed                        25K FR 75Pa   11   43  142 0    0+       2-!b9    0=   ",
+]
 
-TINY_TOU = """\
-;name=tiny
-;date=14/03/2026
-;vill=Paris
-;comm=Tiny Open
-;size=19
-;time=60+b
-;ta=82
-;komi=7.5
-;Num Nom Prenom               Niv Licence Club
-   1 Alpha Ann                 2D 0000001 75Pa    2+w0    3=w0    4-w0
-   2 Bravo Bob                 1D 0000002 75Pa    1-b0    5+w9    3+w0
-   3 Charlie Cy                1K 0000003 75Pa    4-w1    1=b0    2-b0
-   4 Delta Di                  3K 0000004 75Pa    3+b1   0=       1+b0
-   5 Echo Ed                  25K 0000005 75Pa   0+       2-b9   0=   
-"""
+TINY_TOU = [
+    ";name=tiny",
+    ";date=14/03/2026",
+    ";vill=Paris",
+    ";comm=Tiny Open",
+    ";size=19",
+    ";time=60+b",
+    ";ta=82",
+    ";komi=7.5",
+    ";Num Nom Prenom               Niv Licence Club",
+    "   1 Alpha Ann                 2D 0000001 75Pa    2+w0    3=w0    4-w0",
+    "   2 Bravo Bob                 1D 0000002 75Pa    1-b0    5+w9    3+w0",
+    "   3 Charlie Cy                1K 0000003 75Pa    4-w1    1=b0    2-b0",
+    "   4 Delta Di                  3K 0000004 75Pa    3+b1   0=       1+b0",
+    "   5 Echo Ed                  25K 0000005 75Pa   0+       2-b9   0=   ",
+]
 
 
 def test_h9_of_the_tiny_tournament() -> None:
     # Lines in standings order; a cell is the opponent's line, the result, "/" or "!" (forfeit), colour, handicap.
-    assert _program_free(egd_h9.text(tiny())) == TINY_H9.splitlines()
+    assert _program_free(egd_h9.text(tiny())) == TINY_H9
 
 
 def test_h9_drops_forfeits_when_asked() -> None:
@@ -129,7 +129,7 @@ def test_h9_drops_forfeits_when_asked() -> None:
 
 
 def test_tou_of_the_tiny_tournament() -> None:
-    assert _program_free(ffg_tou.text(tiny())) == TINY_TOU.splitlines()
+    assert _program_free(ffg_tou.text(tiny())) == TINY_TOU
 
 
 def test_files_are_latin9_bytes() -> None:
