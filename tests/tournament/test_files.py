@@ -223,3 +223,18 @@ def test_opengotha_sample_exports(xml: str, exported: str, make: object) -> None
     theirs = (Path(SAMPLES) / "exportfiles" / exported).read_bytes().decode("iso-8859-15")
     assert callable(make)
     assert _program_free(make(t)) == _program_free(theirs)
+
+
+def test_rules_travel_in_keimas_own_attribute() -> None:
+    t = tiny()
+    t = replace(t, general=replace(t.general, rules="japanese", komi="6.5"))
+    text = opengotha_xml.write(t)
+    assert 'keimaRules="japanese"' in text
+    back = opengotha_xml.read(text)
+    assert back.general.ruleset().name == "japanese" and back.general.ruleset().default_komi == 6.5
+
+
+def test_unknown_rules_are_refused() -> None:
+    t = tiny()
+    with pytest.raises(TournamentError, match="rules"):
+        standings(replace(t, general=replace(t.general, rules="no-such-rules")))

@@ -13,6 +13,8 @@ import enum
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 
+from keima.rules.ruleset import Ruleset, RulesError, get_ruleset
+
 #: 30 kyu and 9 dan, the weakest and strongest ranks a player may register with.
 MIN_RANK = -30
 MAX_RANK = 8
@@ -215,6 +217,15 @@ class GeneralParameters:
     number_of_categories: int = 1
     category_lower_limits: tuple[int, ...] = ()
 
+    def ruleset(self) -> Ruleset:
+        """The rules the tournament's games are played under: the preset ``rules`` with the tournament's komi.
+
+        Raises :class:`TournamentError` for an unknown preset or a komi that is not a number."""
+        try:
+            return get_ruleset(self.rules, default_komi=float(self.komi))
+        except (RulesError, ValueError) as exc:
+            raise TournamentError(f"rules {self.rules!r}, komi {self.komi!r}: {exc}") from None
+
 
 @dataclass(frozen=True)
 class HandicapParameters:
@@ -343,8 +354,9 @@ class Tournament:
         return replace(self, games=self.games + tuple(games), byes=byes)
 
     def check(self) -> None:
-        """Raise :class:`TournamentError` when two players share a key, a game names an unknown player or a
-        player twice in a round, or two games share a table."""
+        """Raise :class:`TournamentError` when the rules or komi are unknown, two players share a key, a game names
+        an unknown player or a player twice in a round, or two games share a table."""
+        self.general.ruleset()
         keys = [p.key for p in self.players]
         if len(set(keys)) != len(keys):
             raise TournamentError("two players have the same name and first name")

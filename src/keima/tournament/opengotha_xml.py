@@ -79,6 +79,8 @@ _GENERAL: tuple[tuple[str, str, _Conv], ...] = (
     ("numberOfRounds", "number_of_rounds", _INT),
     ("size", "size", _STR),
     ("komi", "komi", _STR),
+    # keima's own: the ruleset games are refereed under (OpenGotha ignores an attribute it does not know).
+    ("keimaRules", "rules", _STR),
     ("bInternet", "internet", _BOOL),
     ("basicTime", "basic_time", _INT),
     ("complementaryTimeSystem", "time_system", _enum(TimeSystem)),
