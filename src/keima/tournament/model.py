@@ -13,7 +13,7 @@ import enum
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 
-from keima.rules.ruleset import Ruleset, RulesError, get_ruleset
+from keima.rules.ruleset import RulesError, Ruleset, get_ruleset
 
 #: 30 kyu and 9 dan, the weakest and strongest ranks a player may register with.
 MIN_RANK = -30
