@@ -138,16 +138,47 @@ def test_direct_confrontation_puts_the_winner_of_the_tied_game_first() -> None:
     ]
 
 
-def test_a_cycle_of_wins_gives_the_same_direct_confrontation() -> None:
+def test_a_circle_of_wins_leaves_direct_confrontation_to_the_next_criteria() -> None:
     p, q, r = (player(n, "X", -5, rating=rt) for n, rt in (("Papa", 1500), ("Quebec", 1600), ("Romeo", 1400)))
     games = (
         Game(1, 1, p.key, q.key, 0, Result.WHITE_WINS),
         Game(2, 1, q.key, r.key, 0, Result.WHITE_WINS),
         Game(3, 1, r.key, p.key, 0, Result.WHITE_WINS),
     )
-    # Each won once and had a bye: all tied, all met, each beat one: SDC 1, DC equal, then by rating.
+    # Each won once and had a bye: all tied, all met, each beat one (SDC 1); the circle's games are ignored, so DC
+    # follows the criterion after it, the rating.
     byes = {1: r.key, 2: p.key, 3: q.key}
-    assert _direct(games, byes, p, q, r) == [("Quebec", 1, 0), ("Papa", 1, 0), ("Romeo", 1, 0)]
+    assert _direct(games, byes, p, q, r) == [("Quebec", 1, 2), ("Papa", 1, 1), ("Romeo", 1, 0)]
+
+
+def test_a_circle_shares_its_wins_against_the_rest_of_the_group() -> None:
+    # All of the same rank (the criterion before DC). Papa, Quebec and Romeo beat each other in a circle; Romeo
+    # also beat Sierra, who has the best rating. Each of the circle takes on Romeo's win: Sierra is ranked below
+    # all three, who are then ordered by rating.
+    people = [
+        player(n, "X", -5, rating=rt)
+        for n, rt in (("Papa", 1500), ("Quebec", 1600), ("Romeo", 1400), ("Sierra", 1900))
+    ]
+    p, q, r, s = people
+    games = (
+        Game(1, 1, p.key, q.key, 0, Result.WHITE_WINS),
+        Game(1, 2, r.key, s.key, 0, Result.WHITE_WINS),
+        Game(2, 1, q.key, r.key, 0, Result.WHITE_WINS),
+        Game(3, 1, r.key, p.key, 0, Result.WHITE_WINS),
+    )
+    t = Tournament(
+        general=GeneralParameters(number_of_rounds=3),
+        criteria=("Rank", "DC", "Rating"),
+        players=tuple(people),
+        games=games,
+    )
+    lines = standings(t, 3)
+    assert [(x.player.name, x.value("DC")) for x in lines] == [
+        ("Quebec", 3),
+        ("Papa", 2),
+        ("Romeo", 1),
+        ("Sierra", 0),
+    ]
 
 
 @settings(max_examples=25, deadline=None)

@@ -101,15 +101,16 @@ def _fill_direct_confrontation(
         i = j
         if len(group) < 2:
             continue
-        wins = _head_to_head(tournament, group, after_round)
-        if all(wins.get((a, b), 0) != 0 for a in group for b in group if a != b):
+        balance = _head_to_head(tournament, group, after_round)
+        # SDC only when every two of them met with a winner overall.
+        if all(balance.get((a, b), 0) != 0 for a in group for b in group if a != b):
             for a in group:
-                sheet.rows[a].sdc = sum(1 for b in group if wins.get((a, b), 0) > 0)
-        _direct_ranks(sheet, group, wins, after, after_round)
+                sheet.rows[a].sdc = sum(1 for b in group if balance.get((a, b), 0) > 0)
+        _direct_ranks(sheet, group, balance, after, after_round)
 
 
 def _head_to_head(tournament: Tournament, group: list[str], after_round: int) -> dict[tuple[str, str], int]:
-    """(a, b) -> a's wins minus losses against b, clamped to -1..1, over the games up to ``after_round``."""
+    """(a, b) -> a's wins minus losses against b over the games up to ``after_round`` (forfeits left out)."""
     members = set(group)
     balance: dict[tuple[str, str], int] = {}
     for g in tournament.games:
@@ -120,49 +121,54 @@ def _head_to_head(tournament: Tournament, group: list[str], after_round: int) ->
         winner, loser = (g.white, g.black) if g.result is Result.WHITE_WINS else (g.black, g.white)
         balance[(winner, loser)] = balance.get((winner, loser), 0) + 1
         balance[(loser, winner)] = balance.get((loser, winner), 0) - 1
-    return {pair: max(-1, min(1, v)) for pair, v in balance.items()}
+    return balance
 
 
 def _direct_ranks(
     sheet: ScoreSheet,
     group: list[str],
-    wins: dict[tuple[str, str], int],
+    balance: dict[tuple[str, str], int],
     after: Sequence[str],
     after_round: int,
 ) -> None:
-    """DC: players who beat each other in a cycle are merged; then, repeatedly, of the remaining players who beat
-    nobody remaining, the one lowest on the criteria after DC is ranked last. DC is the rank counted from the
-    bottom, so that more is better."""
-    # Strongly connected components of the "beat" graph, by reachability (groups are small).
-    reach = {a: {b for b in group if wins.get((a, b), 0) > 0} for a in group}
+    """DC, as OpenGotha ranks a tied group: a player who beat another is ranked above him.
+
+    Players who beat each other in a circle cannot be told apart by their games: the games inside the circle are
+    ignored, and each of them takes on the others' wins and losses against the rest of the group. Then, from the
+    bottom: of the players who beat nobody still unranked, the lowest on the criteria after DC are ranked last.
+    DC is the rank counted from the bottom, so that more is better. As OpenGotha does, a pair counts as "beat"
+    only when its balance of wins is exactly one."""
+    beats = {(a, b) for (a, b), v in balance.items() if v == 1}
+    after_values = {k: tuple(sheet.value(k, c, after_round) for c in after if c in CRITERIA) for k in group}
+    # Reachability by "beat", then the circles (strongly connected sets of more than one player).
+    reach = {a: {b for b in group if (a, b) in beats} for a in group}
     changed = True
     while changed:
         changed = False
         for a in group:
-            extra = set().union(*(reach[b] for b in reach[a])) - reach[a] if reach[a] else set()
-            if extra:
-                reach[a] |= extra
+            more = set().union(*(reach[b] for b in reach[a])) - reach[a] if reach[a] else set()
+            if more:
+                reach[a] |= more
                 changed = True
-    component = {a: frozenset([a] + [b for b in group if b in reach[a] and a in reach[b]]) for a in group}
-    nodes = list(dict.fromkeys(component.values()))
-    remaining = set(nodes)
-    level = 0
+    circle = {
+        a: frozenset([a] + [b for b in group if b != a and b in reach[a] and a in reach[b]]) for a in group
+    }
+    edges = {(w, lo) for (w, lo) in beats if lo not in circle[w]}
+    for members in set(circle.values()):
+        if len(members) < 2:
+            continue
+        outside_wins = {(d, lo) for (w, lo) in edges if w in members for d in members}
+        outside_losses = {(w, d) for (w, lo) in edges if lo in members for d in members}
+        edges |= outside_wins | outside_losses
+    remaining = set(group)
+    rank: dict[str, int] = {}
     while remaining:
-        sinks = [
-            n
-            for n in remaining
-            if not any(wins.get((a, b), 0) > 0 for a in n for m in remaining if m != n for b in m)
-        ]
-        if not sinks:  # cannot happen once cycles are merged; guard against a malformed graph
-            sinks = list(remaining)
-
-        def strength(n: frozenset[str]) -> tuple[int, ...]:
-            return max(tuple(sheet.value(k, c, after_round) for c in after if c in CRITERIA) for k in n)
-
-        low = min(strength(n) for n in sinks)
-        for n in sinks:
-            if strength(n) == low:
-                for k in n:
-                    sheet.rows[k].dc = level
-                remaining.discard(n)
-        level += 1
+        free = [n for n in remaining if not any((n, lo) in edges for lo in remaining)] or list(remaining)
+        low = min(after_values[n] for n in free)
+        last = [n for n in free if after_values[n] == low]
+        for n in last:
+            rank[n] = 1 + len(remaining) - len(last)
+        remaining -= set(last)
+    top = max(rank.values())
+    for k in group:
+        sheet.rows[k].dc = top - rank[k]
