@@ -20,6 +20,7 @@ from keima.tournament.model import (
     Tournament,
     TournamentError,
 )
+from keima.tournament import pairing as pairing_module
 from keima.tournament.pairing import det_random, pair_round, pairing_cost
 
 from .builders import A, B, C, D, E, player, random_tournament, tiny
@@ -179,3 +180,22 @@ def test_det_random_depends_on_names_and_order() -> None:
         assert 0 <= value <= 1000
         assert det_random(1000, b, a) == 1000 - value
     assert det_random(0, A, B) == 0
+
+
+def test_large_tournaments_are_paired_in_groups_from_the_top(monkeypatch: pytest.MonkeyPatch) -> None:
+    # OpenGotha pairs more than 600 players in groups of 200 to 600, best scores first; shrunk here to 4..12.
+    monkeypatch.setattr(pairing_module, "_GROUP_MIN", 4)
+    monkeypatch.setattr(pairing_module, "_GROUP_MAX", 12)
+    t = random_tournament(random.Random(11), 26, ROUNDS, 2)
+    t = replace(t, players=tuple(replace(p, participating=(True,) * 20) for p in t.players))
+    pairer = pairing_module._Pairer(t, 3, None)
+    keys = list(pairer.order)
+    chunks = pairer.chunks(keys)
+    assert sorted(k for c in chunks for k in c) == sorted(keys)
+    assert all(len(c) <= 12 for c in chunks)
+    assert all(len(c) % 2 == 0 for c in chunks[:-1])
+    first_low = min(pairer.score_before(k, 2) for k in chunks[0])
+    assert all(pairer.score_before(k, 2) <= first_low for c in chunks[1:] for k in c)
+    pairing = pair_round(t, 3)
+    seated = sorted(k for g in pairing.games for k in (g.white, g.black))
+    assert seated == sorted(keys)

@@ -37,6 +37,9 @@ from keima.tournament.model import (
 )
 from keima.tournament.standings import standings
 
+#: Above _GROUP_MAX players OpenGotha pairs groups of _GROUP_MIN.._GROUP_MAX players one after the other.
+_GROUP_MIN = 200
+_GROUP_MAX = 600
 #: OpenGotha lets a starting MMS go 1 below the floor and 2 above the bar (super-bar corrections).
 _SMMS_CORR_MIN = -1
 _SMMS_CORR_MAX = 2
@@ -380,6 +383,36 @@ class _Pairer:
         assert best is not None
         return best
 
+    def chunks(self, keys: list[str]) -> list[list[str]]:
+        """The players split as OpenGotha splits more than 600: from the top score down, groups of at least 200
+        (an even number) and at most 600, each paired on its own; the rest together."""
+        remaining = list(keys)
+        out: list[list[str]] = []
+        g = self.t.general
+        low, high = self._score_range()
+        while len(remaining) > _GROUP_MAX:
+            group: list[str] = []
+            ready = False
+            for cat in range(self.ncat):
+                for score in range(high, low - 1, -1):
+                    for k in list(remaining):
+                        if category(self.info[k].player, g) > cat or self.score_before(k, self.rn) < score:
+                            continue
+                        group.append(k)
+                        remaining.remove(k)
+                        if len(group) >= _GROUP_MAX or len(remaining) <= _GROUP_MIN:
+                            ready = True
+                            break
+                    if len(group) >= _GROUP_MIN and len(group) % 2 == 0:
+                        ready = True
+                    if ready:
+                        break
+                if ready:
+                    break
+            out.append(group)
+        out.append(remaining)
+        return [c for c in out if c]
+
     def pair(self, keys: Sequence[str]) -> list[tuple[str, str, int]]:
         players = [self.info[k].player for k in keys]
         graph: rx.PyGraph = rx.PyGraph()
@@ -450,7 +483,7 @@ def pair_round(tournament: Tournament, round_number: int, seed: int | None = Non
             )
         bye = pairer.choose_bye(keys)
         keys.remove(bye)
-    pairs = pairer.pair(keys) if keys else []
+    pairs = [pair for chunk in pairer.chunks(keys) for pair in pairer.pair(chunk)]
     pairs.sort(key=pairer.table_order)
     used = {x.table for x in tournament.games if x.round == round_number}
     games = []
