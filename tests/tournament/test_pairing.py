@@ -12,6 +12,7 @@ import rustworkx as rx
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from keima.tournament import pairing as pairing_module
 from keima.tournament.model import (
     Game,
     GeneralParameters,
@@ -20,7 +21,6 @@ from keima.tournament.model import (
     Tournament,
     TournamentError,
 )
-from keima.tournament import pairing as pairing_module
 from keima.tournament.pairing import det_random, pair_round, pairing_cost
 
 from .builders import A, B, C, D, E, player, random_tournament, tiny
