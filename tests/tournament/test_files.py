@@ -75,6 +75,7 @@ def test_xml_of_a_tournament_made_in_keima_round_trips() -> None:
         b'<PlacementCriterion number="1" name="BOGUS"/></PlacementCriteria></PlacementParameterSet>'
         b"</TournamentParameterSet></Tournament>",
         b'<Tournament><Players><Player name="A" firstName="B" rank="12Q"/></Players></Tournament>',
+        b'<Tournament><Players><Player name="A" firstName="B"/></Players></Tournament>',
     ],
 )
 def test_bad_xml_is_refused(text: bytes) -> None:

@@ -15,7 +15,6 @@ from __future__ import annotations
 import copy
 import xml.etree.ElementTree as ET
 from collections.abc import Callable, Mapping
-from dataclasses import fields, replace
 from typing import Any
 
 from keima.tournament.criteria import check_criterion
@@ -203,6 +202,9 @@ def read(text: str | bytes) -> Tournament:
         values = _read_fields(el, _PLAYER, extra, "Player")
         part = el.get("participating", "1" * MAX_ROUNDS)
         values["participating"] = tuple(c == "1" for c in part)
+        for needed in ("name", "first_name", "rank"):
+            if needed not in values:
+                raise TournamentError(f"a player has no {needed.replace('_', ' ')}: {el.attrib}")
         players.append(Player(**values))
     for key in [k for k in extra if k.startswith("Player#") or k.startswith("Player@")]:
         # Per-player oddities cannot be told apart once pooled; OpenGotha always writes every player attribute.
@@ -388,13 +390,3 @@ def _verbatim(parent: ET.Element, extra: Mapping[str, str], where: str) -> None:
     text = extra.get("xml:" + where)
     if text is not None:
         parent.append(ET.fromstring(text))
-
-
-def new_tournament(**general: Any) -> Tournament:
-    """A tournament with OpenGotha's McMahon defaults and the given general parameters (field names of
-    :class:`GeneralParameters`). Raises TypeError for an unknown field."""
-    names = {f.name for f in fields(GeneralParameters)}
-    unknown = set(general) - names
-    if unknown:
-        raise TypeError(f"unknown general parameters: {sorted(unknown)}")
-    return replace(Tournament(), general=GeneralParameters(**general))
