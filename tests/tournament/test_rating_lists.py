@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from keima.tournament import rating_lists as rl
-from keima.tournament.model import TournamentError
+from keima.tournament.model import Tournament, TournamentError
 
 
 def ffg(names: str, rating: int, status: str, licence: str, club: str, country: str) -> str:
@@ -97,3 +97,12 @@ def test_egd_lines_are_written_back_identically() -> None:
     for line in EGD[:2]:  # the third has no given name, which reading fills with "x"
         (p,) = rl.read_egd([line])
         assert rl.egd_line(p) == line
+
+
+def test_a_player_registered_from_the_lists_joins_the_tournament_once() -> None:
+    t = Tournament()
+    t = t.with_player(rl.by_licence(rl.read_ffg(FFG))["1500104"].to_player())
+    t = t.with_player(rl.by_pin(rl.read_egd(EGD))["12345678"].to_player())
+    assert [(p.name, p.rank, p.club) for p in t.players] == [("DUPONT", -18, "92Ge"), ("Novak", -3, "Prah")]
+    with pytest.raises(TournamentError, match="already registered"):
+        t.with_player(rl.by_licence(rl.read_ffg(FFG))["1500104"].to_player())

@@ -342,6 +342,13 @@ class Tournament:
                 return p
         raise TournamentError(f"no player {key!r}")
 
+    def with_player(self, player: Player) -> Tournament:
+        """This tournament with ``player`` registered. Raises :class:`TournamentError` when a player of the same
+        name and first name (the same key) is already registered."""
+        if any(p.key == player.key for p in self.players):
+            raise TournamentError(f"{player.name} {player.first_name} is already registered")
+        return replace(self, players=self.players + (player,))
+
     def games_of_round(self, round_number: int) -> list[Game]:
         """The games of a round, by table."""
         return sorted((g for g in self.games if g.round == round_number), key=lambda g: g.table)
