@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -112,3 +113,16 @@ def test_a_file_that_is_not_a_tournament(tmp_path: Path, capsys: pytest.CaptureF
     bad.write_text("<Other/>")
     assert main(["tournament", "standings", str(bad)]) == 2
     assert "not an OpenGotha tournament" in capsys.readouterr().err
+
+
+def test_pair_keeps_the_bye_the_director_set_for_the_round(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    t = opengotha_xml.read(MCMAHON.read_bytes())
+    chosen = t.players[0].key  # the strongest: never OpenGotha's choice
+    path = tmp_path / "with_bye.xml"
+    path.write_text(opengotha_xml.write(replace(t, byes={**t.byes, 4: chosen})), "utf-8")
+    data = run_json(capsys, "pair", str(path), "--round", "4")
+    assert isinstance(data, dict)
+    assert data["bye"] == {"name": t.players[0].name, "first_name": t.players[0].first_name}
+    assert len(data["tables"]) == 5

@@ -7,8 +7,8 @@
     is the category from 1).
 
 ``keima tournament pair FILE.xml --round N [--seed S] [--json] [-o OUT.xml]``
-    Pairs round N from the results of the rounds before it (games and byes the file has in round N or later are
-    set aside). ``--json`` prints ``{"round": N, "tables": [...], "bye": null or {"name", "first_name"}}``, one
+    Pairs round N from the results of the rounds before it (games the file has in round N or later, and byes
+    after round N, are set aside; a bye already set for round N is the director's choice and is kept). ``--json`` prints ``{"round": N, "tables": [...], "bye": null or {"name", "first_name"}}``, one
     object per table: ``table``, ``white`` and ``black`` (each ``{"name", "first_name"}``), ``handicap``.
     ``-o`` writes the tournament with the new round to OUT.xml (OpenGotha's format).
 
@@ -136,7 +136,8 @@ def _pair(args: argparse.Namespace) -> int:
     before = replace(
         t,
         games=tuple(g for g in t.games if g.round < n),
-        byes={r: k for r, k in t.byes.items() if r < n},
+        # A bye already set for round N is the director's choice, kept; later ones go with their rounds.
+        byes={r: k for r, k in t.byes.items() if r <= n},
     )
     try:
         pairing = pair_round(before, n, seed=args.seed)
