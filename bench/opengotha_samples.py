@@ -1,30 +1,83 @@
-"""Compare keima's tournament engine with OpenGotha's own sample tournaments and exported files.
+"""Compare keima's tournament engine with OpenGotha's sample tournaments, their exported files and (optionally)
+OpenGotha's own pairing engine.
 
-OpenGotha's public repository (github.com/lucvannier/opengotha) ships tournaments (``tournamentfiles/``) and the
-files it exported from some of them (``exportfiles/``). Those carry real people's names and licence numbers, so
-they are not in keima's repository: point this script at a local copy.
+OpenGotha's public repository (github.com/lucvannier/opengotha) ships tournaments (``tournamentfiles/``), the
+files it exported from some of them (``exportfiles/``) and its program (``distribution/opengotha.jar``). The
+samples carry real people's names and licence numbers, so they are not in keima's repository: point this script at
+a local copy.
 
-    python bench/opengotha_samples.py DIR
+    python bench/opengotha_samples.py DIR [--jar opengotha.jar]
 
 DIR holds ``tournamentfiles/`` (searched recursively for ``*.xml``) and ``exportfiles/``. For every tournament it
 prints: the XML round trip (read, write, read: the same tournament, and every element and attribute of the file
-kept); for each round from the second, keima's pairing of the players OpenGotha paired in that round, from the
-results before it, against OpenGotha's (the cost under OpenGotha's criteria of each, and whether the pairs are the
-same); and, when an exported ``.h9``/``.tou`` of the same name exists, whether keima's export is the same bar the
-lines naming the program.
+kept); for each round, keima's pairing of the players OpenGotha paired in that round (OpenGotha's bye kept), from
+the results before it, against the pairing the file holds (the cost under OpenGotha's criteria of each, and
+whether the games are the same); and, when an exported ``.h9``/``.tou`` of the same name exists, whether keima's
+export is the same bar the lines naming the program.
+
+The pairing a file holds is what the director kept, after any hand edits and with the data of that day (ranks,
+criteria and parameters may have changed since). With ``--jar`` (and a JDK's ``javac``/``java`` on the PATH) the
+script also runs OpenGotha's own engine on the very same inputs: a small harness, compiled here against the jar,
+loads each tournament and re-pairs every round from the results before it with OpenGotha's
+``makeAutomaticPairing``; the script prints, per round, whether keima's games are OpenGotha's and the difference of
+their costs.
 """
 
 from __future__ import annotations
 
+import argparse
+import subprocess
 import sys
+import tempfile
 import xml.etree.ElementTree as ET
 from collections import Counter
 from dataclasses import replace
 from pathlib import Path
 
 from keima.tournament import egd_h9, ffg_tou, opengotha_xml
-from keima.tournament.model import MAX_ROUNDS, Tournament, TournamentError
+from keima.tournament.model import MAX_ROUNDS, Game, Tournament, TournamentError
 from keima.tournament.pairing import pair_round, pairing_cost
+
+#: Java source of the harness run against OpenGotha's jar (in OpenGotha's package, to reach its package-private
+#: classes). For each round r it re-pairs the players OpenGotha paired in r, in standings order, keeping r's bye,
+#: and prints "round TAB white TAB black TAB handicap" lines.
+HARNESS = r"""
+package info.vannier.gotha;
+import java.io.File;
+import java.util.*;
+public class KeimaHarness {
+    public static void main(String[] args) throws Exception {
+        File f = new File(args[0]);
+        Tournament full = new Tournament();
+        ExternalDocument.importTournamentFromXMLFile(f, full, true, true, true, true, true);
+        int rounds = 0;
+        for (Game g : full.gamesList()) rounds = Math.max(rounds, g.getRoundNumber() + 1);
+        for (int r = 0; r < rounds; r++) {
+            Tournament t = new Tournament();
+            ExternalDocument.importTournamentFromXMLFile(f, t, true, true, true, true, true);
+            Set<String> paired = new HashSet<>();
+            for (Game g : t.gamesList(r)) {
+                paired.add(g.getWhitePlayer().getKeyString());
+                paired.add(g.getBlackPlayer().getKeyString());
+            }
+            if (paired.isEmpty()) continue;
+            for (Game g : t.gamesList()) if (g.getRoundNumber() >= r) t.removeGame(g);
+            Player[] byes = t.getByePlayers();
+            for (int rr = r + 1; rr < byes.length; rr++) if (byes[rr] != null) t.unassignByePlayer(rr);
+            PlacementParameterSet pps = t.getTournamentParameterSet().getPlacementParameterSet();
+            ArrayList<Player> toPair = new ArrayList<>();
+            for (ScoredPlayer sp : t.orderedScoredPlayersList(r - 1, pps))
+                if (paired.contains(sp.getKeyString())) toPair.add(t.getPlayerByKeyString(sp.getKeyString()));
+            for (Game g : t.makeAutomaticPairing(toPair, r))
+                System.out.println((r + 1) + "\t" + g.getWhitePlayer().getKeyString() + "\t"
+                        + g.getBlackPlayer().getKeyString() + "\t" + g.getHandicap());
+        }
+        System.exit(0);
+    }
+}
+"""
+
+Engine = dict[int, list[tuple[str, str, int]]]
 
 
 def _elements(text: str | bytes) -> Counter[tuple[str, tuple[tuple[str, str], ...]]]:
@@ -50,71 +103,103 @@ def _without_program(text: str) -> list[str]:
 def round_trip(raw: bytes) -> str:
     t = opengotha_xml.read(raw)
     written = opengotha_xml.write(t)
-    again = opengotha_xml.read(written)
-    same_model = again == t
+    same_model = opengotha_xml.read(written) == t
     a, b = _elements(raw), _elements(written)
-    lost = a - b
-    added = b - a
+    lost, added = a - b, b - a
     return f"model {'same' if same_model else 'DIFFERS'}, elements lost {sum(lost.values())}, added {sum(added.values())}"
 
 
-def pairings(t: Tournament) -> list[str]:
+def _before(t: Tournament, r: int) -> Tournament:
+    """The tournament as it stood when round ``r`` was paired: the players OpenGotha paired in it (and its bye)
+    taking part, the games before it. OpenGotha's bye is kept: a director often chooses it (a late comer, himself)."""
+    paired = {k for g in t.games_of_round(r) for k in (g.white, g.black)}
+    bye = t.byes.get(r)
+    players = tuple(
+        replace(
+            p, participating=tuple((i != r - 1 or p.key in paired or p.key == bye) for i in range(MAX_ROUNDS))
+        )
+        for p in t.players
+    )
+    return replace(
+        t,
+        players=players,
+        games=tuple(g for g in t.games if g.round < r),
+        byes={k: v for k, v in t.byes.items() if k <= r},
+    )
+
+
+def _verdict(ours: list[Game] | tuple[Game, ...], theirs: list[Game]) -> str:
+    if [(g.table, g.white, g.black, g.handicap) for g in ours] == [
+        (g.table, g.white, g.black, g.handicap) for g in theirs
+    ]:
+        return "identical"
+    if {(g.white, g.black, g.handicap) for g in ours} == {(g.white, g.black, g.handicap) for g in theirs}:
+        return "same games"
+    if {frozenset((g.white, g.black)) for g in ours} == {frozenset((g.white, g.black)) for g in theirs}:
+        return "same pairs"
+    return "other pairs"
+
+
+def compare(t: Tournament, engine: Engine | None) -> list[str]:
     out = []
-    last = max((g.round for g in t.games), default=0)
-    for r in range(1, last + 1):
+    for r in sorted({g.round for g in t.games}):
         actual = t.games_of_round(r)
-        if not actual:
-            continue
-        paired = {k for g in actual for k in (g.white, g.black)}
-        bye = t.byes.get(r)
-        players = tuple(
-            replace(
-                p,
-                participating=tuple(
-                    (i != r - 1 or p.key in paired or p.key == bye) for i in range(MAX_ROUNDS)
-                ),
-            )
-            for p in t.players
-        )
-        # OpenGotha's bye of the round is kept: a director often chooses it (late comer, himself).
-        before = replace(
-            t,
-            players=players,
-            games=tuple(g for g in t.games if g.round < r),
-            byes={k: v for k, v in t.byes.items() if k <= r},
-        )
+        before = _before(t, r)
         ours = pair_round(before, r)
-        theirs_cost = pairing_cost(before, r, actual)
         ours_cost = pairing_cost(before, r, ours.games)
-        same_pairs = {frozenset((g.white, g.black)) for g in ours.games} == {
-            frozenset((g.white, g.black)) for g in actual
-        }
-        same_games = {(g.white, g.black, g.handicap) for g in ours.games} == {
-            (g.white, g.black, g.handicap) for g in actual
-        }
-        same_tables = [(g.table, g.white, g.black) for g in ours.games] == [
-            (g.table, g.white, g.black) for g in actual
-        ]
-        verdict = (
-            "identical"
-            if same_tables
-            else "same games"
-            if same_games
-            else "same pairs"
-            if same_pairs
-            else "differs"
+        diff = ours_cost - pairing_cost(before, r, actual)
+        line = (
+            f"  round {r}: {len(actual)} games, bye {'yes' if t.byes.get(r) else 'no'}; "
+            f"file: {_verdict(ours.games, actual)}, cost keima - file {diff:+d}"
         )
-        cmp = "=" if ours_cost == theirs_cost else (">" if ours_cost > theirs_cost else "<")
-        out.append(
-            f"  round {r}: {len(actual)} games, bye {'yes' if bye else 'no'}; keima {verdict}; "
-            f"cost keima {cmp} OpenGotha ({ours_cost - theirs_cost:+d})"
-        )
+        if engine is not None and r in engine:
+            theirs = [Game(r, i + 1, w, b, h) for i, (w, b, h) in enumerate(engine[r])]
+            diff = ours_cost - pairing_cost(before, r, theirs)
+            line += f"; OpenGotha's engine: {_verdict(ours.games, theirs)}, cost keima - engine {diff:+d}"
+        out.append(line)
     return out
 
 
+def compile_harness(jar: Path, work: Path) -> Path:
+    """Compile :data:`HARNESS` against ``jar`` into ``work``; returns the classes folder."""
+    src = work / "info" / "vannier" / "gotha"
+    src.mkdir(parents=True)
+    (src / "KeimaHarness.java").write_text(HARNESS, "utf-8")
+    classes = work / "classes"
+    subprocess.run(["javac", "-cp", str(jar), "-d", str(classes), str(src / "KeimaHarness.java")], check=True)
+    return classes
+
+
+def engine_pairings(jar: Path, classes: Path, path: Path) -> Engine:
+    """OpenGotha's own pairing of every round of ``path`` (see :data:`HARNESS`)."""
+    command = [
+        "java",
+        "-Djava.awt.headless=true",
+        "-cp",
+        f"{jar}:{classes}",
+        "info.vannier.gotha.KeimaHarness",
+    ]
+    out = subprocess.run([*command, str(path)], capture_output=True, text=True, timeout=600).stdout
+    rounds: Engine = {}
+    for line in out.splitlines():
+        parts = line.split("\t")
+        if len(parts) == 4 and parts[0].isdigit():
+            rounds.setdefault(int(parts[0]), []).append((parts[1], parts[2], int(parts[3])))
+    return rounds
+
+
 def main(argv: list[str]) -> int:
-    base = Path(argv[1] if len(argv) > 1 else ".")
+    parser = argparse.ArgumentParser(description="Compare keima with OpenGotha's sample tournaments.")
+    parser.add_argument("dir", type=Path, help="a folder holding tournamentfiles/ and exportfiles/")
+    parser.add_argument(
+        "--jar", type=Path, default=None, help="opengotha.jar: also run OpenGotha's own pairing"
+    )
+    args = parser.parse_args(argv[1:])
+    base: Path = args.dir
     exports = base / "exportfiles"
+    classes = (
+        compile_harness(args.jar, Path(tempfile.mkdtemp(prefix="keima-opengotha-"))) if args.jar else None
+    )
     for path in sorted((base / "tournamentfiles").rglob("*.xml")):
         raw = path.read_bytes()
         try:
@@ -124,14 +209,14 @@ def main(argv: list[str]) -> int:
             continue
         print(f"{path.relative_to(base)}: {len(t.players)} players, {len(t.games)} games, {t.criteria[0]}")
         print("  xml round trip: " + round_trip(raw))
+        engine = engine_pairings(args.jar, classes, path) if args.jar and classes and t.games else None
         try:
-            for line in pairings(t):
-                print(line)
+            for line in compare(t, engine):
+                print(line, flush=True)
         except TournamentError as exc:
             print(f"  pairing: {exc}")
-        stem = t.general.short_name
         for suffix, make in ((".h9", egd_h9.text), (".tou", ffg_tou.text)):
-            for name in {path.stem, stem}:
+            for name in sorted({path.stem, t.general.short_name}):
                 exported = exports / (name + suffix)
                 if exported.exists():
                     theirs = exported.read_bytes().decode("iso-8859-15")
