@@ -128,10 +128,10 @@ def _before(t: Tournament, r: int) -> Tournament:
     )
 
 
-def _verdict(ours: list[Game] | tuple[Game, ...], theirs: list[Game]) -> str:
-    if [(g.table, g.white, g.black, g.handicap) for g in ours] == [
-        (g.table, g.white, g.black, g.handicap) for g in theirs
-    ]:
+def _verdict(ours: list[Game] | tuple[Game, ...], theirs: list[Game], tables: bool = True) -> str:
+    """How close two pairings are: identical (tables too), the same games, the same pairs (colours aside)."""
+    ours_tables = [(g.table, g.white, g.black, g.handicap) for g in ours]
+    if tables and ours_tables == [(g.table, g.white, g.black, g.handicap) for g in theirs]:
         return "identical"
     if {(g.white, g.black, g.handicap) for g in ours} == {(g.white, g.black, g.handicap) for g in theirs}:
         return "same games"
@@ -155,7 +155,9 @@ def compare(t: Tournament, engine: Engine | None) -> list[str]:
         if engine is not None and r in engine:
             theirs = [Game(r, i + 1, w, b, h) for i, (w, b, h) in enumerate(engine[r])]
             diff = ours_cost - pairing_cost(before, r, theirs)
-            line += f"; OpenGotha's engine: {_verdict(ours.games, theirs)}, cost keima - engine {diff:+d}"
+            # The harness prints games before OpenGotha numbers the tables: compare games only.
+            verdict = _verdict(ours.games, theirs, tables=False)
+            line += f"; OpenGotha's engine: {verdict}, cost keima - engine {diff:+d}"
         out.append(line)
     return out
 
