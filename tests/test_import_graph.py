@@ -109,7 +109,7 @@ def test_the_referee_imports_nothing_else_of_keima() -> None:
 
 #: The layers, lowest first: a package imports only packages of lower ranks (every package is named here, so a new
 #: one must be placed). The referee of the rules at the bottom; the GTP protocol, records, the bot and the time
-#: control above it; the computer seat above those; the front ends (the match referee, the web server, keima as a
+#: control and the tournament engine above it; the computer seat above those; the front ends (the match referee, the web server, keima as a
 #: GTP engine) above the seat; the command line, which starts every front end, on top.
 RANKS: dict[str, int] = {
     "rules": 0,
@@ -118,6 +118,7 @@ RANKS: dict[str, int] = {
     "ai": 1,
     "gtp": 1,
     "timecontrol": 1,
+    "tournament": 1,  # tournaments as data: pairing, standings, files (on the rules alone)
     "seat": 2,
     "archive": 2,
     "keima": 2,  # the package's own facade (keima.Game, keima.load_sgf ...)

@@ -1,0 +1,1 @@
+"""Tournaments: players, pairing, standings and the files of OpenGotha, the FFG and the EGD."""
