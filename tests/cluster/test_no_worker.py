@@ -42,4 +42,4 @@ def test_a_human_game_gets_no_notice(pg_url: str, redis_url: str) -> None:
             assert ws.receive_json()["type"] == "state"
             ws.send_text(json.dumps({"type": "action", "id": "1", "action": {"type": "play", "move": "E5"}}))
             kinds = [ws.receive_json()["type"] for _ in range(2)]
-            assert kinds == ["state", "ack"]
+            assert kinds == ["delta", "ack"]

@@ -83,8 +83,8 @@ def test_a_move_on_one_process_reaches_a_websocket_of_the_other_within_a_second(
                                  headers={"x-keima-seat": token})
                 assert r.status_code == 200, r.text
             msg = json.loads(await asyncio.wait_for(ws.recv(), 1.0))
-            assert msg["type"] == "state" and msg["game"]["version"] == 1
-            assert msg["game"]["moves"][0]["vertex"] == "E5"
+            assert msg["type"] == "delta" and msg["to"] == 1
+            assert msg["event"]["move"]["vertex"] == "E5"
             return time.perf_counter() - t0
 
     assert run_async(main()) < 1.0
@@ -101,7 +101,7 @@ def test_a_seated_websocket_on_the_other_process_plays_on(cluster: Cluster) -> N
             r = act(p1, gid, token, {"type": "play", "move": "E5"})
             assert r.status_code == 200
             msg = json.loads(await asyncio.wait_for(ws.recv(), 1.0))
-            assert msg["game"]["version"] == 1 and msg["game"]["you"] == ["B", "W"]
+            assert msg["type"] == "delta" and msg["to"] == 1 and msg["placed"] == [[40, "B"]]
             await ws.send(json.dumps({"type": "action", "id": "a", "action": {"type": "play", "move": "C3"}}))
             got = [json.loads(await asyncio.wait_for(ws.recv(), 5)) for _ in range(2)]
             assert got[-1] == {"type": "ack", "id": "a"}
@@ -250,14 +250,14 @@ def test_redis_restart_live_updates_resume(cluster: Cluster, own_redis: RedisSer
             version = 0
             while version < 1 and time.monotonic() < deadline:
                 msg = json.loads(await asyncio.wait_for(ws.recv(), max(0.1, deadline - time.monotonic())))
-                version = msg["game"]["version"]
+                version = msg["to"] if msg["type"] == "delta" else msg["game"]["version"]
             assert version == 1
             # Once reconnected, a change reaches the other process within a second again.
             await asyncio.sleep(2.0)
             t0 = time.perf_counter()
             assert act(p1, gid, token, {"type": "play", "move": "C3"}).status_code == 200
             msg = json.loads(await asyncio.wait_for(ws.recv(), 1.0))
-            assert msg["game"]["version"] == 2 and time.perf_counter() - t0 < 1.0
+            assert msg["to"] == 2 and time.perf_counter() - t0 < 1.0
 
     run_async(main())
     # The bot workers reconnect too: a bot game moves on.

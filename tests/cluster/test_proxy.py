@@ -196,8 +196,8 @@ def test_a_websocket_through_nginx_gets_the_moves_made_directly_on_either_proces
                     assert r.status_code == 200, r.text
                 msg = json.loads(await asyncio.wait_for(ws.recv(), 1.0))
                 delays.append(time.perf_counter() - t0)
-                assert msg["type"] == "state" and msg["game"]["version"] == i + 1
-                assert msg["game"]["moves"][-1]["vertex"] == move
+                assert msg["type"] == "delta" and msg["to"] == i + 1
+                assert msg["event"]["move"]["vertex"] == move
             # The socket acts through nginx too.
             await ws.send(json.dumps({"type": "action", "id": "a", "action": {"type": "play", "move": "G7"}}))
             got = [json.loads(await asyncio.wait_for(ws.recv(), 5)) for _ in range(2)]

@@ -172,7 +172,8 @@ async def _test_a_change_on_one_hub_reaches_a_subscriber_of_the_other(nodes: tup
         await a.hub.act(s.id, {"type": "play", "move": "E5"}, th)
         it = sub.__aiter__()
         version, text = await asyncio.wait_for(it.__anext__(), 1.0)
-        assert version == 1 and json.loads(text)["moves"][0]["vertex"] == "E5"
+        # The delta crosses Redis as it is: b's watchers get it without b reading the game.
+        assert version == 1 and json.loads(text)["event"]["move"]["vertex"] == "E5"
         # b's copy follows the stored game (reloaded in the background on the remote message).
         for _ in range(50):
             if b.hub.sessions.get(s.id) is not None and b.hub.sessions[s.id].version == 1:
@@ -212,9 +213,9 @@ async def _state_at(it: Any, version: int) -> str:
 
 
 async def _test_a_state_nobody_else_watches_goes_out_bare(nodes: tuple[Node, Node]) -> None:
-    """A game watched from one process only sends Redis bare version notices, not its 10-20 KB states; a
-    process that starts watching still gets every state: the first rebuilt from the database, the next ones
-    carried in the messages again."""
+    """A game watched from one process only sends Redis bare version notices, not its deltas; a process that
+    starts watching still gets every change: the first as a whole state rebuilt from the database, the next ones
+    as the deltas carried in the messages again."""
     a, b = nodes
     s, th, sub, it = await _lonely_game_that_b_watches(a, b)
     try:
@@ -224,7 +225,7 @@ async def _test_a_state_nobody_else_watches_goes_out_bare(nodes: tuple[Node, Nod
         assert a.pubsub.bare_sent == 2
         await a.hub.act(s.id, {"type": "play", "move": "D4"}, th)  # Redis said b listens: the text goes along
         text = await _state_at(it, 3)
-        assert json.loads(text)["moves"][-1]["vertex"] == "D4"
+        assert json.loads(text)["event"]["move"]["vertex"] == "D4"  # the delta itself
         assert a.pubsub.bare_sent == 2
     finally:
         sub.close()
