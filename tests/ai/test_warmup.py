@@ -21,7 +21,7 @@ from keima.ai import searcher as searcher_module
 from keima.ai.player import Player, estimate_dead
 from keima.ai.quick import QuickSearcher
 from keima.ai.warmup import Warmup, compile_search, in_cache
-from keima.gtp.engine import GtpEngine, default_player
+from keima.gtp_engine import GtpEngine, default_player
 from keima.rules import Game, from_gtp
 from keima.seat import KeimaPlayer, Seat
 
