@@ -164,3 +164,8 @@ def test_seeded_mutations_of_the_corpus() -> None:
             else:
                 data[pos:pos] = data[rng.randrange(len(data) + 1) :][: rng.randint(1, 200)]
         check(bytes(data))
+
+
+def test_a_record_stopping_between_free_handicap_stones_is_consistent() -> None:
+    # Found by test_mutated_corpus: two of three free handicap stones, the game still in its handicap phase.
+    check(b"(;GM[1]FF[4]CA[UTF-8]SZ[13]HA[3]KM[0.5]RU[Chinese]PB[ite];B[dj];B[jd])")

@@ -753,7 +753,9 @@ class Game:
         """Raise ``AssertionError`` unless the board and the recorded history agree with a recomputation."""
         self.board.check_consistency()
         assert self._history.board is self.board, "the history follows another board"
-        self._history.check_consistency(self._state.phase == "play")
+        # While free handicap stones are being placed there is no position yet: it is recorded, as the starting
+        # position, once the last one is down.
+        self._history.check_consistency(self._state.phase == "play", self._state.phase != "handicap")
 
     def __repr__(self) -> str:
         return (

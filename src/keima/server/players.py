@@ -90,6 +90,15 @@ def name_key(name: str) -> str:
     return unicodedata.normalize("NFC", name).casefold()
 
 
+def _env_limit(name: str, default: int) -> int:
+    """A per-address limit from the environment variable ``name`` (a positive whole number), else ``default``."""
+    try:
+        value = int(os.environ.get(name, default))
+    except ValueError:
+        return default
+    return value if value > 0 else default
+
+
 def _b64(data: bytes) -> str:
     return base64.urlsafe_b64encode(data).rstrip(b"=").decode("ascii")
 
@@ -131,8 +140,11 @@ class Players:
         limits = limits or Limits()
         self.login_by_name: Limiter = limits.limiter("login-name", LOGIN_LIMIT, LOGIN_WINDOW)
         self.login_by_address: Limiter = limits.limiter("login-address", LOGIN_LIMIT, LOGIN_WINDOW)
-        self.guests_by_address: Limiter = limits.limiter("guest-address", GUEST_LIMIT, GUEST_WINDOW)
-        self.register_by_address: Limiter = limits.limiter("register-address", REGISTER_LIMIT, REGISTER_WINDOW)
+        # A club or a school behind one address makes many guests at once: the server's operator may allow more.
+        guests = _env_limit("KEIMA_GUEST_LIMIT", GUEST_LIMIT)
+        registrations = _env_limit("KEIMA_REGISTER_LIMIT", REGISTER_LIMIT)
+        self.guests_by_address: Limiter = limits.limiter("guest-address", guests, GUEST_WINDOW)
+        self.register_by_address: Limiter = limits.limiter("register-address", registrations, REGISTER_WINDOW)
         # session id hash -> (player id, when looked up)
         self._sessions: dict[str, tuple[str, float]] = {}
 

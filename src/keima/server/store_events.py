@@ -11,6 +11,8 @@ from datetime import UTC, datetime
 from typing import Any
 
 import sqlalchemy as sa
+from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.engine import Connection, Engine
 
 from keima.server.tables import event_progress, game_outbox, games, scheduled_jobs
@@ -78,10 +80,14 @@ def deliver(engine: Engine, subscriber: str, kinds: frozenset[str], apply: Apply
     with engine.begin() as conn:
         # A write first: it locks the subscriber's row (PostgreSQL) or the database (SQLite) until the commit, so
         # that two deliveries of the same subscriber take turns.
-        done = conn.execute(event_progress.update().where(event_progress.c.subscriber == subscriber)
-                            .values(last_seq=event_progress.c.last_seq))
-        if not done.rowcount:
-            conn.execute(event_progress.insert().values(subscriber=subscriber, last_seq=0))
+        lock = (event_progress.update().where(event_progress.c.subscriber == subscriber)
+                .values(last_seq=event_progress.c.last_seq))
+        if not conn.execute(lock).rowcount:
+            # A subscriber's first delivery: two processes may make its row at once; the second waits for the
+            # first and makes nothing.
+            insert = pg_insert if conn.dialect.name == "postgresql" else sqlite_insert
+            conn.execute(insert(event_progress).values(subscriber=subscriber, last_seq=0).on_conflict_do_nothing())
+            conn.execute(lock)
         last = conn.execute(sa.select(event_progress.c.last_seq)
                             .where(event_progress.c.subscriber == subscriber)).scalar_one()
         o = game_outbox.c
