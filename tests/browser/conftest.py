@@ -92,7 +92,8 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
         # A GTP engine at the table (test_browser_engine.py): GNU Go at its weakest level, quick to answer.
         cmd += ["--engine", f"GNU Go={GNUGO} --mode gtp --level 1"]
     # Every page of the suite comes from 127.0.0.1: as many guests as a club behind one address would make.
-    env = dict(os.environ, KEIMA_GUEST_LIMIT="100000", KEIMA_REGISTER_LIMIT="100000")
+    env = dict(os.environ, KEIMA_GUEST_LIMIT="100000", KEIMA_REGISTER_LIMIT="100000",
+               KEIMA_CHAT_ADDRESS_LIMIT="100000")
     with open(log, "wb") as out:
         proc = subprocess.Popen(cmd, cwd=ROOT, stdout=out, stderr=subprocess.STDOUT, env=env)
     base = f"http://127.0.0.1:{port}"

@@ -23,6 +23,7 @@ import collections
 import contextlib
 import hashlib
 import logging
+import os
 import secrets
 import time
 from typing import Any, Protocol
@@ -169,6 +170,16 @@ class Limits:
                 await self._redis.aclose()
 
 
+def env_limit(name: str, default: int) -> int:
+    """A per-address limit from the environment variable ``name`` (a positive whole number), else ``default``: a
+    server whose players share one address (a club or a school behind one router) allows more."""
+    try:
+        value = int(os.environ.get(name, default))
+    except ValueError:
+        return default
+    return value if value > 0 else default
+
+
 class ChatFlood:
     """The chat's limits besides the one per sender: ``CHAT_GAME_LIMIT`` messages per game and
     ``CHAT_ADDRESS_LIMIT`` per client address, each per ``CHAT_FLOOD_WINDOW`` seconds (in Redis in cluster mode,
@@ -176,7 +187,8 @@ class ChatFlood:
 
     def __init__(self, limits: Limits) -> None:
         self.per_game = limits.limiter("chat-game", CHAT_GAME_LIMIT, CHAT_FLOOD_WINDOW)
-        self.per_address = limits.limiter("chat-address", CHAT_ADDRESS_LIMIT, CHAT_FLOOD_WINDOW)
+        per_address = env_limit("KEIMA_CHAT_ADDRESS_LIMIT", CHAT_ADDRESS_LIMIT)
+        self.per_address = limits.limiter("chat-address", per_address, CHAT_FLOOD_WINDOW)
 
     async def check(self, game_id: str, address: str) -> None:
         """Count one message to ``game_id`` from ``address``; raises ``Refused`` 429 (``too-many-requests``,

@@ -47,7 +47,7 @@ from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 
 from keima.server.errors import Refused
-from keima.server.limits import Limiter, Limits
+from keima.server.limits import Limiter, Limits, env_limit
 from keima.server.store import Store, game_players, now_utc, player_sessions, players, server_settings
 from keima.server.text import check_name, check_password, check_rank, name_folds, refuse_reserved
 
@@ -88,15 +88,6 @@ class Player:
 def name_key(name: str) -> str:
     """The form of a name that uniqueness compares: NFC, then case-folded."""
     return unicodedata.normalize("NFC", name).casefold()
-
-
-def _env_limit(name: str, default: int) -> int:
-    """A per-address limit from the environment variable ``name`` (a positive whole number), else ``default``."""
-    try:
-        value = int(os.environ.get(name, default))
-    except ValueError:
-        return default
-    return value if value > 0 else default
 
 
 def _b64(data: bytes) -> str:
@@ -141,8 +132,8 @@ class Players:
         self.login_by_name: Limiter = limits.limiter("login-name", LOGIN_LIMIT, LOGIN_WINDOW)
         self.login_by_address: Limiter = limits.limiter("login-address", LOGIN_LIMIT, LOGIN_WINDOW)
         # A club or a school behind one address makes many guests at once: the server's operator may allow more.
-        guests = _env_limit("KEIMA_GUEST_LIMIT", GUEST_LIMIT)
-        registrations = _env_limit("KEIMA_REGISTER_LIMIT", REGISTER_LIMIT)
+        guests = env_limit("KEIMA_GUEST_LIMIT", GUEST_LIMIT)
+        registrations = env_limit("KEIMA_REGISTER_LIMIT", REGISTER_LIMIT)
         self.guests_by_address: Limiter = limits.limiter("guest-address", guests, GUEST_WINDOW)
         self.register_by_address: Limiter = limits.limiter("register-address", registrations, REGISTER_WINDOW)
         # session id hash -> (player id, when looked up)
