@@ -236,14 +236,14 @@ async def change_password(body: PasswordChange, request: Request) -> Response:
 
 @router.delete("/api/me", status_code=204, responses=_errors)
 async def delete_me(request: Request) -> Response:
-    """Delete a registered player's account: their games in progress are resigned (nobody could play their side
-    any more), they are logged out everywhere, the name is freed, the games are kept under a name that is no
-    longer theirs (204)."""
+    """Delete a registered player's account: their open challenges are withdrawn, their games in progress
+    resigned (nobody could play their side any more) and their seats revoked in every game, they are logged out
+    everywhere, the name is freed, the games are kept under a name that is no longer theirs (204)."""
     _same_origin(request)
     player = await _need(request)
     if player.guest:
         raise Refused("not-registered", "a guest has no account to delete")
-    await _resign_all(request, player)
+    await _retire_all(request, player)
     former = await players_of(request).delete(player)
     await _anonymize(request, player.id, former)
     resp = Response(status_code=204)
@@ -252,14 +252,17 @@ async def delete_me(request: Request) -> Response:
     return resp
 
 
-async def _resign_all(request: Request, player: Player) -> None:
+async def _retire_all(request: Request, player: Player) -> None:
+    # Every game of the account, however many: its open challenges withdrawn, its games in progress resigned
+    # (nobody could play its side any more), its seats revoked everywhere, through the game service (so every
+    # process of a cluster sees it).
     hub: Hub = request.app.state.hub
-    lobby: Lobby = request.app.state.lobby
-    for summary in await lobby.games("live", limit=100, player_id=player.id):
-        thash = token_hash(players_of(request).seat_token(player.id, summary.id))
-        for color in summary.you[:1]:
-            with contextlib.suppress(Refused):  # the game ended meanwhile
-                await hub.act(summary.id, {"type": "resign", "color": color}, thash)
+    games = await asyncio.get_running_loop().run_in_executor(None, store_reads.seats_of, hub.store.engine,
+                                                             player.id)
+    for gid, colors in games.items():
+        thash = token_hash(players_of(request).seat_token(player.id, gid))
+        with contextlib.suppress(Refused):  # a game gone meanwhile
+            await hub.service.retire(gid, frozenset(colors), thash)
 
 
 @router.get("/api/games", responses={200: {"model": GamesOut}, **_errors})

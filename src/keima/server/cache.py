@@ -162,7 +162,7 @@ class GameCache:
             if not entries:
                 return None
             folded = False
-            if not any("join" in e for e in entries):
+            if not any("join" in e or "revoke" in e for e in entries):  # those change the games row: read it
                 try:
                     for entry in entries:
                         s.fold(entry)

@@ -185,7 +185,10 @@ async def _receive(hub: Hub, sock: GameSocket, raw: str | None, player: Any) -> 
         action = msg.action.model_dump()
         if action["type"] == "chat":
             await check_chat_flood(sock.ws, sock.game_id)
-            s = await sock.ws.app.state.chat.post(sock.game_id, action, sock.thash, player)
+            # The player as of this message (an account deleted or logged out since the socket opened writes as
+            # nobody), never as of the socket's opening.
+            current = None if player is None else await players_of(sock.ws).current(sock.ws.cookies)
+            s = await sock.ws.app.state.chat.post(sock.game_id, action, sock.thash, current)
         else:
             s = await hub.act(sock.game_id, action, sock.thash)
         await sock.caught_up(s.version)

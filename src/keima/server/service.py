@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import collections
+import contextlib
 import hmac
 import json
 import logging
@@ -253,6 +254,28 @@ class GameService:
                     separators=(",", ":")))
                 for listener in self.listeners:
                     listener(s, [event])
+
+    async def retire(self, game_id: str, colors: frozenset[int], thash: str) -> None:
+        """A deleted account's seats ``colors`` in ``game_id`` (held by the token with hash ``thash``): its open
+        challenge or unanswered invitation is withdrawn, its game in progress resigned, and its seats revoked in
+        every game, so that its tokens act and chat nowhere any more. Raises ``Refused`` as ``change`` does."""
+        s = await self.cache.get(game_id, fresh=True)
+        if s.invite_hash is not None and s.mode in ("open", "invite"):
+            await self.withdraw(game_id, thash)
+            return
+
+        def do(s: GameSession) -> dict[str, Any] | None:
+            held = colors & s.seats.held_by(thash)
+            if not held:
+                return None
+            entry = None
+            if s.game.phase != "finished":
+                c = min(held)
+                with contextlib.suppress(Refused):  # a phase without resignation: the seats go all the same
+                    entry = s.apply({"type": "resign", "color": "B" if c == 1 else "W"}, held, time.monotonic())
+            return s.revoke(held, entry)
+
+        await self.change(game_id, do, fresh=True, retry_refusals=False)
 
     async def rename(self, game_id: str, player_id: str, person: dict[str, Any]) -> None:
         """Show ``person`` (a player's new name or rank) in their game ``game_id`` while it has not started (a

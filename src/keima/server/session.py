@@ -29,6 +29,8 @@ from keima.server.events import Before
 from keima.server.view import StateView
 
 PLAY_PHASES = ("handicap", "play")
+#: What a revoked seat holds instead of a token's hash: no token hashes to it (a hash is 64 hex digits).
+REVOKED = "revoked"
 
 
 def token_hash(token: str) -> str:
@@ -145,6 +147,8 @@ class GameSession:
             self.clock.restore(entry["clock"])
         if "join" in entry:
             self.invite_hash = None
+        for name in entry.get("revoke", ()):
+            self.revoke(frozenset({parse_cname(name)}), {})
         self.take_notes(entry)
         self.version += 1
 
@@ -325,6 +329,21 @@ class GameSession:
         self.people[color] = dict(person)
         self.version += 1
         return {"rename": {"color": cname(color), "person": dict(person)}}
+
+    def revoke(self, colors: frozenset[int], entry: dict[str, Any] | None = None) -> dict[str, Any]:
+        """Take the seats ``colors`` from the token that holds them (a deleted account's): nobody can act in them
+        again. Adds to ``entry`` (a change being made) or returns a log entry of its own."""
+        for c in colors:
+            if c == BLACK:
+                self.seats.black = REVOKED
+            else:
+                self.seats.white = REVOKED
+        names = sorted(cname(c) for c in colors)
+        if entry is not None:
+            entry["revoke"] = names
+            return entry
+        self.version += 1
+        return {"revoke": names}
 
     def before(self) -> Before:
         """What the game service keeps of the game before a change, to say what the change did."""

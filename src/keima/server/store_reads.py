@@ -98,3 +98,14 @@ def anonymize(engine: Engine, player_id: str, name: str) -> list[str]:
                 summary = {**summary, "players": seated}
             conn.execute(games.update().where(games.c.id == r.id).values(people=people, summary=summary))
     return [r.id for r in rows]
+
+
+def seats_of(engine: Engine, player_id: str) -> dict[str, list[int]]:
+    """Every game in which ``player_id`` holds a seat, with the colours held (1 Black, 2 White)."""
+    with engine.connect() as conn:
+        rows = conn.execute(sa.select(game_players.c.game_id, game_players.c.color)
+                            .where(game_players.c.player_id == player_id)).all()
+    out: dict[str, list[int]] = {}
+    for r in rows:
+        out.setdefault(r.game_id, []).append(int(r.color))
+    return out
