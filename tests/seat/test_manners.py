@@ -22,24 +22,10 @@ from keima.rules.game import Game
 from keima.rules.scoring import open_points, settlement
 from keima.seat import KeimaPlayer, Seat
 
+from .boards import at, board
+
 ROOT = Path(__file__).parent.parent.parent
 LEVELS = ["beginner", "intermediate", "strong"]
-
-
-def board(text: str, *, to_move: int = BLACK, komi: float | None = None, rules: str = "french") -> Game:
-    rows = text.split()
-    n = len(rows)
-    game = Game(n, rules=rules, komi=komi)
-    game.setup(black=[r * n + c for r, line in enumerate(rows) for c, ch in enumerate(line) if ch == "X"],
-               white=[r * n + c for r, line in enumerate(rows) for c, ch in enumerate(line) if ch == "O"],
-               to_move=to_move)
-    return game
-
-
-def at(game: Game, vertex: str) -> int:
-    p = coords.from_gtp(vertex, game.size)
-    assert p is not None
-    return p
 
 
 def decide(game: Game, color: int, level: str, seconds: float = 0.3, seed: int = 5) -> tuple[str, int | None]:

@@ -26,6 +26,8 @@ from keima.seat import (
 )
 from keima.timecontrol import TimeBudget
 
+from .boards import at, board
+
 GNUGO = "/usr/games/gnugo"
 FAKE = Path(__file__).parent.parent / "gtp" / "fake_engine.py"
 
@@ -54,22 +56,6 @@ XXXXXXXXX
 XXXXXXXXX
 .X.X.X.X.
 """
-
-
-def board(text: str, *, to_move: int = BLACK, komi: float | None = None, rules: str = "french") -> Game:
-    rows = text.split()
-    n = len(rows)
-    game = Game(n, rules=rules, komi=komi)
-    game.setup(black=[r * n + c for r, line in enumerate(rows) for c, ch in enumerate(line) if ch == "X"],
-               white=[r * n + c for r, line in enumerate(rows) for c, ch in enumerate(line) if ch == "O"],
-               to_move=to_move)
-    return game
-
-
-def at(game: Game, vertex: str) -> int:
-    p = coords.from_gtp(vertex, game.size)
-    assert p is not None
-    return p
 
 
 @pytest.mark.parametrize(("level", "color"), [("beginner", BLACK), ("beginner", WHITE)])
