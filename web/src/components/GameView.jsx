@@ -106,10 +106,11 @@ export function GameView({ gameId, inviteCode }) {
   }, [inviteUsed]);
 
   useEffect(() => {
+    // Counted from the resumption it came with: a new marking phase may bring the same words again.
     const note = game?.bot_note || null;
-    if (!note) setNoteSeen(null);
+    if (!note || game.phase === "scoring") setNoteSeen(null);
     else if (noteSeen?.note !== note) setNoteSeen({ note, moves: game.moves.length });
-  }, [game?.bot_note]);
+  }, [game?.bot_note, game?.phase]);
 
   const view = useMemo(() => {
     if (!game) return null;
