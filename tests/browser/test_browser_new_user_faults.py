@@ -210,7 +210,7 @@ def test_the_dispute_note_goes_once_play_goes_on_and_marking_against_the_compute
     expect(page.get_by_test_id("bot-note")).to_have_text(note + ".")
     page.get_by_test_id("language").select_option("fr")  # the server's English note, said in French
     expect(page.get_by_test_id("bot-note")).to_have_text(
-        f"keima pense que E4 est vivante (elle vit dans 90{NBSP}% de ses parties simulées){NBSP}: "
+        f"keima pense que la chaîne en E4 est vivante (elle vit dans 90{NBSP}% de ses parties simulées){NBSP}: "
         "la partie reprend pour régler cela sur le goban.")
     page.get_by_test_id("language").select_option("en")
     e4 = 5 * 9 + 4

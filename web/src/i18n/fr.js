@@ -271,7 +271,7 @@ export const fr = {
   thinking: "L’ordinateur réfléchit…",
   thinkingName: (name) => `${name} réfléchit…`,
   botThinks: (where, thinks, share) =>
-    `${where} est ${thinks === "alive" ? "vivante" : "morte"}${share === null ? "" : ` (elle ${thinks === "alive" ? "vit" : "meurt"} dans ${share}\u00a0% de ses parties simulées)`}`,
+    `la chaîne en ${where} est ${thinks === "alive" ? "vivante" : "morte"}${share === null ? "" : ` (elle ${thinks === "alive" ? "vit" : "meurt"} dans ${share}\u00a0% de ses parties simulées)`}`,
   botNote: (name, parts) =>
     `${name} pense que ${parts.join("\u202f; ")}\u00a0: la partie reprend pour régler cela sur le goban.`,
   levelNames: { beginner: "débutant", intermediate: "intermédiaire", strong: "fort" },
