@@ -6,6 +6,7 @@ The real server (``keima serve``) runs as a subprocess on 127.0.0.1 with a throw
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -69,14 +70,14 @@ class Server:
 GNUGO = "/usr/games/gnugo"
 
 
-@pytest.fixture(scope="session")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    """Start the real server once for the browser suite and wait until it answers."""
+@contextlib.contextmanager
+def running_server(tmp_path_factory: pytest.TempPathFactory, log_name: str = "server.log") -> Iterator[Server]:
+    """The real server on a free port with a fresh SQLite file, once it answers; stopped on leaving."""
     assert DIST_INDEX.exists(), "the UI is not built: run `npm ci && npm run build` in web/"
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     db = tmp_path_factory.mktemp("server") / "keima.sqlite"
     port = free_port()
-    log = ARTIFACTS / "server.log"
+    log = ARTIFACTS / log_name
     cmd = [
         sys.executable,
         "-m",
@@ -118,6 +119,13 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     except subprocess.TimeoutExpired:
         proc.kill()
         proc.wait()
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """Start the real server once for the browser suite and wait until it answers."""
+    with running_server(tmp_path_factory) as running:
+        yield running
 
 
 @pytest.fixture(scope="session")

@@ -17,15 +17,15 @@ def test_komi_placeholder_follows_the_handicap(new_page: Any) -> None:
     page = new_page()
     page.goto("/")
     komi = page.locator('input[name="komi"]')
-    expect(komi).to_have_attribute("placeholder", "default of the rules (7.5)")
+    expect(komi).to_have_attribute("placeholder", "rules: 7.5")
     page.locator('select[name="handicap"]').select_option("4")
     # French rules give 0.5 komi in a handicap game (and n-1 points of compensation).
-    expect(komi).to_have_attribute("placeholder", "default of the rules (0.5)")
+    expect(komi).to_have_attribute("placeholder", "rules: 0.5")
     page.locator('select[name="rules"]').select_option("new-zealand")
-    expect(komi).to_have_attribute("placeholder", "default of the rules (7)")  # no handicap komi: the usual one
+    expect(komi).to_have_attribute("placeholder", "rules: 7")  # no handicap komi: the usual one
     page.locator('select[name="handicap"]').select_option("0")
     page.locator('select[name="rules"]').select_option("japanese")
-    expect(komi).to_have_attribute("placeholder", "default of the rules (6.5)")
+    expect(komi).to_have_attribute("placeholder", "rules: 6.5")
 
 
 def star_points(page: Any) -> list[str]:

@@ -143,14 +143,16 @@ def test_account_password_change_logout_login_and_delete(new_page: Any, shot: An
     fill("register", name=name, password="first-pass")
     expect(page.get_by_test_id("me-name")).to_contain_text(name)
     fill("password", password="wrong-pass", **{"new-password": "second-pass"})
-    expect(page.get_by_test_id("account-error")).to_contain_text("wrong password")
+    expect(page.get_by_test_id("account-error")).to_have_text(
+        "Current password: this is not your password. Type it again.")
     page.get_by_test_id("form-password").locator('input[name="password"]').fill("first-pass")
     page.get_by_test_id("form-password").get_by_test_id("account-submit").click()
     expect(page.get_by_test_id("account-done")).to_be_visible()
     page.get_by_test_id("logout").click()
     expect(page.get_by_test_id("me-name")).to_have_text(re.compile(r"^Guest$"))
     fill("login", name=name, password="first-pass")
-    expect(page.get_by_test_id("account-error")).to_contain_text("wrong name or password")
+    expect(page.get_by_test_id("account-error")).to_have_text(
+        "Name or password: one of them is wrong. Check both and try again.")
     page.get_by_test_id("form-login").locator('input[name="password"]').fill("second-pass")
     page.get_by_test_id("form-login").get_by_test_id("account-submit").click()
     expect(page.get_by_test_id("me-name")).to_contain_text(name)

@@ -4,7 +4,7 @@
 // every screen-reader label goes through these functions so that both languages stay complete.
 import { en } from "./i18n/en.js";
 import { fr } from "./i18n/fr.js";
-import { lang } from "./i18n/lang.js";
+import { lang, num } from "./i18n/lang.js";
 import { resultIn } from "./i18n/result.js";
 
 export { LANGUAGES, detectLanguage, lang, num, setLanguage } from "./i18n/lang.js";
@@ -80,4 +80,49 @@ export const STEP_KINDS = Object.keys(en.count.steps);
 /** Readable result from an SGF RE string ("B+5.5", "W+R", "0", "Void") in the language `code`. */
 export function resultWords(re, code) {
   return resultIn(re, MESSAGES[code] || en);
+}
+
+/**
+ * A game's result as players write it, in the current language: "B+1.5" in English, "N+1,5" in
+ * French (N for noir, B for blanc); "" where the words already say it all (resignation, time,
+ * forfeit, draw, void) in French, whose players have no letters for those.
+ */
+export function resultCode(re) {
+  if (!re) return "";
+  if (lang.get() !== "fr") return re;
+  const match = /^([BW])\+(.*)$/.exec(re);
+  if (!match || Number.isNaN(Number(match[2]))) return "";
+  return `${match[1] === "B" ? "N" : "B"}+${num(Number(match[2]))}`;
+}
+
+/** A time control in words, main time first ("30 min + 3 × 10 s byo-yomi"); the words for no clock if none. */
+export function clockSettings(spec) {
+  if (!spec || !spec.type || spec.type === "none") return t("noClock");
+  const d = (s) => t("duration", Math.round(Number(s) || 0));
+  const main = d(spec.main);
+  if (spec.type === "byoyomi") return t("clockByoyomiLine", main, spec.periods, d(spec.period));
+  if (spec.type === "canadian") return t("clockCanadianLine", main, spec.stones, d(spec.period));
+  if (spec.type === "fischer") return t("clockFischerLine", main, d(spec.increment), spec.max ? d(spec.max) : null);
+  return t("clockAbsoluteLine", main);
+}
+
+/**
+ * A refused request in one voice, in the current language: the field it is about and what to do
+ * ("Password: use 6 to 200 characters."), else the field's name and the server's sentence, else
+ * what went wrong (`what`, the form's own words for a refusal naming no field, else the
+ * error's) and the server's sentence.
+ */
+export function errorWords(exc, what = null) {
+  const field = exc?.field || null;
+  const message = String(exc?.message || "").replace(field ? new RegExp(`^${field}: `) : /^$/, "");
+  const kept = /Guest|kept|reserved|bot|engine|computer/i;
+  const known =
+    (exc?.code === "invalid-request" && field === "name" && tn("fieldErrors", kept.test(message) ? "nameKept" : "nameRules")) ||
+    (exc?.code === "invalid-request" && field && ["password", "new", "rank"].includes(field) && tn("fieldErrors", field)) ||
+    (exc?.code !== "invalid-request" && tn("fieldErrors", exc?.code, message));
+  if (known) return known;
+  const fieldName = field ? tn("fieldNames", field) : null;
+  if (fieldName) return t("labelled", fieldName, message);
+  what = (exc?.code === "invalid-request" && what) || tn("errors", exc?.code) || t("errorTitle");
+  return message && !["network", "no-such-game"].includes(exc?.code) ? t("labelled", what, message) : what;
 }

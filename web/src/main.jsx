@@ -15,6 +15,7 @@ import { PositionTool } from "./components/PositionTool.jsx";
 import { Learn } from "./components/Learn.jsx";
 import { Review } from "./components/Review.jsx";
 import { afterAction, myTurns, onScreen } from "./players.js";
+import { playerName } from "./components/game/names.js";
 
 function currentRoute() {
   const rest = location.pathname.startsWith(ROOT) ? location.pathname.slice(ROOT.length) : "";
@@ -79,12 +80,14 @@ function App() {
                 const other = g.you.includes("B") ? g.players.W : g.players.B;
                 return (
                   <a key={g.id} href={`${ROOT}g/${encodeURIComponent(g.id)}`}>
-                    {t("vs")} {other?.name || "?"}{" "}
+                    {t("vs")} {playerName(other)}{" "}
                   </a>
                 );
               })}
             </span>
           )}
+          {/* The links and the language menu stay on one line together (the menu never wraps alone). */}
+          <div class="nav-links">
           {route.page !== "home" && (
             <a href={ROOT} class="button">
               {t("newGame")}
@@ -112,6 +115,7 @@ function App() {
               ))}
             </select>
           </label>
+          </div>
         </nav>
       </header>
       <main>

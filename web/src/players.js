@@ -135,13 +135,23 @@ export function playStone() {
 }
 
 let announced = new Set();
-function noticeTurns(mine) {
+let lastMine = [];
+// The game on screen changes without a lobby message (a game just created, a link followed in the page): the
+// games announced are counted again then, or the header and the tab title would count the game being looked at.
+onScreen.subscribe(() => {
+  const here = onScreen.get();
+  myTurns.set(myTurns.get().filter((g) => g.id !== here));
+  noticeTurns(lastMine, { quiet: true });
+});
+
+function noticeTurns(mine, { quiet = false } = {}) {
+  lastMine = mine;
   const here = onScreen.get();
   const turns = mine.filter(
     (g) => g.status === "live" && g.you.includes(g.to_move) && g.you.length === 1 && g.id !== here,
   );
   myTurns.set(turns);
   const ids = new Set(turns.map((g) => `${g.id}:${g.moves}`));
-  if ([...ids].some((k) => !announced.has(k))) playStone();
+  if (!quiet && [...ids].some((k) => !announced.has(k))) playStone();
   announced = ids;
 }

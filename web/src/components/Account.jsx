@@ -2,12 +2,10 @@
 // them, register, log in and log out. A guest is made by the first action that needs a player.
 import { useEffect, useState } from "preact/hooks";
 import { useSignal } from "../hooks.js";
-import { t, tn } from "../i18n.js";
+import { errorWords, t } from "../i18n.js";
 import { me, playersApi, refreshMe, setSound, sound, soundIsOn } from "../players.js";
 
-function errorText(exc) {
-  return t("labelled", tn("errors", exc.code) || t("errorTitle"), exc.message);
-}
+const errorText = errorWords;
 
 export function Account() {
   const player = useSignal(me);

@@ -6,9 +6,10 @@
 import { useEffect, useMemo, useState } from "preact/hooks";
 import { ROOT } from "../api.js";
 import { anyToVertex, vertexToGtp } from "../coords.js";
-import { t, tn } from "../i18n.js";
+import { errorWords, t } from "../i18n.js";
 import { useViewport } from "../hooks.js";
 import { positionAfter } from "../review.js";
+import { toggledMarking } from "../game/chains.js";
 import { useGame } from "../game/useGame.js";
 import { Board } from "./Board.jsx";
 import { ErrorNote } from "./ErrorNote.jsx";
@@ -68,6 +69,11 @@ export function GameView({ gameId, inviteCode }) {
   const [announce, setAnnounce] = useState("");
   const [confirmTap, setConfirmTap] = useState(initialConfirmTap);
   const [selected, setSelected] = useState(null); // [x, y] chosen by a first tap, or null
+  // Against the computer, the chains clicked in the marking phase (points, in order), not sent yet:
+  // the computer reviews every marking it is shown, so the player finishes marking and submits it.
+  const [marks, setMarks] = useState([]);
+  // The computer's dispute note and the number of moves when it was first seen: hidden once play goes on.
+  const [noteSeen, setNoteSeen] = useState(null);
   const [vw, vh] = useViewport();
 
   function onChange(prev, next) {
@@ -78,6 +84,7 @@ export function GameView({ gameId, inviteCode }) {
       setSelected(null);
       setNotice((n) => (n?.key === "playResumed" ? null : n));
     }
+    if (prev?.phase !== next.phase || (prev && prev.dead?.join() !== next.dead?.join())) setMarks([]);
     if (prev?.phase === "scoring" && next.phase === "play") {
       // Said aloud by the announcer, and shown: otherwise the board just looks the same again.
       setNotice({ key: "playResumed" });
@@ -98,6 +105,13 @@ export function GameView({ gameId, inviteCode }) {
     if (inviteUsed) setNotice({ key: "inviteUsed" });
   }, [inviteUsed]);
 
+  useEffect(() => {
+    // Counted from the resumption it came with: a new marking phase may bring the same words again.
+    const note = game?.bot_note || null;
+    if (!note || game.phase === "scoring") setNoteSeen(null);
+    else if (noteSeen?.note !== note) setNoteSeen({ note, moves: game.moves.length });
+  }, [game?.bot_note, game?.phase]);
+
   const view = useMemo(() => {
     if (!game) return null;
     const size = game.size;
@@ -108,13 +122,14 @@ export function GameView({ gameId, inviteCode }) {
     const last = n > 0 ? moves[n - 1] : null;
     const lastMove = last ? anyToVertex(last.point, size) : null;
     const showScore = !reviewing && (game.phase === "scoring" || game.phase === "finished") && game.score;
-    const dead = !reviewing && (showScore || game.phase === "scoring") ? new Set(game.dead || []) : null;
+    const marking = marks.length ? toggledMarking(game.board, size, game.dead || [], marks) : game.dead || [];
+    const dead = !reviewing && (showScore || game.phase === "scoring") ? new Set(marking) : null;
     const territory =
       showScore && game.score.territory
         ? { B: new Set(game.score.territory.B || []), W: new Set(game.score.territory.W || []) }
         : null;
     return { size, moves, reviewing, n, board, lastMove, dead, territory };
-  }, [game, reviewAt]);
+  }, [game, reviewAt, marks]);
 
   if (error && !game) {
     return (
@@ -130,6 +145,9 @@ export function GameView({ gameId, inviteCode }) {
   const live = !view.reviewing;
   const canPlay = live && (game.phase === "play" || game.phase === "handicap") && you.includes(game.to_move);
   const canMark = live && game.phase === "scoring" && you.length > 0;
+  const againstBot = ["B", "W"].some((c) => game.players?.[c]?.kind === "bot") && you.length === 1;
+  // Shown while the player answers it; once a move is played after it, play has gone on without it.
+  const botNote = game.bot_note && noteSeen && game.moves.length <= noteSeen.moves ? game.bot_note : null;
 
   /** Sends an action and says what came of it: a refused move with its rule, or why nothing happened. */
   async function send(action, vertex) {
@@ -147,7 +165,7 @@ export function GameView({ gameId, inviteCode }) {
         // Nothing reached the server: say so rather than let the click vanish.
         setNotice({ key: "notSent", args: [action.type === "play" ? vertex : null] });
       } else {
-        setNotice(t("labelled", tn("errors", exc.code) || t("errorTitle"), exc.message));
+        setNotice(errorWords(exc));
       }
     }
   }
@@ -155,7 +173,10 @@ export function GameView({ gameId, inviteCode }) {
   function onActivate(vertex, how) {
     const name = vertexToGtp(vertex, game.size);
     if (game.phase === "scoring") {
-      if (canMark) send({ type: "toggle_dead", point: vertex[1] * game.size + vertex[0] }, name);
+      const point = vertex[1] * game.size + vertex[0];
+      if (canMark && againstBot) {
+        if (game.board[point]) setMarks((m) => [...m, point]);
+      } else if (canMark) send({ type: "toggle_dead", point }, name);
       return;
     }
     if (!canPlay) return;
@@ -171,6 +192,19 @@ export function GameView({ gameId, inviteCode }) {
     send({ type: "play", move: name }, name);
   }
 
+  /** Sends the chains clicked against the computer at once, then accepts the marking they make. */
+  async function submitMarking() {
+    const points = marks;
+    setNotice(null);
+    try {
+      await Promise.all(points.map((point) => sendAction({ type: "toggle_dead", point })));
+      await sendAction({ type: "accept" });
+      setMarks([]);
+    } catch (exc) {
+      setNotice(errorWords(exc));
+    }
+  }
+
   function toggleConfirmTap(evt) {
     const on = evt.currentTarget.checked;
     setConfirmTap(on);
@@ -184,6 +218,7 @@ export function GameView({ gameId, inviteCode }) {
 
   // Beside the panel on a wide screen; on a narrow one the board takes the width (main's
   // padding, 0.25rem each side, is 4 px) and the panel goes below it.
+  const narrow = vw <= 900;
   const boardWidth = vw > 900 ? Math.min(vw - 440, 760) : vw - 8;
   const boardHeight = vw > 900 ? vh - 110 : Math.min(vh, vw);
   const shownSelection = canPlay && confirmTap ? selected : null;
@@ -211,6 +246,8 @@ export function GameView({ gameId, inviteCode }) {
             {t("tapHint", vertexToGtp(shownSelection, game.size))}
           </p>
         )}
+        {/* On a narrow screen the panel is below the board, out of sight: a refused move is explained here. */}
+        {narrow && <Feedback refusal={refusal} notice={notice} />}
         {view.reviewing && (
           <p class="reviewing" data-testid="reviewing">
             {t("reviewing", view.n, view.moves.length)}
@@ -219,14 +256,23 @@ export function GameView({ gameId, inviteCode }) {
       </div>
 
       <aside class="panel">
-        <GameStatus game={game} you={you} status={status} workerNotice={workerNotice} />
+        <GameStatus game={game} you={you} status={status} workerNotice={workerNotice} botNote={botNote} />
         <Players game={game} you={you} />
         <Invite game={game} />
-        <Feedback refusal={refusal} notice={notice} />
+        {!narrow && <Feedback refusal={refusal} notice={notice} />}
         {live && <UndoRequest game={game} you={you} send={send} />}
         {live && playing && you.length > 0 && <PlayActions game={game} you={you} canPlay={canPlay} send={send} />}
         {you.length > 0 && !game.result && <ConfirmTapOption checked={confirmTap} onChange={toggleConfirmTap} />}
-        {live && game.phase === "scoring" && <Marking game={game} you={you} send={send} />}
+        {live && game.phase === "scoring" && (
+          <Marking
+            game={game}
+            you={you}
+            send={send}
+            marks={againstBot ? marks : null}
+            onSubmit={submitMarking}
+            onUndoMarks={() => setMarks([])}
+          />
+        )}
         <Outcome game={game} live={live} />
         <RecordLinks game={game} />
         {game.mode !== "local" && game.mode !== "bot" && (

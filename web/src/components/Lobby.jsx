@@ -5,10 +5,11 @@ import { Fragment } from "preact";
 import { useEffect, useState } from "preact/hooks";
 import { ROOT, api } from "../api.js";
 import { useServerNow, useSignal } from "../hooks.js";
-import { t, tn } from "../i18n.js";
+import { clockSettings, errorWords, resultCode, t, tn } from "../i18n.js";
 import { lobby, me, playersApi } from "../players.js";
 import { summaryClockText } from "../time.js";
 import { NewGame } from "./NewGame.jsx";
+import { colorName, playerName } from "./game/names.js";
 
 const gameUrl = (id) => `${ROOT}g/${encodeURIComponent(id)}`;
 const reviewUrl = (id) => `${ROOT}review?game=${encodeURIComponent(id)}`;
@@ -25,19 +26,17 @@ function Versus({ g }) {
 /** The links of a finished game: its review and its SGF record. */
 function FinishedLinks({ g }) {
   return (
-    <>
+    <span class="links">
       <a href={reviewUrl(g.id)}>{t("review")}</a>{" "}
       <a href={api.sgfUrl(g.id)} download={`keima-${g.id}.sgf`}>
         {t("download")}
       </a>
-    </>
+    </span>
   );
 }
 
 function who(p) {
-  if (!p) return t("freeSeat");
-  const name = p.kind === "bot" ? p.name || t("bot") : p.name || "?";
-  return p.rank ? `${name} (${t("rankWords", p.rank)})` : name;
+  return playerName(p, t("freeSeat"));
 }
 
 function settings(g) {
@@ -45,8 +44,16 @@ function settings(g) {
   return t("settingsLine", rules, g.komi, g.handicap, g.size);
 }
 
+/** The time control with its main time ("30 min + 3 × 10 s byo-yomi"), in the page's language. */
 function clockText(g) {
-  return g.clock_text || t("noClock");
+  return g.clock ? clockSettings(g.clock) : t("noClock");
+}
+
+/** A finished game's result: in words, then as players write it ("B+1.5", "N+1,5") where they do. */
+function resultLine(re) {
+  if (!re) return "";
+  const code = resultCode(re);
+  return code ? `${t("resultText", re)} (${code})` : t("resultText", re);
 }
 
 /**
@@ -95,7 +102,7 @@ export function AcceptButton({ id, label }) {
       await playersApi.joinOpen(id);
       location.assign(gameUrl(id));
     } catch (exc) {
-      setError(t("labelled", tn("errors", exc.code) || t("errorTitle"), exc.message));
+      setError(errorWords(exc));
     }
   }
   return (
@@ -143,10 +150,16 @@ export function Lobby({ onCreated }) {
           empty={t("lobbyOpenEmpty")}
           games={open}
           row={(g) => {
-            const creator = g.players.B || g.players.W;
+            const side = g.players.B ? "B" : "W";
             return (
               <li key={g.id} data-game={g.id}>
-                <span class="who">{who(creator)}</span>
+                <span class="who">
+                  {who(g.players[side])}{" "}
+                  <span class="creator-color" data-testid={`creator-color-${g.id}`}>
+                    <span class={`stone-icon ${side}`} aria-hidden="true"></span>
+                    {t("createdAs", colorName(side))}
+                  </span>
+                </span>
                 <span class="what">
                   {settings(g)}, {clockText(g)}
                 </span>
@@ -195,7 +208,7 @@ export function Lobby({ onCreated }) {
             row={(g) => (
               <li key={g.id} data-game={g.id}>
                 <Versus g={g} />
-                <span class="what">{g.result ? `${t("resultText", g.result)} (${g.result})` : ""}</span>
+                <span class="what">{resultLine(g.result)}</span>
                 <FinishedLinks g={g} />
               </li>
             )}
@@ -229,7 +242,7 @@ export function Lobby({ onCreated }) {
             <li key={g.id} data-game={g.id}>
               <Versus g={g} />
               <span class="what">
-                {g.size}×{g.size} · {g.result ? t("resultText", g.result) : ""} ({g.result})
+                {g.size}×{g.size} · {resultLine(g.result)}
               </span>
               <FinishedLinks g={g} />
             </li>

@@ -166,7 +166,9 @@ export function NewGame({ onCreated }) {
           step: 0.5,
           min: -100,
           max: 100,
-          placeholder: `${t("komiDefault")}${defaultKomi !== null ? ` (${num(defaultKomi)})` : ""}`,
+          // Short enough for the field on a phone: a long placeholder is cut without its end.
+          placeholder: defaultKomi !== null ? t("komiPlaceholder", num(defaultKomi)) : t("komiDefault"),
+          title: t("komiDefault"),
         })}
         <label class="field">
           <span>{t("handicap")}</span>
@@ -274,7 +276,7 @@ export function NewGame({ onCreated }) {
         )}
       </fieldset>
 
-      <ErrorNote error={error} />
+      <ErrorNote error={error} what={t("settingsRefused")} />
       <button type="submit" class="primary" disabled={busy || !info}>
         {busy ? t("creating") : t("start")}
       </button>

@@ -8,7 +8,7 @@ import { api } from "../api.js";
 import { gtpToVertex } from "../coords.js";
 import { countApi } from "../countApi.js";
 import { useSignal, useViewport } from "../hooks.js";
-import { lang, num, resultWords, rt } from "../i18n.js";
+import { lang, num, resultWords, rt, tn } from "../i18n.js";
 import { reviewApi } from "../reviewApi.js";
 import { Board } from "./Board.jsx";
 import { CountSteps } from "./CountSteps.jsx";
@@ -183,7 +183,7 @@ function ReviewTree({ data, gameId }) {
       <div class="panel">
         <p class="turn">{rt("players", info.PB || rt("unknownPlayer"), info.PW || rt("unknownPlayer"))}</p>
         <p>
-          {rt("settings", data.size, data.rules, num(data.komi))}
+          {rt("settings", data.size, tn("rulesetNames", data.rules) ?? data.rules, num(data.komi))}
           {data.result && (
             <>
               {" · "}

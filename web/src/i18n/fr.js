@@ -3,7 +3,8 @@
 import { num } from "./lang.js";
 import { resultIn } from "./result.js";
 
-const plural = (n, one, many) => (Math.abs(n) === 1 ? one : many);
+// French counts 0 and 1 in the singular ("0 point", "1 point", "2 points").
+const plural = (n, one, many) => (Math.abs(n) < 2 ? one : many);
 
 /** "aucune pierre morte", "1 pierre morte", "3 pierres mortes". */
 const deadStones = (n) => (n === 0 ? "aucune pierre morte" : `${n} ${n === 1 ? "pierre morte" : "pierres mortes"}`);
@@ -28,6 +29,7 @@ export const fr = {
   },
   komi: "Komi",
   komiDefault: "celui des règles",
+  komiPlaceholder: (k) => `règles\u00a0: ${k}`,
   handicap: "Pierres de handicap",
   placement: "Placement du handicap",
   fixed: "fixe (hoshi)",
@@ -40,16 +42,16 @@ export const fr = {
   clockFischer: "Fischer",
   mainTime: "Temps principal (minutes)",
   periods: "Périodes",
-  periodTime: "Durée d'une période (secondes)",
+  periodTime: "Durée d’une période (secondes)",
   stonesPerPeriod: "Pierres par période",
   increment: "Incrément (secondes)",
   fischerMax: "Temps maximal (secondes)",
   noCap: "pas de maximum",
   opponent: "Adversaire",
-  oppBot: "l'ordinateur",
-  oppInvite: "une personne (lien d'invitation)",
+  oppBot: "l’ordinateur",
+  oppInvite: "une personne (lien d’invitation)",
   oppLocal: "les deux camps sur cet écran",
-  botLevel: "Niveau de l'ordinateur",
+  botLevel: "Niveau de l’ordinateur",
   yourColor: "Votre couleur",
   colorBlack: "Noir",
   colorWhite: "Blanc",
@@ -71,9 +73,9 @@ export const fr = {
     "Les flèches déplacent entre les intersections, Entrée ou Espace joue, Début et Fin vont au bout de la ligne, P passe.",
   toMove: (c) => `${c} joue`,
   yourTurn: "À vous de jouer",
-  waitingOpponent: "L'adversaire réfléchit",
-  waitingJoin: "En attente de l'adversaire",
-  inviteLink: "Lien d'invitation\u00a0: envoyez-le à votre adversaire",
+  waitingOpponent: "L’adversaire réfléchit",
+  waitingJoin: "En attente de l’adversaire",
+  inviteLink: "Lien d’invitation\u00a0: envoyez-le à votre adversaire",
   inviteUsed: "Cette invitation a déjà servi\u00a0: vous regardez la partie.",
   copy: "Copier",
   copied: "Copié",
@@ -92,9 +94,9 @@ export const fr = {
         : `${c} demande à reprendre le dernier coup.`,
   undoWouldTake: (k) =>
     k === 1
-      ? "Si l'adversaire accepte, votre dernier coup est repris."
-      : `Si l'adversaire accepte, ${k} coups sont repris : le dernier de l'adversaire et le vôtre.`,
-  undoNothing: "Rien à reprendre : vous n'avez pas encore joué.",
+      ? "Si l’adversaire accepte, votre dernier coup est repris."
+      : `Si l’adversaire accepte, ${k} coups sont repris : le dernier de l’adversaire et le vôtre.`,
+  undoNothing: "Rien à reprendre : vous n’avez pas encore joué.",
   accept: "Accepter",
   decline: "Refuser",
   cancel: "Annuler",
@@ -102,13 +104,13 @@ export const fr = {
   labelled: (label, value) => `${label}\u00a0: ${value}`,
   playResumed: "Le marquage a été refusé\u00a0: la partie reprend.",
   notSent: (what) =>
-    `${what ? `${what} n'a pas été envoyé` : "Rien n'a été envoyé"}\u00a0: la connexion au serveur est perdue (reconnexion…). Réessayez une fois reconnecté.`,
-  sendUncertain: "La connexion a été coupée pendant l'envoi\u00a0: le goban montrera si le coup a été joué.",
+    `${what ? `${what} n’a pas été envoyé` : "Rien n’a été envoyé"}\u00a0: la connexion au serveur est perdue (reconnexion…). Réessayez une fois reconnecté.`,
+  sendUncertain: "La connexion a été coupée pendant l’envoi\u00a0: le goban montrera si le coup a été joué.",
   confirmTap: "Confirmer chaque coup par un second appui",
   tapHint: (v) => `${v} sélectionnée\u00a0: touchez-la de nouveau pour y jouer, ou touchez une autre intersection.`,
   selectedMark: "sélectionnée, touchez de nouveau pour jouer",
   quickCountNote:
-    "Rempli\u00a0: intersections du territoire de chacun occupées par les pierres que détient l'adversaire (prisonniers, pierres mortes, pierres de passe).",
+    "Rempli\u00a0: intersections du territoire de chacun occupées par les pierres que détient l’adversaire (prisonniers, pierres mortes, pierres de passe).",
   undoDeclined: "La demande de reprise a été refusée.",
   moveList: "Coups",
   moveNumber: (n) => `Coup ${n}`,
@@ -123,17 +125,22 @@ export const fr = {
   scoringWatch:
     "Les joueurs marquent les pierres mortes (barrées) ; la partie se termine quand tous deux acceptent le même marquage.",
   scoringHelp:
-    "L'ordinateur propose les pierres mortes (barrées). Cliquez sur une chaîne pour changer son statut\u202f; les deux joueurs doivent accepter le même marquage. Refuser reprend la partie.",
+    "L’ordinateur propose les pierres mortes (barrées). Cliquez sur une chaîne pour changer son statut\u202f; les deux joueurs doivent accepter le même marquage. Refuser reprend la partie.",
   proposalSame: (n) =>
     n === 0
-      ? "Proposition de l'ordinateur\u00a0: aucune pierre morte. Le marquage est cette proposition."
-      : `Proposition de l'ordinateur\u00a0: ${deadStones(n)}. Le marquage est cette proposition.`,
+      ? "Proposition de l’ordinateur\u00a0: aucune pierre morte. Le marquage est cette proposition."
+      : `Proposition de l’ordinateur\u00a0: ${deadStones(n)}. Le marquage est cette proposition.`,
   proposalDiffers: (n) =>
-    `Le marquage a été modifié par rapport à la proposition de l'ordinateur (${deadStones(n)}).`,
+    `Le marquage a été modifié par rapport à la proposition de l’ordinateur (${deadStones(n)}).`,
+  scoringHelpBot:
+    "L’ordinateur propose les pierres mortes (barrées). Cliquez sur autant de chaînes que vous voulez pour changer leur statut, puis envoyez votre marquage\u00a0: l’ordinateur y répond alors. Reprendre la partie règle un désaccord sur le goban.",
+  marksPending: (n) => `${n < 2 ? "1 changement" : `${n} changements`} pas encore ${n < 2 ? "envoyé" : "envoyés"}\u00a0: envoyez le marquage quand vous avez fini.`,
+  submitMarking: "Envoyer ce marquage",
+  undoMarks: "Annuler mes changements",
   acceptMarking: "Accepter ce marquage",
   rejectMarking: "Refuser et reprendre la partie",
   acceptedBy: (c) => `${c} a accepté`,
-  notAccepted: (c) => `${c} n'a pas encore accepté`,
+  notAccepted: (c) => `${c} n’a pas encore accepté`,
   result: "Résultat",
   resultText: (r) => resultIn(r, fr),
   finalCount: "Décompte final",
@@ -179,35 +186,67 @@ export const fr = {
   reasons: {
     occupied: (v) => `${v} est déjà occupée\u00a0: on ne joue que sur une intersection libre.`,
     suicide: (v) =>
-      `${v} serait un suicide\u00a0: la pierre n'aurait aucune liberté et ne capturerait rien, ce que ces règles interdisent.`,
+      `${v} serait un suicide\u00a0: la pierre n’aurait aucune liberté et ne capturerait rien, ce que ces règles interdisent.`,
     ko: (v) =>
-      `${v} reprend le ko tout de suite\u00a0: la règle du ko interdit de recréer la position précédente\u202f; jouez ailleurs d'abord.`,
+      `${v} reprend le ko tout de suite\u00a0: la règle du ko interdit de recréer la position précédente\u202f; jouez ailleurs d’abord.`,
     superko: (v) =>
-      `${v} redonnerait au goban un état qu'il a déjà eu\u00a0: la règle du superko l'interdit.`,
-    "off-board": (v) => `${v} n'est pas sur le goban.`,
+      `${v} redonnerait au goban un état qu’il a déjà eu\u00a0: la règle du superko l’interdit.`,
+    "off-board": (v) => `${v} n’est pas sur le goban.`,
     "wrong-phase": () => "Cette action ne correspond pas à la phase de la partie.",
-    "wrong-turn": () => "Ce n'est pas votre tour.",
+    "wrong-turn": () => "Ce n’est pas votre tour.",
     unknown: (v, msg) => msg || `${v} a été refusé.`,
   },
   errorTitle: "Erreur",
+  settingsRefused: "Ces réglages ne vont pas ensemble",
+  fieldNames: {
+    name: "Nom",
+    password: "Mot de passe",
+    new: "Nouveau mot de passe",
+    old: "Mot de passe actuel",
+    rank: "Niveau",
+    komi: "Komi",
+    size: "Taille du goban",
+    handicap: "Pierres de handicap",
+    clock: "Pendule",
+    text: "Message",
+    bot_level: "Niveau de l’ordinateur",
+    color: "Votre couleur",
+    rules: "Règles",
+  },
+  fieldErrors: {
+    "name-taken": "Nom : ce nom est déjà pris (ou ressemble à un nom pris). Choisissez-en un autre.",
+    "bad-login": (msg) =>
+      /name/.test(msg)
+        ? "Nom ou mot de passe : l’un des deux est faux. Vérifiez-les et réessayez."
+        : "Mot de passe actuel : ce n’est pas votre mot de passe. Tapez-le de nouveau.",
+    password: "Mot de passe : de 6 à 200 caractères.",
+    new: "Nouveau mot de passe : de 6 à 200 caractères.",
+    rank: "Niveau : écrivez-le comme 15k (15 kyu, de 30k à 1k) ou 3d (3 dan, de 1d à 9d), ou laissez-le vide.",
+    nameKept: "Nom : les noms commençant par « Guest » ou « Invité » et ceux des ordinateurs sont réservés au serveur. Choisissez-en un autre.",
+    nameRules: "Nom : de 1 à 20 lettres, chiffres, « _ » ou « - », dont au moins une lettre ou un chiffre.",
+    "too-many-requests": (msg) => {
+      const m = /(\d+) s/.exec(msg);
+      return `Trop d’essais d’affilée : réessayez ${m ? `dans ${m[1]} s` : "dans un moment"}.`;
+    },
+  },
   errors: {
-    "invalid-request": "Le serveur a refusé ces réglages",
-    "bad-request": "Le serveur n'a pas pu lire cette demande",
+    "invalid-request": "Cette valeur n’est pas acceptée",
+    "bad-request": "Le serveur n’a pas pu lire cette demande",
     "not-your-seat": "Seul le joueur de cette couleur peut faire cela",
     "bad-invitation": "Cette invitation est fausse ou a déjà servi",
-    "wrong-phase": "Cela ne correspond pas à l'état actuel de la partie",
+    "wrong-phase": "Cela ne correspond pas à l’état actuel de la partie",
     "too-large": "La demande était trop grande",
-    "no-such-game": "Cette partie n'existe pas",
+    "no-such-game": "Cette partie n’existe pas",
     network: "Le serveur est injoignable",
-    "storage-error": "Le serveur n'a pas pu l'enregistrer\u00a0: rien n'a changé, réessayez",
-    "corrupt-game": "Le serveur ne peut pas rejouer l'enregistrement de cette partie",
+    "storage-error": "Le serveur n’a pas pu l’enregistrer\u00a0: rien n’a changé, réessayez",
+    "corrupt-game": "Le serveur ne peut pas rejouer l’enregistrement de cette partie",
     "not-available": "Le serveur ne peut pas faire cela",
   },
   endReasons: {
     cycle: "le même cycle de positions est revenu (triple ko ou autre)\u00a0: sans résultat selon ces règles",
     forfeit: "forfait",
   },
-  notFound: "Cette partie n'existe pas.",
+  notFound: "Cette partie n’existe pas.",
   networkError: "Le serveur est injoignable.",
   home: "Accueil",
   openGame: "Retour à la partie",
@@ -229,24 +268,31 @@ export const fr = {
   mainPlus: (main, overtime) => `${main} + ${overtime}`,
   byoyomiShort: "byo-yomi",
   bot: "Ordinateur",
-  thinking: "L'ordinateur réfléchit…",
-  warming: "keima se prépare (son premier coup après l'installation prend quelques secondes)…",
+  thinking: "L’ordinateur réfléchit…",
+  thinkingName: (name) => `${name} réfléchit…`,
+  botThinks: (where, thinks, share) =>
+    `la chaîne en ${where} est ${thinks === "alive" ? "vivante" : "morte"}${share === null ? "" : ` (elle ${thinks === "alive" ? "vit" : "meurt"} dans ${share}\u00a0% de ses parties simulées)`}`,
+  botNote: (name, parts) =>
+    `${name} pense que ${parts.join("\u202f; ")}\u00a0: la partie reprend pour régler cela sur le goban.`,
+  levelNames: { beginner: "débutant", intermediate: "intermédiaire", strong: "fort" },
+  keimaAt: (level) => `keima (${level})`,
+  warming: "keima se prépare (son premier coup après l’installation prend quelques secondes)…",
   engineOption: (name) => `${name} (moteur GTP)`,
-  waitingWorker: "En attente d'un processus de calcul de l'ordinateur\u00a0: aucun ne tourne sur le serveur pour l'instant.",
+  waitingWorker: "En attente d’un processus de calcul de l’ordinateur\u00a0: aucun ne tourne sur le serveur pour l’instant.",
   levels: { beginner: "débutant (le plus rapide)", intermediate: "intermédiaire", strong: "fort" },
   you: "vous",
   opponentLabel: "adversaire",
 
   // The lobby, accounts and chat.
-  oppOpen: "n'importe qui\u00a0: un défi ouvert dans le salon",
-  lobbyOpen: "En attente d'un adversaire",
-  lobbyOpenEmpty: "Personne n'attend\u00a0: proposez un défi ouvert ci-dessous.",
+  oppOpen: "n’importe qui\u00a0: un défi ouvert dans le salon",
+  lobbyOpen: "En attente d’un adversaire",
+  lobbyOpenEmpty: "Personne n’attend\u00a0: proposez un défi ouvert ci-dessous.",
   lobbyLive: "Parties en cours",
   lobbyLiveEmpty: "Aucune partie en cours.",
   lobbyFinished: "Terminées récemment",
   lobbyFinishedEmpty: "Aucune partie terminée.",
   myGames: "Mes parties",
-  myGamesEmpty: "Vous n'avez aucune partie en cours.",
+  myGamesEmpty: "Vous n’avez aucune partie en cours.",
   myFinished: "Mes parties terminées",
   watch: "Regarder",
   resume: "Jouer",
@@ -256,17 +302,23 @@ export const fr = {
   moveNo: (n) => `coup ${n}`,
   spectatorsN: (n) => `${n} ${n < 2 ? "spectateur" : "spectateurs"}`,
   yourTurnShort: "à vous",
-  theirTurn: "à l'adversaire",
+  theirTurn: "à l’adversaire",
   freeSeat: "(place libre)",
   rankWords: (r) => (r ? `${r.slice(0, -1)} ${r.endsWith("k") ? "kyu" : "dan"}` : ""),
   noClock: "sans pendule",
+  createdAs: (c) => `joue ${c === "Noir" ? "Noir" : "Blanc"}`,
+  duration: (s) => (s % 60 || s < 60 ? `${s}\u00a0s` : s % 3600 || s < 3600 ? `${s / 60}\u00a0min` : `${s / 3600}\u00a0h`),
+  clockAbsoluteLine: (main) => `${main}, sans temps supplémentaire`,
+  clockByoyomiLine: (main, n, period) => `${main} + byo-yomi ${n}\u00a0×\u00a0${period}`,
+  clockCanadianLine: (main, n, period) => `${main} + ${n} pierres en ${period} (canadien)`,
+  clockFischerLine: (main, inc, max) => `${main} + ${inc} par coup (Fischer${max ? `, au plus ${max}` : ""})`,
   guestNote: "Vous jouez en invité. Inscrivez-vous pour retrouver vos parties sur tous vos appareils.",
   noPlayerName: "Invité",
   nameLabel: "Nom",
   rankLabel: "Niveau (ex. 15k, 3d)",
   passwordLabel: "Mot de passe",
   save: "Enregistrer",
-  register: "S'inscrire",
+  register: "S’inscrire",
   login: "Se connecter",
   logout: "Se déconnecter",
   account: "Compte",
@@ -281,9 +333,9 @@ export const fr = {
   chatSend: "Envoyer",
   hideSpectators: "Masquer la discussion des spectateurs",
   chatTooFast: (s) =>
-    `Non envoyé : trop de messages d'affilée. Votre texte est revenu dans la case : renvoyez-le dans ${s} s.`,
+    `Non envoyé : trop de messages d’affilée. Votre texte est revenu dans la case : renvoyez-le dans ${s} s.`,
   chatUncertain:
-    "La connexion a été coupée pendant l'envoi : votre texte est revenu dans la case ; renvoyez-le s'il n'apparaît pas au-dessus.",
+    "La connexion a été coupée pendant l’envoi : votre texte est revenu dans la case ; renvoyez-le s’il n’apparaît pas au-dessus.",
   chatNotSent: "Non envoyé : votre texte est revenu dans la case.",
   chatEmpty: "Aucun message.",
   acceptChallenge: "Accepter ce défi",
@@ -293,7 +345,7 @@ export const fr = {
   passwordChanged: "Mot de passe changé.",
   deleteAccount: "Supprimer mon compte",
   deleteNote:
-    "Vos parties en cours sont abandonnées, vos parties terminées restent sous un nom qui n'est plus le vôtre. C'est définitif.",
+    "Vos parties en cours sont abandonnées, vos parties terminées restent sous un nom qui n’est plus le vôtre. C’est définitif.",
 
   count: {
     showSteps: "Voir le décompte pas à pas",
@@ -303,10 +355,10 @@ export const fr = {
     stepOf: (i, n) => `Étape ${i} sur ${n}`,
     previous: "Étape précédente",
     next: "Étape suivante",
-    keysHelp: "Flèches gauche et droite : étape précédente et suivante ; Début et Fin : première et dernière étape.",
+    keysHelp: "Flèches gauche et droite : étape précédente et suivante ; Début et Fin : première et dernière étape.",
     runningTotal: "Total en cours",
     inHand: "Pierres en main",
-    source: "Source :",
+    source: "Source :",
     loadingSteps: "Décompte…",
     sources: {
       ffg: "Règle française (FFG)",
@@ -321,65 +373,66 @@ export const fr = {
       a.replace(/^example/, "exemple").replace(/examples/, "exemples").replace(/diagrams/, "diagrammes").replace(/^rule/, "règle"),
     steps: {
       "qc-prisoners": (v) =>
-        `Chaque joueur garde les pierres qu'il a capturées pendant la partie : Noir en a ${num(v.B)}, Blanc ${num(v.W)}.`,
+        `Chaque joueur garde les pierres qu’il a capturées pendant la partie : Noir en a ${num(v.B)}, Blanc ${num(v.W)}.`,
       "qc-pass-stones": (v) =>
-        `Chaque passe a donné une pierre à l'adversaire : Noir en reçoit ${num(v.B)}, Blanc ${num(v.W)}.`,
+        `Chaque passe a donné une pierre à l’adversaire : Noir en reçoit ${num(v.B)}, Blanc ${num(v.W)}.`,
       "qc-black-last": (v) =>
         v.B
-          ? "Noir a joué le dernier coup : Blanc donne une pierre de plus, pour que Blanc soit celui qui passe en dernier."
-          : "Blanc a joué ou passé en dernier : pas de pierre en plus.",
+          ? "Noir a joué le dernier coup : Blanc donne une pierre de plus, pour que Blanc soit celui qui passe en dernier."
+          : "Blanc a joué ou passé en dernier : pas de pierre en plus.",
       "qc-dead": (v) =>
-        `Les pierres mortes sont retirées du goban et rejoignent les prisonniers de celui qui les entoure : Noir +${num(v.B)}, Blanc +${num(v.W)}.`,
+        `Les pierres mortes sont retirées du goban et rejoignent les prisonniers de celui qui les entoure : Noir +${num(v.B)}, Blanc +${num(v.W)}.`,
       "qc-fill": (v, c) =>
         c === "B"
-          ? `Noir place ${num(v.B)} des pierres blanches qu'il détient dans le territoire de Blanc (${num(v.room)} points), une par point vide.`
-          : `Blanc place ${num(v.W)} des pierres noires qu'il détient dans le territoire de Noir (${num(v.room)} points), une par point vide.`,
+          ? `Noir place ${num(v.B)} des pierres blanches qu’il détient dans le territoire de Blanc (${num(v.room)} points), une par point vide.`
+          : `Blanc place ${num(v.W)} des pierres noires qu’il détient dans le territoire de Noir (${num(v.room)} points), une par point vide.`,
       "qc-count": (v) =>
-        `On ne compte que les points vides restés dans chaque territoire : Noir ${num(v.B)}, Blanc ${num(v.W)}.`,
+        `On ne compte que les points vides restés dans chaque territoire : Noir ${num(v.B)}, Blanc ${num(v.W)}.`,
       "qc-overflow": (v) =>
-        `Les pierres qui n'ont pas trouvé de place dans le territoire adverse comptent un point chacune pour celui qui les détient : Noir +${num(v.B)}, Blanc +${num(v.W)}.`,
+        `Les pierres qui n’ont pas trouvé de place dans le territoire adverse comptent un point chacune pour celui qui les détient : Noir +${num(v.B)}, Blanc +${num(v.W)}.`,
       "qc-komi": (v) =>
         v.handicap >= 2
-          ? `Blanc ajoute la compensation d'une partie à handicap : ${num(v.W)}.`
-          : `Blanc ajoute le komi : ${num(v.W)}.`,
-      "area-dead": (v) => `Les pierres mortes sont retirées du goban : ${num(v.B)} noires, ${num(v.W)} blanches.`,
+          ? `Blanc ajoute la compensation d’une partie à handicap : ${num(v.W)}.`
+          : `Blanc ajoute le komi : ${num(v.W)}.`,
+      "area-dead": (v) =>
+        `Les pierres mortes sont retirées du goban : ${num(v.B)} ${plural(v.B, "noire", "noires")}, ${num(v.W)} ${plural(v.W, "blanche", "blanches")}.`,
       "area-stones": (v) =>
-        `Chaque pierre restée sur le goban compte un point pour sa couleur : Noir ${num(v.B)}, Blanc ${num(v.W)}.`,
+        `Chaque pierre restée sur le goban compte un point pour sa couleur : Noir ${num(v.B)}, Blanc ${num(v.W)}.`,
       "area-territory": (v) =>
-        `Chaque point vide entouré d'une seule couleur compte un point pour elle : Noir ${num(v.B)}, Blanc ${num(v.W)}.`,
+        `Chaque point vide entouré d’une seule couleur compte un point pour elle : Noir ${num(v.B)}, Blanc ${num(v.W)}.`,
       "area-neutral": (v) =>
-        `${num(v.N)} ${plural(v.N, "point vide touche", "points vides touchent")} les deux couleurs (dame) : ${plural(v.N, "il ne compte", "ils ne comptent")} pour personne.`,
+        `${num(v.N)} ${plural(v.N, "point vide touche", "points vides touchent")} les deux couleurs (dame) : ${plural(v.N, "il ne compte", "ils ne comptent")} pour personne.`,
       "area-komi": (v) =>
         v.handicap >= 1
-          ? `Blanc ajoute le komi d'une partie à handicap : ${num(v.W)}.`
-          : `Blanc ajoute le komi : ${num(v.W)}.`,
+          ? `Blanc ajoute le komi d’une partie à handicap : ${num(v.W)}.`
+          : `Blanc ajoute le komi : ${num(v.W)}.`,
       "area-handicap": (v) =>
         `Avec ${num(v.handicap)} pierres de handicap, Blanc reçoit ${num(v.W)} ${plural(v.W, "point", "points")} (${v.n ? "un par pierre" : "un par pierre après la première"}).`,
       "tps-dead": (v) =>
-        `Les pierres mortes sont retirées du goban et comptent comme prisonniers : Noir +${num(v.B)}, Blanc +${num(v.W)}.`,
+        `Les pierres mortes sont retirées du goban et comptent comme prisonniers : Noir +${num(v.B)}, Blanc +${num(v.W)}.`,
       "tps-territory": (v) =>
-        `Le territoire, les points vides que chaque couleur entoure : Noir ${num(v.B)}, Blanc ${num(v.W)}.`,
-      "tps-captures": (v) => `Les pierres capturées pendant la partie : Noir +${num(v.B)}, Blanc +${num(v.W)}.`,
+        `Le territoire, les points vides que chaque couleur entoure : Noir ${num(v.B)}, Blanc ${num(v.W)}.`,
+      "tps-captures": (v) => `Les pierres capturées pendant la partie : Noir +${num(v.B)}, Blanc +${num(v.W)}.`,
       "tps-pass-stones": (v) =>
-        `Les pierres de passe, une donnée à chaque passe : Noir +${num(v.B)}, Blanc +${num(v.W)}.`,
+        `Les pierres de passe, une donnée à chaque passe : Noir +${num(v.B)}, Blanc +${num(v.W)}.`,
       "tps-white-last": (v) =>
         v.B
-          ? "Noir a joué en dernier : Blanc donne une pierre de passe de plus, car Blanc doit passer en dernier (+1 pour Noir)."
-          : "Blanc a passé en dernier : pas de pierre de passe en plus.",
-      "tps-komi": (v) => `Blanc ajoute le komi : ${num(v.W)}.`,
+          ? "Noir a joué en dernier : Blanc donne une pierre de passe de plus, car Blanc doit passer en dernier (+1 pour Noir)."
+          : "Blanc a passé en dernier : pas de pierre de passe en plus.",
+      "tps-komi": (v) => `Blanc ajoute le komi : ${num(v.W)}.`,
       "jp-dead": (v) =>
-        `Les pierres mortes sont retirées du goban et deviennent des prisonniers : Noir +${num(v.B)}, Blanc +${num(v.W)}.`,
+        `Les pierres mortes sont retirées du goban et deviennent des prisonniers : Noir +${num(v.B)}, Blanc +${num(v.W)}.`,
       "jp-territory": (v) =>
-        `Le territoire, les points vides que chaque couleur entoure, sauf les yeux des chaînes en seki : Noir ${num(v.B)}, Blanc ${num(v.W)}.`,
+        `Le territoire, les points vides que chaque couleur entoure, sauf les yeux des chaînes en seki : Noir ${num(v.B)}, Blanc ${num(v.W)}.`,
       "jp-seki": (v) =>
-        `Les yeux des chaînes en seki ne sont le territoire de personne : ${num(v.B)} point(s) de Noir et ${num(v.W)} de Blanc ne sont pas comptés.`,
+        `Les yeux des chaînes en seki ne sont le territoire de personne : ${num(v.B)} ${plural(v.B, "point", "points")} de Noir et ${num(v.W)} de Blanc restent hors du décompte.`,
       "jp-captures": (v) =>
-        `Les prisonniers comptent pour celui qui les a pris (comme s'ils remplissaient le territoire adverse) : Noir +${num(v.B)}, Blanc +${num(v.W)}.`,
-      "jp-komi": (v) => `Blanc ajoute le komi : ${num(v.W)}.`,
+        `Les prisonniers comptent pour celui qui les a pris (comme s’ils remplissaient le territoire adverse) : Noir +${num(v.B)}, Blanc +${num(v.W)}.`,
+      "jp-komi": (v) => `Blanc ajoute le komi : ${num(v.W)}.`,
     },
     positionTitle: "Compter une position",
     positionIntro:
-      "Placez une position d'une partie jouée sur une table, ou lisez-la dans un fichier SGF, puis voyez tous les décomptes côte à côte et pas à pas.",
+      "Placez une position d’une partie jouée sur une table, ou lisez-la dans un fichier SGF, puis voyez tous les décomptes côte à côte et pas à pas.",
     positionLink: "Compter une position",
     tool: "Outil",
     toolBlack: "pierre noire",
@@ -395,16 +448,16 @@ export const fr = {
     count: "Compter",
     sgfTitle: "Depuis un fichier SGF",
     sgfText: "Partie SGF",
-    sgfMove: "Position après le coup (vide : la fin)",
+    sgfMove: "Position après le coup (vide : la fin)",
     sgfLoad: "Charger la position",
     sgfLoaded: (m, n) => `Position après le coup ${m} sur ${n}.`,
     counted: "Compté.",
-    refused: (msg) => `Le serveur a refusé la position : ${msg}`,
+    refused: (msg) => `Le serveur a refusé la position : ${msg}`,
   },
 
   lessons: {
     reviewLink: "Revoir",
-    learnLink: "Leçons de règle",
+    learnLink: "Leçons de règles",
     reviewTitle: "Revoir une partie",
     openTitle: "Ouvrir un enregistrement",
     uploadLabel: "Fichier SGF",
@@ -412,11 +465,11 @@ export const fr = {
     openPasted: "Ouvrir le texte collé",
     gameLabel: "Ou une partie de ce serveur (son identifiant)",
     openGame: "Ouvrir la partie",
-    loading: "Lecture de l'enregistrement…",
+    loading: "Lecture de l’enregistrement…",
     players: (b, w) => `${b} (Noir) – ${w} (Blanc)`,
     unknownPlayer: "?",
     resultLabel: "Résultat\u00a0:",
-    settings: (size, rules, komi) => `${size}×${size}, règle ${rules}, komi ${komi}`,
+    settings: (size, rules, komi) => `${size}×${size}, règles ${rules}, komi ${komi}`,
     toStart: "Début",
     prev: "Précédent",
     next: "Suivant",
@@ -428,11 +481,11 @@ export const fr = {
     inVariation: "Dans une variante",
     onMainLine: "Sur la ligne principale",
     backToMain: "Revenir à la ligne principale",
-    variations: "Variantes à partir d'ici",
-    variationsColon: "Variantes à partir d'ici\u00a0:",
+    variations: "Variantes à partir d’ici",
+    variationsColon: "Variantes à partir d’ici\u00a0:",
     noComment: "Pas de commentaire sur ce coup.",
     commentTitle: "Commentaire",
-    estimate: "Montrer l'estimation (propriété selon les parties aléatoires de keima)",
+    estimate: "Montrer l’estimation (propriété selon les parties aléatoires de keima)",
     estimating: "Estimation…",
     estimateNote: "Intersections teintées\u00a0: le camp qui devrait les posséder\u202f; pierres barrées\u00a0: pierres qui devraient mourir. Une estimation, pas un arbitrage.",
     countTitle: "Le décompte final",
@@ -440,20 +493,20 @@ export const fr = {
     countFinal: "Compter la position finale",
     download: "Télécharger le SGF",
     warnings: "Lu avec ces hypothèses\u00a0:",
-    learnTitle: "Leçons de règle",
-    learnIntro: "De petits gobans où vous jouez\u00a0: l'arbitre de ce serveur répond à chaque coup, et dit pourquoi il en refuse un.",
+    learnTitle: "Leçons de règles",
+    learnIntro: "De petits gobans où vous jouez\u00a0: l’arbitre de ce serveur répond à chaque coup, et dit pourquoi il en refuse un.",
     lessonList: "Leçons",
     stepOf: (i, n) => `Étape ${i} sur ${n}`,
     toPlay: (c) => (c === "B" ? "Noir joue" : "Blanc joue"),
     pass: "Passer",
     restart: "Recommencer",
     nextLesson: "Leçon suivante",
-    wrongMove: (v) => `${v} est légal, mais ce n'est pas le coup demandé à cette étape. Essayez encore.`,
-    expectedRefusal: "Légal\u00a0: l'arbitre l'accepte. Cette étape demande le coup qu'il refuse.",
-    refusedBecause: "L'arbitre refuse\u00a0:",
-    refereeSaid: "Phrase de l'arbitre\u00a0:",
+    wrongMove: (v) => `${v} est légal, mais ce n’est pas le coup demandé à cette étape. Essayez encore.`,
+    expectedRefusal: "Légal\u00a0: l’arbitre l’accepte. Cette étape demande le coup qu’il refuse.",
+    refusedBecause: "L’arbitre refuse\u00a0:",
+    refereeSaid: "Phrase de l’arbitre\u00a0:",
     completed: "Leçon terminée.",
     source: "Texte de la règle\u00a0:",
-    countLink: "Le décompte pas à pas, sur n'importe quelle position\u00a0: l'outil de position",
+    countLink: "Le décompte pas à pas, sur n’importe quelle position\u00a0: l’outil de position",
   },
 };

@@ -3,7 +3,7 @@
 // to the players' chat and may hide the spectators'; everyone else writes to the
 // spectators' chat.
 import { useEffect, useLayoutEffect, useRef, useState } from "preact/hooks";
-import { lang, t, tn } from "../../i18n.js";
+import { errorWords, lang, t } from "../../i18n.js";
 
 /** The time of a message in the page's language ("10:05" in French, "10:05 AM" in English). */
 export function chatTime(at, code = lang.get()) {
@@ -91,7 +91,7 @@ export function Chat({ game, seated, send }) {
         } else if (exc.code === "network") {
           setError({ key: "chatNotSent" });
         } else {
-          const why = t("labelled", tn("errors", exc.code) || t("errorTitle"), exc.message);
+          const why = errorWords(exc);
           setError({ text: `${t("chatNotSent")} ${why}` });
         }
       }

@@ -4,7 +4,7 @@
 // move with its rule, a notice).
 import { t, tn } from "../../i18n.js";
 import { AcceptButton } from "../Lobby.jsx";
-import { colorName } from "./names.js";
+import { botNoteWords, colorName, playerName } from "./names.js";
 
 function turnText(game, you) {
   if (game.result) return t("resultText", game.result);
@@ -14,7 +14,7 @@ function turnText(game, you) {
   return t("toMove", colorName(game.to_move));
 }
 
-export function GameStatus({ game, you, status, workerNotice }) {
+export function GameStatus({ game, you, status, workerNotice, botNote }) {
   const local = you.length === 2;
   const botColor = ["B", "W"].find((c) => game.players?.[c]?.kind === "bot");
   const botThinking = botColor && game.phase === "play" && game.to_move === botColor && !game.result;
@@ -31,11 +31,13 @@ export function GameStatus({ game, you, status, workerNotice }) {
         </p>
       )}
       {botThinking && workerNotice !== "no-bot-worker" && (
-        <p class="thinking">{t(game.bot_warming ? "warming" : "thinking")}</p>
+        <p class="thinking" data-testid="thinking">
+          {game.bot_warming ? t("warming") : t("thinkingName", playerName(game.players[botColor]))}
+        </p>
       )}
-      {game.bot_note && !game.result && (
+      {botNote && !game.result && (
         <p class="notice" role="status" data-testid="bot-note">
-          {game.bot_note}
+          {botNoteWords(botNote)}
         </p>
       )}
       {game.mode === "open" && game.invite_open && !you.length && !game.result && (

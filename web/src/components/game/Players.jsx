@@ -1,7 +1,7 @@
 // The two sides of a game: who plays them, their captures, pass stones and clocks.
 import { t } from "../../i18n.js";
 import { Clock } from "./Clock.jsx";
-import { colorName } from "./names.js";
+import { colorName, playerName } from "./names.js";
 
 export function Players({ game, you }) {
   const local = you.length === 2;
@@ -21,12 +21,10 @@ export function Players({ game, you }) {
             <th scope="row">
               <span class={`stone-icon ${c}`} aria-hidden="true"></span>
               {colorName(c)}
-              {game.players?.[c]?.kind === "bot" && ` (${t("bot")})`}
-              {game.players?.[c]?.kind === "human" && game.players[c].name && (
+              {(game.players?.[c]?.kind === "bot" || game.players?.[c]?.name) && (
                 <span class="player-name" data-testid={`name-${c}`}>
                   {" "}
-                  {game.players[c].name}
-                  {game.players[c].rank && ` (${t("rankWords", game.players[c].rank)})`}
+                  {playerName(game.players[c])}
                 </span>
               )}
               {you.includes(c) && !local && ` (${t("you")})`}

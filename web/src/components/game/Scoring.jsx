@@ -1,21 +1,31 @@
 // The end of a game: the dead-stone phase (the estimator's proposal, who accepted, accept or
 // resume), then the result and the count.
 import { api, ROOT } from "../../api.js";
-import { rt, t, tn } from "../../i18n.js";
+import { resultCode, rt, t, tn } from "../../i18n.js";
 import { GameCount } from "../GameCount.jsx";
 import { ScoreTable } from "../ScoreTable.jsx";
 import { colorName } from "./names.js";
 
 const sameSet = (a, b) => a.length === b.length && a.every((p) => b.includes(p));
 
-/** The marking phase: instructions, the proposal, who accepted, and the players' buttons. */
-export function Marking({ game, you, send }) {
+/**
+ * The marking phase: instructions, the proposal, who accepted, and the players' buttons. Against
+ * the computer (`marks` not null: the chains clicked, not sent yet), the player marks, then
+ * submits the marking with `onSubmit`, as between people; the computer answers only then.
+ */
+export function Marking({ game, you, send, marks = null, onSubmit, onUndoMarks }) {
   const local = you.length === 2;
   const accepted = game.accepted || [];
+  const help = !you.length ? t("scoringWatch") : marks ? t("scoringHelpBot") : t("scoringHelp");
   return (
     <section class="scoring" data-testid="scoring">
       {/* The instructions are for those who mark; a spectator is told what is going on. */}
-      <p data-testid="scoring-help">{you.length ? t("scoringHelp") : t("scoringWatch")}</p>
+      <p data-testid="scoring-help">{help}</p>
+      {marks && marks.length > 0 && (
+        <p class="notice" role="status" data-testid="marks-pending">
+          {t("marksPending", marks.length)}
+        </p>
+      )}
       {game.proposal && (
         <p data-testid="proposal">
           {sameSet(game.proposal, game.dead || [])
@@ -32,7 +42,24 @@ export function Marking({ game, you, send }) {
       </ul>
       {you.length > 0 && (
         <div class="actions">
-          {local ? (
+          {marks ? (
+            <>
+              <button
+                type="button"
+                class="primary"
+                disabled={!marks.length && you.every((c) => accepted.includes(c))}
+                onClick={onSubmit}
+                data-testid="submit-marking"
+              >
+                {marks.length ? t("submitMarking") : t("acceptMarking")}
+              </button>
+              {marks.length > 0 && (
+                <button type="button" onClick={onUndoMarks} data-testid="undo-marks">
+                  {t("undoMarks")}
+                </button>
+              )}
+            </>
+          ) : local ? (
             ["B", "W"].map((c) => (
               <button
                 key={c}
@@ -74,7 +101,8 @@ export function Outcome({ game, live }) {
             {t("result")}
             {t("colon")}
           </strong>{" "}
-          {t("resultText", game.result)} ({game.result})
+          {t("resultText", game.result)}
+          {resultCode(game.result) && ` (${resultCode(game.result)})`}
           {game.end_reason && tn("endReasons", game.end_reason) && ` – ${tn("endReasons", game.end_reason)}`}
         </p>
       )}
