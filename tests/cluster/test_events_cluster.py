@@ -100,3 +100,45 @@ def test_the_other_process_ends_a_killed_process_game_on_time_once(pair: Cluster
     assert s["result"] == "B+T"
     time.sleep(3)
     assert timeouts() == 1
+
+
+def test_a_game_read_during_a_redis_outage_keeps_its_watchers_up_to_date(pair: Cluster,
+                                                                          own_redis: RedisServer) -> None:
+    """A read of the game on the watchers' process while Redis is down (a page load, a GET) must not leave
+    their sockets behind once Redis is back."""
+    import asyncio
+    import json
+
+    import websockets
+
+    base0, base1 = pair.base(0), pair.base(1)
+    r = httpx.post(f"{base0}/api/games", json={"size": 9, "opponent": "local"}, timeout=30)
+    gid, tok = r.json()["game"]["id"], r.json()["seat"]["token"]
+    seat = {"x-keima-seat": tok}
+
+    async def main() -> int:
+        url = base1.replace("http://", "ws://") + f"/api/games/{gid}/ws"
+        async with websockets.connect(url) as ws:
+            version = json.loads(await ws.recv())["game"]["version"]
+            await asyncio.sleep(0.3)
+            own_redis.stop()
+            async with httpx.AsyncClient(timeout=30) as http:
+                assert (await http.post(f"{base0}/api/games/{gid}/actions", json={"type": "play", "move": "E5"},
+                                        headers=seat)).status_code == 200
+                assert (await http.get(f"{base1}/api/games/{gid}")).json()["version"] == 1  # read meanwhile
+                own_redis.start()
+                await asyncio.sleep(2.0)  # the processes reconnect
+                assert (await http.post(f"{base0}/api/games/{gid}/actions", json={"type": "play", "move": "C3"},
+                                        headers=seat)).status_code == 200
+            deadline = time.monotonic() + 15
+            while version < 2 and time.monotonic() < deadline:
+                msg = json.loads(await asyncio.wait_for(ws.recv(), max(0.1, deadline - time.monotonic())))
+                if msg["type"] == "delta":
+                    version = msg["to"] if msg["from"] == version else version
+                elif msg["type"] == "state":
+                    version = msg["game"]["version"]
+            return version
+
+    from tests.cluster.conftest import run_async
+
+    assert run_async(main()) == 2

@@ -7,6 +7,7 @@ bot's task returned early and never looked again, leaving the game waiting in th
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -71,8 +72,11 @@ def test_marking_changed_while_the_bot_judges(slow_client: TestClient, judge: Sl
     s = act(c, gid, tok, {"type": "toggle_dead", "point": "E5"})["game"]
     assert s["dead"] and s["accepted"] == []
     judge.release.set()
-    # ...and the bot must judge the new marking rather than give up its turn.
-    wait_for(lambda: state(c, gid)["accepted"] == ["W"])
-    assert judge.judgements == 2
+    # ...its answer about the old marking is dropped, and it waits while the person marks ...
+    time.sleep(0.5)
+    assert state(c, gid)["accepted"] == [] and judge.judgements == 1
+    # ... then judges the new marking once it is submitted, rather than give up its turn.
     s = act(c, gid, tok, {"type": "accept"})["game"]
-    assert s["phase"] == "finished" and s["end_reason"] == "score"
+    assert s["accepted"] == ["B"]
+    wait_for(lambda: state(c, gid)["phase"] == "finished")
+    assert judge.judgements == 2 and state(c, gid)["end_reason"] == "score"

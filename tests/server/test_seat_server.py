@@ -4,6 +4,7 @@ plays in the browser's games under keima's refereeing, and the bot never keeps t
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -50,8 +51,12 @@ def test_a_disputed_marking_is_shown_and_play_resumes(stubborn_client: TestClien
     act(c, gid, tok, {"type": "pass"})
     wait_for(lambda: state(c, gid)["accepted"] == ["W"])  # nothing marked: the bot agrees
     assert state(c, gid)["bot_note"] is None
-    # The human marks the stone dead: the bot says which chain it sees alive, and play resumes (no silent wait).
+    # The human marks the stone dead: the bot waits while the marking is being made ...
     act(c, gid, tok, {"type": "toggle_dead", "point": "E5"})
+    time.sleep(0.5)
+    assert state(c, gid)["phase"] == "scoring" and state(c, gid)["dead"] != []
+    # ... and once it is submitted says which chain it sees alive, and play resumes (no silent wait).
+    act(c, gid, tok, {"type": "accept"})
     wait_for(lambda: state(c, gid)["phase"] == "play")
     s = state(c, gid)
     assert s["bot_note"] is not None and "stubborn thinks E5 is alive" in s["bot_note"]
@@ -61,6 +66,10 @@ def test_a_disputed_marking_is_shown_and_play_resumes(stubborn_client: TestClien
     hub = c.app.state.hub  # type: ignore[attr-defined]
     hub.drop(hub.sessions[gid])
     assert state(c, gid)["bot_note"] == s["bot_note"]
+    # Once the person plays on, the dispute is being settled on the board: the note goes.
+    wait_for(lambda: state(c, gid)["to_move"] == "B")
+    act(c, gid, tok, {"type": "play", "move": "C3"})
+    assert state(c, gid)["bot_note"] is None
 
 
 @pytest.fixture

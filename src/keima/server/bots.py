@@ -19,7 +19,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from keima import ai, seat
-from keima.rules.board import BLACK
+from keima.rules.board import BLACK, opponent
 from keima.rules.game import GameError
 from keima.server.cache import GameCache
 from keima.server.errors import Refused, game_error
@@ -102,7 +102,11 @@ class BotRunner:
         if g.phase in PLAY_PHASES and g.result is None and g.to_move == s.bot_color:
             return "move"
         if g.phase == "scoring" and s.proposal is not None and s.bot_color not in g.accepted:
-            return "accept"
+            # The person marks at their pace and submits (toggles, then their acceptance): the seat answers the
+            # estimator's marking as it stands, or a marking the person has accepted, never one half made.
+            person = opponent(s.bot_color)
+            if person in g.accepted or g.dead == s.proposal:
+                return "accept"
         return None
 
     @staticmethod

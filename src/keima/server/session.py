@@ -235,6 +235,10 @@ class GameSession:
                 )
             self._move(kind, action, c, now)
             self.undo_request = None
+            if self.bot_note is not None and c != self.bot_color:
+                # The person has played on after the computer seat's dispute: it is settled on the board now.
+                self.bot_note = None
+                entry["bot_note"] = None
         elif kind == "resign":
             c = self.resolve_color(action, seats, g.to_move)
             self._guard(lambda: g.resign(c))
