@@ -19,6 +19,8 @@ from datetime import UTC, datetime
 from typing import Any
 
 import sqlalchemy as sa
+from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.engine import Connection, Engine
 
 from keima.ratings import game as rating_game
@@ -97,11 +99,15 @@ def recompute(engine: Engine) -> int:
     a server's delivery that runs meanwhile: each event is still applied once). Returns the number of rated
     games. Blocking; meanwhile readers may see ratings part way."""
     with engine.begin() as conn:
+        # The progress row first: it waits for a delivery in flight to commit and holds the next one off, so the
+        # deletes (each statement a fresh snapshot) see every row a delivery wrote.
+        reset = event_progress.update().where(event_progress.c.subscriber == NAME).values(last_seq=0)
+        if not conn.execute(reset).rowcount:
+            insert = pg_insert if conn.dialect.name == "postgresql" else sqlite_insert
+            conn.execute(insert(event_progress).values(subscriber=NAME, last_seq=0).on_conflict_do_nothing())
+            conn.execute(reset)
         conn.execute(rating_history.delete())
         conn.execute(ratings.delete())
-        if not conn.execute(event_progress.update().where(event_progress.c.subscriber == NAME)
-                            .values(last_seq=0)).rowcount:
-            conn.execute(event_progress.insert().values(subscriber=NAME, last_seq=0))
     while store_events.deliver(engine, NAME, KINDS, _apply):
         pass
     with engine.connect() as conn:
