@@ -216,3 +216,32 @@ def test_racing_deliveries_rate_each_game_once_in_order(db_url: str) -> None:
     assert ratings_subscriber.recompute(engine) == rated_games
     assert table_rows(db_url) == before
     engine.dispose()
+
+
+class Died(Exception):
+    """A process dying in the middle of a delivery, after the subscriber's effect and before the commit."""
+
+
+def test_a_delivery_that_dies_after_its_effect_is_delivered_again_and_counts_once(db_url: str) -> None:
+    events = seed_games(db_url, 12, seed=7)
+    engine = make_engine(db_url)
+    sub = ratings_subscriber.SUBSCRIBER
+    seen: list[int] = []
+
+    def dying(conn: sa.Connection, event: dict[str, Any]) -> None:
+        sub.apply(conn, event)
+        seen.append(event["seq"])
+        if len(seen) == 5:
+            raise Died
+
+    with pytest.raises(Died):
+        store_events.deliver(engine, sub.name, sub.kinds, dying)
+    assert table_rows(db_url) == ([], [])  # the effects of the first four went with the transaction
+    while store_events.deliver(engine, sub.name, sub.kinds, sub.apply):
+        pass
+    expected = by_hand(events)
+    assert expected
+    for pid, r in expected.items():
+        rated = ratings_subscriber.rating_of(engine, pid)
+        assert rated is not None and rated[0] == pytest.approx(r, rel=1e-12)
+    engine.dispose()
