@@ -2,8 +2,8 @@
 
 ``create_app(db_url)`` returns a FastAPI application; on start-up it opens the database, brings the schema to
 the newest migration, starts the writer thread and makes the process's hub (``keima.server.hub``); on shut-down
-it stops them. The routes live in their modules (``routes_games``, ``api_players``, ``api_ratings``, ``positions``, ``review``,
-``routes_ui``), the HTTP edge in ``http_edge``.
+it stops them. The routes live in their modules (``routes_games``, ``api_players``, ``api_ratings``,
+``positions``, ``review``, ``routes_ui``), the HTTP edge in ``http_edge``.
 """
 
 from __future__ import annotations

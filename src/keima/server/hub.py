@@ -4,7 +4,8 @@
 - ``service`` (``keima.server.service.GameService``): the one write path, with its game events;
 - ``clocks`` and ``scheduler`` (``keima.server.scheduler``): a clock running out, in memory and durably;
 - ``bots`` (``keima.server.bots.BotRunner``): the computer seats and the dead-stone estimate;
-- ``outbox`` (``keima.server.outbox.Outbox``): the durable subscribers of game events (the players' records and ratings);
+- ``outbox`` (``keima.server.outbox.Outbox``): the durable subscribers of game events (the players' records
+  and ratings);
 - ``gc_pauses`` (``keima.server.housekeeping``): the process's garbage-collector figures.
 
 The front ends (routes, sockets, the worker) call the hub; the hub calls its parts. Cluster mode (``shared``):

@@ -2,8 +2,9 @@
 
 The migrations (``keima/server/migrations``) create it step by step: revision 0001 made ``games`` and ``game_log``,
 0002 the players' tables, 0003 the columns and tables of game events (``people`` and ``summary`` on ``games``, the
-outbox, the subscribers' progress, the players' records and the scheduler), 0004 the ratings. A migration never reads this module:
-each writes its own steps, so that a database made by an older keima is brought up the way it would have been.
+outbox, the subscribers' progress, the players' records and the scheduler), 0004 the ratings and their history.
+A migration never reads this module: each writes its own steps, so that a database made by an older keima is
+brought up the way it would have been.
 ``tests/server/test_persistence.py`` checks that a migrated database and ``metadata`` agree.
 """
 
