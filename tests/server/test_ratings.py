@@ -103,6 +103,9 @@ def test_rated_games_between_registered_players(client: TestClient, db_url: str)
     assert cli_main(["ratings", "recompute", "--db", db_url]) == 0
     assert table_rows(db_url) == live
 
+    paths = client.get("/openapi.json").json()["paths"]
+    assert "get" in paths["/api/players/{name}"] and "get" in paths["/api/players/{name}/ratings"]
+    assert "rated" in client.get("/openapi.json").json()["components"]["schemas"]["NewGame"]["properties"]
     assert alice.req("GET", "/api/players/nobody", 404).json()["error"]["code"] == "not-found"
     assert alice.req("GET", "/api/players/nobody/ratings", 404).status_code == 404
 
