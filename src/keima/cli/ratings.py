@@ -29,7 +29,7 @@ def register(subparsers: Subparsers) -> None:
 
 
 def _missing_action(_args: argparse.Namespace) -> int:
-    raise UsageError("keima ratings: name an action (recompute)")
+    raise UsageError("name an action: recompute")
 
 
 def _recompute(args: argparse.Namespace) -> int:
