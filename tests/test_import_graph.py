@@ -119,6 +119,7 @@ RANKS: dict[str, int] = {
     "gtp": 1,
     "timecontrol": 1,
     "tournament": 1,  # tournaments as data: pairing, standings, files (on the rules alone)
+    "ratings": 1,  # Glicko-2, ranks and the handicap's rank difference (on the rules alone)
     "seat": 2,
     "archive": 2,
     "keima": 2,  # the package's own facade (keima.Game, keima.load_sgf ...)

@@ -61,7 +61,8 @@ def _color(c: int | None) -> str | None:
 def event_of(game: str, version: int, entry: dict[str, Any], before: Before, after: Any) -> list[GameEvent]:
     """The events of the log entry ``entry`` that made version ``version`` of game ``game``, from the game as it
     was (``before``) and as it is now (``after``: a ``GameSession``). The first is the change itself; a change that
-    ended the game is followed by ``finished`` (``{"result", "reason"}``). Never raises for a well-formed entry."""
+    ended the game is followed by ``finished`` (``{"result", "reason", "rated", "moves"}``, ``moves``: the
+    stones each colour played, ``{"B": n, "W": n}``). Never raises for a well-formed entry."""
     g = after.game
     out: list[GameEvent] = []
 
@@ -109,5 +110,11 @@ def event_of(game: str, version: int, entry: dict[str, Any], before: Before, aft
     elif not any(k in ("resign", "timeout", "forfeit", "no-result") for k in kinds):
         add("changed")
     if g.phase == "finished" and before.phase != "finished":
-        add("finished", result=g.result, reason=g.end_reason)
+        # What the ratings need (keima.server.ratings_subscriber): whether the game was rated, and the stones each
+        # side played (a game where one side played fewer than five is an abandoned start, unrated).
+        played = {"B": 0, "W": 0}
+        for m in g.moves:
+            if m.point is not None:
+                played[_color(m.color) or "B"] += 1
+        add("finished", result=g.result, reason=g.end_reason, rated=bool(after.params.get("rated")), moves=played)
     return out

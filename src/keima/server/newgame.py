@@ -29,12 +29,16 @@ def build(body: dict[str, Any], engines: dict[str, str], *, game_id: str | None 
     (default: a new random one); ``token``: the creator's seat token (default: a new random one); ``person``:
     the player creating it (keima.server.players), who holds the creator's seats. An ``"open"`` game is an
     invitation without a code: anyone takes its free seat (``join`` with ``code=None``).
-    Raises ``Refused`` ``invalid-request`` for settings the rules or the bot refuse."""
+    Raises ``Refused`` ``invalid-request`` for settings the rules or the bot refuse, and for a rated game against
+    the bot or on one screen (whether the players are registered is the route's to check)."""
     try:
         ruleset = get_ruleset(body["rules"])
     except RulesError as exc:
         raise Refused("invalid-request", str(exc), field="rules") from None
     mode = body["opponent"]
+    rated = bool(body.get("rated"))
+    if rated and mode not in ("invite", "open"):
+        raise Refused("invalid-request", "only a game between two registered players can be rated", field="rated")
     color = body["color"]
     human = {"B": BLACK, "W": WHITE}.get(color) or secrets.choice((BLACK, WHITE))
     bot_color = bot_level = None
@@ -60,6 +64,7 @@ def build(body: dict[str, Any], engines: dict[str, str], *, game_id: str | None 
         "komi": body["komi"],
         "handicap": body["handicap"],
         "placement": placement,
+        "rated": rated,
     }
     try:
         game = GameSession.new_game(params)

@@ -22,6 +22,7 @@ from keima.server.api_players import (
     set_session_cookie,
 )
 from keima.server.chat import game_sgf
+from keima.server.errors import Refused
 from keima.server.http_edge import json_response
 from keima.server.hub import Hub
 from keima.server.newgame import new_game_id
@@ -110,6 +111,12 @@ errors: dict[int | str, dict[str, Any]] = {
     code: {"model": ErrorBody} for code in (400, 403, 404, 409, 413, 422, 503)
 }
 
+def _unregistered() -> Refused:
+    # Ratings belong to accounts: a guest's would be lost with the guest (docs/ratings.md).
+    return Refused("invalid-request", "a rated game is between registered players: log in or register first",
+                   field="rated")
+
+
 @router.post("/api/games", status_code=201, responses={201: {"model": Created}, **errors})
 async def create_game(request: Request, body: NewGame | None = None) -> Response:
     """Create a game; the caller gets its seat (cookie and body) and, for an invitation, the link. A caller
@@ -118,6 +125,8 @@ async def create_game(request: Request, body: NewGame | None = None) -> Response
     _same_origin(request)
     data = (body or NewGame()).model_dump()
     player, cookie = await caller_player(request, make=needs_player(request, data["opponent"] == "open"))
+    if data["rated"] and (player is None or player.guest):
+        raise _unregistered()
     gid = new_game_id()
     token = None if player is None else players_of(request).seat_token(player.id, gid)
     s, token, invite = await hub_of(request).create(data, game_id=gid, token=token,
@@ -142,6 +151,8 @@ async def join_game(game_id: str, body: JoinGame, request: Request) -> Response:
     _same_origin(request)
     token = await caller_token(request, game_id)
     player, cookie = await caller_player(request, make=needs_player(request, body.code is None))
+    if (player is None or player.guest) and (await hub_of(request).get(game_id)).params.get("rated"):
+        raise _unregistered()
     seat = None if player is None else players_of(request).seat_token(player.id, game_id)
     s, new = await hub_of(request).join(game_id, body.code, _thash(token), token=seat,
                                         person=None if player is None else player.person())

@@ -70,6 +70,8 @@ class NewGame(_Strict):
     color: Literal["B", "W", "random"] = "B"
     bot_level: Annotated[str, Field(max_length=40)] | None = None
     engine: Annotated[str, Field(max_length=80)] | None = None
+    #: A rated game (keima.server.ratings_subscriber): between registered players only.
+    rated: bool = False
 
 
 class JoinGame(_Strict):

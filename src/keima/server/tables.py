@@ -2,8 +2,9 @@
 
 The migrations (``keima/server/migrations``) create it step by step: revision 0001 made ``games`` and ``game_log``,
 0002 the players' tables, 0003 the columns and tables of game events (``people`` and ``summary`` on ``games``, the
-outbox, the subscribers' progress, the players' records and the scheduler). A migration never reads this module:
-each writes its own steps, so that a database made by an older keima is brought up the way it would have been.
+outbox, the subscribers' progress, the players' records and the scheduler), 0004 the ratings and their history.
+A migration never reads this module: each writes its own steps, so that a database made by an older keima is
+brought up the way it would have been.
 ``tests/server/test_persistence.py`` checks that a migrated database and ``metadata`` agree.
 """
 
@@ -88,4 +89,25 @@ scheduled_jobs = sa.Table(
     sa.Column("due_at", sa.DateTime(timezone=True), nullable=False),
     sa.Column("claimed_until", sa.DateTime(timezone=True), nullable=True),
     sa.Index("ix_scheduled_jobs_due_at", "due_at"),
+)
+# Each rated player's Glicko-2 values after their last rated game (keima.server.ratings_subscriber).
+ratings = sa.Table(
+    "ratings",
+    metadata,
+    sa.Column("player_id", sa.String(32), primary_key=True),
+    sa.Column("rating", sa.Float, nullable=False),
+    sa.Column("deviation", sa.Float, nullable=False),
+    sa.Column("volatility", sa.Float, nullable=False),
+    sa.Column("games", sa.Integer, nullable=False),
+)
+# A player's rating after each rated game, in the order the games were rated (``seq``: the outbox event's).
+rating_history = sa.Table(
+    "rating_history",
+    metadata,
+    sa.Column("player_id", sa.String(32), primary_key=True),
+    sa.Column("seq", sa.BigInteger, primary_key=True, autoincrement=False),
+    sa.Column("game_id", sa.String(32), nullable=False),
+    sa.Column("at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("rating", sa.Float, nullable=False),
+    sa.Column("deviation", sa.Float, nullable=False),
 )

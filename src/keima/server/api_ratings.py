@@ -1,0 +1,117 @@
+"""A player's rank, rating and record, and the history of their rating (docs/web-api.md, *Players' ratings*).
+
+``GET /api/players/{name}`` and ``GET /api/players/{name}/ratings``: public, read-only; the name is matched as
+names are (case and Unicode form aside, ``keima.server.players.name_key``); 404 for a name nobody has.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import datetime
+from typing import Any
+
+import sqlalchemy as sa
+from fastapi import APIRouter, Request
+from fastapi.responses import Response
+from pydantic import BaseModel, ConfigDict
+from sqlalchemy.engine import Engine
+
+from keima.ratings import game as rating_game
+from keima.ratings import ranks
+from keima.server.errors import Refused
+from keima.server.hub import Hub
+from keima.server.players import name_key
+from keima.server.ratings_subscriber import history_of, rating_of
+from keima.server.records import record_of
+from keima.server.schemas import ErrorBody
+from keima.server.tables import players
+
+router = APIRouter()
+_errors: dict[int | str, dict[str, Any]] = {404: {"model": ErrorBody}}
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class RatingOut(_Strict):
+    """Glicko-2 values: the rating, its deviation (one standard deviation) and volatility."""
+
+    rating: float
+    deviation: float
+    volatility: float
+
+
+class RecordOut(_Strict):
+    won: int
+    lost: int
+
+
+class PlayerOut(_Strict):
+    """``GET /api/players/{name}``: ``rank`` from the rating (``"5k"``, ``"2d"``), ``provisional`` while the
+    deviation is 160 or more; a player with no rated game has the rating of their declared rank (or 1500)."""
+
+    name: str
+    rank: str
+    provisional: bool
+    rating: RatingOut
+    games: RecordOut
+
+
+class RatingPoint(_Strict):
+    """The rating after one rated game (``at``: when it finished)."""
+
+    game: str
+    at: datetime
+    rating: float
+    deviation: float
+
+
+class RatingsOut(_Strict):
+    """``GET /api/players/{name}/ratings``: one entry per rated game, oldest first."""
+
+    ratings: list[RatingPoint]
+
+
+def _player(engine: Engine, name: str) -> Any:
+    with engine.connect() as conn:
+        return conn.execute(sa.select(players.c.id, players.c.name, players.c.rank)
+                            .where(players.c.name_key == name_key(name), players.c.deleted_at.is_(None))).first()
+
+
+async def _find(request: Request, name: str) -> tuple[Engine, Any]:
+    hub: Hub = request.app.state.hub
+    engine = hub.store.engine
+    row = await asyncio.get_running_loop().run_in_executor(None, _player, engine, name)
+    if row is None:
+        raise Refused("not-found", f"no player named {name!r}")
+    return engine, row
+
+
+def player_out(name: str, declared: str | None, rated: Any, record: dict[str, int]) -> PlayerOut:
+    """The answer for a player ``name`` of declared rank ``declared``, rating ``rated`` (``rating_of``'s answer)
+    and ``record`` (``record_of``'s)."""
+    r = rating_game.initial(declared) if rated is None else rated[0]
+    return PlayerOut(name=name, rank=ranks.rank_label(r.rating), provisional=ranks.is_provisional(r.deviation),
+                     rating=RatingOut(rating=r.rating, deviation=r.deviation, volatility=r.volatility),
+                     games=RecordOut(won=record["won"], lost=record["lost"]))
+
+
+@router.get("/api/players/{name}", responses={200: {"model": PlayerOut}, **_errors})
+async def get_player(name: str, request: Request) -> Response:
+    """A player's rank, rating and won/lost games."""
+    engine, row = await _find(request, name)
+    loop = asyncio.get_running_loop()
+    rated = await loop.run_in_executor(None, rating_of, engine, row.id)
+    record = await loop.run_in_executor(None, record_of, engine, row.id)
+    out = player_out(row.name, row.rank, rated, record)
+    return Response(out.model_dump_json(), media_type="application/json")
+
+
+@router.get("/api/players/{name}/ratings", responses={200: {"model": RatingsOut}, **_errors})
+async def get_ratings(name: str, request: Request) -> Response:
+    """A player's rating after each rated game."""
+    engine, row = await _find(request, name)
+    points = await asyncio.get_running_loop().run_in_executor(None, history_of, engine, row.id)
+    out = RatingsOut(ratings=[RatingPoint(**p) for p in points])
+    return Response(out.model_dump_json(), media_type="application/json")
