@@ -83,10 +83,11 @@ def test_a_game_moves_the_rating_toward_the_result_and_shrinks_the_deviation(
         assert after.rating >= player.rating
     elif surprise < -1e-9:
         assert after.rating <= player.rating
-    # A game is information: the new deviation is below the deviation before the game widened by the period's
-    # volatility (Glickman's step 6), which only the floor may overrule.
+    # A game is information: the new deviation is at most the deviation before the game widened by the period's
+    # volatility (Glickman's step 6), which only the floor may overrule. (Against an opponent thousands of points
+    # away the game tells next to nothing, and the two are equal to the last digits.)
     widened = math.hypot(player.deviation, after.volatility * glicko2.SCALE)
-    assert after.deviation < widened or after.deviation == glicko2.MIN_DEVIATION
+    assert after.deviation <= widened * (1 + 1e-12) or after.deviation == glicko2.MIN_DEVIATION
     assert glicko2.MIN_RATING <= after.rating <= glicko2.MAX_RATING
     assert glicko2.MIN_DEVIATION <= after.deviation <= glicko2.MAX_DEVIATION
     assert glicko2.MIN_VOLATILITY <= after.volatility <= glicko2.MAX_VOLATILITY

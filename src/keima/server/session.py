@@ -1,14 +1,13 @@
 """One game held by the server: the referee's ``Game``, its clock, seats, undo request and estimator proposal.
 
-A session changes only through ``apply`` (a player's or the bot's intent) and ``flag`` (a clock ran out); each
-returns the log entry that records the change, which the caller stores before anyone is told. An entry is a delta:
-
+A session changes only through its methods that return a log entry (``apply``: a player's or the bot's intent;
+``flag``, ``forfeit``, ``set_proposal``, ``join``, ``post_chat``, ``rename``, ``revoke``), called by the game
+service (``keima.server.service``), which stores the entry before anyone is told. An entry is a delta:
 ``{"undo": n, "events": [Event dicts], "clock": snapshot, "undo_request": "B" | None, "proposal": [points] | None,
-"join": "W"}``: take back ``n`` game events, then apply ``events``; the other keys replace the session's value when
-present. ``replay`` folds a stored log back into a session (called by ``keima.server.store.from_row``), so the
-database alone rebuilds every game. What clients are sent is made by ``keima.server.view``.
-
-Every refused intent raises ``Refused`` and leaves the session exactly as it was.
+"join": "W", "chat": {...}, "rename": {...}, "revoke": ["B"], "bot_note": ...}``: take back ``n`` game events,
+then apply ``events``; the other keys replace the session's value when present. ``fold`` applies one stored entry
+(``replay`` folds a whole log, ``keima.server.cache`` the entries another process stored), so the database alone
+rebuilds every game. Every refusal raises ``Refused`` and leaves the session exactly as it was.
 """
 
 from __future__ import annotations
