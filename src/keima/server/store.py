@@ -358,9 +358,15 @@ def job_key(kind: str, game_id: str) -> str:
 
 
 def _set_job(conn: Connection, kind: str, game_id: str, due: datetime | None) -> None:
+    # One statement for the usual case (a move moves the due time of a running clock): an update, and an insert
+    # only for a clock that just started.
     key = job_key(kind, game_id)
-    conn.execute(scheduled_jobs.delete().where(scheduled_jobs.c.key == key))
-    if due is not None:
+    if due is None:
+        conn.execute(scheduled_jobs.delete().where(scheduled_jobs.c.key == key))
+        return
+    moved = conn.execute(scheduled_jobs.update().where(scheduled_jobs.c.key == key)
+                         .values(due_at=due, claimed_until=None))
+    if not moved.rowcount:
         conn.execute(scheduled_jobs.insert().values(key=key, kind=kind, game_id=game_id, due_at=due,
                                                     claimed_until=None))
 
