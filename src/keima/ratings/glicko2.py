@@ -105,12 +105,13 @@ def update(player: Rating, games: Sequence[tuple[Rating, float]]) -> Rating:
         inv_v += g * g * e * (1.0 - e)
         gain += g * (score - e)
     v = 1.0 / inv_v
-    sigma = _volatility(phi, player.volatility, v, v * gain)
+    # Kept within its bounds before it widens the deviation: the volatility stored is the one the update used.
+    sigma = _clamp(_volatility(phi, player.volatility, v, v * gain), MIN_VOLATILITY, MAX_VOLATILITY)
     phi_star = math.sqrt(phi * phi + sigma * sigma)
     phi_new = 1.0 / math.sqrt(1.0 / (phi_star * phi_star) + 1.0 / v)
     mu_new = mu + phi_new * phi_new * gain
     return Rating(
         rating=_clamp(CENTRE + SCALE * mu_new, MIN_RATING, MAX_RATING),
         deviation=_clamp(SCALE * phi_new, MIN_DEVIATION, MAX_DEVIATION),
-        volatility=_clamp(sigma, MIN_VOLATILITY, MAX_VOLATILITY),
+        volatility=sigma,
     )
