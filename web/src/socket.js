@@ -119,9 +119,15 @@ export class LiveSocket {
     });
   }
 
-  /** Drops the socket as a network failure would (the reconnection then follows). */
+  /** Drops the socket as a network failure would (the reconnection then follows). Handled at once, not
+   * when the browser gets round to the close event: a busy browser may deliver that late. */
   drop() {
-    this.ws?.close();
+    const ws = this.ws;
+    if (!ws) return;
+    const closed = ws.onclose;
+    ws.onclose = null;
+    ws.close();
+    closed?.call(ws, { code: 1006 });
   }
 
   close() {
