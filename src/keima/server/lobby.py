@@ -51,12 +51,17 @@ class Lobby:
         self._last_moves_notice = 0.0
         self._moves_pending: asyncio.TimerHandle | None = None
         self._cache: tuple[int, float, str] | None = None
+        self._changes = 0  # notices sent from this process (a list read across one is not kept)
         self._cache_lock = asyncio.Lock()
         hub.listeners.append(self.on_change)
 
     # -- notices -------------------------------------------------------------------------------------------
     def notify(self) -> None:
         """Tell every lobby socket (in every process) that the lists changed."""
+        # The lists made before this change must not go to a socket that opens now: it would never hear of the
+        # change (its notice went out before it subscribed).
+        self._cache = None
+        self._changes += 1
         self.hub.pubsub.publish(LOBBY, time.time_ns(), LOBBY)
 
     def on_change(self, s: GameSession, events: list[GameEvent]) -> None:
@@ -132,8 +137,10 @@ class Lobby:
                 cached_version, made, text = self._cache
                 if (version and cached_version >= version) or (not version and time.monotonic() - made < FRESH):
                     return text
+            changes = self._changes
             lists = LobbyOut(type="lobby", open=await self.games("open"), live=await self.games("live"),
                              finished=await self.games("finished"), mine=None)
             text = lists.model_dump_json(exclude={"mine", "now"})
-            self._cache = (version, time.monotonic(), text)
+            if changes == self._changes:  # not kept when a change came while the lists were read
+                self._cache = (version, time.monotonic(), text)
             return text
