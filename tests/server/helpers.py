@@ -99,3 +99,35 @@ def apply_delta(game: dict[str, Any], delta: dict[str, Any]) -> dict[str, Any]:
         g["clock"] = clock
     g["version"] = delta["to"]
     return g
+
+
+def deliver_racing(engine: Any, subscriber: Any, limit: int, threads: int = 4) -> None:
+    """Deliver the outbox to ``subscriber`` (a ``keima.server.outbox.Subscriber``) from ``threads`` threads at
+    once, ``limit`` events a round, then to the end; fails with the first error a thread met (SQLite's "database
+    is locked" aside: that thread tries again)."""
+    import threading
+
+    import sqlalchemy as sa
+
+    from keima.server import store_events
+
+    errors: list[BaseException] = []
+
+    def deliver() -> None:
+        try:
+            for _ in range(20):
+                try:
+                    store_events.deliver(engine, subscriber.name, subscriber.kinds, subscriber.apply, limit=limit)
+                except sa.exc.OperationalError:  # SQLite: the other writer held the database; go on
+                    time.sleep(0.01)
+        except BaseException as exc:
+            errors.append(exc)
+
+    running = [threading.Thread(target=deliver) for _ in range(threads)]
+    for th in running:
+        th.start()
+    for th in running:
+        th.join()
+    while store_events.deliver(engine, subscriber.name, subscriber.kinds, subscriber.apply):
+        pass
+    assert not errors, errors

@@ -7,18 +7,17 @@ Real ``keima serve`` processes, killed with SIGKILL between a change and what fo
 
 from __future__ import annotations
 
-import threading
 import time
 from typing import Any
 
 import httpx
 import sqlalchemy as sa
 
-from keima.server import records, store_events
+from keima.server import records
 from keima.server.store import make_engine, migrate, now_utc
 from keima.server.tables import game_log, game_outbox, games, player_records
 
-from .helpers import wait_for
+from .helpers import deliver_racing, wait_for
 from .live import TIMEOUT, serve
 
 
@@ -76,27 +75,8 @@ def test_deliveries_racing_apply_each_event_once(db_url: str) -> None:
                                                clock={}, phase="finished", people=people))
             conn.execute(game_outbox.insert().values(game_id=f"g{i}", version=1, kind="finished",
                                                      data={"result": "B+R" if i % 2 else "W+3.5"}, created_at=now))
-    errors: list[BaseException] = []
 
-    def deliver() -> None:
-        try:
-            for _ in range(20):
-                try:
-                    store_events.deliver(engine, records.NAME, frozenset({"finished"}), records.SUBSCRIBER.apply,
-                                         limit=4)
-                except sa.exc.OperationalError:  # SQLite: the other writer held the database; go on
-                    time.sleep(0.01)
-        except BaseException as exc:
-            errors.append(exc)
-
-    threads = [threading.Thread(target=deliver) for _ in range(4)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    while store_events.deliver(engine, records.NAME, frozenset({"finished"}), records.SUBSCRIBER.apply):
-        pass
-    assert not errors, errors
+    deliver_racing(engine, records.SUBSCRIBER, limit=4)
     got = {pid: records.record_of(engine, pid) for pid in ("p-black", "p-white-0", "p-white-1", "p-white-2")}
     engine.dispose()
     # Black won the 15 odd games and lost the 15 even ones; each white lost or won its share.

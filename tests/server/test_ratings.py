@@ -4,8 +4,6 @@ endpoints that show them, and ``keima ratings recompute`` agreeing with the live
 from __future__ import annotations
 
 import random
-import threading
-import time
 from typing import Any
 
 import pytest
@@ -21,7 +19,7 @@ from keima.server import ratings_subscriber, store_events
 from keima.server.store import make_engine, migrate, now_utc
 from keima.server.tables import game_outbox, games, rating_history, ratings
 
-from .helpers import wait_for
+from .helpers import deliver_racing, wait_for
 from .test_players import Browser, registered
 
 # Five stones each on a 9x9 board, far from each other: the shortest game that is rated.
@@ -179,27 +177,9 @@ def by_hand(events: list[dict[str, Any]]) -> dict[str, Rating]:
 def test_racing_deliveries_rate_each_game_once_in_order(db_url: str) -> None:
     events = seed_games(db_url, 40, seed=24)
     engine = make_engine(db_url)
-    errors: list[BaseException] = []
     sub = ratings_subscriber.SUBSCRIBER
 
-    def deliver() -> None:
-        try:
-            for _ in range(20):
-                try:
-                    store_events.deliver(engine, sub.name, sub.kinds, sub.apply, limit=3)
-                except sa.exc.OperationalError:  # SQLite: the other writer held the database; go on
-                    time.sleep(0.01)
-        except BaseException as exc:
-            errors.append(exc)
-
-    threads = [threading.Thread(target=deliver) for _ in range(4)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    while store_events.deliver(engine, sub.name, sub.kinds, sub.apply):
-        pass
-    assert not errors, errors
+    deliver_racing(engine, sub, limit=3)
     expected = by_hand(events)
     assert expected, "the seed rates no game: pick another"
     got = {pid: ratings_subscriber.rating_of(engine, pid) for pid in expected}
