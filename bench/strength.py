@@ -123,7 +123,10 @@ def main() -> int:
     ap.add_argument("--while-compiling", action="store_true",
                     help="keima plays as it does while its search compiles (keima.ai.quick), all game long")
     ap.add_argument("--gnugo-level", type=int, default=10)
-    ap.add_argument("--komi", type=float, default=7.5)
+    ap.add_argument("--komi", type=float, default=None, help="komi (default: the ruleset's, its handicap komi "
+                    "with --handicap)")
+    ap.add_argument("--handicap", type=int, default=0, metavar="N",
+                    help="GNU Go takes Black with N stones on the fixed points in every game, keima White")
     ap.add_argument("--rules", default="french")
     ap.add_argument("--out", default="bench/out")
     ap.add_argument("--first", type=int, default=1,
@@ -144,14 +147,19 @@ def main() -> int:
     keima = f"keima:{args.level}" + (" while compiling" if args.while_compiling else "")
     threads_note = "" if args.threads is None else f", {args.threads} thread(s)"
     gnugo_argv = [gnugo, "--mode", "gtp", "--level", str(args.gnugo_level)]
+    if args.komi is None:
+        from keima.rules.game import Game
+
+        args.komi = Game(size=args.size, rules=args.rules, handicap=args.handicap).komi
+    colours = f"gnugo Black with {args.handicap} stones" if args.handicap else "colours alternating"
     print(f"{keima} ({args.seconds} s/move{threads_note}) vs {' '.join(gnugo_argv)}, {args.size}x{args.size}, komi {args.komi}, "
-          f"{args.rules}, {args.games} games, colours alternating, {args.jobs} at a time", flush=True)
+          f"{args.rules}, {args.games} games, {colours}, {args.jobs} at a time", flush=True)
     start = time.time()
     tally = {"wins": 0, "losses": 0, "other": 0, "passed_first": 0, "lost_after_passing_first": 0,
              "lost_after_passing_first_ahead": 0}
     with table.open("a") as log:
         log.write(f"# {time.strftime('%Y-%m-%d %H:%M:%S')} {keima} {args.seconds} s/move{threads_note} vs "
-                  f"{' '.join(gnugo_argv)}, {args.size}x{args.size}, komi {args.komi}, {args.rules}\n")
+                  f"{' '.join(gnugo_argv)}, {args.size}x{args.size}, komi {args.komi}, {args.rules}, {colours}\n")
 
     def on_game(line: str, verdict: str, first: bool, ahead: bool) -> None:
         tally[verdict] += 1
@@ -178,6 +186,7 @@ def main() -> int:
     n = wins + losses
     lo, hi = wilson(wins, n)
     summary = (f"keima:{args.level} vs gnugo level {args.gnugo_level}, {args.size}x{args.size}, komi {args.komi}, "
+               f"{colours}, "
                f"{args.rules}, {args.seconds} s/move{threads_note}: keima won {wins} of {n} decided games "
                f"({100 * wins / max(n, 1):.1f}%, 95% CI {100 * lo:.0f}-{100 * hi:.0f}%), {other} without winner; "
                f"keima passed first in {tally['passed_first']} games and lost {tally['lost_after_passing_first']} "
@@ -246,8 +255,11 @@ def play_game(args: argparse.Namespace, gnugo_argv: list[str], sgf_dir: str,
         return EnginePlayer("gnugo", gnugo_argv)
 
     referee = Referee(size=args.size, rules=args.rules, komi=args.komi, move_timeout=120.0, seconds=args.seconds,
-                      log=lambda message: print(message, file=sys.stderr, flush=True))
-    [report] = run_match((keima, make_keima), ("gnugo", make_gnugo), referee, 1, sgf_dir, number_from=number)
+                      handicap=args.handicap, log=lambda message: print(message, file=sys.stderr, flush=True))
+    players = ((keima, make_keima), ("gnugo", make_gnugo))
+    if args.handicap:
+        players = players[::-1]  # the stones go to GNU Go: keima gives them as White
+    [report] = run_match(*players, referee, 1, sgf_dir, number_from=number, alternate=not args.handicap)
     keima_color = "B" if report.black == keima else "W"
     result = report.result
     if result.startswith(keima_color + "+"):

@@ -31,6 +31,7 @@ from keima.record import dump_sgf
 from keima.rules import coords
 from keima.rules.board import BLACK, WHITE, color_word, opponent
 from keima.rules.game import Game, GameError
+from keima.rules.ruleset import RulesError
 from keima.seat import ComputerPlayer, EnginePlayer, Failure, Seat, SeatFailure, apply_answer
 
 
@@ -63,8 +64,10 @@ class Referee:
     ``move_timeout`` is the limit in seconds for each reply of an engine (``genmove`` included; an in-process
     player that takes longer loses on time all the same); ``seconds`` is what an in-process player may think per
     move (default: its own default), never more than ``move_timeout``; ``max_moves`` ends a game that will not end
-    (default ``4 * size * size``) with no result.
-    Raises :class:`keima.RulesError` at construction for a bad size, ruleset or komi.
+    (default ``4 * size * size``) with no result. ``handicap`` (2 to 9) puts that many Black stones on the GTP
+    fixed handicap points before White's first move, with the ruleset's handicap komi unless ``komi`` is given.
+    Raises :class:`keima.RulesError` at construction for a bad size, ruleset, komi or handicap (one the ruleset
+    places freely, or too many stones for the board).
     """
 
     def __init__(
@@ -77,9 +80,11 @@ class Referee:
         seconds: float | None = None,
         max_moves: int | None = None,
         max_resumptions: int = 2,
+        handicap: int = 0,
         log: Callable[[str], None] | None = None,
     ) -> None:
-        Game(size=size, rules=rules, komi=komi)  # validates the settings now rather than mid-match
+        self.handicap = handicap
+        self._new_game(size, rules, komi)  # validates the settings now rather than mid-match
         self.size = size
         self.rules = rules
         self.komi = komi
@@ -91,9 +96,17 @@ class Referee:
 
     # ------------------------------------------------------------------ one game
 
+    def _new_game(self, size: int, rules: str, komi: float | None) -> Game:
+        if self.handicap == 1:
+            # One "stone" is no stone: Black simply plays first with the handicap komi, and GTP's fixed_handicap
+            # starts at two, so a match asks for 2 to 9.
+            raise RulesError("a handicap match needs 2 to 9 stones, not 1")
+        placement = "fixed" if self.handicap >= 2 else None
+        return Game(size=size, rules=rules, komi=komi, handicap=self.handicap, placement=placement)
+
     def play_game(self, black: ComputerPlayer, white: ComputerPlayer, number: int = 1) -> GameReport:
         """Play one game; returns its report. Never raises for a player's misbehaviour (that is a result)."""
-        game = Game(size=self.size, rules=self.rules, komi=self.komi)
+        game = self._new_game(self.size, self.rules, self.komi)
         seats = {BLACK: Seat(black), WHITE: Seat(white)}
         for player in (black, white):
             if isinstance(player, EnginePlayer):
@@ -240,9 +253,10 @@ def run_match(
     sgf_dir: str | None = None,
     on_game: Callable[[GameReport], None] | None = None,
     number_from: int = 1,
+    alternate: bool = True,
 ) -> list[GameReport]:
     """Play ``games`` games between two players, alternating colours (``first`` is Black in the odd-numbered
-    games), numbered from ``number_from`` (so that a long match can be played in parts, each part a slice of
+    games; in every game when ``alternate`` is false, as in a handicap match), numbered from ``number_from`` (so that a long match can be played in parts, each part a slice of
     the same numbering and colours).
 
     Each entry is ``(label, factory)``; the factory makes a fresh player for every game (an engine starts a fresh
@@ -252,7 +266,7 @@ def run_match(
     """
     reports: list[GameReport] = []
     for number in range(number_from, number_from + games):
-        pair = (first, second) if number % 2 == 1 else (second, first)
+        pair = (first, second) if number % 2 == 1 or not alternate else (second, first)
         players: dict[int, ComputerPlayer] = {}
         try:
             for color, (label, factory) in zip((BLACK, WHITE), pair, strict=True):

@@ -302,7 +302,11 @@ class EnginePlayer:
         if self.per_move is not None:
             # Canadian overtime of one stone a period: the engine's per-move limit (optional for the engine).
             engine.request(f"time_settings 0 {max(1, int(self.per_move))} 1", t)
-        if game.handicap_stones:
+        if game.handicap_stones and game.placement == "fixed" and engine.known("fixed_handicap", t):
+            # The GTP 2 command every engine of the tournament subset knows; its points are the ones keima placed
+            # (both follow the specification's table).
+            engine.send(f"fixed_handicap {len(game.handicap_stones)}", t)
+        elif game.handicap_stones:
             engine.send("set_free_handicap " + " ".join(coords.to_gtp(p, game.size) for p in game.handicap_stones), t)
 
     def _sync(self, game: Game) -> SubprocessEngine:

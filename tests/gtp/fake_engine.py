@@ -18,7 +18,8 @@ import sys
 import time
 
 KNOWN = {"protocol_version", "name", "version", "known_command", "list_commands", "quit", "boardsize",
-         "clear_board", "komi", "play", "genmove", "final_status_list", "time_settings"}
+         "clear_board", "komi", "play", "genmove", "final_status_list", "time_settings", "fixed_handicap",
+         "set_free_handicap"}
 
 
 def main() -> int:

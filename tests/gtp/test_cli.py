@@ -30,6 +30,11 @@ from .conftest import FAKE, gnugo_path
         (["match", "--black", "keima", "--white", "keima", "--size", "30"], "30"),
         (["match", "--black", "keima", "--white", "keima", "--rules", "calvinball"], "unknown ruleset"),
         (["match", "--black", "keima", "--white", "keima", "--move-time", "-1"], "--move-time must be positive"),
+        (["match", "--black", "keima", "--white", "keima", "--handicap", "1"], "--handicap must be from 2 to 9"),
+        (["match", "--black", "keima", "--white", "keima", "--handicap", "10"], "--handicap must be from 2 to 9"),
+        (["match", "--black", "keima", "--white", "keima", "--handicap", "3", "--rules", "chinese"],
+         "the chinese rules place handicap stones free, not fixed"),
+        (["match", "--black", "keima", "--white", "keima", "--handicap", "9", "--size", "7"], "7x7"),
     ],
 )
 def test_bad_options_exit_2_with_a_message(argv: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:

@@ -180,3 +180,40 @@ def test_engine_that_cannot_start_forfeits() -> None:
     reports = run_match(("keima", lambda: keima_policy()), ("broken", broken), Referee(size=9), 1)
     assert reports[0].result == "B+F" and reports[0].crashed
     assert "cannot start" in reports[0].reason
+
+
+@pytest.mark.parametrize(("rules", "komi", "expected_komi"), [("french", None, 0.5), ("japanese", None, 0.5),
+                                                              ("french", 3.5, 3.5)])
+def test_a_handicap_game_starts_from_the_fixed_points_with_the_handicap_komi(
+    rules: str, komi: float | None, expected_komi: float
+) -> None:
+    from keima.rules import coords
+
+    report = play(fake("script", "D5,pass"), fake("script", "E5,pass"), size=9, rules=rules, komi=komi, handicap=3)
+    game = report.game
+    # GTP 2 (section 4.1.1) on 19x19 puts three stones on D4, Q16, D16; on 9x9 the same corners are C3, G7, C7.
+    assert sorted(coords.to_gtp(p, 9) for p in game.handicap_stones) == ["C3", "C7", "G7"]
+    assert game.komi == expected_komi and game.handicap == 3
+    # White moves first after the stones: the first move of the record is White's.
+    assert game.moves[0].color == 2 and coords.to_gtp(game.moves[0].point, 9) == "E5"
+    text = sgf_text(report)
+    assert text is not None and "HA[3]" in text and f"KM[{expected_komi:g}]" in text
+    assert sorted(load_sgf(text).handicap_stones) == sorted(game.handicap_stones)
+
+
+def test_a_handicap_match_keeps_the_colours_as_given() -> None:
+    referee = Referee(size=7, move_timeout=10.0, handicap=2)
+    reports = run_match(("taker", lambda: fake("pass")), ("giver", keima_policy), referee, 2, alternate=False)
+    assert [(r.black, r.white) for r in reports] == [("taker", "giver"), ("taker", "giver")]
+    assert all(len(r.game.handicap_stones) == 2 for r in reports)
+    even = run_match(("a", lambda: fake("pass")), ("b", keima_policy), Referee(size=7, move_timeout=10.0), 2)
+    assert [(r.black, r.white) for r in even] == [("a", "b"), ("b", "a")]
+
+
+def test_a_handicap_the_ruleset_places_freely_is_refused_at_construction() -> None:
+    from keima.rules.ruleset import RulesError
+
+    with pytest.raises(RulesError, match="place handicap stones free"):
+        Referee(size=9, rules="tromp-taylor", handicap=3)
+    with pytest.raises(RulesError, match="2 to 9 stones"):
+        Referee(size=9, handicap=1)

@@ -39,6 +39,9 @@ def register(subparsers: Subparsers) -> None:
     p.add_argument("--max-moves", type=int, default=None,
                    help="moves after which a game ends with no result (default 4 x size x size)")
     p.add_argument("--seed", type=int, default=0, help="random seed for keima's engine (default 0)")
+    p.add_argument("--handicap", type=int, default=0, metavar="N",
+                   help="N handicap stones (2 to 9) for Black on the fixed points, as GTP fixed_handicap, with the "
+                        "ruleset's handicap komi unless --komi is given; colours then stay as given in every game")
 
 
 def _factory(option: str, spec: str, args: argparse.Namespace, index: int) -> tuple[str, PlayerFactory]:
@@ -95,11 +98,14 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"--move-time must be positive, not {args.move_time}")
     if not args.keima_seconds > 0:
         raise UsageError(f"--keima-seconds must be positive, not {args.keima_seconds}")
+    if args.handicap and not 2 <= args.handicap <= 9:
+        raise UsageError(f"--handicap must be from 2 to 9 stones, not {args.handicap}")
     if args.max_moves is not None and args.max_moves < 2:
         raise UsageError(f"--max-moves must be at least 2, not {args.max_moves}")
     try:
         referee = Referee(size=args.size, rules=args.rules, komi=args.komi, move_timeout=args.move_time,
-                          seconds=args.keima_seconds, max_moves=args.max_moves, log=lambda message: print(message, file=sys.stderr))
+                          seconds=args.keima_seconds, max_moves=args.max_moves, handicap=args.handicap,
+                          log=lambda message: print(message, file=sys.stderr))
     except RulesError as exc:
         raise UsageError(str(exc)) from None
     first = _factory("--black", args.black, args, 1)
@@ -117,6 +123,6 @@ def run(args: argparse.Namespace) -> int:
         print(f"game {report.number}: {report.black} (B) vs {report.white} (W): {report.result}{note}",
               file=sys.stderr)
 
-    reports = run_match(first, second, referee, args.games, args.sgf, on_game=progress)
+    reports = run_match(first, second, referee, args.games, args.sgf, on_game=progress, alternate=not args.handicap)
     print(results_table(reports))
     return 1 if any(r.crashed for r in reports) else 0

@@ -163,6 +163,9 @@ class SubprocessEngine(_LinkBase):
             code = self.proc.wait(timeout=1.0)
         except subprocess.TimeoutExpired:
             code = None
+        # The process is gone, but its last words may still be in the pipe: let the reader reach the end (it does
+        # at once unless a child of the engine holds the pipe open) so the message names the cause.
+        self._readers[1].join(timeout=1.0)
         detail = f"exit code {code}" if code is not None else "output closed"
         tail = self.stderr_tail()
         return EngineDied(f"{self.label} {what} ({detail}){': ' + tail if tail else ''}")
