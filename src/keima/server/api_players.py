@@ -21,6 +21,7 @@ from keima.server.errors import Refused
 from keima.server.hub import Hub
 from keima.server.limits import ChatFlood, Limits
 from keima.server.lobby import LOBBY, Lobby, player_channel
+from keima.server.matchmaker import MATCHED_PREFIX, matched_json
 from keima.server.origin import cross_origin as _cross_origin
 from keima.server.origin import same_origin as _same_origin
 from keima.server.players import SESSION_AGE, SESSION_COOKIE, Player, Players, load_secret
@@ -296,10 +297,19 @@ async def lobby_socket(websocket: WebSocket) -> None:
     if pid is not None:
         subs.append(lobby.hub.pubsub.subscribe(player_channel(pid)))
     newest = [0]
+    # Automatch's "matched" notices (keima.server.matchmaker) go to the page as they come, apart from the lists.
+    notices: list[str] = []
+    if pid is not None:
+        got = await websocket.app.state.matchmaker.status(pid)
+        if got is not None and got[1] is not None:
+            notices.append(matched_json(got[1]))
 
     async def listen(sub: Any) -> None:
-        async for version, _msg in sub:
-            newest[0] = max(newest[0], version)
+        async for version, msg in sub:
+            if msg.startswith(MATCHED_PREFIX):
+                notices.append(msg)
+            else:
+                newest[0] = max(newest[0], version)
             wake.set()
 
     async def send() -> None:
@@ -315,8 +325,12 @@ async def lobby_socket(websocket: WebSocket) -> None:
             with contextlib.suppress(WebSocketDisconnect, RuntimeError, OSError):
                 await send()
                 while True:
+                    while notices:
+                        await websocket.send_text(notices.pop(0))
                     await wake.wait()
                     wake.clear()
+                    while notices:
+                        await websocket.send_text(notices.pop(0))
                     await send()
                     await asyncio.sleep(0.2)  # notices in a burst make one message
         except Exception as exc:
@@ -343,3 +357,7 @@ async def lobby_socket(websocket: WebSocket) -> None:
             sub.close()
         for task in tasks:
             task.cancel()
+        if pid is not None:
+            # The player's last open page gone: their automatch entry ends (keima.server.matchmaker).
+            with contextlib.suppress(Exception):
+                await websocket.app.state.matchmaker.left(pid)

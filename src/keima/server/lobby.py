@@ -75,7 +75,7 @@ class Lobby:
         self._seen[s.id] = (status, moves)
         if len(self._seen) > 20_000:
             self._seen.clear()
-        if before is None or before[0] != status or any(e.type in ("renamed", "withdrawn") for e in events):
+        if before is None or before[0] != status or any(e.type in ("renamed", "withdrawn", "rated") for e in events):
             self.notify()
         elif before[1] != moves and status == "live":
             self._notify_moves()
