@@ -25,6 +25,7 @@ from keima.server.matchmaker import MATCHED_PREFIX, matched_json
 from keima.server.origin import cross_origin as _cross_origin
 from keima.server.origin import same_origin as _same_origin
 from keima.server.players import SESSION_AGE, SESSION_COOKIE, Player, Players, load_secret
+from keima.server.ratings_subscriber import has_rated_game
 from keima.server.schemas import ErrorBody
 from keima.server.schemas_players import Credentials, GamesOut, MeOut, MePatch, PasswordChange
 from keima.server.session import token_hash
@@ -144,11 +145,17 @@ async def get_me(request: Request) -> Response:
 
 @router.patch("/api/me", responses={200: {"model": MeOut}, **_errors})
 async def patch_me(body: MePatch, request: Request) -> Response:
-    """Change the caller's name and/or rank (409 for a name taken); a caller without a player gets a guest."""
+    """Change the caller's name and/or rank (409 ``name-taken`` for a name taken; 409 ``rank-earned`` for a rank
+    after the player's first rated game: it is their rating's from then on); a caller without a player gets a
+    guest."""
     _same_origin(request)
     player, cookie = await caller_player(request, make=True)
     assert player is not None
     fields = body.model_fields_set
+    if "rank" in fields and body.rank != player.rank and await asyncio.get_running_loop().run_in_executor(
+            None, has_rated_game, request.app.state.hub.store.engine, player.id):
+        raise Refused("rank-earned", "your rank is earned now: it follows your rated games and can no longer be "
+                      "typed in", field="rank")
     updated = await players_of(request).update(player, body.name, body.rank, "rank" in fields)
     await _rename_in_games(request, updated)
     resp = _json(me_out(updated))
