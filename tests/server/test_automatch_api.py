@@ -65,10 +65,11 @@ def test_two_registered_players_get_one_rated_game(client: TestClient, clock: Fa
     assert state["invite_open"] is False
     mine = bob.req("GET", "/api/me/games", 200).json()["games"]
     assert [g["id"] for g in mine] == [gid] and mine[0]["rated"] is True
-    # The match is told once more to a page that opens within the minute, then forgotten.
-    assert bob.req("GET", "/api/automatch", 200).json() == {"waiting": False, "game": gid}
-    clock.now += 120
-    assert bob.req("GET", "/api/automatch", 200).json() == {"waiting": False, "game": None}
+    # Both were told by their sockets: a page opened later is not sent to the game again.
+    wait_for(lambda: bob.req("GET", "/api/automatch", 200).json() == {"waiting": False, "game": None}, 5)
+    with alice.ws("/api/lobby/ws") as again:
+        assert again.receive_json()["type"] == "lobby"
+    assert alice.req("GET", "/api/automatch", 200).json() == {"waiting": False, "game": None}
 
 
 def test_the_window_widens_with_waiting(client: TestClient, clock: FakeClock) -> None:
@@ -85,6 +86,13 @@ def test_the_window_widens_with_waiting(client: TestClient, clock: FakeClock) ->
     clock.now += 0.1  # both have waited 30 s: windows of 4 ranks
     made = client.portal.call(mm.sweep)  # type: ignore[union-attr]
     assert len(made) == 1
+    # Nobody had a page open: the first page to open within the minute is told, once.
+    with strong.ws("/api/lobby/ws") as sock:
+        assert sock.receive_json()["type"] == "lobby"
+        assert sock.receive_json() == {"type": "matched", "game": made[0]}
+    wait_for(lambda: strong.req("GET", "/api/automatch", 200).json() == {"waiting": False, "game": None}, 5)
+    clock.now += 61  # a match nobody was told of is forgotten after a minute
+    assert weak.req("GET", "/api/automatch", 200).json() == {"waiting": False, "game": None}
     state = weak.req("GET", f"/api/games/{made[0]}", 200).json()
     # The weaker takes Black, with the handicap that 4 ranks stand for on 9x9 under the French rules.
     assert state["players"]["B"]["name"] == "weakling" and state["handicap"] == 1 and state["komi"] == 0.5

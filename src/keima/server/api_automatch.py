@@ -72,11 +72,14 @@ async def enter(body: AutomatchIn, request: Request) -> Response:
 
 @router.get("/api/automatch", responses={200: {"model": AutomatchOut}, **_errors})
 async def status(request: Request) -> Response:
-    """Whether the caller is waiting, or the game they were matched with in the last minute."""
+    """Whether the caller is waiting, or the game they were matched with in the last minute and not told of yet
+    (told once: by this answer, or by their lobby socket)."""
     pid = await players_of(request).player_id(request.cookies)
     got = None if pid is None else await matchmaker_of(request).status(pid)
     if got is None:
         return _json(AutomatchOut(waiting=False, game=None))
+    if got[1] is not None and pid is not None:
+        await matchmaker_of(request).told(pid, got[1])
     return _json(AutomatchOut(waiting=got[1] is None, game=got[1]))
 
 

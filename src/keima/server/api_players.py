@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 import time
 from typing import Any, Literal
@@ -327,17 +328,21 @@ async def lobby_socket(websocket: WebSocket) -> None:
                 exclude={"now"})[len('{"games":'):-1]
         await websocket.send_text(f'{lists[:-1]},"mine":{mine},"now":{time.time():.3f}}}')
 
+    async def tell() -> None:
+        while notices:
+            notice = notices.pop(0)
+            await websocket.send_text(notice)
+            await websocket.app.state.matchmaker.told(pid, json.loads(notice)["game"])
+
     async def pump() -> None:
         try:
             with contextlib.suppress(WebSocketDisconnect, RuntimeError, OSError):
                 await send()
                 while True:
-                    while notices:
-                        await websocket.send_text(notices.pop(0))
+                    await tell()
                     await wake.wait()
                     wake.clear()
-                    while notices:
-                        await websocket.send_text(notices.pop(0))
+                    await tell()
                     await send()
                     await asyncio.sleep(0.2)  # notices in a burst make one message
         except Exception as exc:

@@ -6,8 +6,9 @@ time, so a pair may become possible with nobody asking): it reads the waiting en
 (``keima.server.automatch.pairs``), claims each pair in one transaction (a pair another process claimed first is
 skipped) and creates its game through the game service with both seats bound to the two players' accounts. Both
 players are told on their player channel, in every process: ``{"type": "matched", "game": id}``, which their
-lobby sockets pass on; a socket that opens within ``keep_matched_s`` seconds of a match is told too (a message
-sent while it reconnected is not lost).
+lobby sockets pass on. Until a player has been told once (``told``: by a socket, or by an answer of the API), their
+matched entry stays for ``keep_matched_s`` seconds, and a socket that opens meanwhile is told (a message sent while
+it reconnected is not lost); a page opened after that is not sent to the game again.
 
 A waiting entry ends when its player cancels, or when the last lobby socket of the player closes (``left``),
 counted in every process through the pub/sub's watcher counts. Times are read through ``clock`` (the server's
@@ -102,7 +103,10 @@ class Matchmaker:
                           "ask for another") from None
         await self.sweep()
         got = await self.status(player.id)
-        return None if got is None else got[1]
+        if got is None or got[1] is None:
+            return None
+        await self.told(player.id, got[1])
+        return got[1]
 
     async def cancel(self, player_id: str) -> bool:
         """End the player's waiting entry; returns whether there was one (a matched entry stays matched)."""
@@ -119,6 +123,11 @@ class Matchmaker:
         if game is not None and (at is None or self.clock() - at > self.keep_matched_s):
             return None
         return entry, game
+
+    async def told(self, player_id: str, game_id: str) -> None:
+        """The player has been told of their game ``game_id`` (a lobby socket sent it, or an answer had it): their
+        matched entry goes, so that a page opened later is not sent to the game again."""
+        await self.hub.store.write(store_automatch.forget(player_id, game_id))
 
     async def left(self, player_id: str) -> None:
         """A lobby socket of ``player_id`` closed: their waiting entry ends when no other is open (in any

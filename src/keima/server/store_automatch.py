@@ -84,6 +84,15 @@ def release(game_id: str) -> Op:
     return op
 
 
+def forget(player_id: str, game_id: str) -> Op:
+    """An op that drops the player's entry matched with ``game_id`` (they have been told)."""
+
+    def op(conn: Connection) -> None:
+        conn.execute(automatch.delete().where(automatch.c.player_id == player_id, automatch.c.game_id == game_id))
+
+    return op
+
+
 def forget_matched(before: float) -> Op:
     """An op that drops the matched entries older than ``before`` (their players were told long ago)."""
 
