@@ -31,7 +31,7 @@ def pair(pg_url: str, redis_url: str, tmp_path_factory: pytest.TempPathFactory) 
 
 
 def _stored(url: str, names: list[str]) -> tuple[set[str | None], set[str]]:
-    """The games the two players' automatch entries were matched with, and the games they have seats in."""
+    """The games of the players' automatch entries (None: waiting), and the games they have seats in."""
     engine = make_engine(url)
     try:
         with engine.connect() as conn:
@@ -83,5 +83,44 @@ def test_two_players_on_two_processes_get_exactly_one_game(pair: Cluster, pg_url
     (g0, names0, you0), (g1, names1, you1) = run_async(main())
     assert g0 == g1 and names0 == names1 and sorted(names0.split("/")) == [left, right]
     assert sorted(you0 + you1) == ["B", "W"]
-    # One game in the database: both entries matched with it, and both players seated in it alone.
-    assert _stored(pg_url, [left, right]) == ({g0}, {g0})
+    # One game in the database: both players seated in it alone, and no entry waiting (each is gone once its player
+    # was told, or still matched with that game).
+    matched, seated = _stored(pg_url, [left, right])
+    assert seated == {g0} and matched <= {g0}
+
+
+def test_a_wait_ends_when_the_last_page_closes_in_either_process(pair: Cluster) -> None:
+    import websockets
+
+    bases = [pair.base(0), pair.base(1)]
+    name = f"carol{secrets.token_hex(3)}"
+
+    async def main() -> list[bool]:
+        seen: list[bool] = []
+        async with httpx.AsyncClient(base_url=bases[0], timeout=30) as http:
+            r = await http.post("/api/players", json={"name": name, "password": "correct horse"},
+                                headers={"Origin": bases[0]})
+            assert r.status_code == 201, r.text
+            cookie = {"Cookie": f"keima_session={http.cookies['keima_session']}"}
+
+            async def waiting() -> bool:
+                return bool((await http.get("/api/automatch")).json()["waiting"])
+
+            urls = [b.replace("http://", "ws://") + "/api/lobby/ws" for b in bases]
+            async with websockets.connect(urls[0], additional_headers=cookie) as ws0:
+                await ws0.recv()
+                async with websockets.connect(urls[1], additional_headers=cookie) as ws1:
+                    await ws1.recv()
+                    await asyncio.sleep(3)  # each process advertises its sockets every 2 s
+                    r = await http.post("/api/automatch", json={"sizes": [19], "speed": "blitz"},
+                                        headers={"Origin": bases[0]})
+                    assert r.json() == {"waiting": True, "game": None}
+                await asyncio.sleep(3)
+                seen.append(await waiting())  # the page on the first process is still open
+            deadline = asyncio.get_running_loop().time() + 25
+            while await waiting() and asyncio.get_running_loop().time() < deadline:
+                await asyncio.sleep(0.3)
+            seen.append(await waiting())
+        return seen
+
+    assert run_async(main()) == [True, False]

@@ -112,6 +112,8 @@ def test_cancel_and_a_closed_page_end_the_wait(client: TestClient, clock: FakeCl
             wb2.receive_json()
         assert b.req("GET", "/api/automatch", 200).json()["waiting"] is True  # one page still open
     wait_for(lambda: b.req("GET", "/api/automatch", 200).json()["waiting"] is False, 5)
+    ask(a)
+    a.req("DELETE", "/api/me", 204)  # a deleted account leaves the queue
     assert ask(c)["waiting"] is True  # nobody else is waiting
 
 

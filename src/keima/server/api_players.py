@@ -253,6 +253,7 @@ async def delete_me(request: Request) -> Response:
     if player.guest:
         raise Refused("not-registered", "a guest has no account to delete")
     await _retire_all(request, player)
+    await request.app.state.matchmaker.cancel(player.id)
     former = await players_of(request).delete(player)
     await _anonymize(request, player.id, former)
     resp = Response(status_code=204)
@@ -370,6 +371,6 @@ async def lobby_socket(websocket: WebSocket) -> None:
         for task in tasks:
             task.cancel()
         if pid is not None:
-            # The player's last open page gone: their automatch entry ends (keima.server.matchmaker).
-            with contextlib.suppress(Exception):
-                await websocket.app.state.matchmaker.left(pid)
+            # The player's last open page gone: their automatch entry ends (keima.server.matchmaker), checked in
+            # the background (the other processes' counts may need another look).
+            lobby.hub.spawn(websocket.app.state.matchmaker.left(pid))

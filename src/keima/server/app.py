@@ -29,6 +29,7 @@ from keima.server import (
 from keima.server.http_edge import BodyLimit, SecurityHeaders, content_security_policy
 from keima.server.hub import Hub
 from keima.server.limits import Limits
+from keima.server.lobby import PLAYER_PREFIX
 from keima.server.matchmaker import Matchmaker
 from keima.server.positions import router as positions_router
 from keima.server.pubsub import LocalPubSub, PubSub
@@ -72,6 +73,8 @@ def create_app(db_url: str | None = None, *, pubsub: PubSub | None = None, dist:
             hub = Hub(store, rps, cache_size=cache_size, shared=True, jobs=queue, engines=engines)
             rps.on_remote = hub.on_remote
             rps.rebuildable = hub.rebuildable
+            # Automatch ends a wait when the player's last lobby socket closes, in whichever process it was.
+            rps.counted = lambda channel: hub.rebuildable(channel) or channel.startswith(PLAYER_PREFIX)
             rps.on_subscribed = lambda channel: hub.spawn(hub.refresh(channel))
             hub.start_sweep()
         else:

@@ -37,9 +37,12 @@ LIST_LIMIT = 30
 FRESH = 0.5
 
 
+PLAYER_PREFIX = "player:"
+
+
 def player_channel(player_id: str) -> str:
-    """The pub/sub channel of one player's games."""
-    return f"player:{player_id}"
+    """The pub/sub channel of one player's games (and of their automatch notices)."""
+    return PLAYER_PREFIX + player_id
 
 
 class Lobby:

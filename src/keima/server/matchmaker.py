@@ -56,12 +56,13 @@ class Matchmaker:
     """The automatch of one process (``app.state.matchmaker``); see the module docstring."""
 
     def __init__(self, hub: Hub, players: Players, *, clock: Callable[[], float] = time.time,
-                 sweep_s: float = 1.0, keep_matched_s: float = 60.0) -> None:
+                 sweep_s: float = 1.0, keep_matched_s: float = 60.0, recheck_s: float = 5.0) -> None:
         self.hub = hub
         self.players = players
         self.clock = clock
         self.sweep_s = sweep_s
         self.keep_matched_s = keep_matched_s
+        self.recheck_s = recheck_s
         self.made = 0
         self._lock = asyncio.Lock()
         self._loop = Background(self._run)
@@ -131,11 +132,20 @@ class Matchmaker:
 
     async def left(self, player_id: str) -> None:
         """A lobby socket of ``player_id`` closed: their waiting entry ends when no other is open (in any
-        process, as far as the pub/sub counts tell)."""
+        process, as far as the pub/sub counts tell). The other processes' counts are a few seconds old: while
+        they still show a socket, the count is read again ``recheck_s`` seconds later, up to three times."""
         channel = player_channel(player_id)
-        counts = await self.hub.pubsub.watchers([channel])
-        if counts.get(channel, 0) == 0:
-            await self.cancel(player_id)
+        try:
+            for attempt in range(4):
+                if attempt:
+                    await asyncio.sleep(self.recheck_s)
+                if self.hub.pubsub.subscribers(channel):
+                    return  # a page of theirs is open here
+                if (await self.hub.pubsub.watchers([channel])).get(channel, 0) == 0:
+                    await self.cancel(player_id)
+                    return
+        except Exception as exc:  # the database is away: the entry waits for a cancel or a match
+            log.warning("automatch: ending the wait of %s: %s: %s", player_id, type(exc).__name__, exc)
 
     # -- pairing -------------------------------------------------------------------------------------------
     async def sweep(self) -> list[str]:
@@ -164,6 +174,9 @@ class Matchmaker:
             log.exception("automatch: the game of %s and %s could not be made", a.name, b.name)
             with contextlib.suppress(Exception):
                 await self.hub.store.write(store_automatch.release(gid))
+                for e in (a, b):  # an account deleted while waiting leaves the queue, not the other player
+                    if await self.players.get(e.player_id) is None:
+                        await self.cancel(e.player_id)
             return None
         for pid in (a.player_id, b.player_id):
             self.hub.pubsub.publish(player_channel(pid), time.time_ns(), matched_json(gid))
