@@ -106,8 +106,25 @@ def pairs(entries: Iterable[Entry], now: float) -> list[tuple[Entry, Entry]]:
     """The pairs to make at time ``now``: closest ratings first (ties: the longest waiting), each entry in one
     pair at most. Deterministic for given entries."""
     items = sorted(entries, key=lambda e: (e.since, e.player_id))
-    candidates = [(gap(a, b), min(a.since, b.since), i, j)
-                  for i, a in enumerate(items) for j, b in enumerate(items[i + 1:], i + 1) if may_pair(a, b, now)]
+    numbers = [rank_number(e.rating) for e in items]
+    reach = [window(now - e.since) for e in items]
+    # Only entries of one speed and ruleset may pair; within each, scanned in rank order, each entry against the
+    # next ones until they are beyond its window: n players cost n times the players within a few ranks.
+    groups: dict[tuple[str, str], list[int]] = {}
+    for k, e in enumerate(items):
+        groups.setdefault((e.speed, e.rules), []).append(k)
+    candidates: list[tuple[float, float, int, int]] = []
+    for group in groups.values():
+        group.sort(key=lambda k: numbers[k])
+        for x, i in enumerate(group):
+            for j in group[x + 1:]:
+                d = numbers[j] - numbers[i]
+                if d > reach[i]:
+                    break
+                if d > reach[j] or items[i].player_id == items[j].player_id or \
+                        common_size(items[i], items[j]) is None:
+                    continue
+                candidates.append((d, min(items[i].since, items[j].since), min(i, j), max(i, j)))
     taken: set[int] = set()
     out: list[tuple[Entry, Entry]] = []
     for _gap, _since, i, j in sorted(candidates):
