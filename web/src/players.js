@@ -10,6 +10,8 @@ import { signal } from "./signal.js";
 export const me = signal(null);
 /** The latest lobby message ({open, live, finished, mine}), null until the first. */
 export const lobby = signal(null);
+/** The game automatch found for this player (the lobby socket's "matched" message), null until one. */
+export const matched = signal(null);
 
 export const playersApi = {
   me: () => call("GET", "api/me"),
@@ -48,6 +50,10 @@ export const LobbySocket = {
 };
 
 function onLobby(msg) {
+  if (msg?.type === "matched") {
+    matched.set(msg.game);
+    return;
+  }
   if (msg?.type !== "lobby") return;
   // The lists' clocks count from the server's time of the message (absent: its arrival).
   noteServerTime(msg.now);

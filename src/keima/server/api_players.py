@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 import time
 from typing import Any, Literal
@@ -21,9 +22,11 @@ from keima.server.errors import Refused
 from keima.server.hub import Hub
 from keima.server.limits import ChatFlood, Limits
 from keima.server.lobby import LOBBY, Lobby, player_channel
+from keima.server.matchmaker import MATCHED_PREFIX, matched_json
 from keima.server.origin import cross_origin as _cross_origin
 from keima.server.origin import same_origin as _same_origin
 from keima.server.players import SESSION_AGE, SESSION_COOKIE, Player, Players, load_secret
+from keima.server.ratings_subscriber import has_rated_game
 from keima.server.schemas import ErrorBody
 from keima.server.schemas_players import Credentials, GamesOut, MeOut, MePatch, PasswordChange
 from keima.server.session import token_hash
@@ -143,11 +146,17 @@ async def get_me(request: Request) -> Response:
 
 @router.patch("/api/me", responses={200: {"model": MeOut}, **_errors})
 async def patch_me(body: MePatch, request: Request) -> Response:
-    """Change the caller's name and/or rank (409 for a name taken); a caller without a player gets a guest."""
+    """Change the caller's name and/or rank (409 ``name-taken`` for a name taken; 409 ``rank-earned`` for a rank
+    after the player's first rated game: it is their rating's from then on); a caller without a player gets a
+    guest."""
     _same_origin(request)
     player, cookie = await caller_player(request, make=True)
     assert player is not None
     fields = body.model_fields_set
+    if "rank" in fields and body.rank != player.rank and await asyncio.get_running_loop().run_in_executor(
+            None, has_rated_game, request.app.state.hub.store.engine, player.id):
+        raise Refused("rank-earned", "your rank is earned now: it follows your rated games and can no longer be "
+                      "typed in", field="rank")
     updated = await players_of(request).update(player, body.name, body.rank, "rank" in fields)
     await _rename_in_games(request, updated)
     resp = _json(me_out(updated))
@@ -244,6 +253,7 @@ async def delete_me(request: Request) -> Response:
     if player.guest:
         raise Refused("not-registered", "a guest has no account to delete")
     await _retire_all(request, player)
+    await request.app.state.matchmaker.cancel(player.id)
     former = await players_of(request).delete(player)
     await _anonymize(request, player.id, former)
     resp = Response(status_code=204)
@@ -296,10 +306,19 @@ async def lobby_socket(websocket: WebSocket) -> None:
     if pid is not None:
         subs.append(lobby.hub.pubsub.subscribe(player_channel(pid)))
     newest = [0]
+    # Automatch's "matched" notices (keima.server.matchmaker) go to the page as they come, apart from the lists.
+    notices: list[str] = []
+    if pid is not None:
+        got = await websocket.app.state.matchmaker.status(pid)
+        if got is not None and got[1] is not None:
+            notices.append(matched_json(got[1]))
 
     async def listen(sub: Any) -> None:
-        async for version, _msg in sub:
-            newest[0] = max(newest[0], version)
+        async for version, msg in sub:
+            if msg.startswith(MATCHED_PREFIX):
+                notices.append(msg)
+            else:
+                newest[0] = max(newest[0], version)
             wake.set()
 
     async def send() -> None:
@@ -310,13 +329,21 @@ async def lobby_socket(websocket: WebSocket) -> None:
                 exclude={"now"})[len('{"games":'):-1]
         await websocket.send_text(f'{lists[:-1]},"mine":{mine},"now":{time.time():.3f}}}')
 
+    async def tell() -> None:
+        while notices:
+            notice = notices.pop(0)
+            await websocket.send_text(notice)
+            await websocket.app.state.matchmaker.told(pid, json.loads(notice)["game"])
+
     async def pump() -> None:
         try:
             with contextlib.suppress(WebSocketDisconnect, RuntimeError, OSError):
                 await send()
                 while True:
+                    await tell()
                     await wake.wait()
                     wake.clear()
+                    await tell()
                     await send()
                     await asyncio.sleep(0.2)  # notices in a burst make one message
         except Exception as exc:
@@ -343,3 +370,7 @@ async def lobby_socket(websocket: WebSocket) -> None:
             sub.close()
         for task in tasks:
             task.cancel()
+        if pid is not None:
+            # The player's last open page gone: their automatch entry ends (keima.server.matchmaker), checked in
+            # the background (the other processes' counts may need another look).
+            lobby.hub.spawn(websocket.app.state.matchmaker.left(pid))

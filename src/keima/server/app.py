@@ -2,7 +2,7 @@
 
 ``create_app(db_url)`` returns a FastAPI application; on start-up it opens the database, brings the schema to
 the newest migration, starts the writer thread and makes the process's hub (``keima.server.hub``); on shut-down
-it stops them. The routes live in their modules (``routes_games``, ``api_players``, ``api_ratings``,
+it stops them. The routes live in their modules (``routes_games``, ``api_players``, ``api_ratings``, ``api_automatch``,
 ``positions``, ``review``, ``routes_ui``), the HTTP edge in ``http_edge``.
 """
 
@@ -17,10 +17,20 @@ from typing import Any
 
 from fastapi import FastAPI
 
-from keima.server import api_players, api_ratings, http_edge, routes_games, routes_ui, storage_errors
+from keima.server import (
+    api_automatch,
+    api_players,
+    api_ratings,
+    http_edge,
+    routes_games,
+    routes_ui,
+    storage_errors,
+)
 from keima.server.http_edge import BodyLimit, SecurityHeaders, content_security_policy
 from keima.server.hub import Hub
 from keima.server.limits import Limits
+from keima.server.lobby import PLAYER_PREFIX
+from keima.server.matchmaker import Matchmaker
 from keima.server.positions import router as positions_router
 from keima.server.pubsub import LocalPubSub, PubSub
 from keima.server.review import REVIEW_MAX_BODY
@@ -63,6 +73,8 @@ def create_app(db_url: str | None = None, *, pubsub: PubSub | None = None, dist:
             hub = Hub(store, rps, cache_size=cache_size, shared=True, jobs=queue, engines=engines)
             rps.on_remote = hub.on_remote
             rps.rebuildable = hub.rebuildable
+            # Automatch ends a wait when the player's last lobby socket closes, in whichever process it was.
+            rps.counted = lambda channel: hub.rebuildable(channel) or channel.startswith(PLAYER_PREFIX)
             rps.on_subscribed = lambda channel: hub.spawn(hub.refresh(channel))
             hub.start_sweep()
         else:
@@ -72,11 +84,14 @@ def create_app(db_url: str | None = None, *, pubsub: PubSub | None = None, dist:
         limits = Limits(redis_url)
         cluster_parts.append(limits)
         await api_players.setup(app, hub, limits)
+        matchmaker = app.state.matchmaker = Matchmaker(hub, app.state.players)
+        matchmaker.start()
         gc.callbacks.append(hub.gc_pauses.observe)
         try:
             yield
         finally:
             gc.callbacks.remove(hub.gc_pauses.observe)
+            await matchmaker.close()
             await hub.close()
             for part in cluster_parts:
                 await part.close()
@@ -91,6 +106,7 @@ def create_app(db_url: str | None = None, *, pubsub: PubSub | None = None, dist:
     )
     app.include_router(api_players.router)
     app.include_router(api_ratings.router)
+    app.include_router(api_automatch.router)
     app.add_middleware(BodyLimit, larger={"/api/review": REVIEW_MAX_BODY})
     app.add_middleware(SecurityHeaders, csp=content_security_policy(web_root))
 

@@ -23,7 +23,7 @@ from keima.server.view import move_out
 
 EventType = Literal[
     "created", "joined", "renamed", "withdrawn", "moved", "passed", "handicap", "undone", "undo_requested",
-    "undo_answered", "marked", "proposed", "accepted", "resumed", "chatted", "finished", "changed",
+    "undo_answered", "marked", "proposed", "accepted", "resumed", "chatted", "finished", "rated", "changed",
 ]
 
 #: The event types that are written to the outbox for the durable subscribers (``keima.server.outbox``).
@@ -79,6 +79,8 @@ def event_of(game: str, version: int, entry: dict[str, Any], before: Before, aft
         add("joined", color=entry["join"])
     elif "rename" in entry:
         add("renamed", color=entry["rename"]["color"])
+    elif "rated" in entry:
+        add("rated", rating_change=dict(entry["rated"]))
     elif "chat" in entry:
         m = entry["chat"]
         add("chatted", message={k: m[k] for k in ("n", "from", "text", "at", "to")})

@@ -37,9 +37,12 @@ LIST_LIMIT = 30
 FRESH = 0.5
 
 
+PLAYER_PREFIX = "player:"
+
+
 def player_channel(player_id: str) -> str:
-    """The pub/sub channel of one player's games."""
-    return f"player:{player_id}"
+    """The pub/sub channel of one player's games (and of their automatch notices)."""
+    return PLAYER_PREFIX + player_id
 
 
 class Lobby:
@@ -75,7 +78,7 @@ class Lobby:
         self._seen[s.id] = (status, moves)
         if len(self._seen) > 20_000:
             self._seen.clear()
-        if before is None or before[0] != status or any(e.type in ("renamed", "withdrawn") for e in events):
+        if before is None or before[0] != status or any(e.type in ("renamed", "withdrawn", "rated") for e in events):
             self.notify()
         elif before[1] != moves and status == "live":
             self._notify_moves()

@@ -109,3 +109,18 @@ def build(body: dict[str, Any], engines: dict[str, str], *, game_id: str | None 
         s.people = {c: dict(person) for c in (BLACK, WHITE) if seats.get(c) == th}
     s.sync_clock(time.monotonic())
     return s, token, invite_code
+
+
+def seat_opponent(s: GameSession, token: str, person: dict[str, Any], now: float) -> None:
+    """Give the invited seat of the new game ``s`` (``build``'s, not stored yet) to ``person`` holding ``token``
+    at once: the game starts with both seats taken and its clock running (automatch). Raises ``ValueError`` for
+    a game without an invited seat."""
+    if s.invite_color is None:
+        raise ValueError("this game has no seat to give")
+    if s.invite_color == BLACK:
+        s.seats.black = token_hash(token)
+    else:
+        s.seats.white = token_hash(token)
+    s.people[s.invite_color] = dict(person)
+    s.invite_hash = s.invite_color = None
+    s.sync_clock(now)

@@ -10,6 +10,12 @@ both seats hold a player, it ended with a winner or a jigo (not "Void", not with
 least ``MIN_MOVES`` stones. A player's first rated game starts from the rank they declared that day (the game's
 record of its players), else from 1500.
 
+Each rated game's rating changes (the points each player gained or lost) are written with the ratings
+(``rating_changes``), together with a scheduler job (``RATED``) that records them in the game itself through the
+game service (``keima.server.scheduler.rated_handler``): the game's state, its lobby line and its open pages learn
+of them by the game's own ``rated`` event, in every process, and a process killed in between leaves the job to
+another.
+
 ``recompute`` rates every stored game again from the start, through the same delivery.
 """
 
@@ -29,10 +35,13 @@ from keima.ratings.handicap import rank_difference
 from keima.rules.ruleset import RulesError, get_ruleset
 from keima.server import store_events
 from keima.server.outbox import Subscriber
-from keima.server.tables import event_progress, game_outbox, games, rating_history, ratings
+from keima.server.store import now_utc, set_job
+from keima.server.tables import event_progress, game_outbox, games, rating_changes, rating_history, ratings
 
 NAME = "ratings"
 KINDS = frozenset({"finished"})
+#: The scheduler's job that records a game's rating changes in the game (``keima.server.scheduler``).
+RATED = "rated"
 
 
 def counts(event: dict[str, Any]) -> float | None:
@@ -85,9 +94,15 @@ def _apply(conn: Connection, event: dict[str, Any]) -> None:
         return  # a game whose settings no longer read is not rated rather than rated wrongly
     at = row.created_at if row.created_at.tzinfo is not None else row.created_at.replace(tzinfo=UTC)
     b, w = event["people"]["B"], event["people"]["W"]
-    new_b, new_w = rating_game.rate(_current(conn, b), _current(conn, w), score, shift)
+    old_b, old_w = _current(conn, b), _current(conn, w)
+    new_b, new_w = rating_game.rate(old_b, old_w, score, shift)
     _store(conn, b["id"], new_b, event, at)
     _store(conn, w["id"], new_w, event, at)
+    gid = event["game_id"]
+    conn.execute(rating_changes.delete().where(rating_changes.c.game_id == gid))
+    conn.execute(rating_changes.insert().values(game_id=gid, black=new_b.rating - old_b.rating,
+                                                white=new_w.rating - old_w.rating))
+    set_job(conn, RATED, gid, now_utc())
 
 
 SUBSCRIBER = Subscriber(NAME, KINDS, _apply)
@@ -108,6 +123,7 @@ def recompute(engine: Engine) -> int:
             conn.execute(reset)
         conn.execute(rating_history.delete())
         conn.execute(ratings.delete())
+        conn.execute(rating_changes.delete())
     while store_events.deliver(engine, NAME, KINDS, _apply):
         pass
     with engine.connect() as conn:
@@ -129,3 +145,16 @@ def history_of(engine: Engine, player_id: str) -> list[dict[str, Any]]:
                             .where(h.player_id == player_id).order_by(h.seq)).all()
     return [{"game": r.game_id, "at": r.at if r.at.tzinfo is not None else r.at.replace(tzinfo=UTC),
              "rating": r.rating, "deviation": r.deviation} for r in rows]
+
+
+def change_of(engine: Engine, game_id: str) -> dict[str, float] | None:
+    """How the rated game ``game_id`` moved each player's rating, in points rounded to a tenth (``{"B", "W"}``);
+    None for a game not rated (yet). Blocking."""
+    with engine.connect() as conn:
+        row = conn.execute(sa.select(rating_changes).where(rating_changes.c.game_id == game_id)).first()
+    return None if row is None else {"B": round(row.black, 1), "W": round(row.white, 1)}
+
+
+def has_rated_game(engine: Engine, player_id: str) -> bool:
+    """Whether ``player_id`` has played a rated game (their rank is then earned, no longer declared). Blocking."""
+    return rating_of(engine, player_id) is not None

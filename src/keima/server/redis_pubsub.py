@@ -57,6 +57,9 @@ class RedisPubSub:
         self.on_subscribed: Callable[[str], None] | None = None
         # Channels whose messages a receiver can rebuild (from the database): those may go out as bare notices.
         self.rebuildable: Callable[[str], bool] = lambda _channel: False
+        # Channels whose subscriptions this process advertises for the others' ``watchers``: the rebuildable ones
+        # unless told otherwise (the app adds the players' channels, which automatch counts).
+        self.counted: Callable[[str], bool] | None = None
         self._lonely: set[str] = set()  # rebuildable channels whose last message reached no other process
         self._subscribed: set[str] = set()
         self.bare_sent = 0
@@ -188,7 +191,8 @@ class RedisPubSub:
         key = WATCHING + self.origin
         while True:
             await asyncio.sleep(self.advertise_s)
-            counts = {c: n for c, n in self.local.counts().items() if self.rebuildable(c)}
+            counted = self.counted or self.rebuildable
+            counts = {c: n for c, n in self.local.counts().items() if counted(c)}
             try:
                 async with self._redis.pipeline(transaction=True) as pipe:
                     if counts != self._advertised:

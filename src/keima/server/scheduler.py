@@ -30,6 +30,7 @@ from keima.server import store_events
 from keima.server.cache import GameCache
 from keima.server.errors import Refused
 from keima.server.housekeeping import Background
+from keima.server.ratings_subscriber import RATED, change_of
 from keima.server.service import FLAG, GameService
 from keima.server.session import GameSession
 from keima.server.store import now_utc
@@ -166,4 +167,17 @@ def flag_handler(service: GameService) -> Handler:
     return run
 
 
-__all__ = ["FLAG", "Clocks", "Scheduler", "flag_handler"]
+def rated_handler(service: GameService) -> Handler:
+    """The scheduler's ``rated`` job (``keima.server.ratings_subscriber.RATED``): record in the game how its rating
+    moved each player (a game told it already, or not rated, changes nothing)."""
+
+    async def run(game_id: str) -> datetime | None:
+        change = await asyncio.get_running_loop().run_in_executor(None, change_of, service.store.engine, game_id)
+        if change is not None:
+            await service.change(game_id, lambda s: s.rate(change), fresh=True)
+        return None
+
+    return run
+
+
+__all__ = ["FLAG", "RATED", "Clocks", "Scheduler", "flag_handler", "rated_handler"]

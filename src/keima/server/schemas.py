@@ -285,6 +285,10 @@ class GameState(_Strict):
     """Always false: kept for clients that read it. It said that keima's bot was still being compiled and its first
     move would wait; the bot now answers at once while it compiles (``keima.ai.warmup``)."""
     chat: list[ChatOut] = Field(default_factory=list)
+    rated: bool = False
+    """Whether the game counts for the players' ratings (docs/ratings.md)."""
+    rating_change: dict[Color, float] | None = None
+    """Once a rated game is rated: how it moved each player's rating, in points (``{"B": 12.3, "W": -12.1}``)."""
     clock: ClockOut | None
     """Read when the state is sent (never a reading kept from an earlier moment)."""
     moves: list[MoveOut]

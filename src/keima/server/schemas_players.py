@@ -81,6 +81,10 @@ class GameSummary(_Strict):
     """The server's Unix time of ``time_left``: the running side has ``time_left - (now - time_at)``."""
     running: Color | None = None
     """The side whose clock runs."""
+    rated: bool = False
+    """Whether the game counts for the players' ratings."""
+    rating_change: dict[Color, float] | None = None
+    """Once a rated game is rated: how it moved each player's rating, in points."""
 
 
 class GamesOut(_Strict):

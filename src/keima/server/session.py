@@ -1,10 +1,10 @@
 """One game held by the server: the referee's ``Game``, its clock, seats, undo request and estimator proposal.
 
 A session changes only through its methods that return a log entry (``apply``: a player's or the bot's intent;
-``flag``, ``forfeit``, ``set_proposal``, ``join``, ``post_chat``, ``rename``, ``revoke``), called by the game
+``flag``, ``forfeit``, ``set_proposal``, ``join``, ``post_chat``, ``rename``, ``rate``, ``revoke``), called by the game
 service (``keima.server.service``), which stores the entry before anyone is told. An entry is a delta:
 ``{"undo": n, "events": [Event dicts], "clock": snapshot, "undo_request": "B" | None, "proposal": [points] | None,
-"join": "W", "chat": {...}, "rename": {...}, "revoke": ["B"], "bot_note": ...}``: take back ``n`` game events,
+"join": "W", "chat": {...}, "rename": {...}, "revoke": ["B"], "bot_note": ..., "rated": {"B": 12.3, "W": -12.1}}``: take back ``n`` game events,
 then apply ``events``; the other keys replace the session's value when present. ``fold`` applies one stored entry
 (``replay`` folds a whole log, ``keima.server.cache`` the entries another process stored), so the database alone
 rebuilds every game. Every refusal raises ``Refused`` and leaves the session exactly as it was.
@@ -103,6 +103,8 @@ class GameSession:
     # messages in order (log entries ``{"chat": {...}}``, keima.server.chat).
     people: dict[int, dict[str, Any]] = field(default_factory=dict)
     chat: list[dict[str, Any]] = field(default_factory=list)
+    #: How the ratings moved after this rated game (``{"B": 12.3, "W": -12.1}``; log entry ``{"rated": {...}}``).
+    rating_change: dict[str, float] | None = None
     lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False)
     view: StateView = field(default_factory=StateView, repr=False)
 
@@ -167,6 +169,8 @@ class GameSession:
         if "rename" in entry:
             r = entry["rename"]
             self.people[parse_cname(r["color"])] = dict(r["person"])
+        if "rated" in entry:
+            self.rating_change = dict(entry["rated"])
 
     @staticmethod
     def _replay_args(params: dict[str, Any]) -> dict[str, Any]:
@@ -332,6 +336,15 @@ class GameSession:
         self.people[color] = dict(person)
         self.version += 1
         return {"rename": {"color": cname(color), "person": dict(person)}}
+
+    def rate(self, change: dict[str, float]) -> dict[str, Any] | None:
+        """Record how the ratings moved after this finished, rated game (``{"B": points, "W": points}``,
+        ``keima.server.ratings_subscriber``); returns the log entry, or None when it is recorded already."""
+        if self.rating_change == change:
+            return None
+        self.rating_change = dict(change)
+        self.version += 1
+        return {"rated": dict(change)}
 
     def revoke(self, colors: frozenset[int], entry: dict[str, Any] | None = None) -> dict[str, Any]:
         """Take the seats ``colors`` from the token that holds them (a deleted account's): nobody can act in them

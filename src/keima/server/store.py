@@ -269,7 +269,7 @@ class Store:
                     values["updated_at"] = now
                     conn.execute(games.update().where(games.c.id == op.game_id).values(**values))
                 for kind, due in op.jobs:
-                    _set_job(conn, kind, op.game_id, due)
+                    set_job(conn, kind, op.game_id, due)
                 results.append(None)
             else:
                 results.append(op(conn))
@@ -357,7 +357,8 @@ def job_key(kind: str, game_id: str) -> str:
     return f"{kind}:{game_id}"
 
 
-def _set_job(conn: Connection, kind: str, game_id: str, due: datetime | None) -> None:
+def set_job(conn: Connection, kind: str, game_id: str, due: datetime | None) -> None:
+    """Set (``due``) or clear (None) the scheduler's job ``kind`` of ``game_id`` in the transaction of ``conn``."""
     # One statement for the usual case (a move moves the due time of a running clock): an update, and an insert
     # only for a clock that just started.
     key = job_key(kind, game_id)

@@ -2,7 +2,7 @@
 
 The migrations (``keima/server/migrations``) create it step by step: revision 0001 made ``games`` and ``game_log``,
 0002 the players' tables, 0003 the columns and tables of game events (``people`` and ``summary`` on ``games``, the
-outbox, the subscribers' progress, the players' records and the scheduler), 0004 the ratings and their history.
+outbox, the subscribers' progress, the players' records and the scheduler), 0004 the ratings and their history, 0005 the automatch queue and the rating changes of each rated game.
 A migration never reads this module: each writes its own steps, so that a database made by an older keima is
 brought up the way it would have been.
 ``tests/server/test_persistence.py`` checks that a migrated database and ``metadata`` agree.
@@ -110,4 +110,29 @@ rating_history = sa.Table(
     sa.Column("at", sa.DateTime(timezone=True), nullable=False),
     sa.Column("rating", sa.Float, nullable=False),
     sa.Column("deviation", sa.Float, nullable=False),
+)
+# Players waiting for an automatch game (keima.server.automatch), one entry each; ``game_id`` set once matched.
+# ``since`` and ``matched_at``: the server's Unix time (the matcher's clock).
+automatch = sa.Table(
+    "automatch",
+    metadata,
+    sa.Column("player_id", sa.String(32), primary_key=True),
+    sa.Column("name", sa.String(40), nullable=False),
+    sa.Column("registered", sa.Boolean, nullable=False),
+    sa.Column("rating", sa.Float, nullable=False),
+    sa.Column("sizes", sa.JSON, nullable=False),
+    sa.Column("speed", sa.String(16), nullable=False),
+    sa.Column("rules", sa.String(40), nullable=False),
+    sa.Column("handicap", sa.Boolean, nullable=False),
+    sa.Column("since", sa.Float, nullable=False),
+    sa.Column("game_id", sa.String(32), nullable=True),
+    sa.Column("matched_at", sa.Float, nullable=True),
+)
+# How a rated game changed each player's rating (points, Black and White), written with the ratings.
+rating_changes = sa.Table(
+    "rating_changes",
+    metadata,
+    sa.Column("game_id", sa.String(32), primary_key=True),
+    sa.Column("black", sa.Float, nullable=False),
+    sa.Column("white", sa.Float, nullable=False),
 )

@@ -78,6 +78,8 @@ class ViewedGame(Protocol):
     view: StateView
     people: dict[int, dict[str, Any]]
     chat: list[dict[str, Any]]
+    params: dict[str, Any]
+    rating_change: dict[str, float] | None
 
     @property
     def seats(self) -> SeatsViewed: ...
@@ -200,6 +202,8 @@ def _head(s: ViewedGame, now: float, moves: list[MoveOut], you: list[Color]) -> 
         invite_open=s.invite_hash is not None,
         undo_request=None if s.undo_request is None else UndoRequestOut(by=color_out(s.undo_request)),
         bot_note=s.bot_note,
+        rated=bool(s.params.get("rated")),
+        rating_change=s.rating_change,
         chat=[ChatOut.model_construct(**{k: m[k] for k in _CHAT_KEYS}) for m in s.chat[-CHAT_IN_STATE:]],
         clock=clock_out(s.clock, now, view.clock_spec(s)),
         moves=moves,
@@ -385,6 +389,7 @@ def summary_line(s: ViewedGame, now: float) -> dict[str, Any]:
         "result": g.result, "phase": g.phase, "created_at": s.created_at.isoformat(), "time_left": left,
         "time_at": wall_time(now) if left is not None else None,
         "running": None if s.clock.running is None else color_out(s.clock.running),
+        "rated": bool(s.params.get("rated")), "rating_change": s.rating_change,
     }
 
 

@@ -8,6 +8,7 @@ import { useServerNow, useSignal } from "../hooks.js";
 import { clockSettings, errorWords, resultCode, t, tn } from "../i18n.js";
 import { lobby, me, playersApi } from "../players.js";
 import { summaryClockText } from "../time.js";
+import { Automatch } from "./Automatch.jsx";
 import { NewGame } from "./NewGame.jsx";
 import { colorName, playerName } from "./game/names.js";
 
@@ -144,6 +145,7 @@ export function Lobby({ onCreated }) {
   return (
     <div class="lobby">
       <div class="lobby-lists">
+        <Automatch />
         <Section
           id="lobby-open"
           title={t("lobbyOpen")}

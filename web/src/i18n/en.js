@@ -198,6 +198,8 @@ export const en = {
   errorTitle: "Error",
   settingsRefused: "These settings do not go together",
   fieldNames: {
+    sizes: "Board sizes",
+    speed: "Speed",
     name: "Name",
     password: "Password",
     new: "New password",
@@ -214,6 +216,8 @@ export const en = {
   },
   // A refusal in words that name the field and say what to do (errorWords in i18n.js picks one).
   fieldErrors: {
+    "already-waiting": "You are waiting for an automatch game already: cancel it to ask for another.",
+    "rank-earned": "Rank: it is earned now by your rated games and can no longer be typed in.",
     "name-taken": "Name: this name is taken (or looks like one that is). Choose another one.",
     "bad-login": (msg) =>
       /name/.test(msg)
@@ -278,6 +282,20 @@ export const en = {
   levels: { beginner: "beginner (fastest)", intermediate: "intermediate", strong: "strong" },
   you: "you",
   opponentLabel: "opponent",
+
+  // Automatch (the lobby's panel) and a rated game's rating change.
+  automatch: "Automatch",
+  automatchIntro: "keima finds you an opponent close to your rank.",
+  automatchSizes: "Board sizes",
+  automatchSpeed: "Speed",
+  speedBlitz: "Blitz: 5 min + 5 × 10 s byo-yomi",
+  speedLive: "Live: 10 min + 5 × 30 s byo-yomi",
+  automatchHandicap: "Accept a handicap game (by the rank difference)",
+  automatchGuest: "As a guest, your games are not rated: register to get a rank.",
+  automatchStart: "Find an opponent",
+  automatchWaiting: (time) => `Looking for an opponent… ${time}`,
+  automatchCancel: "Cancel",
+  ratingChange: (text) => `rating ${text}`,
 
   // The lobby, accounts and chat.
   oppOpen: "anyone: an open challenge in the lobby",

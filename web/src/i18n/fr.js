@@ -199,6 +199,8 @@ export const fr = {
   errorTitle: "Erreur",
   settingsRefused: "Ces réglages ne vont pas ensemble",
   fieldNames: {
+    sizes: "Tailles de goban",
+    speed: "Cadence",
     name: "Nom",
     password: "Mot de passe",
     new: "Nouveau mot de passe",
@@ -214,6 +216,8 @@ export const fr = {
     rules: "Règles",
   },
   fieldErrors: {
+    "already-waiting": "Vous attendez déjà une partie automatique\u00a0: annulez-la pour en demander une autre.",
+    "rank-earned": "Niveau\u00a0: il est désormais acquis par vos parties classées et ne peut plus être saisi.",
     "name-taken": "Nom : ce nom est déjà pris (ou ressemble à un nom pris). Choisissez-en un autre.",
     "bad-login": (msg) =>
       /name/.test(msg)
@@ -282,6 +286,20 @@ export const fr = {
   levels: { beginner: "débutant (le plus rapide)", intermediate: "intermédiaire", strong: "fort" },
   you: "vous",
   opponentLabel: "adversaire",
+
+  // Automatch (the lobby's panel) and a rated game's rating change.
+  automatch: "Partie automatique",
+  automatchIntro: "keima vous trouve un adversaire proche de votre niveau.",
+  automatchSizes: "Tailles de goban",
+  automatchSpeed: "Cadence",
+  speedBlitz: "Blitz\u00a0: 5\u00a0min + byo-yomi 5\u00a0×\u00a010\u00a0s",
+  speedLive: "Partie rapide\u00a0: 10\u00a0min + byo-yomi 5\u00a0×\u00a030\u00a0s",
+  automatchHandicap: "Accepter une partie à handicap (selon l’écart de niveau)",
+  automatchGuest: "En invité, vos parties ne comptent pas pour le classement\u00a0: inscrivez-vous pour obtenir un niveau.",
+  automatchStart: "Trouver un adversaire",
+  automatchWaiting: (time) => `Recherche d’un adversaire… ${time}`,
+  automatchCancel: "Annuler",
+  ratingChange: (text) => `classement ${text}`,
 
   // The lobby, accounts and chat.
   oppOpen: "n’importe qui\u00a0: un défi ouvert dans le salon",

@@ -1,0 +1,165 @@
+// The automatch panel of the lobby (docs/web-api.md, Automatch): board sizes, speed and
+// handicap, then a waiting line with its time and a Cancel button; when the lobby socket says
+// "matched" (or the answer has the game at once) the page goes to the game.
+import { useEffect, useState } from "preact/hooks";
+import { ROOT, request } from "../api.js";
+import { useSignal } from "../hooks.js";
+import { errorWords, t } from "../i18n.js";
+import { afterAction, matched, me } from "../players.js";
+
+const SIZES = [9, 13, 19];
+const SPEEDS = ["blitz", "live"];
+// Where the socket's notice may be lost (a reconnection at that moment), the page asks now and then.
+const POLL_MS = 5000;
+
+const automatchApi = {
+  enter: (body) => request("POST", "api/automatch", body),
+  status: () => request("GET", "api/automatch"),
+  cancel: () => request("DELETE", "api/automatch"),
+};
+
+function goTo(id) {
+  location.assign(`${ROOT}g/${encodeURIComponent(id)}`);
+}
+
+/** "0:07", "1:23": how long the player has waited. */
+function waited(s) {
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+}
+
+export function Automatch() {
+  const player = useSignal(me);
+  const found = useSignal(matched);
+  const [sizes, setSizes] = useState([9, 19]);
+  const [speed, setSpeed] = useState("live");
+  const [handicap, setHandicap] = useState(false);
+  const [since, setSince] = useState(null);
+  const [now, setNow] = useState(Date.now());
+  const [error, setError] = useState(null);
+  const waiting = since !== null;
+
+  useEffect(() => {
+    automatchApi.status().then(
+      (r) => {
+        if (r.game) goTo(r.game);
+        else if (r.waiting) setSince(Date.now());
+      },
+      () => {},
+    );
+  }, []);
+  useEffect(() => {
+    if (found) goTo(found);
+  }, [found]);
+  useEffect(() => {
+    if (!waiting) return undefined;
+    const tick = setInterval(() => setNow(Date.now()), 1000);
+    const poll = setInterval(() => {
+      automatchApi.status().then(
+        (r) => {
+          if (r.game) goTo(r.game);
+          else if (!r.waiting) setSince(null);
+        },
+        () => {},
+      );
+    }, POLL_MS);
+    return () => {
+      clearInterval(tick);
+      clearInterval(poll);
+    };
+  }, [waiting]);
+
+  function toggleSize(n, on) {
+    setSizes(on ? SIZES.filter((s) => s === n || sizes.includes(s)) : sizes.filter((s) => s !== n));
+  }
+
+  async function start(ev) {
+    ev.preventDefault();
+    setError(null);
+    try {
+      const r = afterAction(await automatchApi.enter({ sizes, speed, rules: "french", handicap }));
+      if (r.game) goTo(r.game);
+      else {
+        setSince(Date.now());
+        setNow(Date.now());
+      }
+    } catch (exc) {
+      setError(errorWords(exc));
+    }
+  }
+
+  async function cancel() {
+    setError(null);
+    try {
+      await automatchApi.cancel();
+    } catch (exc) {
+      if (exc?.code !== "not-waiting") setError(errorWords(exc));
+    }
+    setSince(null);
+  }
+
+  return (
+    <section class="lobby-list automatch" aria-labelledby="automatch-title" data-testid="automatch">
+      <h2 id="automatch-title">{t("automatch")}</h2>
+      {waiting ? (
+        <div class="automatch-waiting" role="status" data-testid="automatch-waiting">
+          <span class="spinner" aria-hidden="true"></span>
+          <span>{t("automatchWaiting", waited(Math.max(0, Math.round((now - since) / 1000))))}</span>
+          <button type="button" onClick={cancel} data-testid="automatch-cancel">
+            {t("automatchCancel")}
+          </button>
+        </div>
+      ) : (
+        <form class="automatch-form" onSubmit={start}>
+          <p class="note">{t("automatchIntro")}</p>
+          <fieldset>
+            <legend>{t("automatchSizes")}</legend>
+            {SIZES.map((n) => (
+              <label key={n}>
+                <input
+                  type="checkbox"
+                  checked={sizes.includes(n)}
+                  onChange={(e) => toggleSize(n, e.currentTarget.checked)}
+                  data-testid={`automatch-size-${n}`}
+                />
+                {n}×{n}
+              </label>
+            ))}
+          </fieldset>
+          <fieldset>
+            <legend>{t("automatchSpeed")}</legend>
+            {SPEEDS.map((s) => (
+              <label key={s}>
+                <input
+                  type="radio"
+                  name="automatch-speed"
+                  checked={speed === s}
+                  onChange={() => setSpeed(s)}
+                  data-testid={`automatch-speed-${s}`}
+                />
+                {t(s === "blitz" ? "speedBlitz" : "speedLive")}
+              </label>
+            ))}
+          </fieldset>
+          <label class="automatch-handicap">
+            <input
+              type="checkbox"
+              checked={handicap}
+              onChange={(e) => setHandicap(e.currentTarget.checked)}
+              data-testid="automatch-handicap"
+            />
+            {t("automatchHandicap")}
+          </label>
+          {(!player || player.guest) && <p class="note">{t("automatchGuest")}</p>}
+          <button type="submit" disabled={!sizes.length} data-testid="automatch-start">
+            {t("automatchStart")}
+          </button>
+        </form>
+      )}
+      {error && (
+        <p class="error" role="alert">
+          {error}
+        </p>
+      )}
+    </section>
+  );
+}
