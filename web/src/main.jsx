@@ -3,6 +3,7 @@
 import "@sabaki/shudan/css/goban.css";
 import "./styles.css";
 import "./lobby.css";
+import "./chart.css";
 import { render } from "preact";
 import { useEffect, useState } from "preact/hooks";
 import { ROOT } from "./api.js";
