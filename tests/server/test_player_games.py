@@ -138,9 +138,11 @@ def test_games_follow_the_player_not_the_name_which_the_record_keeps(
     g1 = game(alice, bob)
     alice.req("PATCH", "/api/me", 200, json={"name": "alicia"})
     assert alice.req("GET", "/api/players/alice/games", 404).status_code == 404
-    found = alice.req("GET", "/api/players/alicia/games").json()["games"]
+    answer = alice.req("GET", "/api/players/alicia/games").json()
+    found = answer["games"]
     assert [g["id"] for g in found] == [g1]
     assert found[0]["players"]["B"]["name"] == "alice"  # the name of the day
+    assert answer["seats"] == {g1: ["B"]}  # the page's player's seat, whatever name the record keeps
     # The freed name is someone else's now: the old games are not theirs.
     newcomer = Browser(client)
     registered(newcomer, "alice")

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import Response
@@ -22,8 +22,8 @@ from keima.server.api_ratings import find_player
 from keima.server.errors import Refused, quote
 from keima.server.lobby import Lobby
 from keima.server.players import name_key
-from keima.server.schemas import ErrorBody
-from keima.server.schemas_players import GamesOut
+from keima.server.schemas import Color, ErrorBody
+from keima.server.schemas_players import GameSummary
 from keima.server.view import bot_name
 
 router = APIRouter()
@@ -31,6 +31,18 @@ _errors: dict[int | str, dict[str, Any]] = {404: {"model": ErrorBody}, 422: {"mo
 
 #: The most games one page may ask for.
 PAGE_LIMIT = 100
+
+
+class PlayerGamesOut(BaseModel):
+    """``GET /api/players/{name}/games``: the games (``you``: the reader's seats, as everywhere), and the seats
+    the player of the page held in each (``seats``: game id -> colours), which tell won from lost whatever
+    name the record keeps."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    games: list[GameSummary]
+    seats: dict[str, list[Color]]
+    now: float
 
 
 class OpponentOut(BaseModel):
@@ -55,7 +67,7 @@ class OpponentsOut(BaseModel):
     opponents: list[OpponentOut]
 
 
-@router.get("/api/players/{name}/games", responses={200: {"model": GamesOut}, **_errors})
+@router.get("/api/players/{name}/games", responses={200: {"model": PlayerGamesOut}, **_errors})
 async def player_games(request: Request, name: str,
                        status: Literal["finished", "live"] = "finished",
                        size: int | None = Query(None, ge=2, le=25),
@@ -85,7 +97,9 @@ async def player_games(request: Request, name: str,
         raise Refused("invalid-request", f"before: no game {quote(before or '')}", field="before") from None
     lobby: Lobby = request.app.state.lobby
     reader = await players_of(request).player_id(request.cookies)
-    out = GamesOut(games=await lobby.summaries(rows, reader), now=round(time.time(), 3))
+    seats = {gid: [cast(Color, c) for c, p in sorted((people or {}).items()) if p.get("id") == row.id]
+             for gid, _line, people in rows}
+    out = PlayerGamesOut(games=await lobby.summaries(rows, reader), seats=seats, now=round(time.time(), 3))
     return Response(out.model_dump_json(), media_type="application/json")
 
 

@@ -200,7 +200,8 @@ def _head(s: ViewedGame, now: float, moves: list[MoveOut], you: list[Color]) -> 
         invite_open=s.invite_hash is not None,
         undo_request=None if s.undo_request is None else UndoRequestOut(by=color_out(s.undo_request)),
         bot_note=s.bot_note,
-        chat=[ChatOut.model_construct(**{k: m[k] for k in _CHAT_KEYS}) for m in s.chat[-CHAT_IN_STATE:]],
+        chat=[ChatOut.model_construct(**{k: m[k] for k in _CHAT_KEYS}, account=m.get("player") is not None)
+              for m in s.chat[-CHAT_IN_STATE:]],
         clock=clock_out(s.clock, now, view.clock_spec(s)),
         moves=moves,
         you=you,

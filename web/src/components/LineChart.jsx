@@ -24,7 +24,7 @@
 import { useEffect, useRef, useState } from "preact/hooks";
 import { extent, linePath, nearest, niceDomain, scale, stepKey, ticks, xsOf } from "../chart.js";
 
-const MARGIN = { top: 10, right: 14, bottom: 40, left: 52 };
+const MARGIN = { top: 10, right: 14, bottom: 40, left: 66 };
 const DOTS_UP_TO = 60; // beyond this many points a line carries no dots (they would merge into a bar)
 
 function useWidth(ref, initial) {
@@ -101,7 +101,7 @@ export function LineChart({
   const roles = pickable
     ? {
         role: "slider",
-        tabIndex: 0,
+        tabindex: 0, // the attribute's own spelling: on SVG, Preact sets attributes, and "tabIndex" is not one
         "aria-valuemin": xs[0],
         "aria-valuemax": xs[xs.length - 1],
         "aria-valuenow": currentX ?? xs[xs.length - 1],
@@ -153,7 +153,7 @@ export function LineChart({
             </text>
           )}
           {yLabel && (
-            <text class="axis-label" transform={`translate(12 ${MARGIN.top + plotH / 2}) rotate(-90)`} text-anchor="middle">
+            <text class="axis-label" transform={`translate(13 ${MARGIN.top + plotH / 2}) rotate(-90)`} text-anchor="middle">
               {yLabel}
             </text>
           )}
