@@ -196,3 +196,18 @@ def test_opponents_table_counts_wins_and_losses_against_each(
     assert deleted[0].split(":")[1].startswith("deleted-")
     assert score(alice, "robert")[0]["name"] == "alice"
     assert score(Browser(client), "alice") == score(alice, "alice")  # public: a stranger reads the same
+
+
+def test_chat_messages_say_whether_an_account_wrote_them(client: TestClient) -> None:
+    # The page links a writer's name to their page only when an account wrote the message: a seat held by a token
+    # alone writes under its colour, which is nobody's name.
+    alice, nobody = Browser(client), Browser(client)
+    registered(alice, "alice")
+    g = nobody.req("POST", "/api/games", 201, json={"size": 9, "opponent": "invite", "color": "B"}).json()
+    gid = g["game"]["id"]
+    tw = alice.req("POST", f"/api/games/{gid}/join", 200, json={"code": g["invite"]["code"]}).json()["seat"]["token"]
+    for who, token in ((nobody, g["seat"]["token"]), (alice, tw)):
+        who.req("POST", f"/api/games/{gid}/actions", 200, json={"type": "chat", "text": "hi", "to": "players"},
+                headers={"X-Keima-Seat": token})
+    chat = alice.req("GET", f"/api/games/{gid}", 200).json()["chat"]
+    assert [(m["from"], m["account"]) for m in chat] == [("Black", False), ("alice", True)]
