@@ -51,5 +51,13 @@ export const api = {
   get: (id) => request("GET", `api/games/${encodeURIComponent(id)}`),
   join: (id, code) => request("POST", `api/games/${encodeURIComponent(id)}/join`, { code }),
   action: (id, action) => request("POST", `api/games/${encodeURIComponent(id)}/actions`, action),
+  player: (name) => request("GET", `api/players/${encodeURIComponent(name)}`),
+  ratings: (name) => request("GET", `api/players/${encodeURIComponent(name)}/ratings`),
+  opponents: (name) => request("GET", `api/players/${encodeURIComponent(name)}/opponents`),
+  /** A page of a player's games: filters {status, size, result, opponent, before, limit}, empty ones left out. */
+  playerGames: (name, filters) => {
+    const query = new URLSearchParams(Object.entries(filters).filter(([, v]) => v !== "" && v != null));
+    return request("GET", `api/players/${encodeURIComponent(name)}/games?${query}`);
+  },
   sgfUrl: (id) => `${ROOT}api/games/${encodeURIComponent(id)}/sgf`,
 };

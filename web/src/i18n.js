@@ -69,6 +69,18 @@ export function rt(key, ...args) {
   return value === undefined ? key : said(value, args);
 }
 
+/** A message of the player page. */
+export function pt(key, ...args) {
+  const value = lookup(["player", key]);
+  return value === undefined ? key : said(value, args);
+}
+
+/** A nested message of the player page (statusNames, outcome, ...), or null. */
+export function ptn(group, key, ...args) {
+  const value = lookup(["player", group, key]);
+  return value === undefined ? null : said(value, args);
+}
+
 /** A lesson text ({en, fr}) in the current language. */
 export function lt(text) {
   return text?.[lang.get()] ?? text?.en ?? "";

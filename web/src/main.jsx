@@ -3,6 +3,8 @@
 import "@sabaki/shudan/css/goban.css";
 import "./styles.css";
 import "./lobby.css";
+import "./chart.css";
+import "./player.css";
 import { render } from "preact";
 import { useEffect, useState } from "preact/hooks";
 import { ROOT } from "./api.js";
@@ -14,6 +16,7 @@ import { Lobby } from "./components/Lobby.jsx";
 import { PositionTool } from "./components/PositionTool.jsx";
 import { Learn } from "./components/Learn.jsx";
 import { Review } from "./components/Review.jsx";
+import { PlayerPage } from "./components/PlayerPage.jsx";
 import { afterAction, myTurns, onScreen } from "./players.js";
 import { playerName } from "./components/game/names.js";
 
@@ -21,6 +24,8 @@ function currentRoute() {
   const rest = location.pathname.startsWith(ROOT) ? location.pathname.slice(ROOT.length) : "";
   if (/^position\/?$/.test(rest)) return { page: "position" };
   if (/^(review|learn)\/?$/.test(rest)) return { page: rest.replace("/", "") };
+  const player = /^p\/([^/]+)\/?$/.exec(rest);
+  if (player) return { page: "player", name: decodeURIComponent(player[1]) };
   const match = /^g\/([^/]+)\/?$/.exec(rest);
   if (match) {
     const invite = new URLSearchParams(location.search).get("invite");
@@ -40,7 +45,12 @@ function App() {
 
   useEffect(() => {
     document.documentElement.lang = code;
-    const base = route.page === "game" ? `${t("appTitle")} · ${route.id}` : `${t("appTitle")} · ${t("tagline")}`;
+    const base =
+      route.page === "game"
+        ? `${t("appTitle")} · ${route.id}`
+        : route.page === "player"
+          ? `${t("appTitle")} · ${route.name}`
+          : `${t("appTitle")} · ${t("tagline")}`;
     // Another game waits for the player's move: the tab says so.
     document.title = turns.length ? `${t("turnTitle", turns.length)} ${base}` : base;
   }, [code, route, turns]);
@@ -125,6 +135,8 @@ function App() {
           <Learn />
         ) : route.page === "position" ? (
           <PositionTool />
+        ) : route.page === "player" ? (
+          <PlayerPage name={route.name} />
         ) : route.page === "game" ? (
           <GameView gameId={route.id} inviteCode={route.invite} />
         ) : (

@@ -79,7 +79,9 @@ def _player(engine: Engine, name: str) -> Any:
                             .where(players.c.name_key == name_key(name), players.c.deleted_at.is_(None))).first()
 
 
-async def _find(request: Request, name: str) -> tuple[Engine, Any]:
+async def find_player(request: Request, name: str) -> tuple[Engine, Any]:
+    """The database and the row (``id``, ``name``, ``rank``) of the player named ``name``. Raises ``Refused``
+    404 for a name nobody has (a deleted account's included)."""
     hub: Hub = request.app.state.hub
     engine = hub.store.engine
     row = await asyncio.get_running_loop().run_in_executor(None, _player, engine, name)
@@ -100,7 +102,7 @@ def player_out(name: str, declared: str | None, rated: Any, record: dict[str, in
 @router.get("/api/players/{name}", responses={200: {"model": PlayerOut}, **_errors})
 async def get_player(name: str, request: Request) -> Response:
     """A player's rank, rating and won/lost games."""
-    engine, row = await _find(request, name)
+    engine, row = await find_player(request, name)
     loop = asyncio.get_running_loop()
     rated = await loop.run_in_executor(None, rating_of, engine, row.id)
     record = await loop.run_in_executor(None, record_of, engine, row.id)
@@ -111,7 +113,7 @@ async def get_player(name: str, request: Request) -> Response:
 @router.get("/api/players/{name}/ratings", responses={200: {"model": RatingsOut}, **_errors})
 async def get_ratings(name: str, request: Request) -> Response:
     """A player's rating after each rated game."""
-    engine, row = await _find(request, name)
+    engine, row = await find_player(request, name)
     points = await asyncio.get_running_loop().run_in_executor(None, history_of, engine, row.id)
     out = RatingsOut(ratings=[RatingPoint(**p) for p in points])
     return Response(out.model_dump_json(), media_type="application/json")

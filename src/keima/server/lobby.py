@@ -107,6 +107,13 @@ class Lobby:
         loop = asyncio.get_running_loop()
         engine = self.hub.store.engine
         rows = await loop.run_in_executor(None, store_reads.game_lines, engine, status, size, limit, player_id)
+        return await self.summaries(rows, player_id)
+
+    async def summaries(self, rows: list[tuple[str, dict[str, Any] | None, dict[str, Any] | None]],
+                        reader_id: str | None) -> list[GameSummary]:
+        """The summaries of games read as ``(id, stored lobby line or None, people)``, in that order, with the
+        number of spectators and the seats ``reader_id`` holds (``you``)."""
+        loop = asyncio.get_running_loop()
         watchers = await self.hub.pubsub.watchers([gid for gid, _line, _people in rows])
         out: list[GameSummary] = []
         for gid, line, people in rows:
@@ -115,7 +122,7 @@ class Lobby:
                 if line is None:
                     continue
             you = [cast(Color, c) for c, p in sorted((people or {}).items())
-                   if player_id and p.get("id") == player_id]
+                   if reader_id and p.get("id") == reader_id]
             seated = sum(1 for p in line["players"].values() if p is not None and p["kind"] == "human")
             out.append(GameSummary(**line, spectators=max(0, watchers.get(gid, 0) - seated), you=you))
         return out

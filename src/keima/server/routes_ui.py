@@ -34,6 +34,10 @@ def router(web_root: Path) -> APIRouter:
     async def game_page(game_id: str) -> Response:
         return _index(web_root)
 
+    @router.get("/p/{name}", include_in_schema=False)
+    async def player_page(name: str) -> Response:
+        return _index(web_root)
+
     @router.get("/{path:path}", include_in_schema=False)
     async def asset(path: str) -> Response:
         if path.startswith("api/"):

@@ -218,6 +218,9 @@ class ChatOut(_Strict):
     text: str
     at: str
     to: Literal["players", "spectators"]
+    account: bool = False
+    """True when a player account wrote it (``from`` is its name of the day, a page may link to the player);
+    false for a seat held by a token alone (``from`` is then the colour, ``"Black"``)."""
 
 
 class SideClockOut(_Strict):

@@ -204,7 +204,8 @@ def _head(s: ViewedGame, now: float, moves: list[MoveOut], you: list[Color]) -> 
         bot_note=s.bot_note,
         rated=bool(s.params.get("rated")),
         rating_change=s.rating_change,
-        chat=[ChatOut.model_construct(**{k: m[k] for k in _CHAT_KEYS}) for m in s.chat[-CHAT_IN_STATE:]],
+        chat=[ChatOut.model_construct(**{k: m[k] for k in _CHAT_KEYS}, account=m.get("player") is not None)
+              for m in s.chat[-CHAT_IN_STATE:]],
         clock=clock_out(s.clock, now, view.clock_spec(s)),
         moves=moves,
         you=you,

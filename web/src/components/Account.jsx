@@ -4,6 +4,7 @@ import { useEffect, useState } from "preact/hooks";
 import { useSignal } from "../hooks.js";
 import { errorWords, t } from "../i18n.js";
 import { me, playersApi, refreshMe, setSound, sound, soundIsOn } from "../players.js";
+import { NameLink } from "./PlayerLink.jsx";
 
 const errorText = errorWords;
 
@@ -70,7 +71,8 @@ export function Account() {
   return (
     <div class="account" data-testid="account">
       <span class="me" data-testid="me-name">
-        {player.name ?? t("noPlayerName")}
+        {/* A registered player's name opens their page; a guest has none. */}
+        {player.name && !player.guest ? <NameLink name={player.name} /> : (player.name ?? t("noPlayerName"))}
         {player.rank && <small> ({t("rankWords", player.rank)})</small>}
       </span>
       <button type="button" class="link" onClick={() => openForm("edit")} data-testid="edit-profile">

@@ -10,22 +10,27 @@ import { lobby, me, playersApi } from "../players.js";
 import { summaryClockText } from "../time.js";
 import { Automatch } from "./Automatch.jsx";
 import { NewGame } from "./NewGame.jsx";
-import { colorName, playerName } from "./game/names.js";
+import { colorName } from "./game/names.js";
+import { PlayerLink } from "./PlayerLink.jsx";
 
 const gameUrl = (id) => `${ROOT}g/${encodeURIComponent(id)}`;
 const reviewUrl = (id) => `${ROOT}review?game=${encodeURIComponent(id)}`;
 
-/** "Black vs White" of a game summary. */
-function Versus({ g }) {
+/** "Black vs White" of a game summary, each name linked to the player's page. */
+export function Versus({ g }) {
   return (
     <span class="who">
-      {who(g.players.B)} {t("vs")} {who(g.players.W)}
+      <Who p={g.players.B} /> {t("vs")} <Who p={g.players.W} />
     </span>
   );
 }
 
+function Who({ p }) {
+  return <PlayerLink p={p} fallback={t("freeSeat")} />;
+}
+
 /** The links of a finished game: its review and its SGF record. */
-function FinishedLinks({ g }) {
+export function FinishedLinks({ g }) {
   return (
     <span class="links">
       <a href={reviewUrl(g.id)}>{t("review")}</a>{" "}
@@ -34,10 +39,6 @@ function FinishedLinks({ g }) {
       </a>
     </span>
   );
-}
-
-function who(p) {
-  return playerName(p, t("freeSeat"));
 }
 
 function settings(g) {
@@ -156,7 +157,7 @@ export function Lobby({ onCreated }) {
             return (
               <li key={g.id} data-game={g.id}>
                 <span class="who">
-                  {who(g.players[side])}{" "}
+                  <Who p={g.players[side]} />{" "}
                   <span class="creator-color" data-testid={`creator-color-${g.id}`}>
                     <span class={`stone-icon ${side}`} aria-hidden="true"></span>
                     {t("createdAs", colorName(side))}
@@ -186,7 +187,7 @@ export function Lobby({ onCreated }) {
               return (
                 <li key={g.id} data-game={g.id} class={mineTurn ? "my-turn" : ""}>
                   <span class="who">
-                    {t("vs")} {g.you.length === 2 ? player.name : who(other)}
+                    {t("vs")} {g.you.length === 2 ? player.name : <Who p={other} />}
                   </span>
                   <span class="what">
                     {t("moveNo", g.moves)} · {mineTurn ? t("yourTurnShort") : t("theirTurn")}

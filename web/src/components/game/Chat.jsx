@@ -4,6 +4,7 @@
 // spectators' chat.
 import { useEffect, useLayoutEffect, useRef, useState } from "preact/hooks";
 import { errorWords, lang, t } from "../../i18n.js";
+import { NameLink } from "../PlayerLink.jsx";
 
 /** The time of a message in the page's language ("10:05" in French, "10:05 AM" in English). */
 export function chatTime(at, code = lang.get()) {
@@ -37,7 +38,7 @@ function Messages({ id, title, messages }) {
         <ol aria-live="polite" ref={listRef} onScroll={onScroll} tabIndex={0} aria-label={title}>
           {messages.map((m, i) => (
             <li key={`${m.at}-${i}`}>
-              <span class="chat-from">{m.from}</span> <span class="chat-text">{m.text}</span>{" "}
+              {m.account ? <NameLink class="chat-from" name={m.from} /> : <span class="chat-from">{m.from}</span>} <span class="chat-text">{m.text}</span>{" "}
               <small class="chat-at">{chatTime(m.at)}</small>
             </li>
           ))}

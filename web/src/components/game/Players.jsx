@@ -2,7 +2,8 @@
 import { t } from "../../i18n.js";
 import { num } from "../../i18n/lang.js";
 import { Clock } from "./Clock.jsx";
-import { colorName, playerName } from "./names.js";
+import { colorName } from "./names.js";
+import { PlayerLink } from "../PlayerLink.jsx";
 
 export function Players({ game, you }) {
   const local = you.length === 2;
@@ -25,7 +26,7 @@ export function Players({ game, you }) {
               {(game.players?.[c]?.kind === "bot" || game.players?.[c]?.name) && (
                 <span class="player-name" data-testid={`name-${c}`}>
                   {" "}
-                  {playerName(game.players[c])}
+                  <PlayerLink p={game.players[c]} />
                 </span>
               )}
               {you.includes(c) && !local && ` (${t("you")})`}
