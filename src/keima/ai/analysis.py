@@ -85,6 +85,18 @@ class Evaluation:
     best: list[Candidate]
     playouts: int
 
+    def as_dict(self) -> dict[str, Any]:
+        """This evaluation as JSON data (points as integers, a pass as None), for ``from_dict``."""
+        return {"winrate": self.winrate, "score": self.score, "playouts": self.playouts,
+                "best": [[c.move, c.winrate, c.visits, c.pv] for c in self.best]}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Evaluation:
+        """The evaluation ``as_dict`` gave; raises ``KeyError``/``TypeError``/``ValueError`` for other data."""
+        best = [Candidate(None if m is None else int(m), float(w), int(v), [None if p is None else int(p) for p in pv])
+                for m, w, v, pv in data["best"]]
+        return cls(float(data["winrate"]), float(data["score"]), best, int(data["playouts"]))
+
 
 @dataclass(frozen=True)
 class MoveReview:
@@ -212,8 +224,17 @@ def review_game(game: Game, budget: Budget | None = None, *, top: int = DEFAULT_
         evals.append(analyst.evaluate(position, stop))
         if progress is not None:
             progress(i + 1, total)
+    return assemble(line, evals)
+
+
+def assemble(line: list[tuple[Game, int | None, int | None]], evals: list[Evaluation]) -> list[MoveReview]:
+    """The review of a game from its ``positions`` and an evaluation of each (the same length): entry 0 and one
+    entry per move, each move's loss judged from the evaluations before and after it. Raises ``ValueError``
+    when the lengths differ."""
+    if len(line) != len(evals) or not evals:
+        raise ValueError(f"{len(evals)} evaluations for {len(line)} positions")
     out = [MoveReview(0, None, None, evals[0].winrate, evals[0].score, None, None, [])]
-    for n in range(1, total):
+    for n in range(1, len(line)):
         _position, color, point = line[n - 1]
         before, after = evals[n - 1], evals[n]
         sign = 1.0 if color == BLACK else -1.0

@@ -8,6 +8,7 @@ it stops them. The routes live in their modules (``routes_games``, ``api_players
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import logging
 from collections.abc import AsyncIterator
@@ -17,7 +18,15 @@ from typing import Any
 
 from fastapi import FastAPI
 
-from keima.server import api_players, api_ratings, http_edge, routes_games, routes_ui, storage_errors
+from keima.server import (
+    api_players,
+    api_ratings,
+    http_edge,
+    routes_analysis,
+    routes_games,
+    routes_ui,
+    storage_errors,
+)
 from keima.server.http_edge import BodyLimit, SecurityHeaders, content_security_policy
 from keima.server.hub import Hub
 from keima.server.limits import Limits
@@ -25,6 +34,7 @@ from keima.server.positions import router as positions_router
 from keima.server.pubsub import LocalPubSub, PubSub
 from keima.server.review import REVIEW_MAX_BODY
 from keima.server.review import router as review_router
+from keima.server.reviews import ReviewService, stored_game
 from keima.server.routes_ui import DIST
 from keima.server.store import Store, default_url, make_engine, migrate
 from keima.version import package_version
@@ -51,6 +61,7 @@ def create_app(db_url: str | None = None, *, pubsub: PubSub | None = None, dist:
         store = Store(engine)
         store.start()
         cluster_parts: list[Any] = []
+        review_queue: Any = None
         if redis_url:
             from keima.server.jobs import JobQueue
             from keima.server.redis_pubsub import RedisPubSub
@@ -60,6 +71,7 @@ def create_app(db_url: str | None = None, *, pubsub: PubSub | None = None, dist:
             await queue.start()
             await rps.start()
             cluster_parts = [rps, queue]
+            review_queue = queue
             hub = Hub(store, rps, cache_size=cache_size, shared=True, jobs=queue, engines=engines)
             rps.on_remote = hub.on_remote
             rps.rebuildable = hub.rebuildable
@@ -68,6 +80,10 @@ def create_app(db_url: str | None = None, *, pubsub: PubSub | None = None, dist:
         else:
             hub = Hub(store, pubsub or LocalPubSub(), cache_size=cache_size, engines=engines)
         app.state.hub = hub
+        reviews = ReviewService(engine, lambda gid: stored_game(store, gid), jobs=review_queue)
+        app.state.reviews = reviews
+        if not redis_url:
+            await asyncio.to_thread(reviews.resume)  # reviews left under way by the last run go on
         # Cluster mode: login and chat limits counted in Redis, once across the processes.
         limits = Limits(redis_url)
         cluster_parts.append(limits)
@@ -77,6 +93,7 @@ def create_app(db_url: str | None = None, *, pubsub: PubSub | None = None, dist:
             yield
         finally:
             gc.callbacks.remove(hub.gc_pauses.observe)
+            reviews.close()
             await hub.close()
             for part in cluster_parts:
                 await part.close()
@@ -91,7 +108,8 @@ def create_app(db_url: str | None = None, *, pubsub: PubSub | None = None, dist:
     )
     app.include_router(api_players.router)
     app.include_router(api_ratings.router)
-    app.add_middleware(BodyLimit, larger={"/api/review": REVIEW_MAX_BODY})
+    app.add_middleware(BodyLimit, larger={"/api/review": REVIEW_MAX_BODY,
+                                          "/api/analysis": routes_analysis.ANALYSIS_MAX_BODY})
     app.add_middleware(SecurityHeaders, csp=content_security_policy(web_root))
 
     http_edge.install(app)
@@ -99,5 +117,7 @@ def create_app(db_url: str | None = None, *, pubsub: PubSub | None = None, dist:
     app.include_router(routes_games.router)
     app.include_router(positions_router)
     app.include_router(review_router)
+    app.include_router(routes_analysis.router)
     app.include_router(routes_ui.router(web_root))  # last: its catch-all takes every other path
     return app
+
