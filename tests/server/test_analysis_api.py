@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from tests.server.helpers import act, new_game, wait_for
 
 from keima.server import create_app
-from tests.server.helpers import act, new_game, wait_for
 
 ORIGIN = {"Origin": "http://testserver"}  # a browser's request: the caller gets a guest player
 
