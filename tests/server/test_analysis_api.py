@@ -21,23 +21,23 @@ def record(*moves: str, name: str = "Alice") -> str:
     return f"(;GM[1]FF[4]SZ[9]KM[7]PB[{name}]{body})"
 
 
-def app_client(tmp_path: Any, monkeypatch: pytest.MonkeyPatch, seconds: float, queue: int = 8) -> TestClient:
+def app_client(url: str, monkeypatch: pytest.MonkeyPatch, seconds: float, queue: int = 8) -> TestClient:
     monkeypatch.setenv("KEIMA_REVIEW_SECONDS", str(seconds))
     monkeypatch.setenv("KEIMA_REVIEW_QUEUE", str(queue))
-    return TestClient(create_app(f"sqlite:///{tmp_path / 'keima.db'}"))
+    return TestClient(create_app(url))
 
 
 @pytest.fixture
-def quick(tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> Iterator[TestClient]:
-    """A server whose reviews search 20 ms a position."""
-    with app_client(tmp_path, monkeypatch, 0.02) as c:
+def quick(db_url: str, monkeypatch: pytest.MonkeyPatch) -> Iterator[TestClient]:
+    """A server whose reviews search 20 ms a position (on each storage backend)."""
+    with app_client(db_url, monkeypatch, 0.02) as c:
         yield c
 
 
 @pytest.fixture
-def slow(tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> Iterator[TestClient]:
+def slow(sqlite_url: str, monkeypatch: pytest.MonkeyPatch) -> Iterator[TestClient]:
     """A server whose reviews search 3 s a position and queue at most two at a time."""
-    with app_client(tmp_path, monkeypatch, 3.0, queue=2) as c:
+    with app_client(sqlite_url, monkeypatch, 3.0, queue=2) as c:
         yield c
 
 
