@@ -3,11 +3,12 @@ first, a blunder loses many points, the entries line up with the moves, and a re
 
 from __future__ import annotations
 
+import os
 import threading
 
 import pytest
 
-from keima.ai.analysis import Budget, Cancelled, mistakes, positions, review_game
+from keima.ai.analysis import NICE, Budget, Cancelled, mistakes, positions, review_game
 from keima.rules import Game, from_gtp
 
 # Black to move on 7x7, a capturing race of one liberty each: the five white stones of the third row and the four
@@ -107,3 +108,21 @@ def test_the_budget_is_checked() -> None:
         Budget(seconds=-1)
     with pytest.raises(ValueError):
         Budget(seconds=None, playouts=0)
+
+
+def test_a_review_thread_runs_at_a_lower_priority() -> None:
+    """``nice``: the review's own thread yields to the others (Linux keeps a priority per thread); the caller's
+    priority is untouched."""
+    own = os.getpriority(os.PRIO_PROCESS, 0)
+    seen: list[int] = []
+
+    def work() -> None:
+        game = Game(5)
+        review_game(game, Budget(seconds=None, playouts=8), seed=1, nice=True)
+        seen.append(os.getpriority(os.PRIO_PROCESS, threading.get_native_id()))
+
+    thread = threading.Thread(target=work)
+    thread.start()
+    thread.join()
+    assert seen == [min(own + NICE, 19)]
+    assert os.getpriority(os.PRIO_PROCESS, 0) == own

@@ -5,12 +5,15 @@ job slot of its own."""
 from __future__ import annotations
 
 import asyncio
+import os
+import threading
 from pathlib import Path
 from typing import Any
 
 import pytest
 from arq.worker import Retry
 
+from keima.ai.analysis import NICE
 from keima.server import jobs
 from keima.server.reviews import ReviewService
 from keima.server.store import make_engine, migrate
@@ -63,6 +66,17 @@ def test_a_review_runs_in_chunks_on_the_queue(tmp_path: Path, monkeypatch: pytes
         service.close()
         engine.dispose()
     assert outcomes[-1] == "done" and len(outcomes) >= 2
+
+
+def test_the_review_thread_runs_at_a_lower_priority(tmp_path: Path) -> None:
+    engine = make_engine(f"sqlite:///{tmp_path / 'k.db'}")
+    service = ReviewService(engine, lambda _gid: None)
+    try:
+        inside = service.pool.submit(lambda: os.getpriority(os.PRIO_PROCESS, threading.get_native_id())).result()
+    finally:
+        service.close()
+        engine.dispose()
+    assert inside == min(os.getpriority(os.PRIO_PROCESS, 0) + NICE, 19)
 
 
 def test_a_worker_keeps_a_slot_for_reviews() -> None:

@@ -252,7 +252,9 @@ function ReviewTree({ data, gameId }) {
           <h3 id="comment-title">{rt("commentTitle")}</h3>
           <p data-testid="comment" class={node.comment ? "comment" : "hint"}>{node.comment || rt("noComment")}</p>
         </section>
-        <BotReview state={bot} current={current} total={moveCount} onJump={(n) => go(mainAt.get(n))} />
+        {(!gameId || data.result) && (
+          <BotReview state={bot} current={current} total={moveCount} onJump={(n) => go(mainAt.get(n))} />
+        )}
         <EstimateToggle data={data} node={node} onOwnership={setOwnership} />
         {at === lastMain && data.end && <EndCount key={data.sgf} end={data.end} />}
         <p>
