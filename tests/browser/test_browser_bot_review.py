@@ -11,6 +11,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
+from .test_browser_accessibility import AXE, violations
+
 pytestmark = pytest.mark.browser
 
 # Black to move in a capturing race: the five white stones of the 7th line and the four black stones below them share
@@ -44,6 +46,7 @@ def point(page: Any, vertex: str) -> Any:
 def test_the_review_graph_marks_the_blunder_and_shows_the_best_moves(new_page: Any, shot: Any,
                                                                        tmp_path: Path) -> None:
     page = new_page()
+    page.add_init_script(path=str(AXE))  # for the accessibility check
     open_record(page, tmp_path)
     ask_the_bot(page)
     mistake = page.get_by_test_id("bot-mistake").first
@@ -60,6 +63,7 @@ def test_the_review_graph_marks_the_blunder_and_shows_the_best_moves(new_page: A
     expect(point(page, "G3")).to_have_attribute("aria-label", re.compile("bot's choice|the move played"))
     expect(page.locator('[data-testid="review"] .shudan-vertex .shudan-marker')).not_to_have_count(0)
     shot(page, "desktop-en")
+    assert violations(page) == [], "the review with the bot's graphs and candidates"
     # A click on the graph's right end jumps to the last move; the cursor follows.
     chart = page.get_by_test_id("line-chart").first
     box = chart.bounding_box()

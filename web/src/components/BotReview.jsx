@@ -60,7 +60,7 @@ export function BotReview({ state, current, total, onJump }) {
       {review?.status === "failed" && <p class="notice">{rt("botFailed", review.error || "")}</p>}
       {active && (
         <p data-testid="bot-progress" aria-live="polite">
-          <progress max={review.progress.total} value={review.progress.done} />{" "}
+          <progress max={review.progress.total} value={review.progress.done} aria-label={rt("botTitle")} />{" "}
           {rt(review.status === "queued" ? "botQueued" : "botRunning", review.progress.done, review.progress.total)}{" "}
           <button type="button" onClick={cancel} disabled={busy} data-testid="bot-cancel">{rt("botCancel")}</button>
         </p>
