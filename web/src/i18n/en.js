@@ -515,7 +515,7 @@ export const en = {
     botScoreChart: "Black's expected lead in points move by move; pick a move to show it",
     botMove: "Move",
     botSpoken: (n, w, s) => `Move ${n}: Black ${w}, lead ${s} points`,
-    botNow: (n, w, s) => `After move ${n}: Black wins ${w}, Black's expected lead ${s} points.`,
+    botNow: (n, w, s) => `${n === 0 ? "At the start" : `After move ${n}`}: Black wins ${w}, Black's expected lead ${s} points.`,
     botMistakes: "Largest mistakes (points lost):",
     botMistake: (n, move, loss) => `Move ${n} (${move === "pass" ? "pass" : move}): −${loss}`,
     botBestFor: (c) => `The bot's best moves for ${c === "B" ? "Black" : "White"} here (win rate for the player to move, playouts, line):`,

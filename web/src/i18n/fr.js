@@ -523,7 +523,7 @@ export const fr = {
     botScoreChart: "L’avance attendue de Noir en points coup par coup\u00a0; choisissez un coup pour l’afficher",
     botMove: "Coup",
     botSpoken: (n, w, s) => `Coup ${n}\u00a0: Noir ${w}, avance ${s} points`,
-    botNow: (n, w, s) => `Après le coup ${n}\u00a0: Noir gagne à ${w}, avance attendue de Noir ${s} points.`,
+    botNow: (n, w, s) => `${n === 0 ? "Au début" : `Après le coup ${n}`}\u00a0: Noir gagne à ${w}, avance attendue de Noir ${s} points.`,
     botMistakes: "Plus grosses erreurs (points perdus)\u00a0:",
     botMistake: (n, move, loss) => `Coup ${n} (${move === "pass" ? "passe" : move})\u00a0: −${loss}`,
     botBestFor: (c) => `Les meilleurs coups du bot pour ${c === "B" ? "Noir" : "Blanc"} ici (chances du joueur au trait, simulations, suite)\u00a0:`,
