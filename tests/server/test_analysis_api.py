@@ -130,3 +130,15 @@ def test_one_active_review_per_requester_and_a_queue_cap(slow: TestClient) -> No
     slow.cookies.clear()
     assert slow.delete(first.json()["url"]).status_code == 200
     assert slow.post("/api/analysis", json={"sgf": record("cc")}).status_code == 200  # shared, not started
+
+
+def test_simultaneous_starts_by_one_requester_start_one_review(slow: TestClient) -> None:
+    from concurrent.futures import ThreadPoolExecutor
+
+    records = [record(m) for m in ("ee", "cc", "gg", "cg", "gc")]
+    with ThreadPoolExecutor(5) as pool:
+        answers = list(pool.map(lambda sgf: slow.post("/api/analysis", json={"sgf": sgf}), records))
+    codes = sorted(r.status_code for r in answers)
+    assert codes == [202, 429, 429, 429, 429], [r.text for r in answers]
+    started = next(r for r in answers if r.status_code == 202)
+    assert slow.delete(started.json()["url"]).status_code == 200

@@ -149,6 +149,9 @@ class ReviewService:
         self.max_queue = max_queue if max_queue is not None else int(_env_float("KEIMA_REVIEW_QUEUE",
                                                                                 DEFAULT_MAX_QUEUE))
         self.closing = threading.Event()
+        # Starts are checked against the limits one at a time: in this process by this lock, across the processes
+        # of a cluster by a PostgreSQL advisory lock (starts are rare; nothing else waits for them).
+        self._starting = threading.Lock()
         # One thread, of lowered priority, runs this process's reviews one after another.
         self.pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="keima-review", initializer=lower_priority)
 
@@ -193,7 +196,9 @@ class ReviewService:
                      requester: str) -> tuple[dict[str, Any], bool]:
         def op() -> tuple[dict[str, Any], bool]:
             now = datetime.now(UTC)
-            with self.engine.begin() as conn:
+            with self._starting, self.engine.begin() as conn:
+                if conn.dialect.name == "postgresql":
+                    conn.exec_driver_sql("SELECT pg_advisory_xact_lock(7243503)")
                 row = conn.execute(sa.select(analyses).where(analyses.c.id == aid)).mappings().first()
                 if row is not None and row["status"] in ("done", *ACTIVE):
                     return dict(row), False
