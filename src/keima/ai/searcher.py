@@ -102,6 +102,7 @@ class SearchResult:
     playouts: int
     ranked: list[tuple[int | None, float, float]]  # (move, visits, winrate) best first
     ownership: np.ndarray  # per referee point, +1 black .. -1 white
+    score: float = 0.0  # Black's expected area margin, komi deducted (the playouts' mean)
 
 
 class _Tree:
@@ -212,9 +213,11 @@ class Searcher:
         return self.trees[0].reuse(b)
 
     def _run(self, tree: _Tree, b: np.ndarray, params: np.ndarray, net: network.Network, start: float,
-             seconds: float | None, max_playouts: int | None, seed: int) -> tuple[int, np.ndarray]:
-        """Search ``tree`` from its root (position ``b``) until the time or the playout limit; returns the
-        iterations done and the owners added up over their playouts."""
+             seconds: float | None, max_playouts: int | None, seed: int,
+             stop: Callable[[], bool] | None = None) -> tuple[int, np.ndarray]:
+        """Search ``tree`` from its root (position ``b``) until the time or the playout limit, or until ``stop``
+        answers True (asked between slices of iterations); returns the iterations done and the owners added up
+        over their playouts."""
         own = np.zeros(b.shape[1], dtype=np.float64)
         scratch = b.copy()
         done = 0
@@ -224,6 +227,8 @@ class Searcher:
                 break
             if seconds is not None and time.perf_counter() - start >= seconds:
                 break
+            if stop is not None and stop():
+                break
             k = slice_n if max_playouts is None else min(slice_n, max_playouts - done)
             S.run_iterations(b, tree.ti, tree.tf, tree.root, k, PATTERN_TABLE, params, own, scratch, seed,
                              *self._model, *net)
@@ -232,10 +237,13 @@ class Searcher:
         return done, own
 
     def search(self, game: Game, color: int, seconds: float | None, max_playouts: int | None,
-               allowed: list[int] | None = None, allow_pass: bool = True) -> SearchResult:
+               allowed: list[int] | None = None, allow_pass: bool = True,
+               stop: Callable[[], bool] | None = None) -> SearchResult:
         """Search ``game`` for ``color`` (must be the side to move on the fast board) for at most ``seconds``
         (None: no time limit) and ``max_playouts`` (None: no limit; shared between the threads); at least one
         limit must be set. ``allowed``: referee points the root may play (default: the referee's legal moves).
+        ``stop``: asked between slices of playouts; the search ends early once it answers True (a cancelled
+        review). The result's ``score`` is Black's mean area margin over the playouts, komi deducted.
         Raises ``RuntimeError`` when the tree cannot hold the root's children."""
         start = time.perf_counter()
         n = game.size
@@ -268,13 +276,13 @@ class Searcher:
         k = len(self.trees)
         seeds = [self.seed + i if self.seed >= 0 else -1 for i in range(k)]
         if k == 1:
-            runs = [self._run(self.trees[0], b, params, net, start, seconds, max_playouts, seeds[0])]
+            runs = [self._run(self.trees[0], b, params, net, start, seconds, max_playouts, seeds[0], stop)]
         else:
             if self._pool is None:
                 self._pool = ThreadPoolExecutor(max_workers=k, thread_name_prefix="keima-search")
             shares = [None if max_playouts is None else max_playouts // k + (1 if i < max_playouts % k else 0)
                       for i in range(k)]
-            futures = [self._pool.submit(self._run, tree, b, params, net, start, seconds, shares[i], seeds[i])
+            futures = [self._pool.submit(self._run, tree, b, params, net, start, seconds, shares[i], seeds[i], stop)
                        for i, tree in enumerate(self.trees)]
             runs = [f.result() for f in futures]
         done = sum(r[0] for r in runs)
@@ -308,7 +316,39 @@ class Searcher:
             for p in range(n * n):
                 own_pts[p] = own[fb.to_fast(p, n)] / done
         best = ranked[0] if ranked else (None, 0.0, 0.0)
-        return SearchResult(best[0], best[2], done, ranked, own_pts)
+        # Every playout ends with each point owned by one side (or by neither, in seki), so the owners summed
+        # are Black's area minus White's: the mean over the playouts, komi deducted, is Black's expected lead.
+        score = float(own.sum()) / done - float(params[S.P_KOMI]) if done else 0.0
+        return SearchResult(best[0], best[2], done, ranked, own_pts, score)
+
+    def principal_variation(self, move: int | None, n: int, length: int = 8, min_visits: int = 2) -> list[int | None]:
+        """Return the line the first tree expects after the root move ``move`` (a referee point or None for a
+        pass, on an ``n`` x ``n`` board): ``move`` itself, then at each node its most visited child, while that
+        child has at least ``min_visits`` playouts of its own, at most ``length`` moves in all. Returns ``[]``
+        when ``move`` is not a child of the root."""
+        tree = self.trees[0]
+        ti, tf = tree.ti, tree.tf
+        prior_n = float(S.make_params(0.0)[S.P_PRIOR])
+        want = fb.PASS if move is None else fb.to_fast(move, n)
+        node = -1
+        first = int(ti[S.T_FIRST, tree.root])
+        for i in range(first, first + max(int(ti[S.T_NCHILD, tree.root]), 0)):
+            if int(ti[S.T_MOVE, i]) == want and ti[S.T_COLOR, i] != 0:
+                node = i
+                break
+        if node < 0:
+            return []
+        line: list[int | None] = [move]
+        while len(line) < length and ti[S.T_NCHILD, node] > 0:
+            first = int(ti[S.T_FIRST, node])
+            children = range(first, first + int(ti[S.T_NCHILD, node]))
+            child = max(children, key=lambda i: float(tf[S.F_VIS, i]))
+            if float(tf[S.F_VIS, child]) - prior_n < min_visits:
+                break
+            mv = int(ti[S.T_MOVE, child])
+            line.append(None if mv == fb.PASS else fb.from_fast(mv, n))
+            node = child
+        return line
 
 
 def ownership(game: Game, playouts: int | None = None, seed: int | None = None,

@@ -8,6 +8,7 @@ it stops them. The routes live in their modules (``routes_games``, ``api_players
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import logging
 from collections.abc import AsyncIterator
@@ -23,6 +24,7 @@ from keima.server import (
     api_players,
     api_ratings,
     http_edge,
+    routes_analysis,
     routes_games,
     routes_ui,
     storage_errors,
@@ -36,6 +38,7 @@ from keima.server.positions import router as positions_router
 from keima.server.pubsub import LocalPubSub, PubSub
 from keima.server.review import REVIEW_MAX_BODY
 from keima.server.review import router as review_router
+from keima.server.reviews import ReviewService, stored_game
 from keima.server.routes_ui import DIST
 from keima.server.store import Store, default_url, make_engine, migrate
 from keima.version import package_version
@@ -62,6 +65,7 @@ def create_app(db_url: str | None = None, *, pubsub: PubSub | None = None, dist:
         store = Store(engine)
         store.start()
         cluster_parts: list[Any] = []
+        review_queue: Any = None
         if redis_url:
             from keima.server.jobs import JobQueue
             from keima.server.redis_pubsub import RedisPubSub
@@ -71,6 +75,7 @@ def create_app(db_url: str | None = None, *, pubsub: PubSub | None = None, dist:
             await queue.start()
             await rps.start()
             cluster_parts = [rps, queue]
+            review_queue = queue
             hub = Hub(store, rps, cache_size=cache_size, shared=True, jobs=queue, engines=engines)
             rps.on_remote = hub.on_remote
             rps.rebuildable = hub.rebuildable
@@ -81,6 +86,10 @@ def create_app(db_url: str | None = None, *, pubsub: PubSub | None = None, dist:
         else:
             hub = Hub(store, pubsub or LocalPubSub(), cache_size=cache_size, engines=engines)
         app.state.hub = hub
+        reviews = ReviewService(engine, lambda gid: stored_game(store, gid), jobs=review_queue)
+        app.state.reviews = reviews
+        if not redis_url:
+            await asyncio.to_thread(reviews.resume)  # reviews left under way by the last run go on
         # Cluster mode: login and chat limits counted in Redis, once across the processes.
         limits = Limits(redis_url)
         cluster_parts.append(limits)
@@ -93,6 +102,7 @@ def create_app(db_url: str | None = None, *, pubsub: PubSub | None = None, dist:
         finally:
             gc.callbacks.remove(hub.gc_pauses.observe)
             await matchmaker.close()
+            reviews.close()
             await hub.close()
             for part in cluster_parts:
                 await part.close()
@@ -109,7 +119,8 @@ def create_app(db_url: str | None = None, *, pubsub: PubSub | None = None, dist:
     app.include_router(api_ratings.router)
     app.include_router(api_automatch.router)
     app.include_router(api_player_games.router)
-    app.add_middleware(BodyLimit, larger={"/api/review": REVIEW_MAX_BODY})
+    app.add_middleware(BodyLimit, larger={"/api/review": REVIEW_MAX_BODY,
+                                          "/api/analysis": routes_analysis.ANALYSIS_MAX_BODY})
     app.add_middleware(SecurityHeaders, csp=content_security_policy(web_root))
 
     http_edge.install(app)
@@ -117,5 +128,7 @@ def create_app(db_url: str | None = None, *, pubsub: PubSub | None = None, dist:
     app.include_router(routes_games.router)
     app.include_router(positions_router)
     app.include_router(review_router)
+    app.include_router(routes_analysis.router)
     app.include_router(routes_ui.router(web_root))  # last: its catch-all takes every other path
     return app
+

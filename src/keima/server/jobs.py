@@ -10,6 +10,11 @@ after storing, before arq marked the job done) still moves once.
 A worker killed mid-search leaves the job in the queue with an "in progress" key that expires ``timeout + 10``
 seconds after it was taken; another worker (or the same one restarted) then takes it again.
 
+Reviews by the bot (``keima.server.reviews``) go on the same queue as jobs of their own, ``keima_review``: each
+runs one chunk of a review (about ``CHUNK_SECONDS`` of search) in a thread of lowered priority and queues the next
+chunk a little later (``REVIEW_DELAY``), so that the bot moves queued meanwhile are taken first; a worker has one
+job slot more than its ``jobs`` for them and runs one chunk at a time, so a review never holds a live game's slot.
+
 Each worker also keeps a key ``keima:worker:<id>`` alive (a few seconds' expiry, renewed every second), so that
 the web processes can tell a bot game's players when no worker is running.
 """
@@ -87,6 +92,18 @@ class JobQueue:
             self.enqueued += 1
         return job is not None
 
+    async def enqueue_review(self, review_id: str, done: int, delay: float = 0.0) -> bool:
+        """Queue the next chunk of review ``review_id`` (``done`` positions stored: the job's id, so that the
+        processes that find the same review stalled queue its chunk once), ``delay`` seconds from now. False
+        when it was already queued or Redis is down."""
+        try:
+            job = await self.pool.enqueue_job("keima_review", review_id, _job_id=f"review:{review_id}:{done}",
+                                              _defer_by=delay or None)
+        except Exception as exc:
+            log.warning("cannot queue review %s: %s", review_id, type(exc).__name__)
+            return False
+        return job is not None
+
     async def workers(self, max_age: float = 1.0) -> int:
         """How many workers are alive (their heartbeat key exists); cached for ``max_age`` seconds, and 0 while
         Redis cannot be reached."""
@@ -126,6 +143,34 @@ async def keima_job(ctx: dict[str, Any], kind: str, game_id: str, version: int) 
     return outcome
 
 
+#: Seconds between a review's chunks on the queue: bot moves queued meanwhile go first.
+REVIEW_DELAY = 0.5
+#: Seconds a worker waits before taking again a review chunk it found another chunk running for.
+REVIEW_BUSY_DELAY = 2.0
+
+
+async def keima_review(ctx: dict[str, Any], review_id: str) -> str:
+    """The arq job of a review's chunk (``ReviewService.run_chunk``), in the worker's review thread; queues the
+    next chunk when time ran out. Returns the chunk's outcome, or "busy" (another review chunk runs here: the
+    job is taken again later)."""
+    from arq.worker import Retry
+
+    from keima.server.reviews import CHUNK_SECONDS
+
+    lock: asyncio.Lock = ctx["review_lock"]
+    if lock.locked():
+        raise Retry(defer=REVIEW_BUSY_DELAY)
+    service = ctx["reviews"]
+    async with lock:
+        outcome: str = await asyncio.get_running_loop().run_in_executor(
+            service.pool, service.run_chunk, review_id, min(CHUNK_SECONDS, job_timeout() / 2))
+    if outcome == "more":
+        row = await service.get(review_id)
+        await ctx["queue"].enqueue_review(review_id, int(row["progress"]["done"]), REVIEW_DELAY)
+    log.info("review %s: %s", review_id, outcome)
+    return outcome
+
+
 async def keima_check(ctx: dict[str, Any], name: str, data: bytes, rules: str | None) -> dict[str, Any]:
     """The arq job of ``keima check --redis``: replay and count one record (``keima.archive.check_record``)."""
     from keima.archive import check_record
@@ -141,6 +186,7 @@ def make_worker(db_url: str, redis_url: str, *, jobs: int = 1, warm: bool = True
 
     from keima.server.hub import Hub
     from keima.server.redis_pubsub import RedisPubSub
+    from keima.server.reviews import ReviewService, stored_game
     from keima.server.store import Store, make_engine
 
     async def startup(ctx: dict[str, Any]) -> None:
@@ -154,6 +200,8 @@ def make_worker(db_url: str, redis_url: str, *, jobs: int = 1, warm: bool = True
         queue = JobQueue(redis_url)
         await queue.start()
         hub = Hub(store, pubsub, shared=True, jobs=queue, timers=False, bot_threads=jobs)
+        reviews = ReviewService(engine, lambda gid: stored_game(store, gid), jobs=queue)
+        ctx.update(reviews=reviews, review_lock=asyncio.Lock())
         pubsub.on_remote = hub.on_remote
         pubsub.rebuildable = hub.rebuildable
         key = WORKER_KEY + secrets.token_hex(6)
@@ -166,6 +214,9 @@ def make_worker(db_url: str, redis_url: str, *, jobs: int = 1, warm: bool = True
             beat.cancel()
         with contextlib.suppress(Exception):
             await ctx["redis"].delete(ctx["key"])
+        reviews = ctx.get("reviews")
+        if reviews is not None:
+            reviews.close()
         hub = ctx.get("hub")
         if hub is not None:
             await hub.close()
@@ -180,12 +231,15 @@ def make_worker(db_url: str, redis_url: str, *, jobs: int = 1, warm: bool = True
                    # The same timeout: arq marks every job in progress for its functions' longest timeout + 10 s,
                    # which is how long a killed worker's bot move waits to be taken again (a record's check
                    # takes milliseconds).
-                   func(keima_check, name="keima_check", timeout=timeout, max_tries=2, keep_result=600)],
+                   func(keima_check, name="keima_check", timeout=timeout, max_tries=2, keep_result=600),
+                   # A chunk searches CHUNK_SECONDS (less than the timeout) and stores each position as it goes:
+                   # one killed mid-chunk loses a position. Many tries: "busy" retries count as tries.
+                   func(keima_review, name="keima_review", timeout=timeout, max_tries=1000)],
         queue_name=QUEUE,
         redis_settings=redis_settings(redis_url),
         on_startup=startup,
         on_shutdown=shutdown,
-        max_jobs=jobs,
+        max_jobs=jobs + 1,  # one slot for a review's chunk, so that live moves never wait for one
         keep_result=0,
         poll_delay=0.05,
         handle_signals=True,

@@ -2,7 +2,8 @@
 
 The migrations (``keima/server/migrations``) create it step by step: revision 0001 made ``games`` and ``game_log``,
 0002 the players' tables, 0003 the columns and tables of game events (``people`` and ``summary`` on ``games``, the
-outbox, the subscribers' progress, the players' records and the scheduler), 0004 the ratings and their history, 0005 the automatch queue and the rating changes of each rated game.
+outbox, the subscribers' progress, the players' records and the scheduler), 0004 the ratings and their history, 0005 the automatch queue and the rating changes of each rated game,
+0008 the bot's reviews of games and records.
 A migration never reads this module: each writes its own steps, so that a database made by an older keima is
 brought up the way it would have been.
 ``tests/server/test_persistence.py`` checks that a migrated database and ``metadata`` agree.
@@ -135,4 +136,27 @@ rating_changes = sa.Table(
     sa.Column("game_id", sa.String(32), primary_key=True),
     sa.Column("black", sa.Float, nullable=False),
     sa.Column("white", sa.Float, nullable=False),
+)
+# The bot's review of a finished game (``game_id``) or an uploaded record (``sgf``), one per game or record: its
+# id is derived from what it reviews (keima.server.reviews.review_id), so every process finds the same row.
+# ``evals``: each position's evaluation so far (keima.ai.analysis.Evaluation.as_dict), ``moves`` the per-move
+# review built from them (the API's list), ``done``/``total`` positions.
+analyses = sa.Table(
+    "analyses",
+    metadata,
+    sa.Column("id", sa.String(32), primary_key=True),
+    sa.Column("game_id", sa.String(32), nullable=True),
+    sa.Column("sgf", sa.Text, nullable=True),
+    sa.Column("size", sa.Integer, nullable=False),
+    sa.Column("status", sa.String(16), nullable=False),
+    sa.Column("done", sa.Integer, nullable=False),
+    sa.Column("total", sa.Integer, nullable=False),
+    sa.Column("seconds", sa.Float, nullable=False),
+    sa.Column("evals", sa.JSON, nullable=False),
+    sa.Column("moves", sa.JSON, nullable=False),
+    sa.Column("requested_by", sa.String(80), nullable=True),
+    sa.Column("error", sa.String(200), nullable=True),
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Index("ix_analyses_status", "status"),
 )

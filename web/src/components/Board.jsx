@@ -41,10 +41,12 @@ export function isStarPoint(x, y, size) {
  * dead (Set of points), territory ({B: Set, W: Set} or null), onActivate(vertex, how) with
  * how "pointer" (click or tap) or "key", interactive (bool), ghost (1 black, 2 white, 0 none:
  * the stone previewed under the pointer), selected ([x, y] or null: the point chosen by a
- * first tap, shown with its stone until confirmed), onPass, maxWidth, maxHeight.
+ * first tap, shown with its stone until confirmed), onPass, maxWidth, maxHeight, marks (Map of point ->
+ * a Shudan marker such as {type: "label", label} or {type: "triangle"}, with `spoken`, the words a
+ * screen reader adds: the bot's candidate moves of a review).
  */
 export function Board(props) {
-  const { size, board, lastMove, dead, territory, onActivate, interactive, ghost, selected, maxWidth, maxHeight } =
+  const { size, board, lastMove, dead, territory, onActivate, interactive, ghost, selected, maxWidth, maxHeight, marks } =
     props;
   const vertexSize = fitVertexSize(size, maxWidth, maxHeight);
   const container = useRef(null);
@@ -65,6 +67,7 @@ export function Board(props) {
         let marker = null;
         if (dead?.has(p)) marker = { type: "cross" };
         else if (lastMove && lastMove[0] === x && lastMove[1] === y) marker = { type: "circle" };
+        else if (marks?.has(p)) marker = { type: marks.get(p).type, label: marks.get(p).label };
         markers.push(marker);
         let paint = 0;
         if (territory?.B?.has(p)) paint = 1;
@@ -76,7 +79,7 @@ export function Board(props) {
       paintMap.push(paints);
     }
     return { signMap, markerMap, paintMap };
-  }, [size, board, lastMove, dead, territory]);
+  }, [size, board, lastMove, dead, territory, marks]);
 
   // The stone the player would place, shown faintly under the pointer on an empty point,
   // and plainly on the point selected by a first tap.
@@ -104,6 +107,7 @@ export function Board(props) {
     if (dead?.has(p)) parts.push(t("deadMark"));
     if (lastMove && lastMove[0] === x && lastMove[1] === y) parts.push(t("lastMove"));
     if (isSelected(x, y)) parts.push(t("selectedMark"));
+    if (marks?.has(p) && marks.get(p).spoken) parts.push(marks.get(p).spoken);
     if (c === 0 && territory?.B?.has(p)) parts.push(t("territoryOf", t("black")));
     if (c === 0 && territory?.W?.has(p)) parts.push(t("territoryOf", t("white")));
     return t("pointLabel", vertexToGtp([x, y], size), parts.join(", "));

@@ -5,6 +5,7 @@
 // the reader's last action and the sentence read to screen readers.
 import { useEffect, useMemo, useState } from "preact/hooks";
 import { ROOT } from "../api.js";
+import { useBotReview } from "../botReview.js";
 import { anyToVertex, vertexToGtp } from "../coords.js";
 import { errorWords, t } from "../i18n.js";
 import { useViewport } from "../hooks.js";
@@ -12,6 +13,7 @@ import { positionAfter } from "../review.js";
 import { toggledMarking } from "../game/chains.js";
 import { useGame } from "../game/useGame.js";
 import { Board } from "./Board.jsx";
+import { BotReview, reviewMarks } from "./BotReview.jsx";
 import { ErrorNote } from "./ErrorNote.jsx";
 import { ConfirmTapOption, PlayActions, UndoRequest } from "./game/Actions.jsx";
 import { Chat } from "./game/Chat.jsx";
@@ -101,6 +103,7 @@ export function GameView({ gameId, inviteCode }) {
   }
 
   const { game, status, workerNotice, error, inviteUsed, send: sendAction } = useGame(gameId, inviteCode, onChange);
+  const bot = useBotReview({ gameId });
   useEffect(() => {
     if (inviteUsed) setNotice({ key: "inviteUsed" });
   }, [inviteUsed]);
@@ -128,8 +131,10 @@ export function GameView({ gameId, inviteCode }) {
       showScore && game.score.territory
         ? { B: new Set(game.score.territory.B || []), W: new Set(game.score.territory.W || []) }
         : null;
-    return { size, moves, reviewing, n, board, lastMove, dead, territory };
-  }, [game, reviewAt, marks]);
+    // The bot's best moves at the position shown, once a finished game has its review.
+    const botMarks = game.phase === "finished" ? reviewMarks(bot.review, n, size) : null;
+    return { size, moves, reviewing, n, board, lastMove, dead, territory, botMarks };
+  }, [game, reviewAt, marks, bot.review]);
 
   if (error && !game) {
     return (
@@ -233,6 +238,7 @@ export function GameView({ gameId, inviteCode }) {
           lastMove={view.lastMove}
           dead={view.dead}
           territory={view.territory}
+          marks={view.botMarks}
           interactive={canPlay || canMark}
           ghost={canPlay ? (game.to_move === "B" ? 1 : 2) : 0}
           selected={shownSelection}
@@ -275,6 +281,10 @@ export function GameView({ gameId, inviteCode }) {
         )}
         <Outcome game={game} live={live} />
         <RecordLinks game={game} />
+        {game.phase === "finished" && (
+          <BotReview state={bot} current={view.n} total={view.moves.length}
+            onJump={(n) => setReviewAt(n >= view.moves.length ? null : n)} />
+        )}
         {game.mode !== "local" && game.mode !== "bot" && (
           <Chat game={game} seated={you.length > 0} send={sendAction} />
         )}

@@ -10,7 +10,9 @@ import { countApi } from "../countApi.js";
 import { useSignal, useViewport } from "../hooks.js";
 import { lang, num, resultWords, rt, tn } from "../i18n.js";
 import { reviewApi } from "../reviewApi.js";
+import { useBotReview } from "../botReview.js";
 import { Board } from "./Board.jsx";
+import { BotReview, reviewMarks } from "./BotReview.jsx";
 import { CountSteps } from "./CountSteps.jsx";
 import { ErrorNote } from "./ErrorNote.jsx";
 import { ScoreTable } from "./ScoreTable.jsx";
@@ -119,6 +121,19 @@ function ReviewTree({ data, gameId }) {
   const lastMain = data.main_line[data.main_line.length - 1];
 
   const board = useMemo(() => [...node.board].map((ch) => DIGIT[ch] ?? 0), [node]);
+  const bot = useBotReview(gameId ? { gameId } : { sgf: data.sgf });
+  // The bot reviews the main line: move number n is its node where move n was played (0: the start).
+  const mainAt = useMemo(() => {
+    const at = new Map();
+    for (const id of data.main_line) if (!at.has(nodes[id].number)) at.set(nodes[id].number, id);
+    return at;
+  }, [data]);
+  const moveCount = nodes[lastMain].number;
+  const current = mainSet.has(node.id) ? node.number : null;
+  const marks = useMemo(
+    () => (current === null ? null : reviewMarks(bot.review, current, data.size)),
+    [bot.review, current, data.size],
+  );
   const lastMove = node.move && node.move !== "pass" ? gtpToVertex(node.move, data.size) : null;
 
   const overlay = useMemo(() => {
@@ -178,7 +193,7 @@ function ReviewTree({ data, gameId }) {
     <div class="game review" ref={root} tabIndex={-1} onKeyDown={onKey} data-testid="review">
       <div class="board-column">
         <Board size={data.size} board={board} lastMove={lastMove} territory={overlay.territory} dead={overlay.dead}
-          interactive={false} maxWidth={boardWidth} maxHeight={vh - 120} />
+          marks={marks} interactive={false} maxWidth={boardWidth} maxHeight={vh - 120} />
       </div>
       <div class="panel">
         <p class="turn">{rt("players", info.PB || rt("unknownPlayer"), info.PW || rt("unknownPlayer"))}</p>
@@ -237,6 +252,9 @@ function ReviewTree({ data, gameId }) {
           <h3 id="comment-title">{rt("commentTitle")}</h3>
           <p data-testid="comment" class={node.comment ? "comment" : "hint"}>{node.comment || rt("noComment")}</p>
         </section>
+        {(!gameId || data.result) && (
+          <BotReview state={bot} current={current} total={moveCount} onJump={(n) => go(mainAt.get(n))} />
+        )}
         <EstimateToggle data={data} node={node} onOwnership={setOwnership} />
         {at === lastMain && data.end && <EndCount key={data.sgf} end={data.end} />}
         <p>

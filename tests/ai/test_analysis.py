@@ -1,0 +1,128 @@
+"""The bot's game review (``keima.ai.analysis``) on small boards, with small budgets: the clear best move comes
+first, a blunder loses many points, the entries line up with the moves, and a review can be stopped."""
+
+from __future__ import annotations
+
+import os
+import threading
+
+import pytest
+
+from keima.ai.analysis import NICE, Budget, Cancelled, mistakes, positions, review_game
+from keima.rules import Game, from_gtp
+
+# Black to move on 7x7, a capturing race of one liberty each: the five white stones of the third row and the four
+# black stones below them share their last liberty, F4. Black takes five stones there; anywhere else, White takes
+# four. (7x7: no policy network, whose 9x9 prior barely looks at such a capture at these budgets.)
+CAPTURE = [
+    ".......",
+    ".XXXXX.",
+    "XOOOOOX",
+    "OXXXX..",
+    ".OOOO..",
+    ".......",
+    ".......",
+]
+
+
+def _setup(rows: list[str], to_move: str = "B") -> Game:
+    """A game set up from an ASCII diagram (``X`` black, ``O`` white; row 0 at the top)."""
+    game = Game(len(rows), komi=0.5)
+    n = game.size
+    black = [r * n + c for r, line in enumerate(rows) for c, ch in enumerate(line) if ch == "X"]
+    white = [r * n + c for r, line in enumerate(rows) for c, ch in enumerate(line) if ch == "O"]
+    game.setup(black=black, white=white, to_move=to_move)
+    return game
+
+
+BUDGET = Budget(seconds=None, playouts=400)
+
+
+def test_the_capture_comes_first_and_a_blunder_loses_much() -> None:
+    capture = from_gtp("F4", 7)
+    good = _setup(CAPTURE)
+    good.play(capture)
+    bad = _setup(CAPTURE)
+    bad.play(from_gtp("A1", 7))
+    good_review = review_game(good, BUDGET, seed=3)
+    bad_review = review_game(bad, BUDGET, seed=3)
+    for review in (good_review, bad_review):
+        assert [r.n for r in review] == [0, 1]
+        assert review[1].best[0].move == capture
+        assert review[1].best[0].pv[0] == capture
+        assert review[0].winrate > 0.8  # Black, to take five stones, is winning
+    assert good_review[1].loss == 0.0
+    assert bad_review[1].played == from_gtp("A1", 7)
+    assert bad_review[1].loss is not None and bad_review[1].loss >= 20
+    assert bad_review[1].winrate < 0.2 < 0.8 < good_review[1].winrate
+    assert bad_review[1].winrate_loss is not None and bad_review[1].winrate_loss > 0.6
+    assert mistakes(bad_review) == [bad_review[1]]
+
+
+def test_entries_follow_the_moves_passes_and_the_end() -> None:
+    game = Game(5)
+    for vertex in ("C3", "B2", "D4"):
+        game.play(from_gtp(vertex, 5))
+    game.pass_move()
+    game.pass_move()  # two passes: the count follows; the review still judges the last position
+    line = positions(game)
+    assert [(c, p) for _g, c, p in line] == [(1, from_gtp("C3", 5)), (2, from_gtp("B2", 5)),
+                                            (1, from_gtp("D4", 5)), (2, None), (1, None), (None, None)]
+    assert [g.move_number for g, _c, _p in line] == [0, 1, 2, 3, 4, 5]
+    review = review_game(game, Budget(seconds=None, playouts=64), seed=1, top=3)
+    assert [(r.n, r.played) for r in review] == [(0, None), (1, from_gtp("C3", 5)), (2, from_gtp("B2", 5)),
+                                                 (3, from_gtp("D4", 5)), (4, None), (5, None)]
+    for r in review:
+        assert 0.0 <= r.winrate <= 1.0
+        assert len(r.best) <= 3
+        assert all(c.visits >= 2 for c in r.best)
+        assert r.n == 0 or (r.loss is not None and r.loss >= 0)
+        data = r.as_dict(5)
+        assert set(data) == {"n", "color", "played", "winrate", "score", "loss", "winrate_loss", "best"}
+    assert review[4].as_dict(5)["played"] == "pass"
+    assert review[1].as_dict(5)["played"] == "C3"
+    assert [b["move"] for b in review[1].as_dict(5)["best"]][:1] != []
+
+
+def test_progress_and_cancellation() -> None:
+    game = Game(5)
+    for vertex in ("C3", "B2", "D4", "D2"):
+        game.play(from_gtp(vertex, 5))
+    seen: list[tuple[int, int]] = []
+    stopped = threading.Event()
+
+    def progress(done: int, total: int) -> None:
+        seen.append((done, total))
+        if done == 2:
+            stopped.set()
+
+    with pytest.raises(Cancelled):
+        review_game(game, Budget(seconds=None, playouts=32), seed=1, progress=progress, stop=stopped.is_set)
+    assert seen == [(1, 5), (2, 5)]
+
+
+def test_the_budget_is_checked() -> None:
+    with pytest.raises(ValueError, match="seconds or playouts"):
+        Budget(seconds=None, playouts=None)
+    with pytest.raises(ValueError):
+        Budget(seconds=-1)
+    with pytest.raises(ValueError):
+        Budget(seconds=None, playouts=0)
+
+
+def test_a_review_thread_runs_at_a_lower_priority() -> None:
+    """``nice``: the review's own thread yields to the others (Linux keeps a priority per thread); the caller's
+    priority is untouched."""
+    own = os.getpriority(os.PRIO_PROCESS, 0)
+    seen: list[int] = []
+
+    def work() -> None:
+        game = Game(5)
+        review_game(game, Budget(seconds=None, playouts=8), seed=1, nice=True)
+        seen.append(os.getpriority(os.PRIO_PROCESS, threading.get_native_id()))
+
+    thread = threading.Thread(target=work)
+    thread.start()
+    thread.join()
+    assert seen == [min(own + NICE, 19)]
+    assert os.getpriority(os.PRIO_PROCESS, 0) == own

@@ -1,0 +1,130 @@
+// The bot's review of a finished game or an uploaded record (docs/web-api.md, *Reviews by the bot*):
+// starting it, following it while it runs, and what the page draws from it. The arithmetic is here,
+// apart from the components, so that node tests can check it.
+import { useEffect, useRef, useState } from "preact/hooks";
+import { request as call } from "./api.js";
+import { gtpToVertex } from "./coords.js";
+
+export const analysisApi = {
+  game: (id) => call("POST", `api/games/${encodeURIComponent(id)}/analysis`),
+  record: (sgf) => call("POST", "api/analysis", { sgf }),
+  get: (url) => call("GET", url.replace(/^\//, "")),
+  cancel: (url) => call("DELETE", url.replace(/^\//, "")),
+};
+
+/** Points lost from which a move counts as a mistake on the graph. */
+export const MISTAKE_POINTS = 2;
+/** The graph marks at most this many mistakes, the largest. */
+export const MISTAKES_SHOWN = 5;
+const POLL_MS = 1000;
+
+/** The moves that lost the most points (at least MISTAKE_POINTS), largest first. */
+export function mistakes(moves, count = MISTAKES_SHOWN) {
+  return moves
+    .filter((m) => m.loss != null && m.loss >= MISTAKE_POINTS)
+    .sort((a, b) => b.loss - a.loss || a.n - b.n)
+    .slice(0, count);
+}
+
+/** The two graphs' points: Black's win rate in percent and Black's lead in points, by move number. */
+export function graphPoints(moves) {
+  return {
+    winrate: moves.map((m) => ({ x: m.n, y: Math.round(m.winrate * 1000) / 10 })),
+    score: moves.map((m) => ({ x: m.n, y: m.score })),
+  };
+}
+
+/**
+ * What to show at the position after move n: the bot's best moves for the next move (entry n + 1),
+ * each with the win rate of the side to play, and the move played there. Null when the review has
+ * not reached it.
+ */
+export function candidatesAt(moves, n) {
+  const next = moves.find((m) => m.n === n + 1);
+  if (!next) return null;
+  const mover = next.color;
+  const ofMover = (w) => (mover === "W" ? 1 - w : w);
+  const best = next.best.map((c, i) => ({
+    ...c,
+    letter: String.fromCharCode(65 + i),
+    mine: Math.round(ofMover(c.winrate) * 100),
+    played: c.move === next.played,
+  }));
+  return { color: mover, played: next.played, loss: next.loss, best, playedAmong: best.some((c) => c.played) };
+}
+
+/**
+ * The board marks of candidatesAt(...) on a size x size board: Map(point -> Shudan marker plus the
+ * words a screen reader says), each candidate labelled with its win rate, the move played when it is
+ * not a candidate with a triangle.
+ */
+export function candidateMarks(cands, size, words) {
+  const marks = new Map();
+  if (!cands) return marks;
+  const point = (gtp) => {
+    if (!gtp || gtp === "pass") return null;
+    const v = gtpToVertex(gtp, size);
+    return v ? v[1] * size + v[0] : null;
+  };
+  for (const c of cands.best) {
+    const p = point(c.move);
+    if (p !== null) marks.set(p, { type: "label", label: String(c.mine), spoken: words.candidate(c) });
+  }
+  const played = point(cands.played);
+  if (played !== null && !cands.playedAmong) marks.set(played, { type: "triangle", spoken: words.played });
+  return marks;
+}
+
+/**
+ * The review of a source ({gameId} or {sgf}) as the page follows it: `review` (the API's object, or
+ * null before it is asked for), `start()`, `cancel()`, `error`, `busy`. It polls while the review runs.
+ */
+export function useBotReview(source) {
+  const [review, setReview] = useState(null);
+  const [error, setError] = useState(null);
+  const [busy, setBusy] = useState(false);
+  const timer = useRef(null);
+  const live = useRef(true);
+  const key = source.gameId ?? source.sgf;
+
+  useEffect(() => {
+    live.current = true;
+    setReview(null);
+    setError(null);
+    return () => {
+      live.current = false;
+      clearTimeout(timer.current);
+    };
+  }, [key]);
+
+  function follow(r) {
+    if (!live.current) return;
+    setReview(r);
+    clearTimeout(timer.current);
+    if (r.status === "queued" || r.status === "running") {
+      timer.current = setTimeout(() => {
+        analysisApi.get(r.url).then(follow, (e) => live.current && setError(e));
+      }, POLL_MS);
+    }
+  }
+
+  async function run(work) {
+    setBusy(true);
+    setError(null);
+    try {
+      follow(await work());
+    } catch (e) {
+      if (live.current) setError(e);
+    } finally {
+      if (live.current) setBusy(false);
+    }
+  }
+
+  return {
+    review,
+    error,
+    busy,
+    start: () => run(() => (source.gameId ? analysisApi.game(source.gameId) : analysisApi.record(source.sgf))),
+    cancel: () => review && run(() => analysisApi.cancel(review.url)),
+  };
+}
