@@ -3,7 +3,7 @@
 ``create_app(db_url)`` returns a FastAPI application; on start-up it opens the database, brings the schema to
 the newest migration, starts the writer thread and makes the process's hub (``keima.server.hub``); on shut-down
 it stops them. The routes live in their modules (``routes_games``, ``api_players``, ``api_ratings``,
-``positions``, ``review``, ``routes_ui``), the HTTP edge in ``http_edge``.
+``api_tournaments``, ``positions``, ``review``, ``routes_ui``), the HTTP edge in ``http_edge``.
 """
 
 from __future__ import annotations
@@ -17,7 +17,15 @@ from typing import Any
 
 from fastapi import FastAPI
 
-from keima.server import api_players, api_ratings, http_edge, routes_games, routes_ui, storage_errors
+from keima.server import (
+    api_players,
+    api_ratings,
+    api_tournaments,
+    http_edge,
+    routes_games,
+    routes_ui,
+    storage_errors,
+)
 from keima.server.http_edge import BodyLimit, SecurityHeaders, content_security_policy
 from keima.server.hub import Hub
 from keima.server.limits import Limits
@@ -91,6 +99,7 @@ def create_app(db_url: str | None = None, *, pubsub: PubSub | None = None, dist:
     )
     app.include_router(api_players.router)
     app.include_router(api_ratings.router)
+    app.include_router(api_tournaments.router)
     app.add_middleware(BodyLimit, larger={"/api/review": REVIEW_MAX_BODY})
     app.add_middleware(SecurityHeaders, csp=content_security_policy(web_root))
 
