@@ -18,6 +18,7 @@ from typing import Any, Literal
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import Response
 
+from keima.server import ratings_subscriber
 from keima.server import store_tournaments as st
 from keima.server import tournaments as ops
 from keima.server.api_players import players_of
@@ -216,9 +217,9 @@ async def _create(request: Request, t: Tournament, settings: dict[str, Any], act
 @router.post("/api/tournaments", status_code=201, responses={201: {"model": TournamentOut}, **_errors})
 async def create_tournament(body: NewTournament, request: Request) -> Response:
     """Create a tournament directed by the caller, a registered player (401 without a session, 403 a guest)."""
-    settings = {**ops.DEFAULT_SETTINGS, "online": body.online, "rated": body.rated,
-                "registration_open": body.registration_open, "forfeit_minutes": body.forfeit_minutes,
-                "clock": None if body.clock is None else body.clock.model_dump()}
+    settings = ops.new_settings(online=body.online, rated=body.rated,
+                                registration_open=body.registration_open, forfeit_minutes=body.forfeit_minutes,
+                                clock=None if body.clock is None else body.clock.model_dump())
     return await _create(request, _new_tournament(body), settings, "create", {"name": body.name})
 
 
@@ -236,7 +237,7 @@ async def import_tournament(request: Request) -> Response:
         t.check()
     except (TournamentError, ValueError) as exc:
         raise Refused("invalid-request", f"not an OpenGotha file: {exc}") from None
-    settings = {**ops.DEFAULT_SETTINGS, "registration_open": False}
+    settings = ops.new_settings(registration_open=False)
     # The rounds the file has results in are under way: they are not paired again.
     for g in t.games:
         if g.result.value != "UNKNOWN":
@@ -364,7 +365,7 @@ async def swap_players(tid: str, rn: int, body: SwapIn, request: Request) -> Res
 async def start_round(tid: str, rn: int, body: StartIn, request: Request) -> Response:
     """Start a paired round: it is no longer paired again; online, its games begin at ``start_at``."""
     at = (body.start_at or _now()).astimezone(UTC)
-    return await _answer(request, await _change(request, tid, ops.start(rn, at.isoformat())))
+    return await _answer(request, await _change(request, tid, ops.start(rn, at)))
 
 
 @router.put("/api/tournaments/{tid}/rounds/{rn}/tables/{table}/result",
@@ -375,7 +376,11 @@ async def enter_result(tid: str, rn: int, table: int, body: ResultIn, request: R
     s = await _stored(request, tid)
     director = player.id in s.directors
     do = ops.set_result(rn, table, body.result, body.by_forfeit, player.id, director)
-    return await _answer(request, await _change(request, tid, do, director=director))
+    after = await _change(request, tid, do, director=director)
+    if (rn, table) in after.games and after.settings.get("rated"):
+        # A rated online game's result changed: the ratings are computed again from the start, with the fix.
+        await _run(ratings_subscriber.recompute, _hub(request).store.engine)
+    return await _answer(request, after)
 
 
 # -- reading -----------------------------------------------------------------------------------------------------

@@ -25,6 +25,7 @@ from keima.server import (
     routes_games,
     routes_ui,
     storage_errors,
+    tournament_rounds,
 )
 from keima.server.http_edge import BodyLimit, SecurityHeaders, content_security_policy
 from keima.server.hub import Hub
@@ -80,6 +81,7 @@ def create_app(db_url: str | None = None, *, pubsub: PubSub | None = None, dist:
         limits = Limits(redis_url)
         cluster_parts.append(limits)
         await api_players.setup(app, hub, limits)
+        tournament_rounds.install(hub, app.state.players)
         gc.callbacks.append(hub.gc_pauses.observe)
         try:
             yield

@@ -23,6 +23,7 @@ from sqlalchemy.engine import Connection, Engine
 from keima.server.errors import Refused
 from keima.server.tables import (
     players,
+    scheduled_jobs,
     tournament_accounts,
     tournament_directors,
     tournament_games,
@@ -57,7 +58,9 @@ class Stored:
 class Outcome:
     """What a change returns to ``change``: the new value and settings, the log entries ``(action, detail)``,
     account bindings to add (key -> player id) and to drop (keys), directors to add (id -> role) and drop (ids),
-    and the online games made (``(round, table, game id)``)."""
+    the online games made (``(round, table, game id)``) and the scheduler's jobs to set (``(kind, job id, due)``:
+    job ids name a tournament's round, ``"{tournament id}/{round}"``) and the results of online games a director
+    fixed (``fixed``: game id -> ``"B+"``, ``"W+"``, ``"0"`` or ``"Void"``, what the ratings count)."""
 
     tournament: Tournament
     settings: dict[str, Any]
@@ -67,6 +70,8 @@ class Outcome:
     add_directors: dict[str, str] = field(default_factory=dict)
     drop_directors: list[str] = field(default_factory=list)
     games: list[tuple[int, int, str]] = field(default_factory=list)
+    jobs: list[tuple[str, str, datetime]] = field(default_factory=list)
+    fixed: dict[str, str] = field(default_factory=dict)
 
 
 Change = Callable[[Stored], Outcome]
@@ -134,10 +139,23 @@ def change_in(conn: Connection, tid: str, do: Change, player_id: str | None, by_
         conn.execute(tournament_directors.insert().values(tournament_id=tid, player_id=pid, role=role))
     for rn, table, gid in out.games:
         conn.execute(tournament_games.insert().values(game_id=gid, tournament_id=tid, round=rn, table_number=table))
+    for gid, fixed in out.fixed.items():
+        conn.execute(tournament_games.update().where(tournament_games.c.game_id == gid).values(fixed_result=fixed))
+    for kind, job_id, due in out.jobs:
+        _set_job(conn, kind, job_id, due)
     for action, detail in out.log:
         conn.execute(tournament_log.insert().values(tournament_id=tid, at=now, player_id=player_id,
                                                     by_name=by_name, action=action, detail=detail))
     return s, out
+
+
+def _set_job(conn: Connection, kind: str, job_id: str, due: datetime) -> None:
+    key = f"{kind}:{job_id}"
+    moved = conn.execute(scheduled_jobs.update().where(scheduled_jobs.c.key == key)
+                         .values(due_at=due, claimed_until=None))
+    if not moved.rowcount:
+        conn.execute(scheduled_jobs.insert().values(key=key, kind=kind, game_id=job_id, due_at=due,
+                                                    claimed_until=None))
 
 
 def change(engine: Engine, tid: str, do: Change, player_id: str | None, by_name: str,
@@ -186,8 +204,25 @@ def names_of(engine: Engine, ids: list[str]) -> dict[str, str]:
     return {r.id: r.name for r in rows}
 
 
+def people_of(engine: Engine, ids: list[str]) -> dict[str, dict[str, Any]]:
+    """The seat entries (``{"id", "name", "rank"}``, as games record their players) of the accounts ``ids``."""
+    if not ids:
+        return {}
+    p = players.c
+    with engine.connect() as conn:
+        rows = conn.execute(sa.select(p.id, p.name, p.rank).where(p.id.in_(ids))).all()
+    return {r.id: {"id": r.id, "name": r.name, "rank": r.rank} for r in rows}
+
+
 def tournament_of_game(conn: Connection, game_id: str) -> tuple[str, int, int] | None:
     """The tournament, round and table of online game ``game_id`` (None: not a tournament game)."""
     g = tournament_games.c
     row = conn.execute(sa.select(g.tournament_id, g.round, g.table_number).where(g.game_id == game_id)).first()
     return None if row is None else (row.tournament_id, row.round, row.table_number)
+
+
+def fixed_result(conn: Connection, game_id: str) -> str | None:
+    """The result a director fixed for tournament game ``game_id`` (None: none, or not a tournament game)."""
+    g = tournament_games.c
+    fixed: str | None = conn.execute(sa.select(g.fixed_result).where(g.game_id == game_id)).scalar()
+    return fixed

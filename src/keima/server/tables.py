@@ -149,6 +149,8 @@ tournament_games = sa.Table(
     sa.Column("tournament_id", sa.String(32), sa.ForeignKey("tournaments.id", ondelete="CASCADE"), nullable=False),
     sa.Column("round", sa.Integer, nullable=False),
     sa.Column("table_number", sa.Integer, nullable=False),
+    # A director's fix of the game's result ("B+", "W+", "0", "Void"): what the ratings count instead of the game's.
+    sa.Column("fixed_result", sa.String(16), nullable=True),
     sa.UniqueConstraint("tournament_id", "round", "table_number", name="uq_tournament_games_table"),
 )
 # Every change of a tournament: who made it (a player, or None with ``by_name`` "keima" for the server) and when.

@@ -19,6 +19,7 @@ online round may be late before losing by forfeit), ``clock`` (the online games'
 from __future__ import annotations
 
 from dataclasses import replace
+from datetime import datetime
 from typing import Any
 
 from keima.server.errors import Refused
@@ -37,9 +38,16 @@ RESULTS: dict[str, Result] = {
 }
 RESULT_NAMES = {v: k for k, v in RESULTS.items()}
 
-#: The settings of a new tournament.
-DEFAULT_SETTINGS: dict[str, Any] = {"online": False, "rated": False, "registration_open": True,
-                                    "forfeit_minutes": 15, "clock": None, "rounds": {}}
+#: The scheduler's jobs of an online round (``keima.server.tournament_rounds``), keyed ``"{tournament}/{round}"``:
+#: make its games at its start time, and judge the players absent at its forfeit limit.
+ROUND_JOB = "t-round"
+FORFEIT_JOB = "t-forfeit"
+
+def new_settings(**values: Any) -> dict[str, Any]:
+    """The settings of a new tournament: the defaults (at the table, unrated, registration open, 15 minutes to
+    show up, the tournament's own clock) with ``values``."""
+    return {"online": False, "rated": False, "registration_open": True, "forfeit_minutes": 15, "clock": None,
+            "rounds": {}} | values
 
 
 def engine_error(exc: TournamentError) -> Refused:
@@ -92,6 +100,14 @@ def game_out(g: Game) -> dict[str, Any]:
     """A game as the log records it."""
     return {"round": g.round, "table": g.table, "white": g.white, "black": g.black, "handicap": g.handicap,
             "result": RESULT_NAMES[g.result], "by_forfeit": g.by_default}
+
+
+def rated_result(g: Game) -> str:
+    """The keima result the ratings count for a table's result: ``"B+"``, ``"W+"``, ``"0"``, or ``"Void"`` (not
+    rated: a game not played, both winning or losing, no result)."""
+    if g.by_default:
+        return "Void"
+    return {Result.BLACK_WINS: "B+", Result.WHITE_WINS: "W+", Result.DRAW: "0"}.get(g.result, "Void")
 
 
 # -- the tournament and its directors ----------------------------------------------------------------------------
@@ -281,8 +297,9 @@ def swap(rn: int, a: str, b: str) -> Change:
     return do
 
 
-def start(rn: int, start_at: str | None) -> Change:
-    """Start round ``rn`` (paired; not started yet: 409), its online games to begin at ``start_at``."""
+def start(rn: int, start_at: datetime) -> Change:
+    """Start round ``rn`` (paired; not started yet: 409); online, its games are made at ``start_at`` by the
+    scheduler (``ROUND_JOB``)."""
 
     def do(s: Stored) -> Outcome:
         t = s.tournament
@@ -290,8 +307,10 @@ def start(rn: int, start_at: str | None) -> Change:
         _not_started(s, rn, "started again")
         if not any(g.round == rn for g in t.games):
             raise Refused("wrong-phase", f"round {rn} is not paired")
-        settings = _with_round(s.settings, rn, started=True, start_at=start_at)
-        return Outcome(t, settings, [("start", {"round": rn, "start_at": start_at})])
+        at = start_at.isoformat()
+        settings = _with_round(s.settings, rn, started=True, start_at=at)
+        jobs = [(ROUND_JOB, f"{s.id}/{rn}", start_at)] if s.settings.get("online") else []
+        return Outcome(t, settings, [("start", {"round": rn, "start_at": at})], jobs=jobs)
 
     return do
 
@@ -319,7 +338,10 @@ def set_result(rn: int, table: int, result: str, by_forfeit: bool, player_id: st
         detail = {"round": rn, "table": table, "result": result, "by_forfeit": new.by_default}
         if action == "fix":
             detail["was"] = RESULT_NAMES[g.result]
-        return Outcome(t, _with_round(s.settings, rn, started=True), [(action, detail)])
+        gid = s.games.get((rn, table))
+        # The keima game of the table counts for the ratings as the directors decided.
+        fixed = {} if gid is None else {gid: rated_result(new)}
+        return Outcome(t, _with_round(s.settings, rn, started=True), [(action, detail)], fixed=fixed)
 
     return do
 
@@ -337,5 +359,17 @@ def game_result(rn: int, table: int, result: Result, by_forfeit: bool, game_id: 
         detail = {"round": rn, "table": table, "result": RESULT_NAMES[result], "by_forfeit": by_forfeit,
                   "game": game_id}
         return Outcome(t, s.settings, [("game-result", detail)])
+
+    return do
+
+
+def online_games(rn: int, made: list[tuple[int, str]], forfeit_at: datetime) -> Change:
+    """Bind the keima games ``made`` (``(table, game id)``) to round ``rn``'s tables (those not bound yet) and set
+    the round's forfeit judgement at ``forfeit_at``."""
+
+    def do(s: Stored) -> Outcome:
+        new = [(rn, table, gid) for table, gid in made if (rn, table) not in s.games]
+        log = [("games", {"round": rn, "games": {str(t): g for _, t, g in new}})] if new else []
+        return Outcome(s.tournament, s.settings, log, games=new, jobs=[(FORFEIT_JOB, f"{s.id}/{rn}", forfeit_at)])
 
     return do

@@ -52,6 +52,7 @@ def upgrade() -> None:
                   nullable=False),
         sa.Column("round", sa.Integer, nullable=False),
         sa.Column("table_number", sa.Integer, nullable=False),
+        sa.Column("fixed_result", sa.String(16), nullable=True),
         sa.UniqueConstraint("tournament_id", "round", "table_number", name="uq_tournament_games_table"),
     )
     op.create_table(
