@@ -156,7 +156,7 @@ async def _out(request: Request, s: st.Stored, caller: Player | None) -> Tournam
         info = ops.round_info(settings, rn)
         games = [TGameOut(table=g.table, white=g.white, black=g.black, handicap=g.handicap,
                           result=ops.RESULT_NAMES[g.result], by_forfeit=g.by_default,  # type: ignore[arg-type]
-                          game=s.games.get((rn, g.table))) for g in t.games_of_round(rn)]
+                          game=_made(s, rn, g.table)) for g in t.games_of_round(rn)]
         rounds.append(RoundOut(round=rn, started=bool(info.get("started")), start_at=info.get("start_at"),
                                bye=t.byes.get(rn), games=games))
     mine = None if caller is None else next((k for k, v in s.accounts.items() if v == caller.id), None)
@@ -172,6 +172,11 @@ async def _out(request: Request, s: st.Stored, caller: Player | None) -> Tournam
         round_list=rounds,
         you=YouOut(role=None if caller is None else s.directors.get(caller.id), player=mine),
     )
+
+
+def _made(s: st.Stored, rn: int, table: int) -> str | None:
+    gid = s.games.get((rn, table))
+    return gid if gid in s.made else None
 
 
 def _player_out(p: TPlayer, s: st.Stored, names: dict[str, str]) -> TPlayerOut:
@@ -449,5 +454,5 @@ async def my_view(tid: str, request: Request) -> Response:
                         round=rn, bye=False, table=g.table, color="W" if g.white == key else "B",
                         opponent=_player_out(t.player(g.opponent(key)), s, names), handicap=g.handicap,
                         result=ops.RESULT_NAMES[g.result],  # type: ignore[arg-type]
-                        game=s.games.get((rn, g.table))))
+                        game=_made(s, rn, g.table)))
     return _json(MineOut(player=key, rounds=rounds))

@@ -22,6 +22,7 @@ from sqlalchemy.engine import Connection, Engine
 
 from keima.server.errors import Refused
 from keima.server.tables import (
+    games,
     players,
     scheduled_jobs,
     tournament_accounts,
@@ -42,7 +43,8 @@ def _utc(at: datetime) -> datetime:
 class Stored:
     """A tournament as stored: the engine's value, the server's settings, its version and who may change it
     (``directors``: player id -> role, ``"director"`` or ``"co-director"``), the accounts of its players
-    (``accounts``: player key -> player id) and its online games (``games``: (round, table) -> game id)."""
+    (``accounts``: player key -> player id) and its online games (``games``: (round, table) -> game id; ``made``: those
+    of them stored already: a table is bound to its game just before the game is made)."""
 
     id: str
     tournament: Tournament
@@ -52,6 +54,7 @@ class Stored:
     directors: dict[str, str] = field(default_factory=dict)
     accounts: dict[str, str] = field(default_factory=dict)
     games: dict[tuple[int, int], str] = field(default_factory=dict)
+    made: set[str] = field(default_factory=set)
 
 
 @dataclass
@@ -100,8 +103,11 @@ def _read(conn: Connection, tid: str) -> Stored | None:
     s.accounts = {r.player_key: r.player_id for r in conn.execute(sa.select(a.player_key, a.player_id)
                                                                   .where(a.tournament_id == tid))}
     g = tournament_games.c
-    s.games = {(r.round, r.table_number): r.game_id
-               for r in conn.execute(sa.select(g.game_id, g.round, g.table_number).where(g.tournament_id == tid))}
+    rows = conn.execute(sa.select(g.game_id, g.round, g.table_number, games.c.id.label("made"))
+                        .select_from(tournament_games.outerjoin(games, games.c.id == g.game_id))
+                        .where(g.tournament_id == tid)).all()
+    s.games = {(r.round, r.table_number): r.game_id for r in rows}
+    s.made = {r.game_id for r in rows if r.made is not None}
     return s
 
 
