@@ -202,3 +202,16 @@ def test_the_api_is_in_openapi(client: TestClient) -> None:
               "/api/tournaments/{tid}/rounds/{rn}/tables/{table}/result", "/api/tournaments/{tid}/standings",
               "/api/tournaments/{tid}/export/{fmt}", "/api/tournaments/{tid}/log", "/api/tournaments/{tid}/me"):
         assert p in paths, p
+
+
+def test_the_tournament_socket_tells_each_change(fast_client: TestClient) -> None:
+    d = Browser(fast_client)
+    registered(d, "director")
+    t = new_tournament(d)
+    with d.ws(f"/api/tournaments/{t['id']}/ws") as ws:
+        assert ws.receive_json() == {"type": "tournament", "version": t["version"]}
+        after = d.req("POST", f"/api/tournaments/{t['id']}/players", 201, json={"name": "Ito", "rank": "1d"}).json()
+        assert after["version"] == t["version"] + 1
+        assert ws.receive_json() == {"type": "tournament", "version": after["version"]}
+    with d.ws("/api/tournaments/nope/ws") as ws:
+        assert ws.receive_json() == {"type": "gone"}

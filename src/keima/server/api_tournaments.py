@@ -11,11 +11,12 @@ its pages update live, in every process.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import secrets
 from datetime import UTC, datetime
 from typing import Any, Literal
 
-from fastapi import APIRouter, Query, Request
+from fastapi import APIRouter, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import Response
 
 from keima.server import ratings_subscriber
@@ -24,6 +25,7 @@ from keima.server import tournaments as ops
 from keima.server.api_players import players_of
 from keima.server.errors import Refused
 from keima.server.hub import Hub
+from keima.server.lobby import LOBBY
 from keima.server.origin import same_origin
 from keima.server.players import Player, name_key
 from keima.server.schemas import ErrorBody
@@ -456,3 +458,57 @@ async def my_view(tid: str, request: Request) -> Response:
                         result=ops.RESULT_NAMES[g.result],  # type: ignore[arg-type]
                         game=_made(s, rn, g.table)))
     return _json(MineOut(player=key, rounds=rounds))
+
+
+#: How often a tournament socket looks at the version when no notice came (a result written by another
+#: process's outbox delivery tells no channel).
+SOCKET_POLL_S = 3.0
+
+
+@router.websocket("/api/tournaments/{tid}/ws")
+async def tournament_socket(websocket: WebSocket, tid: str) -> None:
+    """``{"type": "tournament", "version": n}`` at once and after each change of the tournament (the page reads
+    it again then): on the tournament's channel, on the lobby's (a game of it ended), and every few seconds."""
+    hub: Hub = websocket.app.state.hub
+    engine = hub.store.engine
+    await websocket.accept()
+    wake = asyncio.Event()
+    subs = [hub.pubsub.subscribe(tournament_channel(tid)), hub.pubsub.subscribe(LOBBY)]
+
+    async def listen(sub: Any) -> None:
+        async for _version, _msg in sub:
+            wake.set()
+
+    async def pump() -> None:
+        sent: int | None = -1
+        with contextlib.suppress(WebSocketDisconnect, RuntimeError, OSError):
+            while True:
+                version = await _run(st.version_of, engine, tid)
+                if version is None:
+                    await websocket.send_text('{"type":"gone"}')
+                    await websocket.close()
+                    return
+                if version != sent:
+                    await websocket.send_text(f'{{"type":"tournament","version":{version}}}')
+                    sent = version
+                with contextlib.suppress(asyncio.TimeoutError):
+                    await asyncio.wait_for(wake.wait(), SOCKET_POLL_S)
+                wake.clear()
+                await asyncio.sleep(0.2)  # notices in a burst make one message
+
+    loop = asyncio.get_running_loop()
+    tasks = [loop.create_task(listen(sub)) for sub in subs] + [loop.create_task(pump())]
+    try:
+        while True:
+            frame = await websocket.receive()
+            if frame["type"] == "websocket.disconnect":
+                break
+            if frame.get("text") and '"ping"' in frame["text"]:
+                await websocket.send_text('{"type":"pong"}')
+    except (WebSocketDisconnect, RuntimeError):
+        pass
+    finally:
+        for sub in subs:
+            sub.close()
+        for task in tasks:
+            task.cancel()

@@ -173,6 +173,13 @@ def change(engine: Engine, tid: str, do: Change, player_id: str | None, by_name:
         return change_in(conn, tid, do, player_id, by_name, now)
 
 
+def version_of(engine: Engine, tid: str) -> int | None:
+    """The version of tournament ``tid`` (None: no such tournament)."""
+    with engine.connect() as conn:
+        v: int | None = conn.execute(sa.select(tournaments.c.version).where(tournaments.c.id == tid)).scalar()
+    return v
+
+
 def listing(engine: Engine, limit: int) -> list[dict[str, Any]]:
     """The newest tournaments first, at most ``limit``: ``{"id", "name", "created_at", "updated_at"}``."""
     t = tournaments.c
