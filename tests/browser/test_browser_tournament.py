@@ -77,3 +77,38 @@ def test_director_pairs_and_enters_results(new_page: Any, server: Any, shot: Any
     with page.expect_download() as dl:
         page.get_by_test_id("export-tou").click()
     assert dl.value.suggested_filename.endswith(".tou")
+
+
+def test_a_player_finds_their_game_and_the_referee_opens_its_position(new_page: Any, server: Any, ui: Any,
+                                                                       shot: Any) -> None:
+    director, black, white = (new_page(width=390, height=844, touch=True) for _ in range(3))
+    for i, p in enumerate((director, black, white)):
+        p.goto("/t")
+        assert p.request.post("/api/players", data={"name": f"online{i}", "password": "correct horse"}).status == 201
+    t = director.request.post("/api/tournaments", data={"name": "Online", "rounds": 3, "size": 9, "online": True})
+    tid = t.json()["id"]
+    for p in (black, white):
+        assert p.request.post(f"/api/tournaments/{tid}/signup").status == 201
+    assert director.request.post(f"/api/tournaments/{tid}/rounds/1/pairing", data={}).ok
+    assert director.request.post(f"/api/tournaments/{tid}/rounds/1/start", data={}).ok
+    # The player's page: their table, colour, opponent and a link to the game, once the scheduler made it.
+    black.goto(f"/t/{tid}")
+    expect(black.get_by_test_id("my-game")).to_be_visible()
+    mine = black.request.get(f"/api/tournaments/{tid}/me").json()["rounds"][0]
+    player, other = (black, white) if mine["color"] == "B" else (white, black)
+    if player is not black:
+        player.goto(f"/t/{tid}")
+    expect(player.get_by_test_id("my-table")).to_contain_text("Black")
+    shot(player, "my-table")
+    player.get_by_test_id("my-game").click()
+    ui.point(player, "E5").wait_for()
+    gid = player.url.rsplit("/g/", 1)[1]
+    ui.play_api(player, gid, {"type": "play", "move": "E5"})
+    ui.wait_stone(player, "E5", "black")
+    # The referee called to the table opens its position in the position tool.
+    director.goto(f"/t/{tid}")
+    director.get_by_test_id("referee-1").click()
+    expect(director.get_by_test_id("position-tool")).to_be_visible()
+    ui.wait_stone(director, "E5", "black")
+    shot(director, "referee-position")
+    assert other is not player

@@ -278,7 +278,8 @@ function Pairings({ t, round, director, act }) {
               <td>{nameOf(t, g.black)}</td>
               <td class="num">{g.handicap || ""}</td>
               <td>
-                {director ? (
+                {director || (t.you.player && !g.game && g.result === "unknown" &&
+                              [g.white, g.black].includes(t.you.player)) ? (
                   <ResultEntry round={round.round} g={g} act={act} />
                 ) : (
                   <span>
@@ -289,6 +290,12 @@ function Pairings({ t, round, director, act }) {
                 {g.game && (
                   <a class="game-link" href={`${ROOT}g/${encodeURIComponent(g.game)}`}>
                     {tt("watch")}
+                  </a>
+                )}
+                {g.game && director && (
+                  <a class="game-link" href={`${ROOT}position?game=${encodeURIComponent(g.game)}`}
+                     data-testid={`referee-${g.table}`}>
+                    {tt("referee")}
                   </a>
                 )}
               </td>

@@ -489,6 +489,7 @@ export const en = {
     res_both_win: "Both win",
     forfeit: "by forfeit",
     watch: "game",
+    referee: "position (referee)",
     bye: "Bye",
     resultOf: (n) => `Result of table ${n}`,
     standingsAfter: (n) => (n ? `Standings after round ${n}` : "Standings before round 1"),

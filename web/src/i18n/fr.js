@@ -497,6 +497,7 @@ export const fr = {
     res_both_win: "Deux gagnants",
     forfeit: "par forfait",
     watch: "partie",
+    referee: "position (arbitre)",
     bye: "Exempt",
     resultOf: (n) => `Résultat de la table ${n}`,
     standingsAfter: (n) => (n ? `Classement après la ronde ${n}` : "Classement avant la ronde 1"),
