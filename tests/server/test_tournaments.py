@@ -7,6 +7,8 @@ entered by a director or by the players at the table; every change is in the log
 
 from __future__ import annotations
 
+import random
+import threading
 from typing import Any
 
 from fastapi.testclient import TestClient
@@ -215,3 +217,83 @@ def test_the_tournament_socket_tells_each_change(fast_client: TestClient) -> Non
         assert ws.receive_json() == {"type": "tournament", "version": after["version"]}
     with d.ws("/api/tournaments/nope/ws") as ws:
         assert ws.receive_json() == {"type": "gone"}
+
+
+def test_a_club_tournament_of_thirty_players_and_five_rounds(fast_client: TestClient) -> None:
+    """The issue's measure: 30 players (ten from the FFG list), 5 rounds paired and their results entered from
+    the tables, standings, and the FFG and EGD files."""
+    d = Browser(fast_client)
+    registered(d, "clubdirector")
+    tid = new_tournament(d, rounds=5)["id"]
+    base = f"/api/tournaments/{tid}"
+    rng = random.Random(26)
+    for i in range(30):
+        rank = f"{rng.randint(1, 20)}k" if i % 3 else f"{rng.randint(1, 4)}d"
+        if i < 10:
+            body: dict[str, Any] = {"ffg_line": ffg(f"CLUB{i:02d} Membre", rng.randint(-2500, 500), f"07{i:05d}",
+                                                    "69Ly")}
+        else:
+            body = {"name": f"Joueur{i:02d}", "first_name": "Test", "rank": rank, "club": "38GJ", "country": "FR"}
+        d.req("POST", f"{base}/players", 201, json=body)
+    d.req("PUT", f"{base}/players/JOUEUR12TEST/absent", 200, json={"round": 3})
+    met: set[frozenset[str]] = set()
+    for rn in range(1, 6):
+        t = d.req("POST", f"{base}/rounds/{rn}/pairing", 200, json={}).json()
+        r = t["round_list"][rn - 1]
+        paired = [k for g in r["games"] for k in (g["white"], g["black"])] + ([r["bye"]] if r["bye"] else [])
+        expected = 29 if rn == 3 else 30
+        assert len(paired) == len(set(paired)) == expected
+        assert (rn == 3) == (r["bye"] is not None)
+        for g in r["games"]:
+            pair = frozenset((g["white"], g["black"]))
+            assert pair not in met
+            met.add(pair)
+            result = rng.choice(["black", "white", "white", "black", "draw"])
+            d.req("PUT", f"{base}/rounds/{rn}/tables/{g['table']}/result", 200, json={"result": result})
+    st = d.req("GET", f"{base}/standings", 200).json()
+    assert st["after_round"] == 5 and len(st["lines"]) == 30
+    places = [x["place"] for x in st["lines"]]
+    assert places == sorted(places) and places[0] == 1
+    tou = d.req("GET", f"{base}/export/tou", 200).content.decode("iso-8859-15")
+    h9 = d.req("GET", f"{base}/export/h9", 200).content.decode("iso-8859-15")
+    # One line per player in each file, in the order of the standings.
+    assert sum(1 for line in tou.splitlines() if line and not line.startswith(";")) == 30
+    assert sum(1 for line in h9.splitlines() if line and not line.startswith(";")) == 30
+    assert "CLUB00" in tou and "Joueur10" in h9
+    first = st["lines"][0]
+    assert first["name"] in next(line for line in tou.splitlines() if line and not line.startswith(";"))
+
+
+def test_changes_at_once_take_turns(db_url: str) -> None:
+    """Eight directors' changes of one tournament at once, on threads: each is stored, none lost, each once in
+    the log (the row is locked first, on SQLite and PostgreSQL)."""
+    from keima.server import store_tournaments as st
+    from keima.server import tournaments as ops
+    from keima.server.store import make_engine, migrate, now_utc
+    from keima.tournament.model import Player, Tournament
+
+    engine = make_engine(db_url)
+    migrate(engine)
+    try:
+        st.create(engine, "t1", Tournament(), ops.new_settings(), "d1", "director", "create", {}, now_utc())
+        errors: list[BaseException] = []
+
+        def add(i: int) -> None:
+            try:
+                st.change(engine, "t1", ops.register(Player(f"P{i}", "", -10), None, "typed"), "d1", "director",
+                          now_utc())
+            except BaseException as exc:  # noqa: BLE001 - reported below
+                errors.append(exc)
+
+        threads = [threading.Thread(target=add, args=(i,)) for i in range(8)]
+        for th in threads:
+            th.start()
+        for th in threads:
+            th.join()
+        assert errors == []
+        s = st.read(engine, "t1")
+        assert s is not None and s.version == 9
+        assert sorted(p.name for p in s.tournament.players) == [f"P{i}" for i in range(8)]
+        assert [e["action"] for e in st.log_of(engine, "t1")] == ["create"] + ["register"] * 8
+    finally:
+        engine.dispose()
