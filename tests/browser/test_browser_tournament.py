@@ -10,6 +10,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
+from .test_browser_csp import WATCH
+
 pytestmark = pytest.mark.browser
 
 CASES = [("en-US", 1280, 860), ("fr-FR", 1280, 860), ("en-US", 390, 844), ("fr-FR", 390, 844)]
@@ -21,6 +23,7 @@ def test_director_pairs_and_enters_results(new_page: Any, server: Any, shot: Any
     fr = locale.startswith("fr")
     phone = width < 600
     page = new_page(locale=locale, width=width, height=height, touch=phone)
+    page.add_init_script(WATCH)
     page.goto("/t")
     r = page.request.post("/api/players", data={"name": f"td{locale[:2]}{width}", "password": "correct horse"})
     assert r.status == 201, r.text()
@@ -40,6 +43,7 @@ def test_director_pairs_and_enters_results(new_page: Any, server: Any, shot: Any
 
     # The public page, in another browser with nobody logged in.
     public = new_page(locale=locale, width=width, height=height, touch=phone)
+    public.add_init_script(WATCH)
     public.goto(f"/t/{tid}")
     expect(public.get_by_test_id("t-title")).to_be_visible()
     expect(public.get_by_test_id("director-tools")).to_have_count(0)
@@ -77,6 +81,8 @@ def test_director_pairs_and_enters_results(new_page: Any, server: Any, shot: Any
     with page.expect_download() as dl:
         page.get_by_test_id("export-tou").click()
     assert dl.value.suggested_filename.endswith(".tou")
+    # Nothing of the pages was refused by the content security policy.
+    assert page.evaluate("window.__cspViolations") == [] and public.evaluate("window.__cspViolations") == []
 
 
 def test_a_player_finds_their_game_and_the_referee_opens_its_position(new_page: Any, server: Any, ui: Any,
