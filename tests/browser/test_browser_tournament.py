@@ -77,6 +77,12 @@ def test_director_pairs_and_enters_results(new_page: Any, server: Any, shot: Any
     shot(public, "public")
     overflow = public.evaluate("() => document.scrollingElement.scrollWidth - window.innerWidth")
     assert overflow <= 0, f"the public page scrolls sideways by {overflow} px"
+    # The projector's view: large print, no header, still live.
+    public.get_by_test_id("t-projector").click()
+    expect(public.locator("header")).to_be_hidden()
+    page.get_by_test_id("result-1").select_option("draw")
+    expect(public.get_by_test_id("table-1")).to_contain_text("Nulle" if fr else "Draw")
+    shot(public, "projector")
     # The files are a click away.
     with page.expect_download() as dl:
         page.get_by_test_id("export-tou").click()

@@ -262,6 +262,11 @@ def test_a_club_tournament_of_thirty_players_and_five_rounds(fast_client: TestCl
     assert "CLUB00" in tou and "Joueur10" in h9
     first = st["lines"][0]
     assert first["name"] in next(line for line in tou.splitlines() if line and not line.startswith(";"))
+    # The whole tournament read back from its OpenGotha file (larger than an ordinary request may be).
+    xml = d.req("GET", f"{base}/export/xml", 200).content
+    assert len(xml) > 16 * 1024
+    again = d.req("POST", "/api/tournaments/import", 201, content=xml, headers={"Content-Type": "application/xml"})
+    assert d.req("GET", f"/api/tournaments/{again.json()['id']}/standings", 200).json()["lines"] == st["lines"]
 
 
 def test_changes_at_once_take_turns(db_url: str) -> None:

@@ -102,7 +102,8 @@ def create_app(db_url: str | None = None, *, pubsub: PubSub | None = None, dist:
     app.include_router(api_players.router)
     app.include_router(api_ratings.router)
     app.include_router(api_tournaments.router)
-    app.add_middleware(BodyLimit, larger={"/api/review": REVIEW_MAX_BODY})
+    app.add_middleware(BodyLimit, larger={"/api/review": REVIEW_MAX_BODY,
+                                          "/api/tournaments/import": api_tournaments.IMPORT_MAX})
     app.add_middleware(SecurityHeaders, csp=content_security_policy(web_root))
 
     http_edge.install(app)

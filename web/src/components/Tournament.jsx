@@ -118,6 +118,13 @@ export function TournamentPage({ id }) {
   const [mine, setMine] = useState(null);
   const [error, setError] = useState(null);
   const [shown, setShown] = useState(null); // the round whose pairings are shown
+  // The projector's view (?projector): large print, no header nor tools, the pairings and standings only.
+  const [projector, setProjector] = useState(() => new URLSearchParams(location.search).has("projector"));
+
+  useEffect(() => {
+    document.body.classList.toggle("projector", projector);
+    return () => document.body.classList.remove("projector");
+  }, [projector]);
 
   async function reload() {
     try {
@@ -168,6 +175,9 @@ export function TournamentPage({ id }) {
           {t.settings.online ? ` · ${tt("online")}` : ""}
           {t.settings.rated ? ` · ${tt("rated")}` : ""}
         </p>
+        <button class="link" onClick={() => setProjector(!projector)} data-testid="t-projector">
+          {projector ? tt("projectorOff") : tt("projectorOn")}
+        </button>
         {t.settings.registration_open && !t.you.player && (
           <button onClick={() => act("POST", "signup")} data-testid="t-signup">
             {tt("signUp")}
@@ -175,7 +185,7 @@ export function TournamentPage({ id }) {
         )}
         <ErrorNote error={error} />
       </section>
-      {mine?.player && <MyTable t={t} mine={mine} />}
+      {mine?.player && !projector && <MyTable t={t} mine={mine} />}
       <section class="tourney-box">
         <h3>{tt("pairings")}</h3>
         <div class="round-tabs" role="tablist">
@@ -192,12 +202,12 @@ export function TournamentPage({ id }) {
             </button>
           ))}
         </div>
-        {director && <RoundControls round={round} act={act} />}
-        <Pairings t={t} round={round} director={director} act={act} />
+        {director && !projector && <RoundControls round={round} act={act} />}
+        <Pairings t={t} round={round} director={director && !projector} act={act} />
       </section>
       <Standings t={t} standings={standings} />
-      <Players t={t} />
-      {director && <DirectorTools t={t} act={act} />}
+      {!projector && <Players t={t} />}
+      {director && !projector && <DirectorTools t={t} act={act} />}
     </div>
   );
 }

@@ -461,6 +461,8 @@ export const en = {
     rated: "rated",
     create: "Create",
     roundsCount: (n) => `${n} rounds`,
+    projectorOn: "Projector view",
+    projectorOff: "Leave the projector view",
     signUp: "Sign up with my account",
     pairings: "Pairings",
     roundN: (n) => `Round ${n}`,

@@ -469,6 +469,8 @@ export const fr = {
     rated: "classé",
     create: "Créer",
     roundsCount: (n) => `${n} rondes`,
+    projectorOn: "Affichage pour projecteur",
+    projectorOff: "Quitter l'affichage pour projecteur",
     signUp: "M'inscrire avec mon compte",
     pairings: "Appariements",
     roundN: (n) => `Ronde ${n}`,
