@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
+from .test_browser_accessibility import AXE, violations
 from .test_browser_csp import WATCH
 
 pytestmark = pytest.mark.browser
@@ -24,6 +25,7 @@ def test_director_pairs_and_enters_results(new_page: Any, server: Any, shot: Any
     phone = width < 600
     page = new_page(locale=locale, width=width, height=height, touch=phone)
     page.add_init_script(WATCH)
+    page.add_init_script(path=str(AXE))
     page.goto("/t")
     r = page.request.post("/api/players", data={"name": f"td{locale[:2]}{width}", "password": "correct horse"})
     assert r.status == 201, r.text()
@@ -87,6 +89,8 @@ def test_director_pairs_and_enters_results(new_page: Any, server: Any, shot: Any
     with page.expect_download() as dl:
         page.get_by_test_id("export-tou").click()
     assert dl.value.suggested_filename.endswith(".tou")
+    # The director's page passes axe-core's WCAG A/AA checks.
+    assert violations(page) == []
     # Nothing of the pages was refused by the content security policy.
     assert page.evaluate("window.__cspViolations") == [] and public.evaluate("window.__cspViolations") == []
 
