@@ -81,6 +81,12 @@ export function ptn(group, key, ...args) {
   return value === undefined ? null : said(value, args);
 }
 
+/** A message of the tournament pages. */
+export function tt(key, ...args) {
+  const value = lookup(["tourney", key]);
+  return value === undefined ? key : said(value, args);
+}
+
 /** A lesson text ({en, fr}) in the current language. */
 export function lt(text) {
   return text?.[lang.get()] ?? text?.en ?? "";

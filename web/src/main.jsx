@@ -9,7 +9,7 @@ import { render } from "preact";
 import { useEffect, useState } from "preact/hooks";
 import { ROOT } from "./api.js";
 import { useSignal } from "./hooks.js";
-import { ct, lang, LANGUAGES, rt, setLanguage, t } from "./i18n.js";
+import { ct, lang, LANGUAGES, rt, setLanguage, t, tt } from "./i18n.js";
 import { Account } from "./components/Account.jsx";
 import { GameView } from "./components/GameView.jsx";
 import { Lobby } from "./components/Lobby.jsx";
@@ -17,6 +17,8 @@ import { PositionTool } from "./components/PositionTool.jsx";
 import { Learn } from "./components/Learn.jsx";
 import { Review } from "./components/Review.jsx";
 import { PlayerPage } from "./components/PlayerPage.jsx";
+import { TournamentList, TournamentPage } from "./components/Tournament.jsx";
+import "./tournament.css";
 import { afterAction, myTurns, onScreen } from "./players.js";
 import { playerName } from "./components/game/names.js";
 
@@ -26,6 +28,9 @@ function currentRoute() {
   if (/^(review|learn)\/?$/.test(rest)) return { page: rest.replace("/", "") };
   const player = /^p\/([^/]+)\/?$/.exec(rest);
   if (player) return { page: "player", name: decodeURIComponent(player[1]) };
+  if (/^t\/?$/.test(rest)) return { page: "tournaments" };
+  const tmatch = /^t\/([^/]+)\/?$/.exec(rest);
+  if (tmatch) return { page: "tournament", id: decodeURIComponent(tmatch[1]) };
   const match = /^g\/([^/]+)\/?$/.exec(rest);
   if (match) {
     const invite = new URLSearchParams(location.search).get("invite");
@@ -110,6 +115,11 @@ function App() {
           )}
           {route.page !== "review" && <a href={`${ROOT}review`} class="button" data-testid="review-link">{rt("reviewLink")}</a>}
           {route.page !== "learn" && <a href={`${ROOT}learn`} class="button" data-testid="learn-link">{rt("learnLink")}</a>}
+          {route.page !== "tournaments" && (
+            <a href={`${ROOT}t`} class="button" data-testid="tournaments-link">
+              {tt("navLink")}
+            </a>
+          )}
           <label class="lang">
             <span class="visually-hidden">{t("language")}</span>
             <select
@@ -129,7 +139,16 @@ function App() {
         </nav>
       </header>
       <main>
-        {route.page === "review" ? (
+        {route.page === "tournaments" ? (
+          <TournamentList
+            onOpen={(id) => {
+              history.pushState(null, "", `${ROOT}t/${encodeURIComponent(id)}`);
+              setRoute(currentRoute());
+            }}
+          />
+        ) : route.page === "tournament" ? (
+          <TournamentPage id={route.id} />
+        ) : route.page === "review" ? (
           <Review />
         ) : route.page === "learn" ? (
           <Learn />

@@ -3,7 +3,7 @@
 ``create_app(db_url)`` returns a FastAPI application; on start-up it opens the database, brings the schema to
 the newest migration, starts the writer thread and makes the process's hub (``keima.server.hub``); on shut-down
 it stops them. The routes live in their modules (``routes_games``, ``api_players``, ``api_ratings``, ``api_automatch``,
-``api_player_games``, ``positions``, ``review``, ``routes_ui``), the HTTP edge in ``http_edge``.
+``api_player_games``, ``api_tournaments``, ``positions``, ``review``, ``routes_ui``), the HTTP edge in ``http_edge``.
 """
 
 from __future__ import annotations
@@ -23,11 +23,13 @@ from keima.server import (
     api_player_games,
     api_players,
     api_ratings,
+    api_tournaments,
     http_edge,
     routes_analysis,
     routes_games,
     routes_ui,
     storage_errors,
+    tournament_rounds,
 )
 from keima.server.http_edge import BodyLimit, SecurityHeaders, content_security_policy
 from keima.server.hub import Hub
@@ -96,6 +98,7 @@ def create_app(db_url: str | None = None, *, pubsub: PubSub | None = None, dist:
         await api_players.setup(app, hub, limits)
         matchmaker = app.state.matchmaker = Matchmaker(hub, app.state.players)
         matchmaker.start()
+        tournament_rounds.install(hub, app.state.players)
         gc.callbacks.append(hub.gc_pauses.observe)
         try:
             yield
@@ -119,8 +122,10 @@ def create_app(db_url: str | None = None, *, pubsub: PubSub | None = None, dist:
     app.include_router(api_ratings.router)
     app.include_router(api_automatch.router)
     app.include_router(api_player_games.router)
+    app.include_router(api_tournaments.router)
     app.add_middleware(BodyLimit, larger={"/api/review": REVIEW_MAX_BODY,
-                                          "/api/analysis": routes_analysis.ANALYSIS_MAX_BODY})
+                                          "/api/analysis": routes_analysis.ANALYSIS_MAX_BODY,
+                                          "/api/tournaments/import": api_tournaments.IMPORT_MAX})
     app.add_middleware(SecurityHeaders, csp=content_security_policy(web_root))
 
     http_edge.install(app)

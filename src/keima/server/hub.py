@@ -5,7 +5,7 @@
 - ``clocks`` and ``scheduler`` (``keima.server.scheduler``): a clock running out, in memory and durably;
 - ``bots`` (``keima.server.bots.BotRunner``): the computer seats and the dead-stone estimate;
 - ``outbox`` (``keima.server.outbox.Outbox``): the durable subscribers of game events (the players' records
-  and ratings);
+  ratings and tournament results);
 - ``gc_pauses`` (``keima.server.housekeeping``): the process's garbage-collector figures.
 
 The front ends (routes, sockets, the worker) call the hub; the hub calls its parts. Cluster mode (``shared``):
@@ -20,7 +20,7 @@ import time
 from collections.abc import Coroutine
 from typing import Any
 
-from keima.server import ratings_subscriber, records
+from keima.server import ratings_subscriber, records, tournament_results
 from keima.server.bots import BotRunner
 from keima.server.cache import GameCache
 from keima.server.housekeeping import GcPauses
@@ -54,7 +54,8 @@ class Hub:
         self.service = GameService(self.cache, store, pubsub, shared=shared)
         self.clocks = Clocks(self.service, self.cache, enabled=timers)
         self.bots = BotRunner(self.service, self.cache, threads=bot_threads, jobs=jobs, engines=engines)
-        self.outbox = Outbox(store.engine, [records.SUBSCRIBER, ratings_subscriber.SUBSCRIBER])
+        self.outbox = Outbox(store.engine, [records.SUBSCRIBER, ratings_subscriber.SUBSCRIBER,
+                                                 tournament_results.SUBSCRIBER])
         self.service.listeners.append(self.outbox.listener)
         self.scheduler = Scheduler(store.engine, {FLAG: flag_handler(self.service),
                                                    RATED: rated_handler(self.service)})

@@ -33,7 +33,7 @@ from keima.ratings import game as rating_game
 from keima.ratings.glicko2 import Rating
 from keima.ratings.handicap import rank_difference
 from keima.rules.ruleset import RulesError, get_ruleset
-from keima.server import store_events
+from keima.server import store_events, store_tournaments
 from keima.server.outbox import Subscriber
 from keima.server.store import now_utc, set_job
 from keima.server.tables import event_progress, game_outbox, games, rating_changes, rating_history, ratings
@@ -77,6 +77,10 @@ def _store(conn: Connection, player_id: str, r: Rating, event: dict[str, Any], a
 
 
 def _apply(conn: Connection, event: dict[str, Any]) -> None:
+    fixed = store_tournaments.fixed_result(conn, event["game_id"])
+    if fixed is not None:
+        # A tournament director fixed this game's result: the ratings count theirs (recompute applies it).
+        event = {**event, "data": {**event["data"], "result": fixed}}
     score = counts(event)
     if score is None:
         return

@@ -38,6 +38,11 @@ def router(web_root: Path) -> APIRouter:
     async def player_page(name: str) -> Response:
         return _index(web_root)
 
+    @router.get("/t", include_in_schema=False)
+    @router.get("/t/{tournament_id}", include_in_schema=False)
+    async def tournament_pages(tournament_id: str = "") -> Response:
+        return _index(web_root)
+
     @router.get("/{path:path}", include_in_schema=False)
     async def asset(path: str) -> Response:
         if path.startswith("api/"):

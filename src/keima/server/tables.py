@@ -3,7 +3,7 @@
 The migrations (``keima/server/migrations``) create it step by step: revision 0001 made ``games`` and ``game_log``,
 0002 the players' tables, 0003 the columns and tables of game events (``people`` and ``summary`` on ``games``, the
 outbox, the subscribers' progress, the players' records and the scheduler), 0004 the ratings and their history, 0005 the automatch queue and the rating changes of each rated game,
-0008 the bot's reviews of games and records.
+0007 the tournaments, 0008 the bot's reviews of games and records.
 A migration never reads this module: each writes its own steps, so that a database made by an older keima is
 brought up the way it would have been.
 ``tests/server/test_persistence.py`` checks that a migrated database and ``metadata`` agree.
@@ -159,4 +159,59 @@ analyses = sa.Table(
     sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
     sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False),
     sa.Index("ix_analyses_status", "status"),
+)
+# A tournament (keima.server.tournaments): the engine's state as an OpenGotha file (``body``, the engine's lossless
+# form), the server's settings of it (online, rated, rounds' start times...) and ``version``, one more per change.
+tournaments = sa.Table(
+    "tournaments",
+    metadata,
+    sa.Column("id", sa.String(32), primary_key=True),
+    sa.Column("name", sa.String(200), nullable=False),
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("version", sa.Integer, nullable=False),
+    sa.Column("body", sa.Text, nullable=False),
+    sa.Column("settings", sa.JSON, nullable=False),
+)
+# Who may change a tournament: its director and the co-directors they name (``role``).
+tournament_directors = sa.Table(
+    "tournament_directors",
+    metadata,
+    sa.Column("tournament_id", sa.String(32), sa.ForeignKey("tournaments.id", ondelete="CASCADE"), primary_key=True),
+    sa.Column("player_id", sa.String(32), primary_key=True),
+    sa.Column("role", sa.String(16), nullable=False),
+)
+# The keima account of a registered tournament player (by the engine's player key), for online games and "my table".
+tournament_accounts = sa.Table(
+    "tournament_accounts",
+    metadata,
+    sa.Column("tournament_id", sa.String(32), sa.ForeignKey("tournaments.id", ondelete="CASCADE"), primary_key=True),
+    sa.Column("player_key", sa.String(120), primary_key=True),
+    sa.Column("player_id", sa.String(32), nullable=False),
+    sa.UniqueConstraint("tournament_id", "player_id", name="uq_tournament_accounts_player"),
+)
+# The keima game of each online pairing: its finished event carries its result to the standings.
+tournament_games = sa.Table(
+    "tournament_games",
+    metadata,
+    sa.Column("game_id", sa.String(32), primary_key=True),
+    sa.Column("tournament_id", sa.String(32), sa.ForeignKey("tournaments.id", ondelete="CASCADE"), nullable=False),
+    sa.Column("round", sa.Integer, nullable=False),
+    sa.Column("table_number", sa.Integer, nullable=False),
+    # A director's fix of the game's result ("B+", "W+", "0", "Void"): what the ratings count instead of the game's.
+    sa.Column("fixed_result", sa.String(16), nullable=True),
+    sa.UniqueConstraint("tournament_id", "round", "table_number", name="uq_tournament_games_table"),
+)
+# Every change of a tournament: who made it (a player, or None with ``by_name`` "keima" for the server) and when.
+tournament_log = sa.Table(
+    "tournament_log",
+    metadata,
+    sa.Column("seq", BigId, primary_key=True, autoincrement=True),
+    sa.Column("tournament_id", sa.String(32), sa.ForeignKey("tournaments.id", ondelete="CASCADE"), nullable=False),
+    sa.Column("at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("player_id", sa.String(32), nullable=True),
+    sa.Column("by_name", sa.String(64), nullable=False),
+    sa.Column("action", sa.String(32), nullable=False),
+    sa.Column("detail", sa.JSON, nullable=False),
+    sa.Index("ix_tournament_log_tournament_id", "tournament_id"),
 )

@@ -504,3 +504,15 @@ def pairing_cost(tournament: Tournament, round_number: int, games: Sequence[Game
     for x in games:
         total += pairer.cost(pairer.info[x.white].player, pairer.info[x.black].player)
     return total
+
+
+def game_between(tournament: Tournament, round_number: int, table: int, key1: str, key2: str) -> Game:
+    """The game of round ``round_number`` at ``table`` between ``key1`` and ``key2`` as the pairing would set it
+    (colours and handicap from the results before the round): what a director's swap of two players gives.
+
+    Raises :class:`TournamentError` for an unknown player or a round outside the tournament."""
+    if not 1 <= round_number <= tournament.general.number_of_rounds:
+        raise TournamentError(f"round {round_number} is not in 1..{tournament.general.number_of_rounds}")
+    pairer = _Pairer(tournament, round_number, None)
+    white, black, hd = pairer.game_between(tournament.player(key1), tournament.player(key2))
+    return Game(round_number, table, white, black, hd)

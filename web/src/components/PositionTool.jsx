@@ -3,7 +3,7 @@
 // give the captures and pass stones, ask keima for the dead stones, and count:
 // every method side by side (ScoreTable) and step by step (CountSteps).
 import { useEffect, useState } from "preact/hooks";
-import { api } from "../api.js";
+import { ApiError, api } from "../api.js";
 import { vertexToGtp } from "../coords.js";
 import { useSignal } from "../hooks.js";
 import { ct, lang, t, tn } from "../i18n.js";
@@ -136,26 +136,44 @@ export function PositionTool() {
     }
   }
 
+  // A referee called to a tournament's table opens its game here (/position?game=<id>): the game's record is
+  // read and its current position set up, as if pasted.
+  useEffect(() => {
+    const game = new URLSearchParams(location.search).get("game");
+    if (!game) return;
+    fetch(api.sgfUrl(game), { credentials: "same-origin" })
+      .then((r) => (r.ok ? r.text() : Promise.reject(new ApiError(r.status, null))))
+      .then((text) => {
+        setSgf(text);
+        return countApi.sgf(text, null);
+      })
+      .then(showPosition)
+      .catch(setError);
+  }, []);
+
   async function loadSgf(evt) {
     evt.preventDefault();
     setError(null);
     setNote("");
     try {
-      const pos = await countApi.sgf(sgf, sgfMove === "" ? null : toNumber(sgfMove, null));
-      setSize(pos.size);
-      setBoard(pos.board);
-      setRules(pos.rules);
-      setKomi(String(pos.komi));
-      setHandicap(String(pos.handicap));
-      setPrisoners({ B: String(pos.prisoners.B), W: String(pos.prisoners.W) });
-      setPassStones({ B: String(pos.pass_stones.B), W: String(pos.pass_stones.W) });
-      setLastMover(pos.last_mover || "");
-      setDead(new Set());
-      setResult(null);
-      setNote(ct("sgfLoaded", pos.move, pos.moves));
+      showPosition(await countApi.sgf(sgf, sgfMove === "" ? null : toNumber(sgfMove, null)));
     } catch (exc) {
       setError(exc);
     }
+  }
+
+  function showPosition(pos) {
+    setSize(pos.size);
+    setBoard(pos.board);
+    setRules(pos.rules);
+    setKomi(String(pos.komi));
+    setHandicap(String(pos.handicap));
+    setPrisoners({ B: String(pos.prisoners.B), W: String(pos.prisoners.W) });
+    setPassStones({ B: String(pos.pass_stones.B), W: String(pos.pass_stones.W) });
+    setLastMover(pos.last_mover || "");
+    setDead(new Set());
+    setResult(null);
+    setNote(ct("sgfLoaded", pos.move, pos.moves));
   }
 
   const rulesets = Object.keys(info?.rulesets || { french: {} });

@@ -1,7 +1,7 @@
 """Reviews by the bot: one row per finished game or uploaded record reviewed, shared by everyone who opens it.
 
 Revision ID: 0008
-Revises: 0004
+Revises: 0007
 Create Date: 2026-11-26
 """
 
@@ -11,7 +11,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0008"
-down_revision = "0005"
+down_revision = "0007"
 branch_labels = None
 depends_on = None
 

@@ -1,0 +1,163 @@
+"""Online rounds: each pairing played as a keima game, its result carried to the standings, absent players
+forfeited.
+
+- At the round's start time the scheduler runs ``ROUND_JOB``: every table whose two players have keima accounts
+  becomes a game between those accounts (both seats bound to them, so the clock of the player to move starts at
+  once; rated when the tournament is), made through the game service. Its id is derived from the tournament,
+  round and table (``game_id_of``), so that a job run again after a crash finds the games it made.
+- ``keima.server.tournament_results`` (a durable outbox subscriber of "finished" events) writes a tournament
+  game's result into its table in the delivery's transaction: exactly once, whichever process delivers. A result
+  a director entered first is kept.
+- At the round's start time plus the tournament's ``forfeit_minutes`` the scheduler runs ``FORFEIT_JOB``: in each
+  of the round's games still on, a player to move who has not made a single move has not shown up and loses by
+  forfeit (so Black, absent from the start; or White, absent after Black's first move). The game ends through
+  the game service, and its result reaches the table as any other, marked "by forfeit".
+
+Tables whose players have no account are played at the table: their results are entered by hand.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import contextlib
+import hashlib
+import logging
+import time
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from keima.rules.board import BLACK, WHITE
+from keima.server import store_tournaments as st
+from keima.server import tournaments as ops
+from keima.server.errors import Refused
+from keima.server.hub import Hub
+from keima.server.newgame import build
+from keima.server.players import Players
+from keima.server.scheduler import Handler
+from keima.server.session import GameSession, token_hash
+from keima.server.tournament_results import SERVER
+from keima.tournament.model import TimeSystem, Tournament
+
+log = logging.getLogger("keima.server")
+
+
+def game_id_of(tid: str, rn: int, table: int) -> str:
+    """The keima game id of round ``rn``'s ``table`` of tournament ``tid`` (11 URL-safe characters)."""
+    digest = hashlib.sha256(f"tournament {tid} {rn} {table}".encode()).digest()
+    return base64.urlsafe_b64encode(digest)[:11].decode()
+
+
+def _job(job_id: str) -> tuple[str, int]:
+    tid, _, rn = job_id.rpartition("/")
+    return tid, int(rn)
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+def default_clock(t: Tournament) -> dict[str, Any]:
+    """The online games' clock when the director set none: the tournament's main time and byo-yomi (5 periods)."""
+    g = t.general
+    main = max(60, g.basic_time * 60)
+    if g.time_system is TimeSystem.FISCHER:
+        return {"type": "fischer", "main": main, "increment": max(1, g.fischer_time), "max": None}
+    if g.time_system is TimeSystem.CANADIAN:
+        return {"type": "canadian", "main": main, "period": max(1, g.canadian_time), "stones": max(1, g.canadian_moves)}
+    if g.time_system is TimeSystem.SUDDEN_DEATH:
+        return {"type": "absolute", "main": main}
+    return {"type": "byoyomi", "main": main, "period": max(1, g.byo_yomi_time), "periods": 5}
+
+
+def _new_session(s: st.Stored, rn: int, table: int, white: dict[str, Any], black: dict[str, Any],
+                 players: Players) -> GameSession:
+    t = s.tournament
+    g = next(x for x in t.games_of_round(rn) if x.table == table)
+    gid = game_id_of(s.id, rn, table)
+    handicap = g.handicap if g.handicap >= 2 else 0
+    body = {"size": int(t.general.size), "rules": t.general.rules,
+            # A handicap game (one stone included) gives half a point of komi, as OpenGotha's files say.
+            "komi": 0.5 if g.handicap else float(t.general.komi), "handicap": handicap,
+            "placement": "fixed" if handicap else None, "clock": s.settings.get("clock") or default_clock(t),
+            "opponent": "invite", "color": "B", "rated": bool(s.settings.get("rated"))}
+    session, _, _ = build(body, {}, game_id=gid, token=players.seat_token(black["id"], gid), person=black)
+    # Both seats are the players' from the start: nobody is invited, and the clock of the player to move runs.
+    session.seats.white = token_hash(players.seat_token(white["id"], gid))
+    session.people[WHITE] = dict(white)
+    session.invite_hash = None
+    session.invite_color = None
+    session.sync_clock(time.monotonic())
+    return session
+
+
+def round_handler(hub: Hub, players: Players) -> Handler:
+    """The scheduler's ``ROUND_JOB``: make the round's games (those not made yet) and set its forfeit judgement."""
+
+    async def run(job_id: str) -> datetime | None:
+        tid, rn = _job(job_id)
+        engine = hub.store.engine
+        s = await _run(st.read, engine, tid)
+        if s is None or not s.settings.get("online") or not ops.started(s.settings, rn):
+            return None
+        accounts = s.accounts
+        tables = [(g.table, accounts[g.white], accounts[g.black]) for g in s.tournament.games_of_round(rn)
+                  if g.white in accounts and g.black in accounts]
+        people = await _run(st.people_of, engine, [p for _, w, b in tables for p in (w, b)])
+        made = [(table, game_id_of(tid, rn, table)) for table, _, _ in tables]
+        start = datetime.fromisoformat(ops.round_info(s.settings, rn).get("start_at") or _now().isoformat())
+        forfeit_at = start + timedelta(minutes=int(s.settings.get("forfeit_minutes") or 15))
+        # The tables first: a game is never finished before its table knows it.
+        await _run(st.change, engine, tid, ops.online_games(rn, made, forfeit_at), None, SERVER, _now())
+        for table, w, b in tables:
+            gid = game_id_of(tid, rn, table)
+            try:
+                await hub.cache.get(gid)
+                continue  # made by an earlier run of this job
+            except Refused as exc:
+                if exc.code != "no-such-game":
+                    raise
+            session = _new_session(s, rn, table, people[w], people[b], players)
+            await hub.service.create(session)
+            await players.seat(gid, [BLACK], b)
+            await players.seat(gid, [WHITE], w)
+        return None
+
+    return run
+
+
+def forfeit_handler(hub: Hub) -> Handler:
+    """The scheduler's ``FORFEIT_JOB``: the player to move who has not moved once loses by forfeit."""
+
+    async def run(job_id: str) -> datetime | None:
+        tid, rn = _job(job_id)
+        s = await _run(st.read, hub.store.engine, tid)
+        if s is None:
+            return None
+
+        def judge(session: GameSession) -> dict[str, Any] | None:
+            g = session.game
+            if g.phase == "finished":
+                return None
+            late = g.to_move
+            if any(m.color == late for m in g.moves):
+                return None
+            return session.forfeit(late, "absent at the round's forfeit limit", time.monotonic())
+
+        for (r, _table), gid in sorted(s.games.items()):
+            if r == rn:
+                with contextlib.suppress(Refused):  # a game gone or finished meanwhile
+                    await hub.service.change(gid, judge, fresh=True)
+        return None
+
+    return run
+
+
+async def _run(fn: Any, *args: Any) -> Any:
+    return await asyncio.get_running_loop().run_in_executor(None, fn, *args)
+
+
+def install(hub: Hub, players: Players) -> None:
+    """Give the hub's scheduler the online rounds' jobs."""
+    hub.scheduler.handlers[ops.ROUND_JOB] = round_handler(hub, players)
+    hub.scheduler.handlers[ops.FORFEIT_JOB] = forfeit_handler(hub)

@@ -1,0 +1,527 @@
+// Tournaments (docs/web-api.md, *Tournaments*): the list and the form that creates one (/t), and
+// one tournament's page (/t/<id>): the caller's own table, the players, each round's pairings with
+// table numbers and results, the standings, and, for its directors, registration, pairing, result
+// entry and the files. The page follows the tournament's socket: a change anywhere (a director, a
+// game ending on keima) shows at once, so that a club may put it on a projector.
+import { useEffect, useState } from "preact/hooks";
+import { ROOT, request } from "../api.js";
+import { LiveSocket } from "../socket.js";
+import { tt } from "../i18n.js";
+import { ErrorNote } from "./ErrorNote.jsx";
+
+const tapi = {
+  list: () => request("GET", "api/tournaments"),
+  create: (body) => request("POST", "api/tournaments", body),
+  get: (id) => request("GET", `api/tournaments/${encodeURIComponent(id)}`),
+  standings: (id) => request("GET", `api/tournaments/${encodeURIComponent(id)}/standings`),
+  me: (id) => request("GET", `api/tournaments/${encodeURIComponent(id)}/me`),
+  call: (id, method, path, body) =>
+    request(method, `api/tournaments/${encodeURIComponent(id)}${path ? `/${path}` : ""}`, body),
+};
+
+const RESULTS = ["unknown", "black", "white", "draw", "both_lose", "both_win"];
+
+/** The list of tournaments and the form that creates one. */
+export function TournamentList({ onOpen }) {
+  const [list, setList] = useState(null);
+  const [error, setError] = useState(null);
+  const [form, setForm] = useState({ name: "", rounds: 5, system: "mcmahon", size: 19, online: false, rated: false });
+
+  useEffect(() => {
+    tapi.list().then((d) => setList(d.tournaments), setError);
+  }, []);
+
+  async function submit(e) {
+    e.preventDefault();
+    setError(null);
+    try {
+      const t = await tapi.create({ ...form, rounds: Number(form.rounds), size: Number(form.size) });
+      onOpen(t.id);
+    } catch (exc) {
+      setError(exc);
+    }
+  }
+
+  const field = (k) => (e) => {
+    const el = e.currentTarget;
+    setForm({ ...form, [k]: el.type === "checkbox" ? el.checked : el.value });
+  };
+
+  return (
+    <div class="tourney">
+      <section class="tourney-box">
+        <h2>{tt("listTitle")}</h2>
+        {list === null ? (
+          <p>…</p>
+        ) : list.length === 0 ? (
+          <p class="empty">{tt("none")}</p>
+        ) : (
+          <ul class="tourney-list" data-testid="tournament-list">
+            {list.map((x) => (
+              <li key={x.id}>
+                <a href={`${ROOT}t/${encodeURIComponent(x.id)}`}>{x.name}</a>
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+      <section class="tourney-box">
+        <h2>{tt("createTitle")}</h2>
+        <form class="tourney-form" onSubmit={submit} data-testid="tournament-form">
+          <label>
+            {tt("name")}
+            <input value={form.name} onInput={field("name")} required maxLength={100} data-testid="t-name" />
+          </label>
+          <label>
+            {tt("rounds")}
+            <input type="number" min="1" max="20" value={form.rounds} onInput={field("rounds")} />
+          </label>
+          <label>
+            {tt("system")}
+            <select value={form.system} onChange={field("system")}>
+              <option value="mcmahon">McMahon</option>
+              <option value="swiss">{tt("swiss")}</option>
+            </select>
+          </label>
+          <label>
+            {tt("size")}
+            <select value={form.size} onChange={field("size")}>
+              {[19, 13, 9].map((n) => (
+                <option key={n} value={n}>{`${n}×${n}`}</option>
+              ))}
+            </select>
+          </label>
+          <label class="check">
+            <input type="checkbox" checked={form.online} onChange={field("online")} /> {tt("online")}
+          </label>
+          <label class="check">
+            <input type="checkbox" checked={form.rated} onChange={field("rated")} /> {tt("rated")}
+          </label>
+          <button type="submit" data-testid="t-create">{tt("create")}</button>
+          <ErrorNote error={error} />
+        </form>
+      </section>
+    </div>
+  );
+}
+
+/** The name of the player of `key` ("DUPONT Jean"), or the key itself. */
+function nameOf(t, key) {
+  const p = t.players.find((x) => x.key === key);
+  return p ? `${p.name} ${p.first_name}`.trim() : key;
+}
+
+/** One tournament's page (see the module's comment). */
+export function TournamentPage({ id }) {
+  const [t, setT] = useState(null);
+  const [standings, setStandings] = useState(null);
+  const [mine, setMine] = useState(null);
+  const [error, setError] = useState(null);
+  const [shown, setShown] = useState(null); // the round whose pairings are shown
+  // The projector's view (?projector): large print, no header nor tools, the pairings and standings only.
+  const [projector, setProjector] = useState(() => new URLSearchParams(location.search).has("projector"));
+
+  useEffect(() => {
+    document.body.classList.toggle("projector", projector);
+    return () => document.body.classList.remove("projector");
+  }, [projector]);
+
+  async function reload() {
+    try {
+      const [tt2, st, me] = await Promise.all([tapi.get(id), tapi.standings(id), tapi.me(id)]);
+      setT(tt2);
+      setStandings(st);
+      setMine(me);
+    } catch (exc) {
+      setError(exc);
+    }
+  }
+
+  useEffect(() => {
+    reload();
+    const sock = new LiveSocket(`api/tournaments/${encodeURIComponent(id)}/ws`, {
+      onMessage: (msg) => {
+        if (msg.type === "tournament") reload();
+      },
+    });
+    return () => sock.close();
+  }, [id]);
+
+  if (!t) return error ? <ErrorNote error={error} /> : <p class="card">…</p>;
+  const director = t.you.role !== null;
+  const paired = t.round_list.filter((r) => r.games.length || r.bye);
+  const current = shown ?? (paired.length ? paired[paired.length - 1].round : 1);
+  const round = t.round_list[current - 1];
+
+  // A director's or player's change; true once it is stored (the page reads the tournament again).
+  async function act(method, path, body) {
+    setError(null);
+    try {
+      await tapi.call(id, method, path, body);
+    } catch (exc) {
+      setError(exc);
+      return false;
+    }
+    await reload();
+    return true;
+  }
+
+  return (
+    <div class="tourney" data-testid="tournament-page">
+      <section class="tourney-box tourney-head">
+        <h2 data-testid="t-title">{t.name}</h2>
+        <p class="what">
+          {t.system === "mcmahon" ? "McMahon" : tt("swiss")} · {tt("roundsCount", t.rounds)} · {`${t.size}×${t.size}`}
+          {t.settings.online ? ` · ${tt("online")}` : ""}
+          {t.settings.rated ? ` · ${tt("rated")}` : ""}
+        </p>
+        <button class="link" onClick={() => setProjector(!projector)} data-testid="t-projector">
+          {projector ? tt("projectorOff") : tt("projectorOn")}
+        </button>
+        {t.settings.registration_open && !t.you.player && (
+          <button onClick={() => act("POST", "signup")} data-testid="t-signup">
+            {tt("signUp")}
+          </button>
+        )}
+        <ErrorNote error={error} />
+      </section>
+      {mine?.player && !projector && <MyTable t={t} mine={mine} />}
+      <section class="tourney-box">
+        <h3>{tt("pairings")}</h3>
+        <div class="round-tabs" role="tablist">
+          {t.round_list.map((r) => (
+            <button
+              key={r.round}
+              role="tab"
+              aria-selected={r.round === current}
+              class={r.round === current ? "tab on" : "tab"}
+              onClick={() => setShown(r.round)}
+              data-testid={`round-tab-${r.round}`}
+            >
+              {tt("roundN", r.round)}
+            </button>
+          ))}
+        </div>
+        {director && !projector && <RoundControls round={round} act={act} />}
+        <Pairings t={t} round={round} director={director && !projector} act={act} />
+      </section>
+      <Standings t={t} standings={standings} />
+      {!projector && <Players t={t} />}
+      {director && !projector && <DirectorTools t={t} act={act} />}
+    </div>
+  );
+}
+
+function MyTable({ t, mine }) {
+  const open = mine.rounds.filter((r) => !r.bye && r.result === "unknown");
+  const now = open.length ? open[open.length - 1] : mine.rounds[mine.rounds.length - 1];
+  return (
+    <section class="tourney-box my-table" data-testid="my-table">
+      <h3>{tt("myTable")}</h3>
+      {!now ? (
+        <p>{tt("notPaired")}</p>
+      ) : now.bye ? (
+        <p>{tt("byeRound", now.round)}</p>
+      ) : (
+        <p>
+          {tt("roundN", now.round)} · {tt("tableN", now.table)} · {now.color === "B" ? tt("black") : tt("white")}{" "}
+          {tt("against")} <strong>{nameOf(t, now.opponent.key)}</strong> ({now.opponent.rank})
+          {now.handicap ? ` · ${tt("handicapN", now.handicap)}` : ""}
+          {now.game && (
+            <>
+              {" · "}
+              <a href={`${ROOT}g/${encodeURIComponent(now.game)}`} data-testid="my-game">
+                {tt("myGame")}
+              </a>
+            </>
+          )}
+        </p>
+      )}
+    </section>
+  );
+}
+
+function RoundControls({ round, act }) {
+  const isPaired = round.games.length > 0 || round.bye;
+  const base = `rounds/${round.round}`;
+  return (
+    <div class="round-controls">
+      {!isPaired && (
+        <button onClick={() => act("POST", `${base}/pairing`, {})} data-testid="t-pair">
+          {tt("pair")}
+        </button>
+      )}
+      {isPaired && !round.started && (
+        <>
+          <button onClick={() => act("POST", `${base}/pairing`, { again: true })} data-testid="t-repair">
+            {tt("pairAgain")}
+          </button>
+          <button onClick={() => act("POST", `${base}/start`, {})} data-testid="t-start">
+            {tt("start")}
+          </button>
+        </>
+      )}
+      {round.started && <span class="what">{tt("started")}</span>}
+    </div>
+  );
+}
+
+function Pairings({ t, round, director, act }) {
+  if (!round.games.length && !round.bye) return <p class="empty">{tt("notPairedYet")}</p>;
+  return (
+    <div class="scroll">
+      <table class="tourney-table" data-testid="pairings">
+        <thead>
+          <tr>
+            <th>{tt("table")}</th>
+            <th>{tt("white")}</th>
+            <th>{tt("black")}</th>
+            <th>{tt("handicapShort")}</th>
+            <th>{tt("result")}</th>
+          </tr>
+        </thead>
+        <tbody>
+          {round.games.map((g) => (
+            <tr key={g.table} data-testid={`table-${g.table}`}>
+              <td class="num">{g.table}</td>
+              <td>{nameOf(t, g.white)}</td>
+              <td>{nameOf(t, g.black)}</td>
+              <td class="num">{g.handicap || ""}</td>
+              <td>
+                {director || (t.you.player && !g.game && g.result === "unknown" &&
+                              [g.white, g.black].includes(t.you.player)) ? (
+                  <ResultEntry round={round.round} g={g} act={act} />
+                ) : (
+                  <span>
+                    {tt(`res_${g.result}`)}
+                    {g.by_forfeit ? ` (${tt("forfeit")})` : ""}
+                  </span>
+                )}
+                {g.game && (
+                  <a class="game-link" href={`${ROOT}g/${encodeURIComponent(g.game)}`}>
+                    {tt("watch")}
+                  </a>
+                )}
+                {g.game && director && (
+                  <a class="game-link" href={`${ROOT}position?game=${encodeURIComponent(g.game)}`}
+                     data-testid={`referee-${g.table}`}>
+                    {tt("referee")}
+                  </a>
+                )}
+              </td>
+            </tr>
+          ))}
+          {round.bye && (
+            <tr>
+              <td class="num">–</td>
+              <td colSpan={4}>
+                {tt("bye")}: {nameOf(t, round.bye)}
+              </td>
+            </tr>
+          )}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+function ResultEntry({ round, g, act }) {
+  const [forfeit, setForfeit] = useState(g.by_forfeit);
+  useEffect(() => setForfeit(g.by_forfeit), [g.by_forfeit]);
+  const send = (result, byForfeit) =>
+    act("PUT", `rounds/${round}/tables/${g.table}/result`, { result, by_forfeit: byForfeit });
+  return (
+    <span class="result-entry">
+      <select
+        aria-label={tt("resultOf", g.table)}
+        value={g.result}
+        onChange={(e) => send(e.currentTarget.value, forfeit)}
+        data-testid={`result-${g.table}`}
+      >
+        {RESULTS.map((r) => (
+          <option key={r} value={r}>
+            {tt(`res_${r}`)}
+          </option>
+        ))}
+      </select>
+      <label class="check">
+        <input
+          type="checkbox"
+          checked={forfeit}
+          onChange={(e) => {
+            setForfeit(e.currentTarget.checked);
+            if (g.result !== "unknown") send(g.result, e.currentTarget.checked);
+          }}
+          data-testid={`forfeit-${g.table}`}
+        />{" "}
+        {tt("forfeit")}
+      </label>
+    </span>
+  );
+}
+
+function Standings({ t, standings }) {
+  if (!standings || !standings.lines.length) return null;
+  return (
+    <section class="tourney-box">
+      <h3>{tt("standingsAfter", standings.after_round)}</h3>
+      <div class="scroll">
+        <table class="tourney-table" data-testid="standings">
+          <thead>
+            <tr>
+              <th>{tt("place")}</th>
+              <th>{tt("player")}</th>
+              <th>{tt("rank")}</th>
+              {standings.criteria.map((c) => (
+                <th key={c}>{c}</th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {standings.lines.map((x) => (
+              <tr key={x.key}>
+                <td class="num">{x.place}</td>
+                <td>{nameOf(t, x.key)}</td>
+                <td>{x.rank}</td>
+                {standings.criteria.map((c) => (
+                  <td key={c} class="num">
+                    {x.values[c]}
+                  </td>
+                ))}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </section>
+  );
+}
+
+function Players({ t }) {
+  return (
+    <section class="tourney-box">
+      <h3>{tt("playersN", t.players.length)}</h3>
+      <div class="scroll">
+        <table class="tourney-table" data-testid="players">
+          <thead>
+            <tr>
+              <th>{tt("player")}</th>
+              <th>{tt("rank")}</th>
+              <th>{tt("club")}</th>
+              <th>{tt("account")}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {t.players.map((p) => (
+              <tr key={p.key}>
+                <td>{`${p.name} ${p.first_name}`.trim()}</td>
+                <td>{p.rank}</td>
+                <td>{[p.club, p.country].filter(Boolean).join(" ")}</td>
+                <td>{p.account || ""}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </section>
+  );
+}
+
+function DirectorTools({ t, act }) {
+  const [typed, setTyped] = useState({ name: "", first_name: "", rank: "", club: "" });
+  const [line, setLine] = useState("");
+  const [source, setSource] = useState("ffg_line");
+  const [codir, setCodir] = useState("");
+  const field = (k) => (e) => setTyped({ ...typed, [k]: e.currentTarget.value });
+  const file = (fmt) => `${ROOT}api/tournaments/${encodeURIComponent(t.id)}/export/${fmt}`;
+
+  return (
+    <section class="tourney-box director" data-testid="director-tools">
+      <h3>{tt("directorTitle")}</h3>
+      <form
+        class="tourney-form"
+        onSubmit={(e) => {
+          e.preventDefault();
+          act("POST", "players", { ...typed }).then((ok) => ok && setTyped({ name: "", first_name: "", rank: "", club: "" }));
+        }}
+      >
+        <h4>{tt("registerTyped")}</h4>
+        <label>
+          {tt("lastName")}
+          <input value={typed.name} onInput={field("name")} required data-testid="p-name" />
+        </label>
+        <label>
+          {tt("firstName")}
+          <input value={typed.first_name} onInput={field("first_name")} data-testid="p-first" />
+        </label>
+        <label>
+          {tt("rank")}
+          <input value={typed.rank} onInput={field("rank")} required placeholder="5k" size={4} data-testid="p-rank" />
+        </label>
+        <label>
+          {tt("club")}
+          <input value={typed.club} onInput={field("club")} maxLength={8} size={6} />
+        </label>
+        <button type="submit" data-testid="p-add">
+          {tt("register")}
+        </button>
+      </form>
+      <form
+        class="tourney-form"
+        onSubmit={(e) => {
+          e.preventDefault();
+          act("POST", "players", { [source]: line }).then((ok) => ok && setLine(""));
+        }}
+      >
+        <h4>{tt("registerLine")}</h4>
+        <label>
+          {tt("list")}
+          <select value={source} onChange={(e) => setSource(e.currentTarget.value)}>
+            <option value="ffg_line">FFG</option>
+            <option value="egd_line">EGD</option>
+          </select>
+        </label>
+        <label class="wide">
+          {tt("line")}
+          <input value={line} onInput={(e) => setLine(e.currentTarget.value)} required data-testid="p-line" />
+        </label>
+        <button type="submit">{tt("register")}</button>
+      </form>
+      <div class="tourney-form">
+        <label class="check">
+          <input
+            type="checkbox"
+            checked={t.settings.registration_open}
+            onChange={(e) => act("PATCH", "", { registration_open: e.currentTarget.checked })}
+          />{" "}
+          {tt("registrationOpen")}
+        </label>
+      </div>
+      <form
+        class="tourney-form"
+        onSubmit={(e) => {
+          e.preventDefault();
+          act("POST", "directors", { name: codir }).then((ok) => ok && setCodir(""));
+        }}
+      >
+        <label>
+          {tt("coDirector")}
+          <input value={codir} onInput={(e) => setCodir(e.currentTarget.value)} required />
+        </label>
+        <button type="submit">{tt("add")}</button>
+        <span class="what">{t.directors.map((d) => d.name).join(", ")}</span>
+      </form>
+      <p class="files">
+        {tt("files")}{" "}
+        <a href={file("tou")} data-testid="export-tou">
+          FFG (.tou)
+        </a>{" "}
+        <a href={file("h9")} data-testid="export-h9">
+          EGD (.h9)
+        </a>{" "}
+        <a href={file("xml")}>OpenGotha (.xml)</a>{" "}
+        <a href={`${ROOT}api/tournaments/${encodeURIComponent(t.id)}/log`}>{tt("log")}</a>
+      </p>
+    </section>
+  );
+}
