@@ -16,11 +16,10 @@ several processes on one database, live updates through Redis (``keima.server.re
 from __future__ import annotations
 
 import logging
-import time
 from collections.abc import Coroutine
 from typing import Any
 
-from keima.server import ratings_subscriber, records
+from keima.server import ratings_subscriber, records, timesource
 from keima.server.bots import BotRunner
 from keima.server.cache import GameCache
 from keima.server.housekeeping import GcPauses
@@ -144,7 +143,7 @@ class Hub:
     def publish_state(self, s: GameSession) -> None:
         """Offer the whole state of ``s`` to this process's watchers of it."""
         publish = getattr(self.pubsub, "publish_local", self.pubsub.publish)
-        publish(s.id, s.version, s.state_json(time.monotonic()))
+        publish(s.id, s.version, s.state_json(timesource.now()))
 
     async def refresh(self, game_id: str, publish: bool = True) -> None:
         """Cluster mode: bring this process's copy of ``game_id`` up to the stored log and, with ``publish``, offer

@@ -19,14 +19,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import time
 from collections.abc import Awaitable, Callable
 from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy.engine import Engine
 
-from keima.server import store_events
+from keima.server import store_events, timesource
 from keima.server.cache import GameCache
 from keima.server.errors import Refused
 from keima.server.housekeeping import Background
@@ -59,7 +58,8 @@ class Clocks:
         c = s.clock.running
         if not self.enabled or c is None:
             return
-        delay = s.clock.time_left(c, time.monotonic())
+        now = timesource.now()
+        delay = s.clock.runs_out_at(c, now) - now
         self._timers[s.id] = asyncio.get_running_loop().call_later(delay + 0.005, self._fire, s.id)
 
     def cancel(self, game_id: str) -> None:

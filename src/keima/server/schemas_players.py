@@ -81,6 +81,8 @@ class GameSummary(_Strict):
     """The server's Unix time of ``time_left``: the running side has ``time_left - (now - time_at)``."""
     running: Color | None = None
     """The side whose clock runs."""
+    paused: dict[Color, Literal["weekend", "vacation"] | None] | None = None
+    """Correspondence games: why the running side's clock stands still (a page does not count it down)."""
 
 
 class GamesOut(_Strict):

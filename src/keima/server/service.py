@@ -29,7 +29,7 @@ from collections.abc import Callable
 from datetime import timedelta
 from typing import Any
 
-from keima.server import cluster
+from keima.server import cluster, timesource
 from keima.server.cache import GameCache
 from keima.server.errors import Refused
 from keima.server.events import DURABLE, GameEvent, event_of
@@ -137,14 +137,13 @@ class GameService:
         c = s.clock.running
         if c is None:
             return [(FLAG, None)]
-        now = time.monotonic()
-        left = s.clock.time_left(c, now)
-        return [(FLAG, now_utc() + timedelta(seconds=left))]
+        now = timesource.now()
+        return [(FLAG, now_utc() + timedelta(seconds=s.clock.runs_out_at(c, now) - now))]
 
     def published(self, s: GameSession, events: list[GameEvent]) -> None:
         """Tell everyone about a stored change: its delta to the game's watchers (all processes), its events to
         this process's listeners."""
-        now = time.monotonic()
+        now = timesource.now()
         delta = s.view.delta(s, [e.as_dict() for e in events], now)
         self.pubsub.publish(s.id, s.version, delta)
         for listener in self.listeners:
@@ -164,7 +163,7 @@ class GameService:
             log.exception("game %s: storing the new game failed", s.id)
             raise Refused("storage-error", f"the game could not be stored ({type(exc).__name__})") from None
         s.stored_row = mutable_part(row)
-        s.view.mark(s, time.monotonic())
+        s.view.mark(s, timesource.now())
         self.cache.keep(s)
         created = [GameEvent(s.id, 0, "created")]
         for listener in self.listeners:
@@ -183,7 +182,7 @@ class GameService:
             if seats and action["type"] in ("play", "pass", "place_handicap") and s.invite_hash is not None:
                 raise Refused("no-opponent", "nobody has taken the other seat yet: wait for your opponent "
                               "before playing")
-            return s.apply(action, seats, time.monotonic())
+            return s.apply(action, seats, timesource.now())
 
         return await self.change(game_id, do, timed=True)
 
@@ -224,7 +223,7 @@ class GameService:
             if person is not None:
                 s.people[s.invite_color] = dict(person)
             given[0] = new
-            return s.join(s.invite_color, token_hash(new), time.monotonic())
+            return s.join(s.invite_color, token_hash(new), timesource.now())
 
         s = await self.change(game_id, do, fresh=True, retry_refusals=False)
         return s, given[0]
@@ -272,7 +271,7 @@ class GameService:
             if s.game.phase != "finished":
                 c = min(held)
                 with contextlib.suppress(Refused):  # a phase without resignation: the seats go all the same
-                    entry = s.apply({"type": "resign", "color": "B" if c == 1 else "W"}, held, time.monotonic())
+                    entry = s.apply({"type": "resign", "color": "B" if c == 1 else "W"}, held, timesource.now())
             return s.revoke(held, entry)
 
         await self.change(game_id, do, fresh=True, retry_refusals=False)
@@ -292,12 +291,11 @@ class GameService:
     async def flag(self, game_id: str) -> GameSession:
         """Check the running clock of ``game_id`` and record the time loss when it ran out; returns the session.
         Raises ``Refused`` as ``change`` does."""
-        return await self.change(game_id, lambda s: s.flag(time.monotonic()), fresh=True)
+        return await self.change(game_id, lambda s: s.flag(timesource.now()), fresh=True)
 
     def due(self, s: GameSession) -> float | None:
         """When the running clock of ``s`` runs out, as the server's Unix time; None when no clock runs."""
         c = s.clock.running
         if c is None:
             return None
-        now = time.monotonic()
-        return wall_time(now + s.clock.time_left(c, now))
+        return wall_time(s.clock.runs_out_at(c, timesource.now()))

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
-import time
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -22,6 +21,7 @@ from typing import Any
 from keima.rules.board import BLACK, WHITE, color_name, color_word, opponent
 from keima.rules.events import Event
 from keima.rules.game import Game, GameError
+from keima.server import timesource
 from keima.server.clock import GameClock
 from keima.server.errors import Refused, game_error, quote
 from keima.server.events import Before
@@ -125,7 +125,7 @@ class GameSession:
         ``KeyError``/``TypeError``/``ValueError``) for a log that does not replay."""
         for entry in entries:
             self.fold(entry)
-        self.sync_clock(time.monotonic())
+        self.sync_clock(timesource.now())
 
     def fold(self, entry: dict[str, Any]) -> None:
         """Apply one stored log entry (the next version) to this session: the one routine by which a log becomes
@@ -305,7 +305,7 @@ class GameSession:
         if g.phase == "scoring" and not g.dead and dead:
             g.set_dead(dead)
         self.proposal = dead
-        return self._finish({"proposal": sorted(dead)}, base, 0, self.undo_request, time.monotonic())
+        return self._finish({"proposal": sorted(dead)}, base, 0, self.undo_request, timesource.now())
 
     def join(self, color: int, thash: str, now: float) -> dict[str, Any]:
         """Give seat ``color`` to the token with hash ``thash`` (the invitation is then used up; the clock of
