@@ -129,7 +129,9 @@ class GameCache:
         """Charge the running clock of ``s`` the time since its last stored change ``last_at``, but not the time
         before this process started (see the module docstring), except in a correspondence game: its clock
         counts days, and a timeout due while no server ran must still come (docs/correspondence.md)."""
-        if last_at is not None:
+        if s.clock.spec.correspondence and s.clock.running is not None and s.clock.restored_since is not None:
+            s.clock.started_at = min(s.clock.restored_since, timesource.now())
+        elif last_at is not None:
             cluster.charge_since(s, last_at if s.clock.spec.correspondence else max(last_at, self.started_at))
 
     async def is_current(self, s: GameSession) -> bool:

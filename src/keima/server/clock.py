@@ -153,6 +153,9 @@ class GameClock:
     sides: dict[int, SideClock] = field(default_factory=dict)
     running: int | None = None
     started_at: float = 0.0
+    #: From the last snapshot restored: when the side then running had started (a correspondence clock's turn
+    #: outlives the entries that do not move the clock: a chat message, a vacation; ``keima.server.cache``).
+    restored_since: float | None = None
 
     def __post_init__(self) -> None:
         if not self.sides:
@@ -283,13 +286,18 @@ class GameClock:
         return out
 
     def snapshot(self) -> dict[str, Any]:
-        """Return both sides' stored state (not the running side or start time, which do not survive a restart)."""
-        return {_name(c): _side_dict(s) for c, s in self.sides.items()}
+        """Return both sides' stored state: not the running side (the game says whose turn it is), nor its start
+        time but in a correspondence game (``since``: its turn started then, whatever came after)."""
+        out: dict[str, Any] = {_name(c): _side_dict(s) for c, s in self.sides.items()}
+        if self.running is not None and self.spec.correspondence:
+            out["since"] = self.started_at
+        return out
 
     def restore(self, snap: dict[str, Any]) -> None:
         """Load a ``snapshot``; raises ``KeyError``/``TypeError`` for a malformed one."""
         self.sides = {1: _side(snap["B"]), 2: _side(snap["W"])}
         self.running = None
+        self.restored_since = snap.get("since")
 
 
 def _side_dict(s: SideClock) -> dict[str, Any]:

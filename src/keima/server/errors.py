@@ -64,6 +64,7 @@ STATUS: dict[str, int] = {
     "illegal-move": 409,
     "name-taken": 409,
     "no-opponent": 409,
+    "no-vacation-left": 409,
     "not-registered": 409,
     "wrong-phase": 409,
     "too-large": 413,

@@ -18,6 +18,7 @@ from keima.server.api_players import (
     chat_player,
     needs_player,
     players_of,
+    seated,
     set_session_cookie,
 )
 from keima.server.chat import game_sgf
@@ -133,6 +134,7 @@ async def create_game(request: Request, body: NewGame | None = None) -> Response
                                                     person=None if player is None else player.person())
     if player is not None:
         await players_of(request).seat(s.id, sorted(s.people), player.id)
+        await seated(request, player, s)
     return _created(request, s, token, invite, 201, cookie)
 
 @router.get("/api/games/{game_id}", responses={200: {"model": GameState}, **errors})
@@ -161,6 +163,7 @@ async def join_game(game_id: str, body: JoinGame, request: Request) -> Response:
         return _created(request, s, token, None, 200, cookie)
     if player is not None and s.invite_color is not None:
         await players_of(request).seat(s.id, [s.invite_color], player.id)
+        await seated(request, player, s)
     return _created(request, s, new, None, 200, cookie)
 
 @router.post("/api/games/{game_id}/actions", responses={200: {"model": GameEnvelope}, **errors})

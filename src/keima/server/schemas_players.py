@@ -23,13 +23,26 @@ class MeOut(_Strict):
     rank: str | None
     rank_text: str | None
     guest: bool
+    time_zone: str | None = None
+    """The player's IANA time zone (their weekends in correspondence games); null: UTC until they set one."""
+    vacation: VacationOut | None = None
+
+
+class VacationOut(_Strict):
+    """A player's vacation (docs/correspondence.md): ``on`` while away, ``days_left`` (spent while away, earned
+    while not), ``until`` the server's Unix time it ends by itself (null when not away)."""
+
+    on: bool
+    days_left: float
+    until: float | None
 
 
 class MePatch(_Strict):
-    """``PATCH /api/me``: a new name and/or rank (``""`` or null clears the rank)."""
+    """``PATCH /api/me``: a new name and/or rank (``""`` or null clears the rank), a time zone (an IANA name)."""
 
     name: Annotated[str, Field(min_length=1, max_length=40)] | None = None
     rank: Annotated[str, Field(max_length=10)] | None = None
+    time_zone: Annotated[str, Field(min_length=1, max_length=64)] | None = None
 
 
 class Credentials(_Strict):

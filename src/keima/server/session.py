@@ -284,6 +284,18 @@ class GameSession:
         self.game.timeout(c)
         return self._finish({}, base, 0, self.undo_request, now)
 
+    def set_pauses(self, color: int, tz: str | None, away: tuple[float, float] | None,
+                   now: float) -> dict[str, Any] | None:
+        """Give ``color``'s clock its player's time zone and vacation (start, end) in a correspondence game under
+        way; returns the log entry, or None when nothing changes (or the game has no such clock)."""
+        side = self.clock.sides.get(color)
+        if side is None or not self.clock.spec.correspondence or self.game.phase == "finished":
+            return None
+        if (side.tz, side.away) == (tz, away):
+            return None
+        side.tz, side.away = tz, away
+        return self._finish({}, len(self.game.events), 0, self.undo_request, now)
+
     def forfeit(self, color: int, reason: str, now: float) -> dict[str, Any]:
         """``color`` (a computer seat: an engine's illegal move or crash) forfeits; returns the log entry.
         Raises ``Refused`` 409 when the game is already over."""
