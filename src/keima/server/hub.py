@@ -26,7 +26,7 @@ from keima.server.housekeeping import GcPauses
 from keima.server.newgame import build
 from keima.server.outbox import Outbox
 from keima.server.pubsub import PubSub
-from keima.server.scheduler import FLAG, Clocks, Scheduler, flag_handler
+from keima.server.scheduler import FLAG, SCORING, Clocks, Scheduler, flag_handler, scoring_handler
 from keima.server.service import GameService, Listener
 from keima.server.session import GameSession
 from keima.server.store import Store
@@ -55,7 +55,8 @@ class Hub:
         self.bots = BotRunner(self.service, self.cache, threads=bot_threads, jobs=jobs, engines=engines)
         self.outbox = Outbox(store.engine, [records.SUBSCRIBER, ratings_subscriber.SUBSCRIBER])
         self.service.listeners.append(self.outbox.listener)
-        self.scheduler = Scheduler(store.engine, {FLAG: flag_handler(self.service)})
+        self.scheduler = Scheduler(store.engine, {FLAG: flag_handler(self.service),
+                                                  SCORING: scoring_handler(self.service)})
         self.gc_pauses = GcPauses()
         self.cache.on_load.append(self._loaded)
         if timers:

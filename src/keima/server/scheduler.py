@@ -29,7 +29,7 @@ from keima.server import store_events, timesource
 from keima.server.cache import GameCache
 from keima.server.errors import Refused
 from keima.server.housekeeping import Background
-from keima.server.service import FLAG, GameService
+from keima.server.service import FLAG, SCORING, GameService
 from keima.server.session import GameSession
 from keima.server.store import now_utc
 
@@ -166,4 +166,17 @@ def flag_handler(service: GameService) -> Handler:
     return run
 
 
-__all__ = ["FLAG", "Clocks", "Scheduler", "flag_handler"]
+def scoring_handler(service: GameService) -> Handler:
+    """The scheduler's ``scoring`` job: past a correspondence game's scoring deadline, its marking stands; returns
+    when to look again (the deadline moved: someone acted meanwhile), None once done."""
+
+    async def run(game_id: str) -> datetime | None:
+        s = await service.end_scoring(game_id)
+        if s.game.phase != "scoring" or s.scoring is None:
+            return None
+        return datetime.fromtimestamp(s.scoring[1], tz=now_utc().tzinfo)
+
+    return run
+
+
+__all__ = ["FLAG", "SCORING", "Clocks", "Scheduler", "flag_handler", "scoring_handler"]

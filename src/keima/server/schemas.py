@@ -308,6 +308,9 @@ class GameState(_Strict):
     bot_warming: bool = False
     """Always false: kept for clients that read it. It said that keima's bot was still being compiled and its first
     move would wait; the bot now answers at once while it compiles (``keima.ai.warmup``)."""
+    scoring_deadline: float | None = None
+    """A correspondence game's scoring phase: the server's Unix time at which the marking on the board stands
+    unless someone acts (docs/correspondence.md); null otherwise."""
     chat: list[ChatOut] = Field(default_factory=list)
     clock: ClockOut | None
     """Read when the state is sent (never a reading kept from an earlier moment)."""

@@ -26,7 +26,7 @@ import logging
 import secrets
 import time
 from collections.abc import Callable
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from keima.server import cluster, timesource
@@ -46,6 +46,7 @@ Change = Callable[[GameSession], "dict[str, Any] | None"]
 Listener = Callable[[GameSession, "list[GameEvent]"], None]
 
 FLAG = "flag"  # the scheduler's job that ends a game whose clock runs out
+SCORING = "scoring"  # the scheduler's job that ends a correspondence game's scoring phase at its deadline
 
 
 class Conflict(Refused):
@@ -131,14 +132,18 @@ class GameService:
 
     @staticmethod
     def _jobs(s: GameSession) -> list[tuple[str, Any]]:
-        # The durable flag: when the running clock would run out, in the server's wall time.
+        # The durable flag: when the running clock would run out, in the server's wall time; and a correspondence
+        # game's scoring deadline.
         if not s.clock.enabled:
             return []
+        jobs: list[tuple[str, Any]] = []
+        if s.clock.spec.correspondence:
+            jobs.append((SCORING, None if s.scoring is None else datetime.fromtimestamp(s.scoring[1], UTC)))
         c = s.clock.running
         if c is None:
-            return [(FLAG, None)]
+            return [(FLAG, None), *jobs]
         now = timesource.now()
-        return [(FLAG, now_utc() + timedelta(seconds=s.clock.runs_out_at(c, now) - now))]
+        return [(FLAG, now_utc() + timedelta(seconds=s.clock.runs_out_at(c, now) - now)), *jobs]
 
     def published(self, s: GameSession, events: list[GameEvent]) -> None:
         """Tell everyone about a stored change: its delta to the game's watchers (all processes), its events to
@@ -292,6 +297,11 @@ class GameService:
         """Check the running clock of ``game_id`` and record the time loss when it ran out; returns the session.
         Raises ``Refused`` as ``change`` does."""
         return await self.change(game_id, lambda s: s.flag(timesource.now()), fresh=True)
+
+    async def end_scoring(self, game_id: str) -> GameSession:
+        """Score the correspondence game ``game_id`` when its scoring deadline has passed (the marking on the
+        board stands); returns the session. Raises ``Refused`` as ``change`` does."""
+        return await self.change(game_id, lambda s: s.end_scoring(timesource.now()), fresh=True)
 
     def due(self, s: GameSession) -> float | None:
         """When the running clock of ``s`` runs out, as the server's Unix time; None when no clock runs."""

@@ -28,6 +28,10 @@ from keima.server.events import Before
 from keima.server.view import StateView
 
 PLAY_PHASES = ("handicap", "play")
+#: The scoring phase of a correspondence game ends this long after its last change (a stone marked, an acceptance)
+#: and never later than ``SCORING_MAX_S`` after it began; then the marking on the board stands (``end_scoring``).
+SCORING_ANSWER_S = 3 * 86400.0
+SCORING_MAX_S = 7 * 86400.0
 #: What a revoked seat holds instead of a token's hash: no token hashes to it (a hash is 64 hex digits).
 REVOKED = "revoked"
 
@@ -95,6 +99,9 @@ class GameSession:
     #: accepts a marking; stored in the log entry of the resumption (``bot_note``), so that a reload and every
     #: process of a cluster show it too.
     bot_note: str | None = None
+    #: A correspondence game's scoring phase: (when it began, when it ends unless someone acts); stored in the log
+    #: entries (``scoring``) that change it.
+    scoring: tuple[float, float] | None = None
     event_dicts: list[dict[str, Any]] = field(default_factory=list)
     broken: bool = False
     notice: Refused | None = None
@@ -162,6 +169,9 @@ class GameSession:
             self.proposal = None if p is None else frozenset(p)
         if "bot_note" in entry:
             self.bot_note = entry["bot_note"]
+        if "scoring" in entry:
+            sc = entry["scoring"]
+            self.scoring = None if sc is None else (float(sc[0]), float(sc[1]))
         if "chat" in entry:
             self.chat.append(entry["chat"])
         if "rename" in entry:
@@ -282,6 +292,17 @@ class GameSession:
         self.clock.stop(now, moved=False)
         self.clock.sides[c].expired = True
         self.game.timeout(c)
+        return self._finish({}, base, 0, self.undo_request, now)
+
+    def end_scoring(self, now: float) -> dict[str, Any] | None:
+        """Past the scoring deadline of a correspondence game (``scoring``), the marking on the board stands: each
+        player who has not accepted it is taken to, and the game is scored. Returns the log entry, or None when
+        the deadline has not passed (or the game is not being scored)."""
+        g = self.game
+        if g.phase != "scoring" or self.scoring is None or now < self.scoring[1]:
+            return None
+        base = len(g.events)
+        self._guard(lambda: self._accept_all([c for c in (BLACK, WHITE) if c not in g.accepted]))
         return self._finish({}, base, 0, self.undo_request, now)
 
     def set_pauses(self, color: int, tz: str | None, away: tuple[float, float] | None,
@@ -448,6 +469,7 @@ class GameSession:
         if g.phase != "scoring" and self.proposal is not None:
             self.proposal = None
             entry["proposal"] = None
+        self._scoring_deadline(entry, bool(new or removed), now)
         self.sync_clock(now)
         if self.clock.enabled:
             entry["clock"] = self.clock.snapshot()
@@ -455,6 +477,19 @@ class GameSession:
             entry["undo_request"] = None if self.undo_request is None else cname(self.undo_request)
         self.version += 1
         return entry
+
+    def _scoring_deadline(self, entry: dict[str, Any], acted: bool, now: float) -> None:
+        # Correspondence games only: a live game's players are there to finish their count.
+        if not self.clock.spec.correspondence:
+            return
+        if self.game.phase == "scoring":
+            if acted or self.scoring is None:
+                since = now if self.scoring is None else self.scoring[0]
+                self.scoring = (since, min(now + SCORING_ANSWER_S, since + SCORING_MAX_S))
+                entry["scoring"] = list(self.scoring)
+        elif self.scoring is not None:
+            self.scoring = None
+            entry["scoring"] = None
 
     # -------------------------------------------------------------------------------------------- state
     def state_json(self, now: float, seats: frozenset[int] = frozenset()) -> str:

@@ -75,6 +75,7 @@ class ViewedGame(Protocol):
     undo_request: int | None
     proposal: frozenset[int] | None
     bot_note: str | None
+    scoring: tuple[float, float] | None
     view: StateView
     people: dict[int, dict[str, Any]]
     chat: list[dict[str, Any]]
@@ -210,6 +211,7 @@ def _head(s: ViewedGame, now: float, moves: list[MoveOut], you: list[Color]) -> 
         invite_open=s.invite_hash is not None,
         undo_request=None if s.undo_request is None else UndoRequestOut(by=color_out(s.undo_request)),
         bot_note=s.bot_note,
+        scoring_deadline=None if s.scoring is None else round(s.scoring[1], 3),
         chat=[ChatOut.model_construct(**{k: m[k] for k in _CHAT_KEYS}) for m in s.chat[-CHAT_IN_STATE:]],
         clock=clock_out(s.clock, now, view.clock_spec(s)),
         moves=moves,
