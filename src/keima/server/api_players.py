@@ -22,6 +22,7 @@ from keima.server.errors import Refused
 from keima.server.hub import Hub
 from keima.server.limits import ChatFlood, Limits
 from keima.server.lobby import LOBBY, Lobby, player_channel
+from keima.server.notify import prefs_of as notify_prefs
 from keima.server.origin import cross_origin as _cross_origin
 from keima.server.origin import same_origin as _same_origin
 from keima.server.players import SESSION_AGE, SESSION_COOKIE, Player, Players, load_secret
@@ -118,9 +119,11 @@ def me_out(p: Player | None, away: Away | None = None) -> MeOut:
     ``away``: the player's time zone and vacation."""
     if p is None:
         return MeOut(id=None, name=None, rank=None, rank_text=None, guest=True)
+    if away is None:
+        return MeOut(id=p.id, name=p.name, rank=p.rank, rank_text=rank_words(p.rank), guest=p.guest)
     return MeOut(id=p.id, name=p.name, rank=p.rank, rank_text=rank_words(p.rank), guest=p.guest,
-                 time_zone=None if away is None else away.time_zone,
-                 vacation=None if away is None else VacationOut(**away.out(timesource.now())))
+                 time_zone=away.time_zone, vacation=VacationOut(**away.out(timesource.now())), email=away.email,
+                 email_verified=away.email_verified, lang=away.lang, notify=dict(notify_prefs(away.notify)))
 
 
 def away_of(conn: Request | WebSocket) -> AwaySettings:
@@ -162,9 +165,13 @@ async def patch_me(body: MePatch, request: Request) -> Response:
     updated = await players_of(request).update(player, body.name, body.rank, "rank" in fields)
     await _rename_in_games(request, updated)
     if body.time_zone is not None:
-        away = await away_of(request).set_time_zone(player.id, body.time_zone)
-    else:
-        away = await away_of(request).get(player.id)
+        await away_of(request).set_time_zone(player.id, body.time_zone)
+    wanted: dict[str, Any] = {k: getattr(body, k) for k in ("email", "lang", "notify") if k in fields}
+    if wanted:
+        from keima.server.api_notify import update_settings  # it uses this module's helpers
+
+        await update_settings(request, player.id, wanted)
+    away = await away_of(request).get(player.id)
     resp = _json(me_out(updated, away))
     if cookie is not None:
         set_session_cookie(resp, cookie, _secure(request))

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import logging
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -46,6 +47,11 @@ class Away:
 
     time_zone: str | None
     vacation: Vacation
+    #: The rest of the player's settings, as ``GET /api/me`` shows them (``keima.server.notify``).
+    email: str | None = None
+    email_verified: bool = False
+    lang: str | None = None
+    notify: dict[str, Any] | None = None
 
     def out(self, now: float) -> dict[str, Any]:
         """``MeOut.vacation``: ``{"on", "days_left", "until"}`` (``until``: Unix time it ends by itself)."""
@@ -64,7 +70,9 @@ def read(engine: Engine, player_id: str) -> Away:
         vac = Vacation(at=_ts(created) or timesource.now())
     else:
         vac = Vacation(left=row.vacation_left, at=_ts(row.vacation_at) or 0.0, since=_ts(row.vacation_since))
-    return Away(None if row is None else row.time_zone, vac)
+    if row is None:
+        return Away(None, vac)
+    return Away(row.time_zone, vac, row.email, bool(row.email_verified), row.lang, row.notify)
 
 
 def upsert(player_id: str, **values: Any) -> Any:
@@ -118,7 +126,7 @@ class AwaySettings:
             raise Refused("no-vacation-left", str(exc)) from None
         await self.store.write(upsert(player_id, vacation_left=vac.left, vacation_at=_dt(vac.at),
                                       vacation_since=_dt(vac.since)))
-        away = Away(away.time_zone, vac)
+        away = dataclasses.replace(away, vacation=vac)
         await self.pass_on(player_id, away, ended_at=None if on else now)
         return away
 

@@ -19,15 +19,23 @@ import logging
 from collections.abc import Coroutine
 from typing import Any
 
-from keima.server import ratings_subscriber, records, timesource
+from keima.server import notify, ratings_subscriber, records, timesource
 from keima.server.bots import BotRunner
 from keima.server.cache import GameCache
 from keima.server.housekeeping import GcPauses
 from keima.server.newgame import build
 from keima.server.outbox import Outbox
 from keima.server.pubsub import PubSub
-from keima.server.scheduler import FLAG, SCORING, Clocks, Scheduler, flag_handler, scoring_handler
-from keima.server.service import GameService, Listener
+from keima.server.scheduler import (
+    FLAG,
+    SCORING,
+    Clocks,
+    Scheduler,
+    flag_handler,
+    scoring_handler,
+    warn_handler,
+)
+from keima.server.service import WARN, GameService, Listener
 from keima.server.session import GameSession
 from keima.server.store import Store
 
@@ -53,10 +61,11 @@ class Hub:
         self.service = GameService(self.cache, store, pubsub, shared=shared)
         self.clocks = Clocks(self.service, self.cache, enabled=timers)
         self.bots = BotRunner(self.service, self.cache, threads=bot_threads, jobs=jobs, engines=engines)
-        self.outbox = Outbox(store.engine, [records.SUBSCRIBER, ratings_subscriber.SUBSCRIBER])
+        self.outbox = Outbox(store.engine, [records.SUBSCRIBER, ratings_subscriber.SUBSCRIBER, notify.SUBSCRIBER])
         self.service.listeners.append(self.outbox.listener)
         self.scheduler = Scheduler(store.engine, {FLAG: flag_handler(self.service),
-                                                  SCORING: scoring_handler(self.service)})
+                                                  SCORING: scoring_handler(self.service),
+                                                  WARN: warn_handler(self.service)})
         self.gc_pauses = GcPauses()
         self.cache.on_load.append(self._loaded)
         if timers:

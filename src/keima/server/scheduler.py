@@ -25,12 +25,12 @@ from typing import Any
 
 from sqlalchemy.engine import Engine
 
-from keima.server import store_events, timesource
+from keima.server import notify, store_events, timesource
 from keima.server.cache import GameCache
 from keima.server.errors import Refused
 from keima.server.housekeeping import Background
-from keima.server.service import FLAG, SCORING, GameService
-from keima.server.session import GameSession
+from keima.server.service import FLAG, SCORING, WARN_S, GameService
+from keima.server.session import GameSession, cname
 from keima.server.store import now_utc
 
 log = logging.getLogger("keima.server")
@@ -179,4 +179,27 @@ def scoring_handler(service: GameService) -> Handler:
     return run
 
 
-__all__ = ["FLAG", "SCORING", "Clocks", "Scheduler", "flag_handler", "scoring_handler"]
+def warn_handler(service: GameService) -> Handler:
+    """The scheduler's ``warn`` job: tell the player whose correspondence clock runs low (``keima.server.notify``,
+    ``clock-low``); returns when to look again when it is not low yet (a clock read again after a pause)."""
+
+    async def run(game_id: str) -> datetime | None:
+        s = await service.cache.get(game_id, fresh=True)
+        c = s.clock.running
+        if c is None or not s.clock.spec.correspondence:
+            return None
+        now = timesource.now()
+        left = s.clock.time_left(c, now)
+        threshold = min(WARN_S, s.clock.spec.per_move_s / 2)
+        if left > threshold + 1:
+            return datetime.fromtimestamp(s.clock.runs_out_at(c, now) - threshold, tz=now_utc().tzinfo)
+        person, other = s.people.get(c) or {}, s.people.get(3 - c) or {}
+        await asyncio.get_running_loop().run_in_executor(
+            None, notify.warn, service.store.engine, game_id, s.version, person.get("id"), cname(c), round(left),
+            other.get("name"))
+        return None
+
+    return run
+
+
+__all__ = ["FLAG", "SCORING", "Clocks", "Scheduler", "flag_handler", "scoring_handler", "warn_handler"]

@@ -26,6 +26,11 @@ class MeOut(_Strict):
     time_zone: str | None = None
     """The player's IANA time zone (their weekends in correspondence games); null: UTC until they set one."""
     vacation: VacationOut | None = None
+    email: str | None = None
+    email_verified: bool = False
+    lang: str | None = None
+    notify: dict[str, str] | None = None
+    """Per kind of notification, how it is emailed: ``off``, ``now`` or ``digest``."""
 
 
 class VacationOut(_Strict):
@@ -37,12 +42,45 @@ class VacationOut(_Strict):
     until: float | None
 
 
+NotifyPref = Literal["off", "now", "digest"]
+NotifyKind = Literal["your-turn", "challenge-accepted", "undo-request", "chat", "game-finished", "clock-low"]
+
+
 class MePatch(_Strict):
-    """``PATCH /api/me``: a new name and/or rank (``""`` or null clears the rank), a time zone (an IANA name)."""
+    """``PATCH /api/me``: a new name and/or rank (``""`` or null clears the rank), a time zone (an IANA name), an
+    email address (``""`` removes it), the language of the emails, and per kind of notification ``off``, ``now``
+    or ``digest`` (docs/correspondence.md)."""
 
     name: Annotated[str, Field(min_length=1, max_length=40)] | None = None
     rank: Annotated[str, Field(max_length=10)] | None = None
     time_zone: Annotated[str, Field(min_length=1, max_length=64)] | None = None
+    email: Annotated[str, Field(max_length=254, pattern=r"^$|^[^@\s<>,;]+@[^@\s<>,;]+\.[^@\s<>,;]+$")] | None = None
+    lang: Literal["en", "fr"] | None = None
+    notify: dict[NotifyKind, NotifyPref] | None = None
+
+
+class NotificationOut(_Strict):
+    """One notification: its ``kind``, ``game`` (or null), ``text`` in the reader's language, ``at`` (Unix)."""
+
+    id: int
+    kind: str
+    game: str | None
+    text: str
+    at: float
+    read: bool
+
+
+class NotificationsOut(_Strict):
+    """``GET /api/me/notifications``."""
+
+    notifications: list[NotificationOut]
+
+
+class ReadIn(_Strict):
+    """``POST /api/me/notifications/read``: the ids, or ``all``."""
+
+    ids: Annotated[list[int], Field(max_length=500)] | None = None
+    all: bool = False
 
 
 class Credentials(_Strict):

@@ -32,7 +32,7 @@ from typing import Any
 from keima.server import cluster, timesource
 from keima.server.cache import GameCache
 from keima.server.errors import Refused
-from keima.server.events import DURABLE, GameEvent, event_of
+from keima.server.events import GameEvent, durable, event_of
 from keima.server.pubsub import PubSub
 from keima.server.session import GameSession, token_hash
 from keima.server.store import Store, mutable_part, now_utc, to_row
@@ -47,6 +47,8 @@ Listener = Callable[[GameSession, "list[GameEvent]"], None]
 
 FLAG = "flag"  # the scheduler's job that ends a game whose clock runs out
 SCORING = "scoring"  # the scheduler's job that ends a correspondence game's scoring phase at its deadline
+WARN = "warn"  # the scheduler's job that warns a correspondence player whose clock runs low
+WARN_S = 86400.0  # warned a day before a timeout, or halfway through a move's time when it is under two days
 
 
 class Conflict(Refused):
@@ -115,8 +117,9 @@ class GameService:
         # The game's row changes with each change of its lobby line; a change that leaves it alone writes only
         # its log entry.
         update = None if row == s.stored_row else row
+        corr = s.clock.spec.correspondence
         outbox: list[tuple[int, str, dict[str, Any]]] = [(e.version, e.type, e.data) for e in events
-                                                         if e.type in DURABLE]
+                                                         if durable(e.type, corr)]
         try:
             await self.store.write(Store.append(s.id, s.version, [entry], update, outbox, self._jobs(s)))
             s.stored_row = row
@@ -137,13 +140,17 @@ class GameService:
         if not s.clock.enabled:
             return []
         jobs: list[tuple[str, Any]] = []
+        c = s.clock.running
+        now = timesource.now()
+        out_at = None if c is None else s.clock.runs_out_at(c, now)
         if s.clock.spec.correspondence:
             jobs.append((SCORING, None if s.scoring is None else datetime.fromtimestamp(s.scoring[1], UTC)))
-        c = s.clock.running
-        if c is None:
+            warn_at = None if out_at is None else out_at - min(WARN_S, s.clock.spec.per_move_s / 2)
+            jobs.append((WARN, datetime.fromtimestamp(warn_at, UTC) if warn_at is not None and warn_at > now
+                         else None))
+        if out_at is None:
             return [(FLAG, None), *jobs]
-        now = timesource.now()
-        return [(FLAG, now_utc() + timedelta(seconds=s.clock.runs_out_at(c, now) - now)), *jobs]
+        return [(FLAG, now_utc() + timedelta(seconds=out_at - now)), *jobs]
 
     def published(self, s: GameSession, events: list[GameEvent]) -> None:
         """Tell everyone about a stored change: its delta to the game's watchers (all processes), its events to

@@ -56,9 +56,13 @@ def upgrade() -> None:
         sa.Column("sent_at", sa.DateTime(timezone=True), nullable=True),
         sa.Index("ix_emails_due_at", "due_at"),
     )
+    # The notifications subscriber starts at the outbox's head: the games finished before it are told to nobody.
+    op.execute("INSERT INTO event_progress (subscriber, last_seq) "
+               "SELECT 'notifications', COALESCE(MAX(seq), 0) FROM game_outbox")
 
 
 def downgrade() -> None:
+    op.execute("DELETE FROM event_progress WHERE subscriber = 'notifications'")
     op.drop_table("emails")
     op.drop_table("notifications")
     op.drop_table("player_settings")
