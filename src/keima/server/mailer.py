@@ -96,12 +96,12 @@ _WORDS: dict[str, dict[str, str]] = {
     },
     "fr": {
         "your-turn": "À vous de jouer contre {opponent}", "challenge-accepted": "{opponent} a accepté votre partie",
-        "undo-request": "{opponent} demande à reprendre un coup", "chat": "{opponent} a écrit : {text}",
-        "game-finished": "Partie terminée contre {opponent} : {result}",
-        "clock-low": "Votre pendule contre {opponent} s'épuise : il reste {left}",
-        "digest": "keima : votre journée", "open": "Ouvrir la partie", "unsubscribe": "Ne plus recevoir ces courriels",
+        "undo-request": "{opponent} demande à reprendre un coup", "chat": "{opponent} a écrit\u00a0: {text}",
+        "game-finished": "Partie terminée contre {opponent}\u00a0: {result}",
+        "clock-low": "Votre pendule contre {opponent} s’épuise\u00a0: il reste {left}",
+        "digest": "keima\u00a0: votre journée", "open": "Ouvrir la partie", "unsubscribe": "Ne plus recevoir ces courriels",
         "someone": "votre adversaire", "verify": "Confirmez votre adresse pour keima",
-        "verify-body": "Ouvrez ce lien pour recevoir les notifications de keima à cette adresse :",
+        "verify-body": "Ouvrez ce lien pour recevoir les notifications de keima à cette adresse\u00a0:",
     },
 }
 
