@@ -1,7 +1,7 @@
 // The account's correspondence and notification settings (docs/correspondence.md): the time zone that
 // places the player's weekends (the browser's proposed), the vacation switch with the days held, the
 // email address and, per kind of notification, off / at once / in the day's digest.
-import { useState } from "preact/hooks";
+import { useEffect, useState } from "preact/hooks";
 import { errorWords, t, tn } from "../i18n.js";
 import { me, playersApi } from "../players.js";
 
@@ -27,6 +27,22 @@ export function Away({ player, onClose }) {
   });
   const [error, setError] = useState(null);
   const [done, setDone] = useState(null);
+  // The answers of registering and logging in carry no settings: read them once the panel opens.
+  useEffect(() => {
+    playersApi
+      .me()
+      .then((p) => {
+        me.set(p);
+        setFields((f) => ({
+          ...f,
+          time_zone: p.time_zone || f.time_zone,
+          email: p.email || f.email,
+          lang: p.lang || f.lang,
+          notify: { ...(p.notify || {}), ...f.notify },
+        }));
+      })
+      .catch(() => {});
+  }, []);
   const vacation = player.vacation || { on: false, days_left: 0 };
   const days = Math.floor(vacation.days_left * 10) / 10;
 

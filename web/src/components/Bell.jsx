@@ -54,7 +54,8 @@ export function Bell({ player }) {
         onClick={() => setOpen(!open)}
         data-testid="bell"
       >
-        🔔{unread ? <span class="count">{unread}</span> : null}
+        {t("notifications")}
+        {unread ? <span class="count">{unread}</span> : null}
       </button>
       {open && (
         <div class="bell-list" role="region" aria-label={t("notifications")} data-testid="bell-list">

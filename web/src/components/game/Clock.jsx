@@ -26,7 +26,7 @@ export function Clock({ clock, color }) {
       {paused && (
         <small class="pause" data-testid={`paused-${color}`}>
           {" "}
-          ⏸ {t(paused === "weekend" ? "pausedWeekend" : "pausedVacation")}
+          ({t(paused === "weekend" ? "pausedWeekend" : "pausedVacation")})
         </small>
       )}
     </span>
