@@ -52,7 +52,8 @@ def test_byoyomi_without_main_time_is_accepted(new_page: Any, ui: Any, server: A
     page = new_page()
     gid = start_local_byoyomi(page, "0", "30", "5")
     spec = server.game(gid)["clock"]["spec"]
-    assert spec == {"type": "byoyomi", "main": 0.0, "period": 30.0, "periods": 5}
+    assert spec == {"type": "byoyomi", "main": 0.0, "period": 30.0, "periods": 5,
+                    "weekend_pause": False, "vacation": True}
     expect(page.get_by_test_id("clock-W")).to_have_text("5 × 0:30")
     expect(page.get_by_test_id("clock-B")).to_have_text(re.compile(r"^5 × 0:(2\d|30)$"))
     ui.point(page, "E5").click()

@@ -99,7 +99,8 @@ def test_time_left_never_grows_without_a_move_and_expiry_is_final(elapsed: list[
 def test_the_server_decides_a_time_loss(fast_client: TestClient) -> None:
     gid, black, white = two_players(fast_client, clock={"type": "absolute", "main": 3})
     s = state(fast_client, gid)
-    assert s["clock"]["running"] == "B" and s["clock"]["spec"] == {"type": "absolute", "main": 3}
+    assert s["clock"]["running"] == "B" and s["clock"]["spec"] == {"type": "absolute", "main": 3,
+                                                                         "weekend_pause": False, "vacation": True}
     act(fast_client, gid, black, {"type": "play", "move": 40})
     assert state(fast_client, gid)["clock"]["running"] == "W"
     wait_for(lambda: state(fast_client, gid)["result"] is not None, timeout=10)

@@ -54,7 +54,7 @@ def test_a_finished_game_counts_once_when_the_server_dies_before_delivering_it(d
     with engine.connect() as conn:
         kinds = [r.kind for r in conn.execute(sa.select(game_outbox.c.kind).where(game_outbox.c.game_id == gid))]
     engine.dispose()
-    assert kinds == ["finished"]
+    assert kinds == ["joined", "finished"]  # the seat taken (for the notifications), the end
     with serve(db_url) as (_proc, base):
         wait_for(lambda: record_rows(db_url) == {black: (1, 0), white: (0, 1)}, timeout=30)
         time.sleep(1.5)  # more rounds of delivery: nothing more

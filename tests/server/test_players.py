@@ -207,7 +207,8 @@ def test_open_challenge_join_and_its_refusals(browsers: tuple[Browser, Browser, 
     s = lobby[0]
     assert s["players"]["B"] == {"name": "gina", "rank": "2d", "kind": "human"} and s["players"]["W"] is None
     assert (s["size"], s["rules"], s["komi"], s["handicap"], s["status"]) == (9, "french", 7.5, 0, "open")
-    assert s["clock"] == {"type": "byoyomi", "main": 600.0, "period": 30.0, "periods": 5}
+    assert s["clock"] == {"type": "byoyomi", "main": 600.0, "period": 30.0, "periods": 5,
+                          "weekend_pause": False, "vacation": True}
     assert s["clock_text"] == "5x30 byo-yomi" and s["moves"] == 0 and s["result"] is None
     assert g["game"]["clock"]["running"] is None  # the clocks wait for the opponent
     err = a.req("POST", f"/api/games/{gid}/join", 403, json={}).json()["error"]

@@ -62,7 +62,8 @@ def test_the_migrated_database_matches_the_live_tables(db_url: str) -> None:
             "games", "game_log", "alembic_version", "players", "player_sessions", "game_players", "server_settings",
             "game_outbox", "event_progress", "player_records", "scheduled_jobs", "ratings", "rating_history",
             "automatch", "rating_changes", "analyses",
-            "tournaments", "tournament_directors", "tournament_accounts", "tournament_games", "tournament_log"}
+            "tournaments", "tournament_directors", "tournament_accounts", "tournament_games", "tournament_log",
+            "player_settings", "notifications", "emails"}
     engine.dispose()
 
 

@@ -118,10 +118,16 @@ export function clockSettings(spec) {
   if (!spec || !spec.type || spec.type === "none") return t("noClock");
   const d = (s) => t("duration", Math.round(Number(s) || 0));
   const main = d(spec.main);
-  if (spec.type === "byoyomi") return t("clockByoyomiLine", main, spec.periods, d(spec.period));
+  if (spec.type === "byoyomi") {
+    return t("clockByoyomiLine", main, spec.periods, d(spec.period)) + (spec.weekend_pause ? t("weekendPauseNote") : "");
+  }
   if (spec.type === "canadian") return t("clockCanadianLine", main, spec.stones, d(spec.period));
-  if (spec.type === "fischer") return t("clockFischerLine", main, d(spec.increment), spec.max ? d(spec.max) : null);
-  return t("clockAbsoluteLine", main);
+  const pause = spec.weekend_pause ? t("weekendPauseNote") : "";
+  if (spec.type === "simple") return t("clockSimpleLine", d(spec.per_move)) + pause;
+  if (spec.type === "fischer") {
+    return t("clockFischerLine", main, d(spec.increment), spec.max ? d(spec.max) : null) + pause;
+  }
+  return t("clockAbsoluteLine", main) + pause;
 }
 
 /**

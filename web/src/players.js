@@ -23,6 +23,11 @@ export const playersApi = {
   deleteAccount: () => call("DELETE", "api/me"),
   joinOpen: (id) => call("POST", `api/games/${encodeURIComponent(id)}/join`, {}),
   myGames: (status) => call("GET", `api/me/games?status=${status}`),
+  startVacation: () => call("PUT", "api/me/vacation"),
+  endVacation: () => call("DELETE", "api/me/vacation"),
+  notifications: () => call("GET", "api/me/notifications"),
+  readNotifications: (body) => call("POST", "api/me/notifications/read", body),
+  seen: () => call("POST", "api/me/seen"),
 };
 
 /** After an action that may have made a guest player (the server makes one for a page without a player:

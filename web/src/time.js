@@ -28,8 +28,10 @@ export function serverNow(local = browserNow()) {
   return local + offset;
 }
 
+/** A time left: "2 d 5 h" (French "2 j 5 h") from a day on, "5:03:07" and "9:58" below. */
 export function formatSeconds(s) {
   const total = Math.max(0, Math.ceil(s));
+  if (total >= 86400) return t("daysHours", Math.floor(total / 86400), Math.floor((total % 86400) / 3600));
   const h = Math.floor(total / 3600);
   const m = Math.floor((total % 3600) / 60);
   const sec = total % 60;
@@ -92,13 +94,16 @@ export function clockText(spec, now) {
 }
 
 /**
- * One side's clock of a game's clock reading ({spec, running, B, W, at}) at the server's time
- * `now`: the running side counted down from `at`, the other as read.
+ * One side's clock of a game's clock reading ({spec, running, B, W, at, paused, pauses_at}) at the
+ * server's time `now`: the running side counted down from `at`, the other as read. A paused side
+ * (its weekend, its vacation: `paused`) does not count down, nor the running side past `pauses_at`,
+ * when its pause begins (the server's next reading says how long it lasts).
  */
 export function sideAt(clock, color, now) {
   const side = clock[color];
-  const running = clock.running === color;
-  const elapsed = running && typeof clock.at === "number" ? Math.max(0, now - clock.at) : 0;
+  const running = clock.running === color && !clock.paused?.[color];
+  const until = typeof clock.pauses_at === "number" ? Math.min(now, clock.pauses_at) : now;
+  const elapsed = running && typeof clock.at === "number" ? Math.max(0, until - clock.at) : 0;
   return runDown(clock.spec, side, elapsed);
 }
 
@@ -131,7 +136,13 @@ export function sideFromTotal(spec, total) {
 export function summaryClockText(g, color, now, readAt) {
   if (!g.time_left || typeof g.time_left[color] !== "number") return null;
   const at = typeof g.time_at === "number" ? g.time_at : readAt;
-  const running = "running" in g ? g.running : g.status === "live" && g.phase === "play" ? g.to_move : null;
+  const running = g.paused?.[color]
+    ? null
+    : "running" in g
+      ? g.running
+      : g.status === "live" && g.phase === "play"
+        ? g.to_move
+        : null;
   const elapsed = running === color && typeof at === "number" ? Math.max(0, now - at) : 0;
   return clockText(g.clock, sideFromTotal(g.clock, g.time_left[color] - elapsed));
 }

@@ -52,6 +52,17 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "operating-system crash or a power loss (SQLite synchronous=FULL; PostgreSQL synchronous_commit=on). "
         "Without it a killed server process loses nothing, a power cut may lose the last moments",
     )
+    p.add_argument(
+        "--smtp",
+        default=os.environ.get("KEIMA_SMTP_URL"),
+        metavar="URL",
+        help="send the notifications' emails through this SMTP server: smtp://user:password@host:587?from=ADDRESS "
+        "(STARTTLS when offered) or smtps://... (TLS); env KEIMA_SMTP_URL keeps the password off the command line. "
+        "Without it, no email: the page's bell only",
+    )
+    p.add_argument("--public-url", default=os.environ.get("KEIMA_PUBLIC_URL"), metavar="URL",
+                   help="the server's address as the players reach it, for the links in emails "
+                   "(default: the address it serves on; env KEIMA_PUBLIC_URL)")
     p.add_argument("--no-open", action="store_true", help="do not open the browser")
     p.add_argument("--log-level", default="warning", choices=["critical", "error", "warning", "info", "debug"])
     p.set_defaults(func=run)
@@ -122,7 +133,19 @@ def run(args: argparse.Namespace) -> int:
     # Threads (the PostgreSQL writer, the bot) and the event loop take turns with the GIL: the default 5 ms switch
     # interval, paid at each of the writer's many hand-offs, made commits wait hundreds of ms under load.
     sys.setswitchinterval(0.0005)
-    app = create_app(url, redis_url=redis_url, engines=engines)
+    smtp_url = getattr(args, "smtp", None)
+    if smtp_url:
+        from keima.server.mailer import Smtp
+
+        try:
+            Smtp.parse(smtp_url)
+        except ValueError as exc:
+            raise UsageError(f"--smtp: {exc}") from None
+    else:
+        print("keima serve: no --smtp (KEIMA_SMTP_URL): no email, notifications go to the page's bell only",
+              file=sys.stderr)
+    app = create_app(url, redis_url=redis_url, engines=engines, smtp_url=smtp_url,
+                     public_url=getattr(args, "public_url", None) or address.rstrip("/"))
     if workers > 1:
         return _serve_forked(app, args, sock, address, url, workers)
     server = _server(app, args.log_level)

@@ -16,19 +16,21 @@ from typing import Any, Literal
 
 from fastapi import APIRouter, FastAPI, Query, Request, Response, WebSocket, WebSocketDisconnect
 
-from keima.server import store_reads
+from keima.server import store_reads, timesource
+from keima.server.away import Away, AwaySettings
 from keima.server.chat import Chat
 from keima.server.errors import Refused
 from keima.server.hub import Hub
 from keima.server.limits import ChatFlood, Limits
 from keima.server.lobby import LOBBY, Lobby, player_channel
 from keima.server.matchmaker import MATCHED_PREFIX, matched_json
+from keima.server.notify import prefs_of as notify_prefs
 from keima.server.origin import cross_origin as _cross_origin
 from keima.server.origin import same_origin as _same_origin
 from keima.server.players import SESSION_AGE, SESSION_COOKIE, Player, Players, load_secret
 from keima.server.ratings_subscriber import has_rated_game
 from keima.server.schemas import ErrorBody
-from keima.server.schemas_players import Credentials, GamesOut, MeOut, MePatch, PasswordChange
+from keima.server.schemas_players import Credentials, GamesOut, MeOut, MePatch, PasswordChange, VacationOut
 from keima.server.session import token_hash
 from keima.server.storage_errors import WS_TRY_AGAIN_LATER, storage_unreachable
 from keima.server.text import rank_words
@@ -49,6 +51,7 @@ async def setup(app: FastAPI, hub: Hub, limits: Limits | None = None) -> None:
     app.state.lobby = Lobby(hub)
     app.state.chat = Chat(hub, limits)
     app.state.chat_flood = ChatFlood(limits or Limits())
+    app.state.away = AwaySettings(hub.store, hub.service)
 
 
 def players_of(conn: Request | WebSocket) -> Players:
@@ -114,11 +117,22 @@ async def chat_player(request: Request, game_id: str, action: dict[str, Any]) ->
     return await caller_player(request, make=action.get("to") == "spectators")
 
 
-def me_out(p: Player | None) -> MeOut:
-    """``GET /api/me``'s body: the player, or every field null (``guest`` true) for a caller without one."""
+def me_out(p: Player | None, away: Away | None = None) -> MeOut:
+    """``GET /api/me``'s body: the player, or every field null (``guest`` true) for a caller without one;
+    ``away``: the player's time zone and vacation."""
     if p is None:
         return MeOut(id=None, name=None, rank=None, rank_text=None, guest=True)
-    return MeOut(id=p.id, name=p.name, rank=p.rank, rank_text=rank_words(p.rank), guest=p.guest)
+    if away is None:
+        return MeOut(id=p.id, name=p.name, rank=p.rank, rank_text=rank_words(p.rank), guest=p.guest)
+    return MeOut(id=p.id, name=p.name, rank=p.rank, rank_text=rank_words(p.rank), guest=p.guest,
+                 time_zone=away.time_zone, vacation=VacationOut(**away.out(timesource.now())), email=away.email,
+                 email_verified=away.email_verified, lang=away.lang, notify=dict(notify_prefs(away.notify)))
+
+
+def away_of(conn: Request | WebSocket) -> AwaySettings:
+    """The players' time zones and vacations (``keima.server.away``)."""
+    settings: AwaySettings = conn.app.state.away
+    return settings
 
 
 def _json(model: Any, status: int = 200) -> Response:
@@ -141,7 +155,7 @@ async def get_me(request: Request) -> Response:
     """The caller's player; without one, every field null and ``guest`` true (nothing is stored: a guest is made
     by the first action that needs a player)."""
     player, _ = await caller_player(request)
-    return _json(me_out(player))
+    return _json(me_out(player, None if player is None else await away_of(request).get(player.id)))
 
 
 @router.patch("/api/me", responses={200: {"model": MeOut}, **_errors})
@@ -159,10 +173,43 @@ async def patch_me(body: MePatch, request: Request) -> Response:
                       "typed in", field="rank")
     updated = await players_of(request).update(player, body.name, body.rank, "rank" in fields)
     await _rename_in_games(request, updated)
-    resp = _json(me_out(updated))
+    if body.time_zone is not None:
+        await away_of(request).set_time_zone(player.id, body.time_zone)
+    wanted: dict[str, Any] = {k: getattr(body, k) for k in ("email", "lang", "notify") if k in fields}
+    if wanted:
+        from keima.server.api_notify import update_settings  # it uses this module's helpers
+
+        await update_settings(request, player.id, wanted)
+    away = await away_of(request).get(player.id)
+    resp = _json(me_out(updated, away))
     if cookie is not None:
         set_session_cookie(resp, cookie, _secure(request))
     return resp
+
+
+@router.put("/api/me/vacation", responses={200: {"model": MeOut}, **_errors})
+async def start_vacation(request: Request) -> Response:
+    """Go on vacation: the caller's clocks pause in their correspondence games (but those offered with "no
+    vacation") while days are left; 409 ``no-vacation-left`` without a day; 401 for a caller without a player."""
+    _same_origin(request)
+    player = await _need(request)
+    return _json(me_out(player, await away_of(request).set_vacation(player.id, True)))
+
+
+@router.delete("/api/me/vacation", responses={200: {"model": MeOut}, **_errors})
+async def end_vacation(request: Request) -> Response:
+    """Come back from vacation: the caller's clocks run again (the days not spent are kept)."""
+    _same_origin(request)
+    player = await _need(request)
+    return _json(me_out(player, await away_of(request).set_vacation(player.id, False)))
+
+
+async def seated(conn: Request | WebSocket, player: Player, s: Any) -> None:
+    """``player`` just sat down in the game ``s``: its clock learns their time zone and vacation (a
+    correspondence game only)."""
+    if s.clock.spec.correspondence:
+        settings = away_of(conn)
+        await settings.pass_on(player.id, await settings.get(player.id), only=s.id)
 
 
 async def _rename_in_games(conn: Request | WebSocket, player: Player) -> None:

@@ -20,6 +20,7 @@ from fastapi import FastAPI
 
 from keima.server import (
     api_automatch,
+    api_notify,
     api_player_games,
     api_players,
     api_ratings,
@@ -35,6 +36,7 @@ from keima.server.http_edge import BodyLimit, SecurityHeaders, content_security_
 from keima.server.hub import Hub
 from keima.server.limits import Limits
 from keima.server.lobby import PLAYER_PREFIX
+from keima.server.mailer import Mailer, Smtp
 from keima.server.matchmaker import Matchmaker
 from keima.server.positions import router as positions_router
 from keima.server.pubsub import LocalPubSub, PubSub
@@ -50,13 +52,17 @@ log = logging.getLogger("keima.server")
 
 def create_app(db_url: str | None = None, *, pubsub: PubSub | None = None, dist: Path | None = None,
                cache_size: int = 2000, redis_url: str | None = None,
-               engines: dict[str, str] | None = None) -> FastAPI:
+               engines: dict[str, str] | None = None, smtp_url: str | None = None,
+               public_url: str | None = None) -> FastAPI:
     """Return the keima web application for the database at ``db_url`` (default: SQLite in the user's data
     folder). The database is opened and migrated when the application starts (ASGI lifespan). At most about
     ``cache_size`` idle games stay in memory. ``redis_url``: cluster mode (docs/deploy.md): live updates through
     Redis, bot moves and estimates on the workers' queue, games checked against the database before each
     change. ``engines``: GTP engines offered as opponents, name -> command line (their commands are run as child
-    processes, one per game, in the web process)."""
+    processes, one per game, in the web process). ``smtp_url``: where to send the notifications' emails
+    (``keima.server.mailer``; None: no email, the bell only); ``public_url``: the server's address as players
+    reach it, for the links in the emails (default ``http://localhost:8000``)."""
+    smtp = None if not smtp_url else Smtp.parse(smtp_url)
     url = db_url or default_url()
     web_root = dist or DIST
 
@@ -99,6 +105,9 @@ def create_app(db_url: str | None = None, *, pubsub: PubSub | None = None, dist:
         matchmaker = app.state.matchmaker = Matchmaker(hub, app.state.players)
         matchmaker.start()
         tournament_rounds.install(hub, app.state.players)
+        mailer = Mailer(engine, smtp, public_url or "http://localhost:8000", app.state.players.sign)
+        app.state.mailer = mailer
+        mailer.start()
         gc.callbacks.append(hub.gc_pauses.observe)
         try:
             yield
@@ -106,6 +115,7 @@ def create_app(db_url: str | None = None, *, pubsub: PubSub | None = None, dist:
             gc.callbacks.remove(hub.gc_pauses.observe)
             await matchmaker.close()
             reviews.close()
+            await mailer.close()
             await hub.close()
             for part in cluster_parts:
                 await part.close()
@@ -123,6 +133,7 @@ def create_app(db_url: str | None = None, *, pubsub: PubSub | None = None, dist:
     app.include_router(api_automatch.router)
     app.include_router(api_player_games.router)
     app.include_router(api_tournaments.router)
+    app.include_router(api_notify.router)
     app.add_middleware(BodyLimit, larger={"/api/review": REVIEW_MAX_BODY,
                                           "/api/analysis": routes_analysis.ANALYSIS_MAX_BODY,
                                           "/api/tournaments/import": api_tournaments.IMPORT_MAX})

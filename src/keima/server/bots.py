@@ -13,7 +13,6 @@ import asyncio
 import contextlib
 import logging
 import os
-import time
 from collections.abc import Coroutine
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
@@ -21,6 +20,7 @@ from typing import Any
 from keima import ai, seat
 from keima.rules.board import BLACK, opponent
 from keima.rules.game import GameError
+from keima.server import timesource
 from keima.server.cache import GameCache
 from keima.server.errors import Refused, game_error
 from keima.server.events import GameEvent
@@ -136,7 +136,7 @@ class BotRunner:
         # without a clock.
         budget = None
         if s.clock.enabled and s.bot_color is not None:
-            budget = TimeBudget.remaining(s.bot_color, s.clock.time_left(s.bot_color, time.monotonic()))
+            budget = TimeBudget.remaining(s.bot_color, s.clock.time_left(s.bot_color, timesource.now()))
         color = s.bot_color if s.bot_color is not None else BLACK
         default = self.seat_of(s).default_seconds
         return seat.Seat.think_time(s.game, color, budget, default, cap=2.0 if budget is not None else default)
@@ -290,7 +290,7 @@ def answer_entry(s: GameSession, answer: seat.Decision | seat.Review, color: int
     it (the seat's moves are legal: a refusal means the game changed meanwhile)."""
     if isinstance(answer, seat.Decision) and answer.note:
         log.info("game %s: %s %s: %s", s.id, answer.action, answer.point, answer.note)
-    table = SeatTable(s, time.monotonic())
+    table = SeatTable(s, timesource.now())
     try:
         seat.apply_answer(table, color, answer)
     except GameError as exc:

@@ -26,7 +26,7 @@ from collections.abc import Callable, Iterator
 from datetime import datetime
 
 from keima.rules.game import GameError
-from keima.server import cluster
+from keima.server import cluster, timesource
 from keima.server.errors import Refused
 from keima.server.housekeeping import release_memory
 from keima.server.pubsub import PubSub
@@ -122,14 +122,17 @@ class GameCache:
         if s.clock.running is not None:
             _seq, last_at = await loop.run_in_executor(None, cluster.head, self.store.engine, game_id)
             self.charge_since(s, last_at)
-        s.view.mark(s, time.monotonic())
+        s.view.mark(s, timesource.now())
         return s
 
     def charge_since(self, s: GameSession, last_at: datetime | None) -> None:
         """Charge the running clock of ``s`` the time since its last stored change ``last_at``, but not the time
-        before this process started (see the module docstring)."""
-        if last_at is not None:
-            cluster.charge_since(s, max(last_at, self.started_at))
+        before this process started (see the module docstring), except in a correspondence game: its clock
+        counts days, and a timeout due while no server ran must still come (docs/correspondence.md)."""
+        if s.clock.spec.correspondence and s.clock.running is not None and s.clock.restored_since is not None:
+            s.clock.started_at = min(s.clock.restored_since, timesource.now())
+        elif last_at is not None:
+            cluster.charge_since(s, last_at if s.clock.spec.correspondence else max(last_at, self.started_at))
 
     async def is_current(self, s: GameSession) -> bool:
         """True when the stored log of ``s`` ends at ``s.version`` (cluster mode: nobody else changed it)."""
@@ -171,10 +174,10 @@ class GameCache:
                     log.warning("game %s: catching up failed (%s); reloading", game_id, exc)
             if folded:
                 s.clock.running = None  # restarted below for the player to move, as a reload would
-                s.sync_clock(time.monotonic())
+                s.sync_clock(timesource.now())
                 self.charge_since(s, last_at)
                 s.stored_row = mutable_part(to_row(s))
-                s.view.mark(s, time.monotonic())
+                s.view.mark(s, timesource.now())
                 for hook in self.on_catch_up:
                     hook(s)
                 return s

@@ -13,11 +13,12 @@ messages before the first move), as OGS does.
 from __future__ import annotations
 
 import os
-from datetime import UTC, datetime
+from datetime import UTC
 from typing import Any
 
 from keima.record import dump_sgf
 from keima.rules.board import BLACK, WHITE, color_word
+from keima.server import timesource
 from keima.server.clock import clock_words
 from keima.server.errors import Refused
 from keima.server.hub import Hub
@@ -60,7 +61,7 @@ class Chat:
         def do(cur: GameSession) -> dict[str, Any]:
             name, _sender = self._sender(cur, cur.seats.held_by(thash), to, thash, player)
             message = {"n": len(cur.game.moves), "from": name, "text": text,
-                       "at": datetime.now(UTC).isoformat(timespec="seconds"), "to": to,
+                       "at": timesource.now_utc().isoformat(timespec="seconds"), "to": to,
                        "player": None if player is None else player.id}
             return cur.post_chat(message)
 

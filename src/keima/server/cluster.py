@@ -11,11 +11,11 @@ a process that dies mid-game blocks nobody.
 
 from __future__ import annotations
 
-import time
 from datetime import datetime
 
 import sqlalchemy as sa
 
+from keima.server import timesource
 from keima.server.session import GameSession
 from keima.server.store import now_utc
 from keima.server.store_reads import entries_since, head
@@ -35,4 +35,4 @@ def charge_since(s: GameSession, since: datetime | None) -> None:
     if since is None or s.clock.running is None:
         return
     elapsed = max(0.0, (now_utc() - since).total_seconds())
-    s.clock.started_at = time.monotonic() - elapsed
+    s.clock.started_at = timesource.now() - elapsed

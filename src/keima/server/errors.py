@@ -70,6 +70,7 @@ STATUS: dict[str, int] = {
     "illegal-move": 409,
     "name-taken": 409,
     "no-opponent": 409,
+    "no-vacation-left": 409,
     "not-registered": 409,
     "rank-earned": 409,
     "review-over": 409,

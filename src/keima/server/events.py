@@ -28,6 +28,15 @@ EventType = Literal[
 
 #: The event types that are written to the outbox for the durable subscribers (``keima.server.outbox``).
 DURABLE: frozenset[str] = frozenset({"finished"})
+#: Written too for the notifications (``keima.server.notify``): in a correspondence game all of these, in a live
+#: game only a seat taken (its players are at the board for the rest).
+NOTIFIED: frozenset[str] = frozenset({"moved", "passed", "handicap", "joined", "undo_requested", "chatted"})
+NOTIFIED_LIVE: frozenset[str] = frozenset({"joined"})
+
+
+def durable(kind: str, correspondence: bool) -> bool:
+    """True when an event of type ``kind`` goes to the outbox (in a correspondence game or not)."""
+    return kind in DURABLE or kind in (NOTIFIED if correspondence else NOTIFIED_LIVE)
 
 
 @dataclass(frozen=True)

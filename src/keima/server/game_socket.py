@@ -12,12 +12,12 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-import time
 from typing import Any
 
 from fastapi import WebSocket, WebSocketDisconnect
 from pydantic import ValidationError
 
+from keima.server import timesource
 from keima.server.api_players import caller_token, check_chat_flood, players_of
 from keima.server.errors import Refused
 from keima.server.http_edge import MAX_BODY, printable, validation_error
@@ -57,7 +57,7 @@ class GameSocket:
         """Send the whole state (of a version at least ``at_least``), with this viewer's seats."""
         s = await self._session(at_least)
         seats = s.seats.held_by(self.thash)
-        await self.ws.send_text(ws_state_json(s.state_json(time.monotonic(), seats),
+        await self.ws.send_text(ws_state_json(s.state_json(timesource.now(), seats),
                                               protocol=PROTOCOL if first else None))
         await self._sent(s.version)
 

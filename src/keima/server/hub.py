@@ -16,19 +16,28 @@ several processes on one database, live updates through Redis (``keima.server.re
 from __future__ import annotations
 
 import logging
-import time
 from collections.abc import Coroutine
 from typing import Any
 
-from keima.server import ratings_subscriber, records, tournament_results
+from keima.server import notify, ratings_subscriber, records, timesource, tournament_results
 from keima.server.bots import BotRunner
 from keima.server.cache import GameCache
 from keima.server.housekeeping import GcPauses
 from keima.server.newgame import build
 from keima.server.outbox import Outbox
 from keima.server.pubsub import PubSub
-from keima.server.scheduler import FLAG, RATED, Clocks, Scheduler, flag_handler, rated_handler
-from keima.server.service import GameService, Listener
+from keima.server.scheduler import (
+    FLAG,
+    RATED,
+    SCORING,
+    Clocks,
+    Scheduler,
+    flag_handler,
+    rated_handler,
+    scoring_handler,
+    warn_handler,
+)
+from keima.server.service import WARN, GameService, Listener
 from keima.server.session import GameSession
 from keima.server.store import Store
 
@@ -55,10 +64,12 @@ class Hub:
         self.clocks = Clocks(self.service, self.cache, enabled=timers)
         self.bots = BotRunner(self.service, self.cache, threads=bot_threads, jobs=jobs, engines=engines)
         self.outbox = Outbox(store.engine, [records.SUBSCRIBER, ratings_subscriber.SUBSCRIBER,
-                                                 tournament_results.SUBSCRIBER])
+                                            tournament_results.SUBSCRIBER, notify.SUBSCRIBER])
         self.service.listeners.append(self.outbox.listener)
         self.scheduler = Scheduler(store.engine, {FLAG: flag_handler(self.service),
-                                                   RATED: rated_handler(self.service)})
+                                                  RATED: rated_handler(self.service),
+                                                  SCORING: scoring_handler(self.service),
+                                                  WARN: warn_handler(self.service)})
         self.gc_pauses = GcPauses()
         self.cache.on_load.append(self._loaded)
         if timers:
@@ -146,7 +157,7 @@ class Hub:
     def publish_state(self, s: GameSession) -> None:
         """Offer the whole state of ``s`` to this process's watchers of it."""
         publish = getattr(self.pubsub, "publish_local", self.pubsub.publish)
-        publish(s.id, s.version, s.state_json(time.monotonic()))
+        publish(s.id, s.version, s.state_json(timesource.now()))
 
     async def refresh(self, game_id: str, publish: bool = True) -> None:
         """Cluster mode: bring this process's copy of ``game_id`` up to the stored log and, with ``publish``, offer

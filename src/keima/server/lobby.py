@@ -19,7 +19,7 @@ import asyncio
 import time
 from typing import TYPE_CHECKING, Any, Literal, cast
 
-from keima.server import store_reads
+from keima.server import store_reads, timesource
 from keima.server.events import GameEvent
 from keima.server.schemas import Color
 from keima.server.schemas_players import GameSummary, LobbyOut
@@ -135,7 +135,7 @@ class Lobby:
             s = from_row(stored.row, stored.entries, stored.people)
         except Exception:  # a game whose log does not replay is left out of the lists (GET shows the error)
             return None
-        line = summary_line(s, time.monotonic())
+        line = summary_line(s, timesource.now())
         store_reads.save_line(self.hub.store.engine, game_id, line)
         return line
 

@@ -4,12 +4,12 @@ the engines of this server, the seats and the invitation made."""
 from __future__ import annotations
 
 import secrets
-import time
 from typing import Any
 
 from keima import ai, seat
 from keima.rules.board import BLACK, WHITE, opponent
 from keima.rules.ruleset import RulesError, get_ruleset
+from keima.server import timesource
 from keima.server.clock import ClockSpec, GameClock
 from keima.server.errors import Refused
 from keima.server.session import GameSession, Seats, token_hash
@@ -107,7 +107,7 @@ def build(body: dict[str, Any], engines: dict[str, str], *, game_id: str | None 
     )
     if person is not None:
         s.people = {c: dict(person) for c in (BLACK, WHITE) if seats.get(c) == th}
-    s.sync_clock(time.monotonic())
+    s.sync_clock(timesource.now())
     return s, token, invite_code
 
 

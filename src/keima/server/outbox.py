@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from sqlalchemy.engine import Engine
 
 from keima.server import store_events
-from keima.server.events import DURABLE, GameEvent
+from keima.server.events import GameEvent, durable
 from keima.server.housekeeping import Background
 from keima.server.session import GameSession
 from keima.server.store_events import Apply
@@ -55,7 +55,7 @@ class Outbox:
 
     def listener(self, _s: GameSession, events: list[GameEvent]) -> None:
         """A game service listener: deliver at once after a change that wrote durable events."""
-        if any(e.type in DURABLE for e in events):
+        if any(durable(e.type, _s.clock.spec.correspondence) for e in events):
             self._wake.set()
 
     def start(self) -> None:

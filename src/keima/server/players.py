@@ -143,6 +143,10 @@ class Players:
     def _sign(self, purpose: str, text: str) -> str:
         return _b64(hmac.new(self.secret, f"{purpose}|{text}".encode(), hashlib.sha256).digest())
 
+    def sign(self, purpose: str, text: str) -> str:
+        """The server's signature of ``text`` for ``purpose`` (links in emails: unsubscribing, verifying)."""
+        return self._sign(purpose, text)
+
     def seat_token(self, player_id: str, game_id: str) -> str:
         """The seat token of ``player_id``'s seat in ``game_id`` (derived: the same on every device)."""
         return "p." + self._sign("seat", f"{player_id}|{game_id}")

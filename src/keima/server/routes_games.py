@@ -4,7 +4,6 @@ hub's game service; refusals become HTTP answers at the edge (``keima.server.htt
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 from fastapi import APIRouter, Request, WebSocket
@@ -12,13 +11,14 @@ from fastapi.responses import Response
 
 from keima import ai
 from keima.rules.coords import MAX_SIZE, MIN_SIZE
-from keima.server import game_socket
+from keima.server import game_socket, timesource
 from keima.server.api_players import (
     caller_player,
     caller_token,
     chat_player,
     needs_player,
     players_of,
+    seated,
     set_session_cookie,
 )
 from keima.server.chat import game_sgf
@@ -70,7 +70,7 @@ def _set_seat_cookie(resp: Response, game_id: str, token: str, secure: bool) -> 
 async def info(request: Request) -> InfoOut:
     """What the new-game form needs: rulesets, bot levels, GTP engines, sizes, clock types."""
     from keima.rules.ruleset import DEFAULT_RULESET, PRESETS
-    from keima.server.clock import CLOCK_TYPES
+    from keima.server.clock import CLOCK_TYPES, CORRESPONDENCE_PRESETS
 
     return InfoOut(
         version=package_version(),
@@ -80,6 +80,7 @@ async def info(request: Request) -> InfoOut:
         engines=list(hub_of(request).engines),
         sizes=SizesOut(min=MIN_SIZE, max=MAX_SIZE, common=[9, 13, 19]),
         clock_types=list(CLOCK_TYPES),
+        clock_presets=CORRESPONDENCE_PRESETS,
     )
 
 @router.get("/api/stats")
@@ -99,7 +100,7 @@ def _created(request: Request, s: GameSession, token: str, invite: str | None, s
              session_cookie: str | None = None) -> Response:
     seats = s.seats.held_by(_thash(token))
     inv = None if invite is None else InviteOut(code=invite, url=f"/g/{s.id}?invite={invite}")
-    body = created_json(s.state_json(time.monotonic(), seats), SeatOut(colors=colors_out(seats), token=token), inv)
+    body = created_json(s.state_json(timesource.now(), seats), SeatOut(colors=colors_out(seats), token=token), inv)
     resp = json_response(body, status)
     # Secure over HTTPS (behind a TLS proxy uvicorn takes the scheme from X-Forwarded-Proto).
     _set_seat_cookie(resp, s.id, token, request.url.scheme == "https")
@@ -133,6 +134,7 @@ async def create_game(request: Request, body: NewGame | None = None) -> Response
                                                     person=None if player is None else player.person())
     if player is not None:
         await players_of(request).seat(s.id, sorted(s.people), player.id)
+        await seated(request, player, s)
     return _created(request, s, token, invite, 201, cookie)
 
 @router.get("/api/games/{game_id}", responses={200: {"model": GameState}, **errors})
@@ -142,7 +144,7 @@ async def get_game(game_id: str, request: Request) -> Response:
     s = await hub.get(game_id, fresh=True)
     seats = s.seats.held_by(_thash(await caller_token(request, game_id)))
     async with s.lock:
-        return json_response(s.state_json(time.monotonic(), seats))
+        return json_response(s.state_json(timesource.now(), seats))
 
 @router.post("/api/games/{game_id}/join", responses={200: {"model": Created}, **errors})
 async def join_game(game_id: str, body: JoinGame, request: Request) -> Response:
@@ -161,6 +163,7 @@ async def join_game(game_id: str, body: JoinGame, request: Request) -> Response:
         return _created(request, s, token, None, 200, cookie)
     if player is not None and s.invite_color is not None:
         await players_of(request).seat(s.id, [s.invite_color], player.id)
+        await seated(request, player, s)
     return _created(request, s, new, None, 200, cookie)
 
 @router.post("/api/games/{game_id}/actions", responses={200: {"model": GameEnvelope}, **errors})
@@ -177,7 +180,7 @@ async def act(game_id: str, request: Request, action: ActionBody) -> Response:
         s = await request.app.state.chat.post(game_id, data, th, player)
     else:
         s = await hub_of(request).act(game_id, data, th)
-    resp = json_response(envelope_json(s.state_json(time.monotonic(), s.seats.held_by(th))))
+    resp = json_response(envelope_json(s.state_json(timesource.now(), s.seats.held_by(th))))
     if cookie is not None:
         set_session_cookie(resp, cookie, request.url.scheme == "https")
     return resp

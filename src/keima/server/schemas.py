@@ -1,6 +1,7 @@
 """Request bodies of the API (pydantic models: validation and the OpenAPI description in one place).
 
-Limits keep every request small: sizes 2..25, handicap 0..9, times up to a day, strings short; unknown fields
+Limits keep every request small: sizes 2..25, handicap 0..9, clock times up to 90 days (main time, a Fischer
+cap) and 30 days (a move's time: increment, period, per move), strings short; unknown fields
 are refused so that a typo is reported instead of silently ignored.
 """
 
@@ -12,7 +13,13 @@ from pydantic import BaseModel, ConfigDict, Field, RootModel, StrictBool, Strict
 
 from keima.rules.coords import MAX_SIZE, MIN_SIZE
 
-Seconds = Annotated[float, Field(gt=0, le=86400)]
+#: The longest main time (or Fischer cap) and the longest time a move may get: correspondence games run for
+#: weeks, but a clock beyond these is a game nobody is playing (docs/correspondence.md).
+MAX_MAIN_S = 90 * 86400
+MAX_MOVE_S = 30 * 86400
+Seconds = Annotated[float, Field(gt=0, le=MAX_MAIN_S)]
+MainOrZero = Annotated[float, Field(ge=0, le=MAX_MAIN_S)]
+MoveSeconds = Annotated[float, Field(gt=0, le=MAX_MOVE_S)]
 Color = Literal["B", "W"]
 # A move: a board point (int) or a GTP vertex ("D4", "pass").
 MoveIn = StrictInt | Annotated[str, Field(min_length=1, max_length=8)]
@@ -26,34 +33,47 @@ class ClockNone(_Strict):
     type: Literal["none"]
 
 
-class ClockAbsolute(_Strict):
+class _Timed(_Strict):
+    #: Each player's clock stops on their weekend; None (not given): on for a correspondence clock, off otherwise.
+    weekend_pause: bool | None = None
+    #: False: the players' vacations do not pause this game (a tournament's "no vacation").
+    vacation: bool = True
+
+
+class ClockAbsolute(_Timed):
     type: Literal["absolute"]
     main: Seconds
 
 
-class ClockByoyomi(_Strict):
+class ClockByoyomi(_Timed):
     type: Literal["byoyomi"]
-    main: Annotated[float, Field(ge=0, le=86400)]
-    period: Seconds
+    main: MainOrZero
+    period: MoveSeconds
     periods: Annotated[int, Field(ge=1, le=100)]
 
 
-class ClockCanadian(_Strict):
+class ClockCanadian(_Timed):
     type: Literal["canadian"]
-    main: Annotated[float, Field(ge=0, le=86400)]
-    period: Seconds
+    main: MainOrZero
+    period: MoveSeconds
     stones: Annotated[int, Field(ge=1, le=1000)]
 
 
-class ClockFischer(_Strict):
+class ClockFischer(_Timed):
     type: Literal["fischer"]
     main: Seconds
-    increment: Annotated[float, Field(ge=0, le=3600)]
+    increment: Annotated[float, Field(ge=0, le=MAX_MOVE_S)]
     max: Seconds | None = None
 
 
+class ClockSimple(_Timed):
+    type: Literal["simple"]
+    per_move: MoveSeconds
+
+
 ClockIn = Annotated[
-    ClockNone | ClockAbsolute | ClockByoyomi | ClockCanadian | ClockFischer, Field(discriminator="type")
+    ClockNone | ClockAbsolute | ClockByoyomi | ClockCanadian | ClockFischer | ClockSimple,
+    Field(discriminator="type"),
 ]
 
 
@@ -236,13 +256,17 @@ class SideClockOut(_Strict):
 
 class ClockOut(_Strict):
     """Both clocks as of ``at`` (docs/web-api.md, ``clock``): the server's time of the reading, Unix seconds; the
-    side ``running`` has been charged up to ``at``, so a page shows ``value - (server's now - at)`` for it."""
+    side ``running`` has been charged up to ``at``, so a page shows ``value - (server's now - at)`` for it, unless
+    ``paused`` names why that side's clock stands still (its weekend, its vacation), and until ``pauses_at`` (the
+    server's Unix time the running clock will stop for a pause; None: it will not)."""
 
     spec: ClockIn
     running: Color | None
     at: float
     B: SideClockOut
     W: SideClockOut
+    paused: dict[Color, Literal["weekend", "vacation"] | None]
+    pauses_at: float | None = None
 
 
 class UndoRequestOut(_Strict):
@@ -287,6 +311,9 @@ class GameState(_Strict):
     bot_warming: bool = False
     """Always false: kept for clients that read it. It said that keima's bot was still being compiled and its first
     move would wait; the bot now answers at once while it compiles (``keima.ai.warmup``)."""
+    scoring_deadline: float | None = None
+    """A correspondence game's scoring phase: the server's Unix time at which the marking on the board stands
+    unless someone acts (docs/correspondence.md); null otherwise."""
     chat: list[ChatOut] = Field(default_factory=list)
     rated: bool = False
     """Whether the game counts for the players' ratings (docs/ratings.md)."""
@@ -352,6 +379,8 @@ class InfoOut(_Strict):
     """GTP engines offered as opponents (``keima serve --engine NAME=COMMAND``)."""
     sizes: SizesOut
     clock_types: list[str]
+    clock_presets: dict[str, dict[str, Any]] = {}
+    """The correspondence time controls offered by name (``keima.server.clock.CORRESPONDENCE_PRESETS``)."""
 
 
 class GcOut(_Strict):
@@ -389,6 +418,8 @@ class DeltaClock(_Strict):
     running: Color | None
     B: dict[str, Any] | None = None
     W: dict[str, Any] | None = None
+    paused: dict[Color, Literal["weekend", "vacation"] | None] | None = None
+    pauses_at: float | None = None
 
 
 class WsDelta(_Strict):

@@ -23,13 +23,64 @@ class MeOut(_Strict):
     rank: str | None
     rank_text: str | None
     guest: bool
+    time_zone: str | None = None
+    """The player's IANA time zone (their weekends in correspondence games); null: UTC until they set one."""
+    vacation: VacationOut | None = None
+    email: str | None = None
+    email_verified: bool = False
+    lang: str | None = None
+    notify: dict[str, str] | None = None
+    """Per kind of notification, how it is emailed: ``off``, ``now`` or ``digest``."""
+
+
+class VacationOut(_Strict):
+    """A player's vacation (docs/correspondence.md): ``on`` while away, ``days_left`` (spent while away, earned
+    while not), ``until`` the server's Unix time it ends by itself (null when not away)."""
+
+    on: bool
+    days_left: float
+    until: float | None
+
+
+NotifyPref = Literal["off", "now", "digest"]
+NotifyKind = Literal["your-turn", "challenge-accepted", "undo-request", "chat", "game-finished", "clock-low"]
 
 
 class MePatch(_Strict):
-    """``PATCH /api/me``: a new name and/or rank (``""`` or null clears the rank)."""
+    """``PATCH /api/me``: a new name and/or rank (``""`` or null clears the rank), a time zone (an IANA name), an
+    email address (``""`` removes it), the language of the emails, and per kind of notification ``off``, ``now``
+    or ``digest`` (docs/correspondence.md)."""
 
     name: Annotated[str, Field(min_length=1, max_length=40)] | None = None
     rank: Annotated[str, Field(max_length=10)] | None = None
+    time_zone: Annotated[str, Field(min_length=1, max_length=64)] | None = None
+    email: Annotated[str, Field(max_length=254, pattern=r"^$|^[^@\s<>,;]+@[^@\s<>,;]+\.[^@\s<>,;]+$")] | None = None
+    lang: Literal["en", "fr"] | None = None
+    notify: dict[NotifyKind, NotifyPref] | None = None
+
+
+class NotificationOut(_Strict):
+    """One notification: its ``kind``, ``game`` (or null), ``text`` in the reader's language, ``at`` (Unix)."""
+
+    id: int
+    kind: str
+    game: str | None
+    text: str
+    at: float
+    read: bool
+
+
+class NotificationsOut(_Strict):
+    """``GET /api/me/notifications``."""
+
+    notifications: list[NotificationOut]
+
+
+class ReadIn(_Strict):
+    """``POST /api/me/notifications/read``: the ids, or ``all``."""
+
+    ids: Annotated[list[int], Field(max_length=500)] | None = None
+    all: bool = False
 
 
 class Credentials(_Strict):
@@ -85,6 +136,8 @@ class GameSummary(_Strict):
     """Whether the game counts for the players' ratings."""
     rating_change: dict[Color, float] | None = None
     """Once a rated game is rated: how it moved each player's rating, in points."""
+    paused: dict[Color, Literal["weekend", "vacation"] | None] | None = None
+    """Correspondence games: why the running side's clock stands still (a page does not count it down)."""
 
 
 class GamesOut(_Strict):

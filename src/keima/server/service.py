@@ -26,13 +26,13 @@ import logging
 import secrets
 import time
 from collections.abc import Callable
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from keima.server import cluster
+from keima.server import cluster, timesource
 from keima.server.cache import GameCache
 from keima.server.errors import Refused
-from keima.server.events import DURABLE, GameEvent, event_of
+from keima.server.events import GameEvent, durable, event_of
 from keima.server.pubsub import PubSub
 from keima.server.session import GameSession, token_hash
 from keima.server.store import Store, mutable_part, now_utc, to_row
@@ -46,6 +46,9 @@ Change = Callable[[GameSession], "dict[str, Any] | None"]
 Listener = Callable[[GameSession, "list[GameEvent]"], None]
 
 FLAG = "flag"  # the scheduler's job that ends a game whose clock runs out
+SCORING = "scoring"  # the scheduler's job that ends a correspondence game's scoring phase at its deadline
+WARN = "warn"  # the scheduler's job that warns a correspondence player whose clock runs low
+WARN_S = 86400.0  # warned a day before a timeout, or halfway through a move's time when it is under two days
 
 
 class Conflict(Refused):
@@ -114,8 +117,9 @@ class GameService:
         # The game's row changes with each change of its lobby line; a change that leaves it alone writes only
         # its log entry.
         update = None if row == s.stored_row else row
+        corr = s.clock.spec.correspondence
         outbox: list[tuple[int, str, dict[str, Any]]] = [(e.version, e.type, e.data) for e in events
-                                                         if e.type in DURABLE]
+                                                         if durable(e.type, corr)]
         try:
             await self.store.write(Store.append(s.id, s.version, [entry], update, outbox, self._jobs(s)))
             s.stored_row = row
@@ -131,20 +135,27 @@ class GameService:
 
     @staticmethod
     def _jobs(s: GameSession) -> list[tuple[str, Any]]:
-        # The durable flag: when the running clock would run out, in the server's wall time.
+        # The durable flag: when the running clock would run out, in the server's wall time; and a correspondence
+        # game's scoring deadline.
         if not s.clock.enabled:
             return []
+        jobs: list[tuple[str, Any]] = []
         c = s.clock.running
-        if c is None:
-            return [(FLAG, None)]
-        now = time.monotonic()
-        left = s.clock.time_left(c, now)
-        return [(FLAG, now_utc() + timedelta(seconds=left))]
+        now = timesource.now()
+        out_at = None if c is None else s.clock.runs_out_at(c, now)
+        if s.clock.spec.correspondence:
+            jobs.append((SCORING, None if s.scoring is None else datetime.fromtimestamp(s.scoring[1], UTC)))
+            warn_at = None if out_at is None else out_at - min(WARN_S, s.clock.spec.per_move_s / 2)
+            jobs.append((WARN, datetime.fromtimestamp(warn_at, UTC) if warn_at is not None and warn_at > now
+                         else None))
+        if out_at is None:
+            return [(FLAG, None), *jobs]
+        return [(FLAG, now_utc() + timedelta(seconds=out_at - now)), *jobs]
 
     def published(self, s: GameSession, events: list[GameEvent]) -> None:
         """Tell everyone about a stored change: its delta to the game's watchers (all processes), its events to
         this process's listeners."""
-        now = time.monotonic()
+        now = timesource.now()
         delta = s.view.delta(s, [e.as_dict() for e in events], now)
         self.pubsub.publish(s.id, s.version, delta)
         for listener in self.listeners:
@@ -164,7 +175,7 @@ class GameService:
             log.exception("game %s: storing the new game failed", s.id)
             raise Refused("storage-error", f"the game could not be stored ({type(exc).__name__})") from None
         s.stored_row = mutable_part(row)
-        s.view.mark(s, time.monotonic())
+        s.view.mark(s, timesource.now())
         self.cache.keep(s)
         created = [GameEvent(s.id, 0, "created")]
         for listener in self.listeners:
@@ -183,7 +194,7 @@ class GameService:
             if seats and action["type"] in ("play", "pass", "place_handicap") and s.invite_hash is not None:
                 raise Refused("no-opponent", "nobody has taken the other seat yet: wait for your opponent "
                               "before playing")
-            return s.apply(action, seats, time.monotonic())
+            return s.apply(action, seats, timesource.now())
 
         return await self.change(game_id, do, timed=True)
 
@@ -224,7 +235,7 @@ class GameService:
             if person is not None:
                 s.people[s.invite_color] = dict(person)
             given[0] = new
-            return s.join(s.invite_color, token_hash(new), time.monotonic())
+            return s.join(s.invite_color, token_hash(new), timesource.now())
 
         s = await self.change(game_id, do, fresh=True, retry_refusals=False)
         return s, given[0]
@@ -272,7 +283,7 @@ class GameService:
             if s.game.phase != "finished":
                 c = min(held)
                 with contextlib.suppress(Refused):  # a phase without resignation: the seats go all the same
-                    entry = s.apply({"type": "resign", "color": "B" if c == 1 else "W"}, held, time.monotonic())
+                    entry = s.apply({"type": "resign", "color": "B" if c == 1 else "W"}, held, timesource.now())
             return s.revoke(held, entry)
 
         await self.change(game_id, do, fresh=True, retry_refusals=False)
@@ -292,12 +303,16 @@ class GameService:
     async def flag(self, game_id: str) -> GameSession:
         """Check the running clock of ``game_id`` and record the time loss when it ran out; returns the session.
         Raises ``Refused`` as ``change`` does."""
-        return await self.change(game_id, lambda s: s.flag(time.monotonic()), fresh=True)
+        return await self.change(game_id, lambda s: s.flag(timesource.now()), fresh=True)
+
+    async def end_scoring(self, game_id: str) -> GameSession:
+        """Score the correspondence game ``game_id`` when its scoring deadline has passed (the marking on the
+        board stands); returns the session. Raises ``Refused`` as ``change`` does."""
+        return await self.change(game_id, lambda s: s.end_scoring(timesource.now()), fresh=True)
 
     def due(self, s: GameSession) -> float | None:
         """When the running clock of ``s`` runs out, as the server's Unix time; None when no clock runs."""
         c = s.clock.running
         if c is None:
             return None
-        now = time.monotonic()
-        return wall_time(now + s.clock.time_left(c, now))
+        return wall_time(s.clock.runs_out_at(c, timesource.now()))

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
-import time
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -22,12 +21,17 @@ from typing import Any
 from keima.rules.board import BLACK, WHITE, color_name, color_word, opponent
 from keima.rules.events import Event
 from keima.rules.game import Game, GameError
+from keima.server import timesource
 from keima.server.clock import GameClock
 from keima.server.errors import Refused, game_error, quote
 from keima.server.events import Before
 from keima.server.view import StateView
 
 PLAY_PHASES = ("handicap", "play")
+#: The scoring phase of a correspondence game ends this long after its last change (a stone marked, an acceptance)
+#: and never later than ``SCORING_MAX_S`` after it began; then the marking on the board stands (``end_scoring``).
+SCORING_ANSWER_S = 3 * 86400.0
+SCORING_MAX_S = 7 * 86400.0
 #: What a revoked seat holds instead of a token's hash: no token hashes to it (a hash is 64 hex digits).
 REVOKED = "revoked"
 
@@ -95,6 +99,9 @@ class GameSession:
     #: accepts a marking; stored in the log entry of the resumption (``bot_note``), so that a reload and every
     #: process of a cluster show it too.
     bot_note: str | None = None
+    #: A correspondence game's scoring phase: (when it began, when it ends unless someone acts); stored in the log
+    #: entries (``scoring``) that change it.
+    scoring: tuple[float, float] | None = None
     event_dicts: list[dict[str, Any]] = field(default_factory=list)
     broken: bool = False
     notice: Refused | None = None
@@ -127,7 +134,7 @@ class GameSession:
         ``KeyError``/``TypeError``/``ValueError``) for a log that does not replay."""
         for entry in entries:
             self.fold(entry)
-        self.sync_clock(time.monotonic())
+        self.sync_clock(timesource.now())
 
     def fold(self, entry: dict[str, Any]) -> None:
         """Apply one stored log entry (the next version) to this session: the one routine by which a log becomes
@@ -164,6 +171,9 @@ class GameSession:
             self.proposal = None if p is None else frozenset(p)
         if "bot_note" in entry:
             self.bot_note = entry["bot_note"]
+        if "scoring" in entry:
+            sc = entry["scoring"]
+            self.scoring = None if sc is None else (float(sc[0]), float(sc[1]))
         if "chat" in entry:
             self.chat.append(entry["chat"])
         if "rename" in entry:
@@ -288,6 +298,29 @@ class GameSession:
         self.game.timeout(c)
         return self._finish({}, base, 0, self.undo_request, now)
 
+    def end_scoring(self, now: float) -> dict[str, Any] | None:
+        """Past the scoring deadline of a correspondence game (``scoring``), the marking on the board stands: each
+        player who has not accepted it is taken to, and the game is scored. Returns the log entry, or None when
+        the deadline has not passed (or the game is not being scored)."""
+        g = self.game
+        if g.phase != "scoring" or self.scoring is None or now < self.scoring[1]:
+            return None
+        base = len(g.events)
+        self._guard(lambda: self._accept_all([c for c in (BLACK, WHITE) if c not in g.accepted]))
+        return self._finish({}, base, 0, self.undo_request, now)
+
+    def set_pauses(self, color: int, tz: str | None, away: tuple[float, float] | None,
+                   now: float) -> dict[str, Any] | None:
+        """Give ``color``'s clock its player's time zone and vacation (start, end) in a correspondence game under
+        way; returns the log entry, or None when nothing changes (or the game has no such clock)."""
+        side = self.clock.sides.get(color)
+        if side is None or not self.clock.spec.correspondence or self.game.phase == "finished":
+            return None
+        if (side.tz, side.away) == (tz, away):
+            return None
+        side.tz, side.away = tz, away
+        return self._finish({}, len(self.game.events), 0, self.undo_request, now)
+
     def forfeit(self, color: int, reason: str, now: float) -> dict[str, Any]:
         """``color`` (a computer seat: an engine's illegal move or crash) forfeits; returns the log entry.
         Raises ``Refused`` 409 when the game is already over."""
@@ -309,7 +342,7 @@ class GameSession:
         if g.phase == "scoring" and not g.dead and dead:
             g.set_dead(dead)
         self.proposal = dead
-        return self._finish({"proposal": sorted(dead)}, base, 0, self.undo_request, time.monotonic())
+        return self._finish({"proposal": sorted(dead)}, base, 0, self.undo_request, timesource.now())
 
     def join(self, color: int, thash: str, now: float) -> dict[str, Any]:
         """Give seat ``color`` to the token with hash ``thash`` (the invitation is then used up; the clock of
@@ -449,6 +482,7 @@ class GameSession:
         if g.phase != "scoring" and self.proposal is not None:
             self.proposal = None
             entry["proposal"] = None
+        self._scoring_deadline(entry, bool(new or removed), now)
         self.sync_clock(now)
         if self.clock.enabled:
             entry["clock"] = self.clock.snapshot()
@@ -456,6 +490,19 @@ class GameSession:
             entry["undo_request"] = None if self.undo_request is None else cname(self.undo_request)
         self.version += 1
         return entry
+
+    def _scoring_deadline(self, entry: dict[str, Any], acted: bool, now: float) -> None:
+        # Correspondence games only: a live game's players are there to finish their count.
+        if not self.clock.spec.correspondence:
+            return
+        if self.game.phase == "scoring":
+            if acted or self.scoring is None:
+                since = now if self.scoring is None else self.scoring[0]
+                self.scoring = (since, min(now + SCORING_ANSWER_S, since + SCORING_MAX_S))
+                entry["scoring"] = list(self.scoring)
+        elif self.scoring is not None:
+            self.scoring = None
+            entry["scoring"] = None
 
     # -------------------------------------------------------------------------------------------- state
     def state_json(self, now: float, seats: frozenset[int] = frozenset()) -> str:

@@ -25,7 +25,6 @@ import asyncio
 import contextlib
 import queue
 import threading
-import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -34,6 +33,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 
+from keima.server import timesource
 from keima.server.clock import ClockSpec, GameClock
 from keima.server.database import default_url, durable_default, make_engine, migrate, prepare_database
 from keima.server.session import GameSession, Seats
@@ -75,7 +75,7 @@ def to_row(s: GameSession) -> dict[str, Any]:
         "phase": s.game.phase,
         "result": s.game.result,
         "people": {("B" if c == 1 else "W"): dict(p) for c, p in sorted(s.people.items())},
-        "summary": summary_line(s, time.monotonic()),
+        "summary": summary_line(s, timesource.now()),
     }
 
 
@@ -118,8 +118,8 @@ def from_row(row: Mapping[str, Any], entries: list[dict[str, Any]],
 
 
 def now_utc() -> datetime:
-    """Return the current time, timezone-aware UTC."""
-    return datetime.now(UTC)
+    """Return the current time, timezone-aware UTC (``keima.server.timesource``)."""
+    return timesource.now_utc()
 
 
 @dataclass

@@ -3,7 +3,7 @@
 The migrations (``keima/server/migrations``) create it step by step: revision 0001 made ``games`` and ``game_log``,
 0002 the players' tables, 0003 the columns and tables of game events (``people`` and ``summary`` on ``games``, the
 outbox, the subscribers' progress, the players' records and the scheduler), 0004 the ratings and their history, 0005 the automatch queue and the rating changes of each rated game,
-0007 the tournaments, 0008 the bot's reviews of games and records.
+0006 the players' correspondence and notification settings, their notifications and emails, 0007 the tournaments, 0008 the bot's reviews of games and records.
 A migration never reads this module: each writes its own steps, so that a database made by an older keima is
 brought up the way it would have been.
 ``tests/server/test_persistence.py`` checks that a migrated database and ``metadata`` agree.
@@ -214,4 +214,46 @@ tournament_log = sa.Table(
     sa.Column("action", sa.String(32), nullable=False),
     sa.Column("detail", sa.JSON, nullable=False),
     sa.Index("ix_tournament_log_tournament_id", "tournament_id"),
+)
+# Each player's correspondence and notification settings (0006): time zone, vacation balance, email, what to be
+# told and how (keima.server.vacation, keima.server.notify); no row = the defaults.
+player_settings = sa.Table(
+    "player_settings",
+    metadata,
+    sa.Column("player_id", sa.String(32), primary_key=True),
+    sa.Column("time_zone", sa.String(64), nullable=True),
+    sa.Column("vacation_left", sa.Float, nullable=True),
+    sa.Column("vacation_at", sa.DateTime(timezone=True), nullable=True),
+    sa.Column("vacation_since", sa.DateTime(timezone=True), nullable=True),
+    sa.Column("email", sa.String(254), nullable=True),
+    sa.Column("email_verified", sa.Boolean, nullable=False, server_default=sa.false()),
+    sa.Column("lang", sa.String(8), nullable=True),
+    sa.Column("notify", sa.JSON, nullable=True),
+    sa.Column("seen_at", sa.DateTime(timezone=True), nullable=True),
+)
+# The notifications of each player (the bell), newest last; ``mailed``: sent by email or in a digest already.
+notifications = sa.Table(
+    "notifications",
+    metadata,
+    sa.Column("id", BigId, primary_key=True, autoincrement=True),
+    sa.Column("player_id", sa.String(32), nullable=False),
+    sa.Column("kind", sa.String(24), nullable=False),
+    sa.Column("game_id", sa.String(32), nullable=True),
+    sa.Column("data", sa.JSON, nullable=False),
+    sa.Column("at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("read", sa.Boolean, nullable=False, server_default=sa.false()),
+    sa.Column("mailed", sa.Boolean, nullable=False, server_default=sa.false()),
+    sa.Index("ix_notifications_player_id", "player_id", "id"),
+)
+# Emails to send (keima.server.mailer): keyed by their Message-ID, so that a message made twice is stored once.
+emails = sa.Table(
+    "emails",
+    metadata,
+    sa.Column("message_id", sa.String(200), primary_key=True),
+    sa.Column("player_id", sa.String(32), nullable=False),
+    sa.Column("message", sa.Text, nullable=False),
+    sa.Column("due_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("tries", sa.Integer, nullable=False, server_default="0"),
+    sa.Column("sent_at", sa.DateTime(timezone=True), nullable=True),
+    sa.Index("ix_emails_due_at", "due_at"),
 )

@@ -17,7 +17,6 @@ kept between changes instead of being serialized again each time:
 from __future__ import annotations
 
 import json
-import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
@@ -27,6 +26,7 @@ from keima.rules.board import BLACK, WHITE
 from keima.rules.coords import to_gtp
 from keima.seat import engine_of
 from keima.server.clock import GameClock, clock_words
+from keima.server.pauses import next_pause
 from keima.server.schemas import (
     ChatOut,
     ClockIn,
@@ -75,6 +75,7 @@ class ViewedGame(Protocol):
     undo_request: int | None
     proposal: frozenset[int] | None
     bot_note: str | None
+    scoring: tuple[float, float] | None
     view: StateView
     people: dict[int, dict[str, Any]]
     chat: list[dict[str, Any]]
@@ -138,12 +139,22 @@ def clock_out(clock: GameClock, now: float, spec: Any = None) -> ClockOut | None
     running = None if clock.running is None else color_out(clock.running)
     if spec is None:
         spec = _SPEC.validate_python(clock.spec.as_dict())
-    return ClockOut(spec=spec, running=running, at=wall_time(now), B=side(BLACK), W=side(WHITE))
+    # A side shows its pause when its clock would run now (its turn) or when it is away: a player on vacation
+    # is away in every game, their turn or not.
+    paused: dict[Color, Any] = {}
+    for c in (BLACK, WHITE):
+        why = clock.paused(c, now)
+        paused[color_out(c)] = why if why == "vacation" or clock.running == c else None
+    pauses_at = None
+    if clock.running is not None and paused[color_out(clock.running)] is None:
+        pauses_at = next_pause(clock.pause_of(clock.running), now)
+    return ClockOut(spec=spec, running=running, at=wall_time(now), B=side(BLACK), W=side(WHITE), paused=paused,
+                    pauses_at=pauses_at)
 
 
 def wall_time(now: float) -> float:
-    """The server's Unix time (seconds, ms precision) of the ``time.monotonic()`` instant ``now``."""
-    return round(time.time() + (now - time.monotonic()), 3)
+    """The server's Unix time (seconds, ms precision) of the instant ``now`` (``keima.server.timesource``)."""
+    return round(now, 3)
 
 
 def jsonable(value: Any) -> Any:
@@ -204,6 +215,7 @@ def _head(s: ViewedGame, now: float, moves: list[MoveOut], you: list[Color]) -> 
         bot_note=s.bot_note,
         rated=bool(s.params.get("rated")),
         rating_change=s.rating_change,
+        scoring_deadline=None if s.scoring is None else round(s.scoring[1], 3),
         chat=[ChatOut.model_construct(**{k: m[k] for k in _CHAT_KEYS}, account=m.get("player") is not None)
               for m in s.chat[-CHAT_IN_STATE:]],
         clock=clock_out(s.clock, now, view.clock_spec(s)),
@@ -306,6 +318,8 @@ class StateView:
             reading = clock_out(s.clock, now, self.clock_spec(s))
             assert reading is not None
             clock: dict[str, Any] = {"at": reading.at, "running": reading.running}
+            if s.clock.spec.correspondence or s.clock.spec.weekend_pause:  # only a correspondence clock pauses: the others' deltas stay small
+                clock["paused"], clock["pauses_at"] = reading.paused, reading.pauses_at
             for c in ("B", "W"):
                 if self.clock_sides is None or sides[c] != self.clock_sides[c]:
                     clock[c] = getattr(reading, c).model_dump(exclude_none=True)
@@ -349,7 +363,7 @@ def _clock_sides(s: ViewedGame, now: float) -> dict[str, Any] | None:
     # What a delta compares to tell whether a side's clock changed: the stored sides (not the running reading).
     if not s.clock.enabled:
         return None
-    return {color_out(c): (side.main, side.periods, side.period, side.stones, side.expired)
+    return {color_out(c): (side.main, side.periods, side.period, side.stones, side.expired, side.tz, side.away)
             for c, side in s.clock.sides.items()}
 
 
@@ -391,6 +405,8 @@ def summary_line(s: ViewedGame, now: float) -> dict[str, Any]:
         "time_at": wall_time(now) if left is not None else None,
         "running": None if s.clock.running is None else color_out(s.clock.running),
         "rated": bool(s.params.get("rated")), "rating_change": s.rating_change,
+        "paused": {color_out(c): s.clock.paused(c, now) if s.clock.running == c else None for c in (BLACK, WHITE)}
+        if s.clock.enabled and s.clock.spec.correspondence else None,
     }
 
 

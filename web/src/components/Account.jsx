@@ -5,6 +5,8 @@ import { useSignal } from "../hooks.js";
 import { errorWords, t } from "../i18n.js";
 import { me, playersApi, refreshMe, setSound, sound, soundIsOn } from "../players.js";
 import { NameLink } from "./PlayerLink.jsx";
+import { Away } from "./Away.jsx";
+import { Bell } from "./Bell.jsx";
 
 const errorText = errorWords;
 
@@ -75,9 +77,15 @@ export function Account() {
         {player.name && !player.guest ? <NameLink name={player.name} /> : (player.name ?? t("noPlayerName"))}
         {player.rank && <small> ({t("rankWords", player.rank)})</small>}
       </span>
+      <Bell player={player} />
       <button type="button" class="link" onClick={() => openForm("edit")} data-testid="edit-profile">
         {t("editProfile")}
       </button>
+      {player.id && (
+        <button type="button" class="link" onClick={() => openForm("away")} data-testid="open-away">
+          {t("awaySettings")}
+        </button>
+      )}
       {player.guest ? (
         <>
           <button type="button" class="link" onClick={() => openForm("register")} data-testid="open-register">
@@ -109,7 +117,8 @@ export function Account() {
       >
         {soundOn ? t("soundOn") : t("soundOff")}
       </button>
-      {mode && (
+      {mode === "away" && <Away player={player} onClose={() => setMode(null)} />}
+      {mode && mode !== "away" && (
         <form class="account-form" onSubmit={submit} data-testid={`form-${mode}`}>
           {mode === "register" && <p class="note">{t("guestNote")}</p>}
           {mode === "delete" && <p class="note">{t("deleteNote")}</p>}

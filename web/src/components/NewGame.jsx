@@ -3,7 +3,7 @@
 // sides on this screen) and the creator's colour.
 import { useEffect, useState } from "preact/hooks";
 import { api } from "../api.js";
-import { num, t, tn } from "../i18n.js";
+import { clockSettings, num, t, tn } from "../i18n.js";
 import { ErrorNote } from "./ErrorNote.jsx";
 
 const CLOCK_FIELDS = {
@@ -12,7 +12,19 @@ const CLOCK_FIELDS = {
   byoyomi: ["main", "period", "periods"],
   canadian: ["main", "period", "stones"],
   fischer: ["main", "increment", "max"],
+  simple: ["perMove"],
 };
+
+/** The time a move gets, on which "correspondence" is decided (docs/correspondence.md, as the server counts it). */
+export function perMoveSeconds(clock) {
+  const share = (clock.main || 0) / 120;
+  if (clock.type === "simple") return clock.per_move;
+  if (clock.type === "fischer") return share + (clock.increment || 0);
+  if (clock.type === "byoyomi") return share + (clock.period || 0);
+  if (clock.type === "canadian") return share + (clock.period || 0) / Math.max(1, clock.stones || 1);
+  if (clock.type === "absolute") return share;
+  return 0;
+}
 
 const CLOCK_LABELS = {
   none: "clockNone",
@@ -20,6 +32,7 @@ const CLOCK_LABELS = {
   byoyomi: "clockByoyomi",
   canadian: "clockCanadian",
   fischer: "clockFischer",
+  simple: "clockSimple",
 };
 
 const ENGINE = "engine:";
@@ -51,6 +64,10 @@ export function NewGame({ onCreated }) {
     stones: 25,
     increment: 10,
     max: "",
+    perMove: 24,
+    preset: "",
+    weekendPause: null, // null: the server's default (on for a correspondence clock)
+    noVacation: false,
     opponent: "bot",
     botLevel: null,
     color: "B",
@@ -91,11 +108,7 @@ export function NewGame({ onCreated }) {
   async function submit(evt) {
     evt.preventDefault();
     const size = form.sizeChoice === "custom" ? Number(form.customSize) : Number(form.sizeChoice);
-    const clock = { type: form.clockType };
-    for (const field of CLOCK_FIELDS[form.clockType]) {
-      if (field === "max" && form.max === "") clock.max = null; // no cap
-      else clock[field] = field === "main" ? Number(form[field]) * 60 : Number(form[field]);
-    }
+    const clock = builtClock();
     const body = {
       size,
       rules: form.rules,
@@ -119,6 +132,28 @@ export function NewGame({ onCreated }) {
       setBusy(false);
     }
   }
+
+  // The clock object sent (docs/web-api.md): a preset as the server lists it, or the fields below.
+  function builtClock() {
+    const preset = form.preset && info?.clock_presets?.[form.preset];
+    let clock = { type: form.clockType };
+    if (preset) clock = { ...preset };
+    else {
+      for (const field of CLOCK_FIELDS[form.clockType]) {
+        if (field === "max" && form.max === "") clock.max = null; // no cap
+        else if (field === "perMove") clock.per_move = Number(form.perMove) * 3600;
+        else clock[field] = field === "main" ? Number(form[field]) * 60 : Number(form[field]);
+      }
+    }
+    if (clock.type !== "none") {
+      if (form.weekendPause !== null) clock.weekend_pause = form.weekendPause;
+      if (form.noVacation) clock.vacation = false;
+    }
+    return clock;
+  }
+  const shownClock = builtClock();
+  const correspondence = shownClock.type !== "none" && perMoveSeconds(shownClock) >= 3600;
+  const weekendChecked = form.weekendPause ?? (shownClock.weekend_pause ?? correspondence);
 
   const numberField = (key, label, attrs) => (
     <label class="field">
@@ -199,6 +234,20 @@ export function NewGame({ onCreated }) {
       <fieldset>
         <legend>{t("clock")}</legend>
         <label class="field">
+          <span>{t("clockPreset")}</span>
+          <select name="preset" value={form.preset} onChange={set("preset")} data-testid="clock-preset">
+            <option value="">{t("presetCustom")}</option>
+            <optgroup label={t("presetsCorrespondence")}>
+              {Object.entries(info?.clock_presets || {}).map(([key, spec]) => (
+                <option key={key} value={key}>
+                  {clockSettings({ ...spec, weekend_pause: false })}
+                </option>
+              ))}
+            </optgroup>
+          </select>
+        </label>
+        {!form.preset && (
+        <label class="field">
           <span>{t("clock")}</span>
           <select name="clock" value={form.clockType} onChange={set("clockType")}>
             {(info?.clock_types || Object.keys(CLOCK_FIELDS)).map((c) => (
@@ -208,18 +257,50 @@ export function NewGame({ onCreated }) {
             ))}
           </select>
         </label>
-        {CLOCK_FIELDS[form.clockType].includes("main") &&
+        )}
+        {!form.preset && CLOCK_FIELDS[form.clockType].includes("main") &&
           numberField("main", t("mainTime"), {
             // Byo-yomi and Canadian timing may start in overtime (no main time), a common setting.
             min: form.clockType === "byoyomi" || form.clockType === "canadian" ? 0 : 0.1,
             step: 0.1,
           })}
-        {CLOCK_FIELDS[form.clockType].includes("period") && numberField("period", t("periodTime"), { min: 1 })}
-        {CLOCK_FIELDS[form.clockType].includes("periods") && numberField("periods", t("periods"), { min: 1 })}
-        {CLOCK_FIELDS[form.clockType].includes("stones") && numberField("stones", t("stonesPerPeriod"), { min: 1 })}
-        {CLOCK_FIELDS[form.clockType].includes("increment") && numberField("increment", t("increment"), { min: 0 })}
-        {CLOCK_FIELDS[form.clockType].includes("max") &&
+        {!form.preset && CLOCK_FIELDS[form.clockType].includes("period") && numberField("period", t("periodTime"), { min: 1 })}
+        {!form.preset && CLOCK_FIELDS[form.clockType].includes("periods") && numberField("periods", t("periods"), { min: 1 })}
+        {!form.preset && CLOCK_FIELDS[form.clockType].includes("stones") && numberField("stones", t("stonesPerPeriod"), { min: 1 })}
+        {!form.preset && CLOCK_FIELDS[form.clockType].includes("increment") && numberField("increment", t("increment"), { min: 0 })}
+        {!form.preset && CLOCK_FIELDS[form.clockType].includes("max") &&
           numberField("max", t("fischerMax"), { min: 1, placeholder: t("noCap") })}
+        {!form.preset && CLOCK_FIELDS[form.clockType].includes("perMove") &&
+          numberField("perMove", t("perMove"), { min: 0.1, step: 0.1 })}
+        {shownClock.type !== "none" && (
+          <label class="choice">
+            <input
+              type="checkbox"
+              name="weekend-pause"
+              checked={weekendChecked}
+              onChange={(e) => {
+                const checked = e.currentTarget.checked;
+                setForm((f) => ({ ...f, weekendPause: checked }));
+              }}
+              data-testid="weekend-pause"
+            />
+            {t("weekendPause")}
+          </label>
+        )}
+        {correspondence && (
+          <label class="choice">
+            <input
+              type="checkbox"
+              name="no-vacation"
+              checked={form.noVacation}
+              onChange={(e) => {
+                const checked = e.currentTarget.checked;
+                setForm((f) => ({ ...f, noVacation: checked }));
+              }}
+            />
+            {t("noVacation")}
+          </label>
+        )}
       </fieldset>
 
       <fieldset>

@@ -321,7 +321,50 @@ export const en = {
   rankWords: (r) => (r ? `${r.slice(0, -1)} ${r.endsWith("k") ? "kyu" : "dan"}` : ""),
   noClock: "no clock",
   createdAs: (c) => `plays ${c}`,
-  duration: (s) => (s % 60 || s < 60 ? `${s}\u00a0s` : s % 3600 || s < 3600 ? `${s / 60}\u00a0min` : `${s / 3600}\u00a0h`),
+  duration: (s) =>
+    s % 60 || s < 60
+      ? `${s}\u00a0s`
+      : s % 3600 || s < 3600
+        ? `${s / 60}\u00a0min`
+        : s % 86400 || s < 86400
+          ? `${s / 3600}\u00a0h`
+          : `${s / 86400}\u00a0d`,
+  // Correspondence games and notifications (docs/correspondence.md).
+  daysHours: (d, h) => (h ? `${d}\u00a0d ${h}\u00a0h` : `${d}\u00a0d`),
+  clockSimple: "simple (time per move)",
+  clockSimpleLine: (per) => `${per} a move`,
+  weekendPauseNote: ", weekends paused",
+  pausedWeekend: "weekend",
+  pausedVacation: "vacation",
+  perMove: "Time per move (hours)",
+  clockPreset: "Time control",
+  presetCustom: "as set below",
+  presetsCorrespondence: "Correspondence",
+  weekendPause: "Pause each player's clock on their weekend",
+  noVacation: "No vacation (a tournament's game)",
+  awaySettings: "Correspondence and notifications",
+  timeZone: "Time zone",
+  timeZoneHint: (z) => `This device: ${z}`,
+  vacationOn: (d) => `On vacation (${d} ${d === 1 ? "day" : "days"} left): come back`,
+  vacationOff: (d) => `Go on vacation (${d} ${d === 1 ? "day" : "days"} held)`,
+  emailLabel: "Email (for notifications)",
+  emailUnverified: "Open the link sent to this address to confirm it.",
+  emailLang: "Language of the emails",
+  notifyKinds: {
+    "your-turn": "Your turn",
+    "challenge-accepted": "Challenge accepted",
+    "undo-request": "Undo request",
+    chat: "Chat message",
+    "game-finished": "Game finished",
+    "clock-low": "Clock under a day",
+  },
+  notifyPrefs: { off: "off", now: "at once", digest: "daily digest" },
+  notifications: "Notifications",
+  bellLabel: (n) => (n ? `Notifications: ${n} unread` : "Notifications"),
+  markAllRead: "Mark all read",
+  noNotifications: "Nothing new.",
+  settingsSaved: "Saved.",
+
   clockAbsoluteLine: (main) => `${main}, no overtime`,
   clockByoyomiLine: (main, n, period) => `${main} + ${n}\u00a0×\u00a0${period} byo-yomi`,
   clockCanadianLine: (main, n, period) => `${main} + ${n} stones in ${period} (Canadian)`,

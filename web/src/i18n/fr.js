@@ -325,7 +325,50 @@ export const fr = {
   rankWords: (r) => (r ? `${r.slice(0, -1)} ${r.endsWith("k") ? "kyu" : "dan"}` : ""),
   noClock: "sans pendule",
   createdAs: (c) => `joue ${c === "Noir" ? "Noir" : "Blanc"}`,
-  duration: (s) => (s % 60 || s < 60 ? `${s}\u00a0s` : s % 3600 || s < 3600 ? `${s / 60}\u00a0min` : `${s / 3600}\u00a0h`),
+  duration: (s) =>
+    s % 60 || s < 60
+      ? `${s}\u00a0s`
+      : s % 3600 || s < 3600
+        ? `${s / 60}\u00a0min`
+        : s % 86400 || s < 86400
+          ? `${s / 3600}\u00a0h`
+          : `${s / 86400}\u00a0j`,
+  // Parties par correspondance et notifications (docs/correspondence.md).
+  daysHours: (d, h) => (h ? `${d}\u00a0j ${h}\u00a0h` : `${d}\u00a0j`),
+  clockSimple: "simple (temps par coup)",
+  clockSimpleLine: (per) => `${per} par coup`,
+  weekendPauseNote: ", pause le week-end",
+  pausedWeekend: "week-end",
+  pausedVacation: "vacances",
+  perMove: "Temps par coup (heures)",
+  clockPreset: "Cadence",
+  presetCustom: "réglée ci-dessous",
+  presetsCorrespondence: "Par correspondance",
+  weekendPause: "Arrêter la pendule de chacun pendant son week-end",
+  noVacation: "Sans vacances (partie de tournoi)",
+  awaySettings: "Correspondance et notifications",
+  timeZone: "Fuseau horaire",
+  timeZoneHint: (z) => `Cet appareil\u00a0: ${z}`,
+  vacationOn: (d) => `En vacances (${d < 2 ? `reste ${d} jour` : `restent ${d} jours`})\u00a0: revenir`,
+  vacationOff: (d) => `Partir en vacances (${d} ${d < 2 ? "jour disponible" : "jours disponibles"})`,
+  emailLabel: "Courriel (pour les notifications)",
+  emailUnverified: "Ouvrez le lien envoyé à cette adresse pour la confirmer.",
+  emailLang: "Langue des courriels",
+  notifyKinds: {
+    "your-turn": "À vous de jouer",
+    "challenge-accepted": "Défi accepté",
+    "undo-request": "Demande d’annulation",
+    chat: "Message",
+    "game-finished": "Partie terminée",
+    "clock-low": "Pendule sous un jour",
+  },
+  notifyPrefs: { off: "non", now: "tout de suite", digest: "résumé du jour" },
+  notifications: "Notifications",
+  bellLabel: (n) => (n ? `Notifications\u00a0: ${n} ${n < 2 ? "non lue" : "non lues"}` : "Notifications"),
+  markAllRead: "Tout marquer comme lu",
+  noNotifications: "Rien de nouveau.",
+  settingsSaved: "Enregistré.",
+
   clockAbsoluteLine: (main) => `${main}, sans temps supplémentaire`,
   clockByoyomiLine: (main, n, period) => `${main} + byo-yomi ${n}\u00a0×\u00a0${period}`,
   clockCanadianLine: (main, n, period) => `${main} + ${n} pierres en ${period} (canadien)`,

@@ -7,19 +7,28 @@ import { clockText, sideAt } from "../../time.js";
 
 export function Clock({ clock, color }) {
   const side = clock?.[color];
-  const running = clock?.running === color;
+  // A clock paused for its player's weekend or vacation stands still on every page (docs/web-api.md, `paused`).
+  const paused = clock?.paused?.[color] || null;
+  const running = clock?.running === color && !paused;
   const now = useServerNow(running);
   if (!side) return null;
   const state = sideAt(clock, color, now);
   const text = clockText(clock.spec, state);
   const expired = side.expired || state.expired;
+  const label = paused ? t("labelled", text, t(paused === "weekend" ? "pausedWeekend" : "pausedVacation")) : text;
   return (
     <span
-      class={`clock${running ? " running" : ""}${expired ? " expired" : ""}`}
-      aria-label={t("labelled", t("clockLeft", color === "B" ? t("black") : t("white")), text)}
+      class={`clock${running ? " running" : ""}${expired ? " expired" : ""}${paused ? " paused" : ""}`}
+      aria-label={t("labelled", t("clockLeft", color === "B" ? t("black") : t("white")), label)}
       data-testid={`clock-${color}`}
     >
       {text}
+      {paused && (
+        <small class="pause" data-testid={`paused-${color}`}>
+          {" "}
+          ({t(paused === "weekend" ? "pausedWeekend" : "pausedVacation")})
+        </small>
+      )}
     </span>
   );
 }

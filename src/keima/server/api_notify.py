@@ -1,0 +1,160 @@
+"""Endpoints of notifications (docs/web-api.md, *Notifications*): the bell's list and marking it read, a page
+saying the player is here, the email address and its verification, what to be told and how, unsubscribing.
+
+The notifications themselves are made by ``keima.server.notify``, the emails sent by ``keima.server.mailer``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import hmac
+from html import escape
+from typing import Any
+
+import sqlalchemy as sa
+from fastapi import APIRouter, Query, Request, Response
+from fastapi.responses import HTMLResponse
+from sqlalchemy.engine import Connection
+
+from keima.server import notify, timesource
+from keima.server.api_players import _need, players_of
+from keima.server.away import upsert
+from keima.server.errors import Refused
+from keima.server.mailer import Mailer, line_of
+from keima.server.origin import same_origin as _same_origin
+from keima.server.schemas import ErrorBody
+from keima.server.schemas_players import NotificationOut, NotificationsOut, ReadIn
+from keima.server.tables import player_settings
+
+router = APIRouter()
+_errors: dict[int | str, dict[str, Any]] = {code: {"model": ErrorBody} for code in (400, 401, 403, 422)}
+
+
+def mailer_of(request: Request) -> Mailer:
+    m: Mailer = request.app.state.mailer
+    return m
+
+
+async def _run(fn: Any, *args: Any) -> Any:
+    return await asyncio.get_running_loop().run_in_executor(None, fn, *args)
+
+
+def settings_row(engine: Any, player_id: str) -> Any:
+    """The player's settings row (None: the defaults). Blocking."""
+    with engine.connect() as conn:
+        return conn.execute(sa.select(player_settings).where(player_settings.c.player_id == player_id)).first()
+
+
+def lang_of(request: Request, row: Any) -> str:
+    """The player's language: the one they chose, else their browser's first (French or English)."""
+    if row is not None and row.lang:
+        return str(row.lang)
+    accept = request.headers.get("accept-language", "")
+    return "fr" if accept[:2].lower() == "fr" else "en"
+
+
+@router.get("/api/me/notifications", responses={200: {"model": NotificationsOut}, **_errors})
+async def list_notifications(request: Request, unread: bool | None = Query(default=None)) -> Response:
+    """The caller's notifications, newest first (``unread=true``: only those not read yet)."""
+    player = await _need(request)
+    engine = request.app.state.hub.store.engine
+    rows = await _run(notify.listing, engine, player.id, unread)
+    lang = lang_of(request, await _run(settings_row, engine, player.id))
+    out = NotificationsOut(notifications=[
+        NotificationOut(id=r["id"], kind=r["kind"], game=r["game"], text=line_of(r, lang), at=r["at"], read=r["read"])
+        for r in rows])
+    return Response(out.model_dump_json(), media_type="application/json")
+
+
+@router.post("/api/me/notifications/read", responses={200: {"model": dict[str, int]}, **_errors})
+async def read_notifications(body: ReadIn, request: Request) -> Response:
+    """Mark notifications read: ``{"ids": [...]}`` or ``{"all": true}``; answers ``{"read": n}``."""
+    _same_origin(request)
+    player = await _need(request)
+    if not body.all and body.ids is None:
+        raise Refused("invalid-request", "give the notifications' ids, or all: true", field="ids")
+    n = await _run(notify.mark_read, request.app.state.hub.store.engine, player.id, None if body.all else body.ids)
+    return Response(f'{{"read":{n}}}', media_type="application/json")
+
+
+@router.post("/api/me/seen", status_code=204, responses=_errors)
+async def seen(request: Request) -> Response:
+    """A keima page of the caller is visible now: no email for the next 5 minutes (the player is here)."""
+    _same_origin(request)
+    player = await _need(request)
+    await request.app.state.hub.store.write(upsert(player.id, seen_at=timesource.now_utc()))
+    return Response(status_code=204)
+
+
+async def update_settings(request: Request, player_id: str, fields: dict[str, Any]) -> None:
+    """``PATCH /api/me``'s ``email``, ``lang`` and ``notify``: a new address is unverified until its link is
+    opened (the link is sent to it at once)."""
+    values: dict[str, Any] = {}
+    engine = request.app.state.hub.store.engine
+    row = await _run(settings_row, engine, player_id)
+    if "lang" in fields:
+        values["lang"] = fields["lang"]
+    if "notify" in fields:
+        values["notify"] = notify.prefs_of({**((row.notify if row is not None else None) or {}), **fields["notify"]})
+    new_email = None
+    if "email" in fields:
+        address = fields["email"] or None
+        if address != (row.email if row is not None else None):
+            values["email"], values["email_verified"] = address, False
+            new_email = address
+    if values:
+        await request.app.state.hub.store.write(upsert(player_id, **values))
+    if new_email:
+        lang = values.get("lang") or lang_of(request, row)
+        payload = {"to": new_email, "lang": lang, "player": player_id, "verify": True, "items": []}
+        key = "verify." + hashlib.sha256(f"{player_id}|{new_email}".encode()).hexdigest()[:24]
+
+        def op(conn: Connection) -> None:
+            notify.queue_email(conn, key, player_id, payload, timesource.now_utc())
+
+        await request.app.state.hub.store.write(op)
+
+
+def _check(request: Request, purpose: str, text: str, sig: str) -> None:
+    if not hmac.compare_digest(sig.encode(), players_of(request).sign(purpose, text).encode()):
+        raise Refused("bad-request", "this link is not valid (or was cut short)")
+
+
+def _page(title: str, body: str) -> HTMLResponse:
+    return HTMLResponse(f"<!doctype html><html><head><meta charset=utf-8><meta name=viewport "
+                        f"content='width=device-width'><title>{escape(title)}</title></head>"
+                        f"<body><h1>{escape(title)}</h1>{body}</body></html>")
+
+
+@router.get("/api/verify", response_class=HTMLResponse)
+async def verify(request: Request, p: str, e: str, t: str) -> HTMLResponse:
+    """The link sent to a new address: it is the player's from now on (when it still is the one they gave)."""
+    _check(request, "verify", f"{p}|{e}", t)
+
+    def op(conn: Connection) -> int:
+        return int(conn.execute(player_settings.update().where(player_settings.c.player_id == p,
+                                                               player_settings.c.email == e)
+                                .values(email_verified=True)).rowcount)
+
+    done = await request.app.state.hub.store.write(op)
+    return _page("keima", "<p>Address confirmed. / Adresse confirmée.</p>" if done
+                 else "<p>This address is no longer the account's. / Cette adresse n'est plus celle du compte.</p>")
+
+
+@router.get("/api/unsubscribe", response_class=HTMLResponse)
+async def unsubscribe_page(request: Request, p: str, t: str) -> HTMLResponse:
+    """The unsubscribe link opened in a browser: a button (a link opened by a mail filter changes nothing)."""
+    _check(request, "unsubscribe", p, t)
+    action = escape(f"/api/unsubscribe?p={p}&t={t}", quote=True)
+    return _page("keima", f"<form method=post action=\"{action}\"><button>Stop keima's emails / Ne plus "
+                 "recevoir les courriels de keima</button></form>")
+
+
+@router.post("/api/unsubscribe", response_class=HTMLResponse)
+async def unsubscribe(request: Request, p: str, t: str) -> HTMLResponse:
+    """Stop every email to the player (``List-Unsubscribe-Post`` one click, or the page's button); the bell
+    stays."""
+    _check(request, "unsubscribe", p, t)
+    await request.app.state.hub.store.write(upsert(p, notify={k: "off" for k in notify.KINDS}))
+    return _page("keima", "<p>No more emails. / Plus de courriels.</p>")

@@ -1,0 +1,71 @@
+"""A correspondence game on a phone, in English and in French: the account's vacation switch, the new-game form's
+correspondence preset, and the game page whose clocks stand still while their player is away (``clock.paused``),
+showing days as "2 d" / "2 j" and saying why they do not run."""
+
+from __future__ import annotations
+
+import re
+import secrets
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.mark.parametrize(("locale", "day", "away", "on"), [
+    ("en-US", "d", "vacation", "On vacation"),
+    ("fr-FR", "j", "vacances", "En vacances"),
+])
+def test_a_paused_correspondence_clock_on_a_phone(new_page: Any, ui: Any, server: Any, shot: Any, locale: str,
+                                                  day: str, away: str, on: str) -> None:
+    page = new_page(locale=locale, width=390, height=844, touch=True)
+    page.goto("/")
+    name = f"corr{secrets.token_hex(3)}"
+    page.get_by_test_id("open-register").click()
+    form = page.get_by_test_id("form-register")
+    form.locator('input[name="name"]').fill(name)
+    form.locator('input[name="password"]').fill("correct horse")
+    form.get_by_test_id("account-submit").click()
+    expect(page.get_by_test_id("me-name")).to_have_text(name)
+
+    # The account's settings: the device's time zone proposed, and the vacation switch.
+    page.get_by_test_id("open-away").click()
+    expect(page.get_by_test_id("time-zone")).not_to_have_value("")
+    page.get_by_test_id("vacation").click()
+    expect(page.get_by_test_id("vacation")).to_have_attribute("aria-pressed", "true")
+    expect(page.get_by_test_id("vacation")).to_contain_text(on)
+    shot(page, "account-away")
+
+    # A correspondence game (2 days a move) on this screen: both seats are this player's, away.
+    page.locator("form.new-game").wait_for()
+    page.locator('input[name="size"][value="9"]').check()
+    page.get_by_test_id("clock-preset").select_option("simple-2d")
+    expect(page.get_by_test_id("weekend-pause")).to_be_checked()  # on by default for correspondence
+    page.locator('input[name="opponent"][value="local"]').check()
+    page.locator('form.new-game button[type="submit"]').click()
+    page.wait_for_url(re.compile(r"/g/[^/?]+$"))
+    ui.point(page, "A1").wait_for()
+    gid = str(page.url.rsplit("/g/", 1)[1])
+
+    clock = server.game(gid)["clock"]
+    assert clock["spec"]["type"] == "simple" and clock["paused"] == {"B": "vacation", "W": "vacation"}
+    for color in ("B", "W"):
+        shown = page.get_by_test_id(f"clock-{color}")
+        expect(shown).to_contain_text(f"2\u00a0{day}")
+        expect(shown).to_have_class(re.compile(r"\bpaused\b"))
+        expect(shown).not_to_have_class(re.compile(r"\brunning\b"))
+        expect(page.get_by_test_id(f"paused-{color}")).to_contain_text(away)
+    label = page.get_by_test_id("clock-B").get_attribute("aria-label") or ""
+    assert away in label
+    overflow = page.evaluate("() => document.scrollingElement.scrollWidth - window.innerWidth")
+    assert overflow <= 0, f"the page scrolls sideways by {overflow} px"
+    shot(page, "game-paused")
+
+    # Back from vacation: the running clock counts again.
+    page.request.delete("/api/me/vacation")
+    page.reload()
+    expect(page.get_by_test_id("clock-B")).to_have_class(re.compile(r"\brunning\b"))
+    expect(page.get_by_test_id("paused-B")).to_have_count(0)
+    assert server.game(gid)["clock"]["paused"] == {"B": None, "W": None}
