@@ -106,7 +106,7 @@ async def serve(hub: Hub, websocket: WebSocket, game_id: str) -> None:
     token = None if foreign else await caller_token(websocket, game_id)
     player = None if foreign else await players_of(websocket).current(websocket.cookies)
     sock = GameSocket(hub, websocket, game_id, None if token is None else token_hash(token))
-    sub = hub.pubsub.subscribe(game_id)
+    sub = hub.pubsub.subscribe(game_id, _viewer(hub, game_id, sock, player))
 
     async def pump() -> None:
         try:
@@ -157,6 +157,15 @@ async def serve(hub: Hub, websocket: WebSocket, game_id: str) -> None:
         sender.cancel()
         if watcher is not None:
             watcher.cancel()
+
+
+def _viewer(hub: Hub, game_id: str, sock: GameSocket, player: Any) -> str | None:
+    """Who the lobby's "watching" count sees in this socket: None for a seated player (the players are not
+    watching), else the viewer's player (one person's tabs count once), else this socket alone."""
+    s = hub.sessions.get(game_id)
+    if s is not None and s.seats.held_by(sock.thash):
+        return None
+    return f"player:{player.id}" if player is not None else f"socket:{id(sock)}"
 
 
 async def _receive(hub: Hub, sock: GameSocket, raw: str | None, player: Any) -> None:
