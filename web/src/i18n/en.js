@@ -109,7 +109,10 @@ export const en = {
   confirmTap: "Confirm each move with a second tap",
   tapHint: (v) => `${v} selected: tap it again to play there, or tap another point.`,
   selectedMark: "selected, tap again to play",
-  quickCountNote: "Filled: points of each side's territory taken up by the stones the opponent holds (captures, dead stones, pass stones).",
+  quickCountNote:
+    "Only the rows marked + or − make the total. The stones each side holds (in italics: captures, dead stones, pass stones) are put into the opponent\u2019s territory: they fill it (− filled), and those that find no room are left over and count one point each for their holder (+).",
+  heldStones: "Stones each side holds (not added):",
+  minus: "minus",
   undoDeclined: "The undo request was declined.",
   moveList: "Moves",
   moveNumber: (n) => `Move ${n}`,

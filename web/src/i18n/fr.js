@@ -110,7 +110,9 @@ export const fr = {
   tapHint: (v) => `${v} sélectionnée\u00a0: touchez-la de nouveau pour y jouer, ou touchez une autre intersection.`,
   selectedMark: "sélectionnée, touchez de nouveau pour jouer",
   quickCountNote:
-    "Rempli\u00a0: intersections du territoire de chacun occupées par les pierres que détient l’adversaire (prisonniers, pierres mortes, pierres de passe).",
+    "Seules les lignes marquées + ou − font le total. Les pierres que détient chacun (en italique\u00a0: prisonniers, pierres mortes, pierres de passe) sont posées dans le territoire adverse\u00a0: elles le remplissent (− rempli), et celles qui n’y trouvent plus de place restent en surplus et valent un point chacune pour qui les détient (+).",
+  heldStones: "Pierres que détient chacun (non ajoutées)\u00a0:",
+  minus: "moins",
   undoDeclined: "La demande de reprise a été refusée.",
   moveList: "Coups",
   moveNumber: (n) => `Coup ${n}`,
