@@ -316,10 +316,13 @@ class GameEnvelope(_Strict):
 
 
 class ErrorDetail(_Strict):
+    """``line``: the line of the client's text the refusal is about (an SGF record's fault), else null."""
+
     code: str
     message: str
     reason: str | None
     field: str | None
+    line: int | None = None
 
 
 class ErrorBody(_Strict):
