@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -55,3 +56,134 @@ def test_the_quick_count_table_says_which_rows_make_the_total(
     expect(table.locator('tr[data-op="-"] th')).to_contain_text("\u2212")
     expect(page.get_by_test_id("quick-count-note")).to_contain_text(re.compile(r"\+ ou −|\+ or −"))
     shot(page, f"quick-count-{locale}")
+
+
+# Main line B E5, W C7, B G3; a variation W G7, B C3 after Black's first move. Black is named "?", White not at all.
+UNNAMED_SGF = (
+    "(;GM[1]FF[4]SZ[9]KM[7.5]RU[French]PB[?]C[Start]"
+    ";B[ee]C[Tengen]"
+    "(;W[cc]C[Main line];B[gg])"
+    "(;W[gc]C[A variation];B[cg]))"
+)
+
+
+def review_point(page: Any, vertex: str) -> Any:
+    return page.locator(f'[data-testid="review"] .board-column [data-vertex="{vertex}"]')
+
+
+def open_pasted(page: Any, sgf: str) -> None:
+    page.goto("/review")
+    page.get_by_test_id("sgf-text").fill(sgf)
+    page.get_by_test_id("open-pasted").click()
+
+
+def test_review_keys_work_at_either_end_and_leave_the_board_its_cursor(new_page: Any, shot: Any) -> None:
+    page = new_page()
+    open_pasted(page, UNNAMED_SGF)
+    position = page.get_by_test_id("review-position")
+    expect(position).to_contain_text("Start of the game")
+    # The End button is disabled once pressed, and the focus falls to the page: the arrows still work.
+    page.get_by_test_id("review-end").click()
+    expect(position).to_contain_text("Move 3")
+    page.keyboard.press("ArrowLeft")
+    expect(position).to_contain_text("Move 2")
+    page.keyboard.press("Home")
+    expect(position).to_contain_text("Start of the game")
+    page.keyboard.press("ArrowLeft")  # at the start: nothing to do, and nothing breaks
+    page.keyboard.press("ArrowRight")
+    expect(position).to_contain_text("Move 1")
+    page.get_by_test_id("review-start").click()  # disabled once pressed
+    page.keyboard.press("End")
+    expect(position).to_contain_text("Move 3")
+    # On the board, the arrows move its cursor, not the move; its help says what Enter does here.
+    page.keyboard.press("Home")
+    point = review_point(page, "E5")
+    point.focus()
+    page.keyboard.press("ArrowRight")
+    expect(review_point(page, "F5")).to_be_focused()
+    expect(position).to_contain_text("Start of the game")
+    expect(page.locator("#board-help")).to_contain_text("tries a move")
+    # Nobody named: the colours, not "?".
+    expect(page.get_by_test_id("review-players")).to_have_text("Black – White")
+    shot(page, "review-keys")
+
+
+def test_review_tries_a_variation_from_any_move_and_keeps_it_in_the_sgf(new_page: Any, shot: Any) -> None:
+    page = new_page(locale="fr-FR", **PHONE)
+    open_pasted(page, UNNAMED_SGF)
+    expect(page.get_by_test_id("review-players")).to_have_text("Noir – Blanc")
+    page.get_by_test_id("review-next").click()  # after Black's E5: White to play
+    review_point(page, "D4").click()
+    position = page.get_by_test_id("review-position")
+    expect(position).to_contain_text("Coup 2 – Blanc D4")
+    expect(position).to_contain_text("Dans une variante")
+    expect(page.get_by_test_id("tried")).to_be_visible()
+    expect(review_point(page, "D4")).to_have_attribute("aria-label", re.compile("blanche"))
+    # Black answers in the variation, then a pass.
+    review_point(page, "C3").click()
+    expect(position).to_contain_text("Coup 3 – Noir C3")
+    page.get_by_test_id("try-pass").click()
+    expect(position).to_contain_text("Coup 4 – Blanc passe")
+    # An occupied point tries nothing; an illegal move is refused in French.
+    review_point(page, "E5").click()
+    expect(position).to_contain_text("Coup 4 – Blanc passe")
+    # The slider jumps along the line: to the start, and back to the end of the variation.
+    slider = page.get_by_test_id("review-slider")
+    slider.fill("0")
+    expect(position).to_contain_text("Début de la partie")
+    slider.fill("4")
+    expect(position).to_contain_text("Coup 4")
+    # Back at Black's first move, the variation is a third line beside the record's two.
+    slider.fill("1")
+    expect(page.get_by_test_id("variation-2")).to_have_text("C. Blanc D4")
+    # The downloaded SGF keeps it.
+    with page.expect_download() as got:
+        page.get_by_test_id("review-download").click()
+    sgf = Path(got.value.path()).read_text(encoding="utf-8")
+    assert "W[df]" in sgf and "B[cg]" in sgf and "C[A variation]" in sgf, sgf
+    shot(page, "review-variation-fr-phone")
+
+
+@pytest.mark.parametrize(
+    ("locale", "sgf", "words"),
+    [
+        ("fr-FR", "(;GM[1]FF[4]SZ[9]\n;B[ee]\n;W[gc]\n;B[cc]", "Ce fichier est coupé à la ligne 4"),
+        ("en-US", "(;GM[1]FF[4]SZ[9]\n;B[ee]\n;W[gc]\n;B[cc]", "This file is cut short at line 4"),
+        ("fr-FR", "bonjour", "Ce fichier n’est pas un enregistrement SGF"),
+        ("fr-FR", "(;GM[1]SZ[9]\n;B[ee]\n;W[ee])", "un coup que les règles refusent, à la ligne 3"),
+    ],
+)
+def test_review_says_what_is_wrong_with_a_file_in_the_readers_language(
+    new_page: Any, shot: Any, locale: str, sgf: str, words: str
+) -> None:
+    page = new_page(locale=locale, **PHONE)
+    open_pasted(page, sgf)
+    error = page.get_by_test_id("error")
+    expect(error).to_contain_text(words)
+    assert "malformed" not in error.inner_text() and "<bytes>" not in error.inner_text()
+    shot(page, f"review-error-{locale}")
+
+
+def test_review_refuses_a_file_too_large_in_french(new_page: Any) -> None:
+    page = new_page(locale="fr-FR")
+    page.goto("/review")
+    big = b"(;GM[1]" + b"C[x]" * 300_000 + b")"
+    page.get_by_test_id("sgf-file").set_input_files(
+        files=[{"name": "big.sgf", "mimeType": "application/x-go-sgf", "buffer": big}]
+    )
+    expect(page.get_by_test_id("error")).to_have_text("Ce fichier est trop gros pour être revu ici (1\u00a0Mo au plus).")
+    page.get_by_test_id("sgf-text").fill(big.decode())
+    page.get_by_test_id("open-pasted").click()
+    expect(page.get_by_test_id("error")).to_have_text("Ce fichier est trop gros pour être revu ici (1\u00a0Mo au plus).")
+
+
+def test_the_learn_quick_count_steps_with_the_arrows_at_once(new_page: Any) -> None:
+    page = new_page()
+    page.goto("/learn?lesson=quick-count")
+    count = page.get_by_test_id("lesson-count")
+    expect(count).to_be_visible()
+    count.click()
+    steps = page.get_by_test_id("count-steps")
+    expect(steps).to_have_attribute("data-step", "0")
+    page.keyboard.press("ArrowRight")
+    expect(steps).to_have_attribute("data-step", "1")

@@ -69,6 +69,16 @@ export function rt(key, ...args) {
   return value === undefined ? key : said(value, args);
 }
 
+/**
+ * What is wrong with a record the review page was given, in the current language, from the refusal's
+ * `reason` and `line` (docs/web-api.md, POST /api/review); null for a refusal of another kind.
+ */
+export function sgfFaultWords(exc) {
+  const reason = exc?.code === "too-large" ? "too-long" : exc?.field === "sgf" || exc?.reason === "too-long" ? exc?.reason : null;
+  const value = reason ? lookup(["lessons", "sgfFaults", reason]) : undefined;
+  return value === undefined ? null : said(value, [exc.line ?? null]);
+}
+
 /** A lesson text ({en, fr}) in the current language. */
 export function lt(text) {
   return text?.[lang.get()] ?? text?.en ?? "";

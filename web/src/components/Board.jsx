@@ -41,7 +41,8 @@ export function isStarPoint(x, y, size) {
  * dead (Set of points), territory ({B: Set, W: Set} or null), onActivate(vertex, how) with
  * how "pointer" (click or tap) or "key", interactive (bool), ghost (1 black, 2 white, 0 none:
  * the stone previewed under the pointer), selected ([x, y] or null: the point chosen by a
- * first tap, shown with its stone until confirmed), onPass, maxWidth, maxHeight.
+ * first tap, shown with its stone until confirmed), onPass, help (the keyboard help, where the page's
+ * board does something else than play a game's move), maxWidth, maxHeight.
  */
 export function Board(props) {
   const { size, board, lastMove, dead, territory, onActivate, interactive, ghost, selected, maxWidth, maxHeight } =
@@ -195,7 +196,7 @@ export function Board(props) {
       data-testid="board"
     >
       <p id="board-help" class="visually-hidden">
-        {t("boardHelp")}
+        {props.help ?? t("boardHelp")}
       </p>
       <Goban
         vertexSize={vertexSize}

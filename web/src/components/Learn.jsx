@@ -146,7 +146,7 @@ function LessonBoard({ lesson, onDone }) {
             <button type="button" onClick={askCount} disabled={busy} data-testid="lesson-count">{rt("countButton")}</button>
           </p>
         )}
-        {count && <CountSteps size={lesson.size} board={board} score={count.score} method="quick-count" />}
+        {count && <CountSteps size={lesson.size} board={board} score={count.score} method="quick-count" autoFocus />}
         {finished && <p class="notice" data-testid="lesson-complete"><strong>{rt("completed")}</strong></p>}
         <ErrorNote error={error} />
       </div>
