@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 from typing import Any
@@ -13,6 +14,7 @@ from playwright.sync_api import expect
 pytestmark = pytest.mark.browser
 
 PHONE = {"width": 390, "height": 844, "touch": True}
+LESSONS = Path(__file__).resolve().parents[2] / "web" / "src" / "lessons.json"
 
 
 def number(text: str) -> float:
@@ -187,3 +189,104 @@ def test_the_learn_quick_count_steps_with_the_arrows_at_once(new_page: Any) -> N
     expect(steps).to_have_attribute("data-step", "0")
     page.keyboard.press("ArrowRight")
     expect(steps).to_have_attribute("data-step", "1")
+
+
+def lesson_point(page: Any, vertex: str) -> Any:
+    return page.locator(f'[data-testid="lesson"] .board-column [data-vertex="{vertex}"]')
+
+
+def test_the_capture_lesson_names_the_last_liberty(new_page: Any) -> None:
+    page = new_page(locale="fr-FR", **PHONE)
+    page.goto("/learn?lesson=capture")
+    expect(page.get_by_test_id("lesson-prompt")).to_have_text(
+        "La pierre blanche en C3 n’a plus qu’une liberté, en C2. Jouez Noir en C2 et capturez-la."
+    )
+
+
+@pytest.mark.parametrize(("locale", "screen"), [("fr-FR", PHONE), ("en-US", {})])
+def test_the_end_of_game_lesson_goes_through_marking_and_the_count(
+    new_page: Any, shot: Any, locale: str, screen: dict[str, Any]
+) -> None:
+    page = new_page(locale=locale, **screen)
+    page.goto("/learn?lesson=end")
+    page.get_by_test_id("lesson-pass").click()
+    mark = page.get_by_test_id("lesson-mark")
+    expect(mark).to_contain_text("E4")
+    expect(page.get_by_test_id("lesson-count")).to_have_count(0)  # the count waits for the marking
+    lesson_point(page, "C3").click()  # a living stone marked by mistake, then unmarked
+    expect(lesson_point(page, "C3")).to_have_class(re.compile("shudan-marker_cross"))
+    lesson_point(page, "C3").click()
+    lesson_point(page, "E4").click()
+    expect(lesson_point(page, "E4")).to_have_class(re.compile("shudan-marker_cross"))
+    expect(page.get_by_test_id("lesson-marked")).to_be_visible()
+    page.get_by_test_id("lesson-count").click()
+    steps = page.get_by_test_id("count-steps")
+    expect(steps).to_be_focused()
+    page.keyboard.press("End")
+    # E4 dead: White holds it and Black's pass stone, both put into Black's 10 points (8 left); Black's one
+    # pass stone fills one of White's 5 (the E column, E4 included), and White adds 0.5 of komi.
+    expect(page.get_by_test_id("total-B")).to_have_text("8")
+    expect(page.get_by_test_id("total-W")).to_have_text(re.compile(r"^4[.,]5$"))
+    expect(page.get_by_test_id("lesson-complete")).to_be_visible()
+    shot(page, f"end-lesson-{locale}")
+
+
+def test_the_triple_ko_lesson_says_the_start_counts_as_whites(new_page: Any) -> None:
+    page = new_page(locale="fr-FR")
+    page.goto("/learn?lesson=superko")
+    (lesson,) = [x for x in json.loads(LESSONS.read_text(encoding="utf-8")) if x["id"] == "superko"]
+    shown = page.get_by_test_id("lesson")
+    for i, step in enumerate(lesson["steps"]):  # each step's move, as its prompt asks: the last one is refused
+        expect(shown).to_have_attribute("data-step", str(i))
+        lesson_point(page, step["goal"][0]).click()
+    refusal = page.get_by_test_id("lesson-refusal")
+    expect(refusal).to_have_attribute("data-reason", "superko")
+    expect(refusal).to_contain_text("redonnerait au goban sa position de départ")
+    expect(refusal).to_contain_text("donc ici par Blanc")
+
+
+# EGC 2011 explanations' example 6 shape (drawn for keima), every stone in seki, an eye each at A5 and E5; French
+# rules, whose area count gives each eye to its side, while the Japanese steps give them to nobody.
+SEKI_SGF = (
+    "(;GM[1]FF[4]SZ[5]RU[French]KM[7.5]"
+    "AB[ba][ab][bb][ac][bc][ad][bd][cd][ae][be][ce]"
+    "AW[ca][da][cb][db][eb][dc][ec][ed][de][ee])"
+)
+
+
+@pytest.mark.parametrize("locale", ["en-US", "fr-FR"])
+def test_the_japanese_seki_step_marks_the_eyes_and_the_tool_shows_territory(
+    new_page: Any, shot: Any, locale: str
+) -> None:
+    page = new_page(locale=locale)
+    page.goto("/position")
+    page.locator('textarea[name="sgf"]').fill(SEKI_SGF)
+    page.locator("form.sgf-load button[type=submit]").click()
+    point = page.locator('[data-testid="position-tool"] .position-layout [data-vertex="A5"]')
+    expect(page.locator('[data-testid="position-tool"] .position-layout [data-vertex="B5"]')).to_have_class(
+        re.compile("shudan-sign_1")
+    )
+    page.get_by_test_id("count").click()
+    steps = page.get_by_test_id("count-steps")
+    expect(steps).to_be_visible()
+    # The position tool's own board shows the territory of the count (the area count's: the eyes)...
+    expect(point).to_have_class(re.compile("shudan-paint_1"))
+    expect(page.locator('[data-testid="position-tool"] .position-layout [data-vertex="E5"]')).to_have_class(
+        re.compile("shudan-paint_-1")
+    )
+    # ... and under Japanese counting the seki step marks both eyes as nobody's.
+    steps.locator('button[data-method="japanese"]').click()
+    for _ in range(6):
+        if steps.get_attribute("data-kind") == "jp-seki":
+            break
+        page.get_by_test_id("step-next").click()
+    expect(steps).to_have_attribute("data-kind", "jp-seki")
+    for vertex in ("A5", "E5"):
+        eye = steps.locator(f'[data-vertex="{vertex}"]')
+        expect(eye).to_have_class(re.compile("shudan-marker_square"))
+        expect(eye).to_have_attribute("aria-label", re.compile("counts for nobody|ne compte pour personne"))
+    shot(page, f"seki-eyes-{locale}")
+    # An edit makes the count stale: the shading goes.
+    page.locator('input[name="tool"][value="black"]').check()
+    page.locator('[data-testid="position-tool"] .position-layout [data-vertex="C3"]').click()
+    expect(point).not_to_have_class(re.compile("shudan-paint"))

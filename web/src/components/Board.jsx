@@ -38,14 +38,15 @@ export function isStarPoint(x, y, size) {
 
 /**
  * Props: size, board (flat array, 0 empty, 1 black, 2 white), lastMove ([x, y] or null),
- * dead (Set of points), territory ({B: Set, W: Set} or null), onActivate(vertex, how) with
+ * dead (Set of points), territory ({B: Set, W: Set} or null), neutral (Set of empty points that count for
+ * nobody, marked with a square: dame, eyes of a seki under Japanese counting), onActivate(vertex, how) with
  * how "pointer" (click or tap) or "key", interactive (bool), ghost (1 black, 2 white, 0 none:
  * the stone previewed under the pointer), selected ([x, y] or null: the point chosen by a
  * first tap, shown with its stone until confirmed), onPass, help (the keyboard help, where the page's
  * board does something else than play a game's move), maxWidth, maxHeight.
  */
 export function Board(props) {
-  const { size, board, lastMove, dead, territory, onActivate, interactive, ghost, selected, maxWidth, maxHeight } =
+  const { size, board, lastMove, dead, territory, neutral, onActivate, interactive, ghost, selected, maxWidth, maxHeight } =
     props;
   const vertexSize = fitVertexSize(size, maxWidth, maxHeight);
   const container = useRef(null);
@@ -65,6 +66,7 @@ export function Board(props) {
         signs.push(SIGN[board[p]] ?? 0);
         let marker = null;
         if (dead?.has(p)) marker = { type: "cross" };
+        else if (neutral?.has(p) && !board[p]) marker = { type: "square" };
         else if (lastMove && lastMove[0] === x && lastMove[1] === y) marker = { type: "circle" };
         markers.push(marker);
         let paint = 0;
@@ -77,7 +79,7 @@ export function Board(props) {
       paintMap.push(paints);
     }
     return { signMap, markerMap, paintMap };
-  }, [size, board, lastMove, dead, territory]);
+  }, [size, board, lastMove, dead, territory, neutral]);
 
   // The stone the player would place, shown faintly under the pointer on an empty point,
   // and plainly on the point selected by a first tap.
@@ -107,6 +109,7 @@ export function Board(props) {
     if (isSelected(x, y)) parts.push(t("selectedMark"));
     if (c === 0 && territory?.B?.has(p)) parts.push(t("territoryOf", t("black")));
     if (c === 0 && territory?.W?.has(p)) parts.push(t("territoryOf", t("white")));
+    if (c === 0 && neutral?.has(p)) parts.push(t("nobodysPoint"));
     return t("pointLabel", vertexToGtp([x, y], size), parts.join(", "));
   }
 

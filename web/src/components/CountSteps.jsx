@@ -108,6 +108,7 @@ export function CountSteps({ size, board, score, method, maxWidth, autoFocus = f
           board={view.colors}
           dead={view.lifted}
           territory={territory}
+          neutral={view.counted.N}
           interactive={false}
           maxWidth={maxWidth || 420}
           maxHeight={maxWidth || 420}

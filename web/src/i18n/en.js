@@ -68,6 +68,7 @@ export const en = {
   empty: "empty",
   lastMove: "last move",
   deadMark: "marked dead",
+  nobodysPoint: "counts for nobody",
   territoryOf: (c) => `${c.toLowerCase()} territory`,
   pointLabel: (name, what) => `${name}, ${what}`,
   board: (n) => `Go board, ${n} by ${n}`,
@@ -191,8 +192,10 @@ export const en = {
       `${v} would be suicide: the stone would have no liberty and capture nothing, which these rules forbid.`,
     ko: (v) =>
       `${v} retakes the ko at once: the ko rule forbids recreating the previous position; play elsewhere first.`,
-    superko: (v) =>
-      `${v} would repeat an earlier position of the board: the superko rule forbids it.`,
+    superko: (v, msg) =>
+      /starting position/.test(msg || "")
+        ? `${v} would give the board back its starting position: a set-up position counts as made by the opponent of the player to move first, here ${/counts as Black/.test(msg) ? "Black" : "White"}, who may not make it again (superko rule).`
+        : `${v} would repeat an earlier position of the board: the superko rule forbids it.`,
     "off-board": (v) => `${v} is not on the board.`,
     "wrong-phase": () => "This action does not fit the current phase of the game.",
     "wrong-turn": () => "It is not your turn.",
@@ -515,6 +518,7 @@ export const en = {
     expectedRefusal: "Legal: the referee accepts it. This step asks for the move it refuses.",
     refusedBecause: "The referee refuses:",
     refereeSaid: "Referee's sentence:",
+    markStep: "Mark the dead stones:",
     completed: "Lesson completed.",
     source: "Rule text:",
     countLink: "The count step by step, on any position: the position tool",

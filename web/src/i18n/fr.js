@@ -66,6 +66,7 @@ export const fr = {
   empty: "libre",
   lastMove: "dernier coup",
   deadMark: "marquée morte",
+  nobodysPoint: "ne compte pour personne",
   territoryOf: (c) => `territoire ${c === "Noir" ? "noir" : "blanc"}`,
   pointLabel: (name, what) => `${name}, ${what}`,
   board: (n) => `Goban de ${n} sur ${n}`,
@@ -191,8 +192,10 @@ export const fr = {
       `${v} serait un suicide\u00a0: la pierre n’aurait aucune liberté et ne capturerait rien, ce que ces règles interdisent.`,
     ko: (v) =>
       `${v} reprend le ko tout de suite\u00a0: la règle du ko interdit de recréer la position précédente\u202f; jouez ailleurs d’abord.`,
-    superko: (v) =>
-      `${v} redonnerait au goban un état qu’il a déjà eu\u00a0: la règle du superko l’interdit.`,
+    superko: (v, msg) =>
+      /starting position/.test(msg || "")
+        ? `${v} redonnerait au goban sa position de départ\u00a0: une position posée compte comme créée par l’adversaire du premier joueur à jouer, donc ici par ${/counts as Black/.test(msg) ? "Noir" : "Blanc"}, qui ne peut pas la recréer (règle du superko).`
+        : `${v} redonnerait au goban un état qu’il a déjà eu\u00a0: la règle du superko l’interdit.`,
     "off-board": (v) => `${v} n’est pas sur le goban.`,
     "wrong-phase": () => "Cette action ne correspond pas à la phase de la partie.",
     "wrong-turn": () => "Ce n’est pas votre tour.",
@@ -522,6 +525,7 @@ export const fr = {
     expectedRefusal: "Légal\u00a0: l’arbitre l’accepte. Cette étape demande le coup qu’il refuse.",
     refusedBecause: "L’arbitre refuse\u00a0:",
     refereeSaid: "Phrase de l’arbitre\u00a0:",
+    markStep: "Marquez les pierres mortes\u00a0:",
     completed: "Leçon terminée.",
     source: "Texte de la règle\u00a0:",
     countLink: "Le décompte pas à pas, sur n’importe quelle position\u00a0: l’outil de position",
