@@ -60,6 +60,17 @@ def test_the_quick_count_table_says_which_rows_make_the_total(
     shot(page, f"quick-count-{locale}")
 
 
+def test_confirm_each_move_is_not_offered_while_marking(new_page: Any, ui: Any, shot: Any) -> None:
+    page = new_page(locale="fr-FR", **PHONE)
+    gid = ui.create_game(page, size=9, opponent="local", level=None)
+    expect(page.get_by_test_id("confirm-tap")).to_be_visible()  # while playing, a phone's player may want it
+    for _ in range(2):
+        ui.play_api(page, gid, {"type": "pass"})
+    expect(page.locator(".game")).to_have_attribute("data-phase", "scoring")
+    expect(page.get_by_test_id("confirm-tap")).to_have_count(0)
+    shot(page, "marking-fr-phone")
+
+
 # Main line B E5, W C7, B G3; a variation W G7, B C3 after Black's first move. Black is named "?", White not at all.
 UNNAMED_SGF = (
     "(;GM[1]FF[4]SZ[9]KM[7.5]RU[French]PB[?]C[Start]"
