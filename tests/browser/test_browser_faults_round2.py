@@ -71,6 +71,45 @@ def test_confirm_each_move_is_not_offered_while_marking(new_page: Any, ui: Any, 
     shot(page, "marking-fr-phone")
 
 
+def header_rows(page: Any) -> int:
+    """How many lines the header takes: its parts' distinct lines, each part's own height in button rows."""
+    rows: int = page.evaluate(
+        """() => {
+            const row = document.querySelector('header .nav-links .button').getBoundingClientRect().height;
+            const lines = new Set();
+            for (const el of document.querySelectorAll('header h1, header .account, header .nav-links')) {
+                const box = el.getBoundingClientRect();
+                for (let y = box.top; y < box.bottom - row / 2; y += row) lines.add(Math.round(y / row));
+            }
+            return lines.size;
+        }"""
+    )
+    return rows
+
+
+@pytest.mark.parametrize("locale", ["en-US", "fr-FR"])
+def test_the_phone_header_takes_two_lines(new_page: Any, ui: Any, shot: Any, locale: str) -> None:
+    page = new_page(locale=locale, **PHONE)
+    gid = ui.create_game(page, size=9, opponent="local")
+    for path in (f"/g/{gid}", "/", "/review"):
+        page.goto(path)
+        page.get_by_test_id("language").wait_for()
+        assert header_rows(page) <= 2, (path, page.locator("header").bounding_box())
+        assert page.locator("header").bounding_box()["height"] < 100
+        # Every link is still there to tap (a line that does not fit scrolls sideways), the menu in view.
+        menu = page.get_by_test_id("language").bounding_box()
+        assert menu["x"] + menu["width"] <= 390, menu
+    page.get_by_test_id("learn-link").click()
+    expect(page).to_have_url(re.compile("/learn$"))
+    page.get_by_test_id("position-link").click()
+    expect(page).to_have_url(re.compile("/position$"))
+    page.get_by_test_id("edit-profile").click()
+    expect(page.get_by_test_id("form-edit")).to_be_visible()
+    page.goto(f"/g/{gid}")
+    page.get_by_test_id("language").wait_for()
+    shot(page, f"phone-header-{locale}")
+
+
 # Main line B E5, W C7, B G3; a variation W G7, B C3 after Black's first move. Black is named "?", White not at all.
 UNNAMED_SGF = (
     "(;GM[1]FF[4]SZ[9]KM[7.5]RU[French]PB[?]C[Start]"
