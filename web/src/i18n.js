@@ -131,8 +131,14 @@ export function errorWords(exc, what = null) {
     (exc?.code === "invalid-request" && field && ["password", "new", "rank"].includes(field) && tn("fieldErrors", field)) ||
     (exc?.code !== "invalid-request" && tn("fieldErrors", exc?.code, message));
   if (known) return known;
+  // The server's sentences are English: a page in another language says its own words for the code (and the
+  // field) and leaves the server's out, rather than mix two languages; the server's sentence stands alone only
+  // for a code the page does not know.
+  const serverLanguage = lang.get() === "en";
   const fieldName = field ? tn("fieldNames", field) : null;
-  if (fieldName) return t("labelled", fieldName, message);
-  what = (exc?.code === "invalid-request" && what) || tn("errors", exc?.code) || t("errorTitle");
-  return message && !["network", "no-such-game"].includes(exc?.code) ? t("labelled", what, message) : what;
+  if (fieldName) return serverLanguage ? t("labelled", fieldName, message) : t("fieldRefused", fieldName);
+  const own = (exc?.code === "invalid-request" && what) || tn("errors", exc?.code);
+  if (!own) return message || t("errorTitle");
+  if (!serverLanguage || !message || ["network", "no-such-game"].includes(exc?.code)) return own;
+  return t("labelled", own, message);
 }
