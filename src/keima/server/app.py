@@ -17,7 +17,15 @@ from typing import Any
 
 from fastapi import FastAPI
 
-from keima.server import api_players, api_ratings, http_edge, routes_games, routes_ui, storage_errors
+from keima.server import (
+    api_mutes,
+    api_players,
+    api_ratings,
+    http_edge,
+    routes_games,
+    routes_ui,
+    storage_errors,
+)
 from keima.server.http_edge import BodyLimit, SecurityHeaders, content_security_policy
 from keima.server.hub import Hub
 from keima.server.limits import Limits
@@ -91,6 +99,7 @@ def create_app(db_url: str | None = None, *, pubsub: PubSub | None = None, dist:
     )
     app.include_router(api_players.router)
     app.include_router(api_ratings.router)
+    app.include_router(api_mutes.router)
     app.add_middleware(BodyLimit, larger={"/api/review": REVIEW_MAX_BODY})
     app.add_middleware(SecurityHeaders, csp=content_security_policy(web_root))
 

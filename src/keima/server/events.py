@@ -81,7 +81,7 @@ def event_of(game: str, version: int, entry: dict[str, Any], before: Before, aft
         add("renamed", color=entry["rename"]["color"])
     elif "chat" in entry:
         m = entry["chat"]
-        add("chatted", message={k: m[k] for k in ("n", "from", "text", "at", "to")})
+        add("chatted", message={k: m.get(k) for k in ("n", "from", "text", "at", "to", "sender")})
     elif entry.get("undo"):
         taken = before.moves - len(g.moves)
         if before.undo_request is not None and entry.get("undo_request", before.undo_request) is None:

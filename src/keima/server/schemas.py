@@ -208,7 +208,9 @@ class PlayerOut(_Strict):
 
 class ChatOut(_Strict):
     """A chat message: ``n`` the number of moves played when it was sent (it belongs after move ``n``),
-    ``from`` the sender's name, ``at`` the time (ISO 8601, UTC), ``to`` which chat."""
+    ``from`` the sender's name, ``at`` the time (ISO 8601, UTC), ``to`` which chat, ``sender`` the sender's
+    handle, the same in every game, which a reader mutes (``PUT /api/me/mutes/{sender}``; null for messages
+    stored before handles were)."""
 
     model_config = ConfigDict(extra="forbid", serialize_by_alias=True, validate_by_name=True,
                               validate_by_alias=True)
@@ -218,6 +220,7 @@ class ChatOut(_Strict):
     text: str
     at: str
     to: Literal["players", "spectators"]
+    sender: str | None = None
 
 
 class SideClockOut(_Strict):

@@ -2,7 +2,8 @@
 
 The migrations (``keima/server/migrations``) create it step by step: revision 0001 made ``games`` and ``game_log``,
 0002 the players' tables, 0003 the columns and tables of game events (``people`` and ``summary`` on ``games``, the
-outbox, the subscribers' progress, the players' records and the scheduler), 0004 the ratings and their history.
+outbox, the subscribers' progress, the players' records and the scheduler), 0004 the ratings and their history,
+0009 the muted chat senders.
 A migration never reads this module: each writes its own steps, so that a database made by an older keima is
 brought up the way it would have been.
 ``tests/server/test_persistence.py`` checks that a migrated database and ``metadata`` agree.
@@ -110,4 +111,14 @@ rating_history = sa.Table(
     sa.Column("at", sa.DateTime(timezone=True), nullable=False),
     sa.Column("rating", sa.Float, nullable=False),
     sa.Column("deviation", sa.Float, nullable=False),
+)
+# The chat senders each player muted (keima.server.mutes): ``sender`` the handle a chat message carries, ``name``
+# the name it wrote under when muted (the player's list shows it).
+chat_mutes = sa.Table(
+    "chat_mutes",
+    metadata,
+    sa.Column("player_id", sa.String(32), primary_key=True),
+    sa.Column("sender", sa.String(64), primary_key=True),
+    sa.Column("name", sa.String(80), nullable=False),
+    sa.Column("at", sa.DateTime(timezone=True), nullable=False),
 )

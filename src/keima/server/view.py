@@ -87,7 +87,7 @@ _COLORS: TypeAdapter[list[Color]] = TypeAdapter(list[Color])
 _TAIL = ("clock", "moves", "you")
 # How many of a game's last chat messages a state carries (the SGF keeps them all).
 CHAT_IN_STATE = 100
-_CHAT_KEYS = ("n", "from", "text", "at", "to")
+_CHAT_KEYS = ("n", "from", "text", "at", "to", "sender")
 
 
 def bot_name(level: str | None) -> str:
@@ -200,7 +200,7 @@ def _head(s: ViewedGame, now: float, moves: list[MoveOut], you: list[Color]) -> 
         invite_open=s.invite_hash is not None,
         undo_request=None if s.undo_request is None else UndoRequestOut(by=color_out(s.undo_request)),
         bot_note=s.bot_note,
-        chat=[ChatOut.model_construct(**{k: m[k] for k in _CHAT_KEYS}) for m in s.chat[-CHAT_IN_STATE:]],
+        chat=[ChatOut.model_construct(**{k: m.get(k) for k in _CHAT_KEYS}) for m in s.chat[-CHAT_IN_STATE:]],
         clock=clock_out(s.clock, now, view.clock_spec(s)),
         moves=moves,
         you=you,
