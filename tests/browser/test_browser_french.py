@@ -142,6 +142,6 @@ def test_french_typography_and_wording(new_page: Any, ui: Any, shot: Any) -> Non
     expect(quick.locator("tr", has_text="rempli")).to_be_visible()
     note = page.get_by_test_id("quick-count-note")
     expect(note).to_be_visible()
-    expect(note).to_contain_text("Rempli\u00a0: intersections du territoire")
+    expect(note).to_contain_text("elles le remplissent (− rempli)")
     assert page.evaluate(BAD_FRENCH_PUNCTUATION) == [], "quick count"
     shot(page, "quick-count-fr")

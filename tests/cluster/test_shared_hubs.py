@@ -255,16 +255,21 @@ def test_watchers_are_counted_over_both_processes(with_nodes: Callable[[Body], N
 
 
 async def _test_watchers_are_counted_over_both_processes(nodes: tuple[Node, Node]) -> None:
-    """The lobby's spectator count of a game adds up the sockets of every process: each advertises its own
-    counts in Redis every ``advertise_s`` seconds (0.1 s here), and a process that stops takes its count with it."""
+    """The lobby's spectator count of a game adds up the distinct viewers of every process: each advertises its
+    own counts in Redis every ``advertise_s`` seconds (0.1 s here), and a process that stops takes its count with
+    it. A player's subscription (no viewer) is not counted, nor a viewer's second one in the same process."""
     a, b = nodes
     s, _token, _ = await a.hub.create(body())
     await b.hub.get(s.id)
-    subs = [a.pubsub.subscribe(s.id), b.pubsub.subscribe(s.id), b.pubsub.subscribe(s.id)]
+    subs = [a.pubsub.subscribe(s.id), a.pubsub.subscribe(s.id, "ann"), b.pubsub.subscribe(s.id, "bob"),
+            b.pubsub.subscribe(s.id, "bob"), b.pubsub.subscribe(s.id, "cid")]
     try:
         await asyncio.sleep(0.6)  # both advertised (the advertiser sleeps its first period too)
         assert await a.pubsub.watchers([s.id, "no-such-game"]) == {s.id: 3, "no-such-game": 0}
         assert await b.pubsub.watchers([s.id]) == {s.id: 3}
+        subs.pop(2).close()  # one of bob's two: bob still watches
+        await asyncio.sleep(0.6)
+        assert await a.pubsub.watchers([s.id]) == {s.id: 3}
         subs.pop().close()
         await asyncio.sleep(0.6)
         assert await a.pubsub.watchers([s.id]) == {s.id: 2}

@@ -62,3 +62,23 @@ def test_the_quick_count_lesson_counts_as_the_area_count(fast_client: TestClient
     assert score["methods"]["area"]["result"] == "W+0.5"
     assert score["methods"]["quick-count"]["result"] == "W+0.5"
     assert score["steps"]["quick-count"]
+
+
+def test_the_triple_ko_refusal_names_the_starting_position(fast_client: TestClient) -> None:
+    # Issue 23 item 19: the board White would recreate is the lesson's set-up position, which counts as made by
+    # the opponent of the player to move first (docs/rules.md), not by one of White's stones.
+    (lesson,) = [lesson for lesson in LESSONS if lesson["id"] == "superko"]
+    assert lesson["to_move"] == "B"
+    base = {k: lesson[k] for k in ("size", "black", "white", "to_move")}
+    moves: list[dict[str, str]] = []
+    for step in lesson["steps"][:-1]:
+        moves.append({"color": step["color"], "vertex": step["goal"][0]})
+        if step.get("reply"):
+            moves.append(step["reply"])
+    last = lesson["steps"][-1]
+    r = fast_client.post("/api/positions/play", json={
+        **base, "moves": moves, "attempt": {"color": last["color"], "vertex": last["goal"][0]}})
+    verdict = r.json()
+    assert (verdict["legal"], verdict["reason"]) == (False, "superko")
+    assert "starting position, which counts as White's own" in verdict["message"], verdict["message"]
+    assert "one of his own stones" not in verdict["message"]

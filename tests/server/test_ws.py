@@ -55,7 +55,7 @@ def test_socket_errors_keep_the_socket_open(client: TestClient) -> None:
         w.send_json({"type": "action", "id": "x", "action": {"type": "play", "move": 40}})
         err = w.receive_json()
         assert err == {"type": "error", "id": "x", "error": {
-            "code": "illegal-move", "reason": "wrong-turn", "status": 409, "field": None,
+            "code": "illegal-move", "reason": "wrong-turn", "status": 409, "field": None, "line": None,
             "message": err["error"]["message"]}}
         w.send_json({"type": "action", "id": "y", "action": {"type": "fly"}})
         assert w.receive_json()["error"]["code"] == "bad-request"

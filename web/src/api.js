@@ -4,7 +4,7 @@
 /** Mount root of the UI and the API ("/" unless served under a prefix). */
 export const ROOT = (typeof window !== "undefined" && window.KEIMA_ROOT) || "/";
 
-/** An error answer of the API: code, reason, field and message as the server sent them. */
+/** An error answer of the API: code, reason, field, line and message as the server sent them. */
 export class ApiError extends Error {
   constructor(status, body) {
     const err = (body && body.error) || {};
@@ -13,6 +13,7 @@ export class ApiError extends Error {
     this.code = err.code || "http-error";
     this.reason = err.reason || null;
     this.field = err.field || null;
+    this.line = err.line ?? null;
   }
 }
 

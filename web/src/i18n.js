@@ -87,6 +87,16 @@ export function tt(key, ...args) {
   return value === undefined ? key : said(value, args);
 }
 
+/**
+ * What is wrong with a record the review page was given, in the current language, from the refusal's
+ * `reason` and `line` (docs/web-api.md, POST /api/review); null for a refusal of another kind.
+ */
+export function sgfFaultWords(exc) {
+  const reason = exc?.code === "too-large" ? "too-long" : exc?.field === "sgf" || exc?.reason === "too-long" ? exc?.reason : null;
+  const value = reason ? lookup(["lessons", "sgfFaults", reason]) : undefined;
+  return value === undefined ? null : said(value, [exc.line ?? null]);
+}
+
 /** A lesson text ({en, fr}) in the current language. */
 export function lt(text) {
   return text?.[lang.get()] ?? text?.en ?? "";
@@ -145,8 +155,14 @@ export function errorWords(exc, what = null) {
     (exc?.code === "invalid-request" && field && ["password", "new", "rank"].includes(field) && tn("fieldErrors", field)) ||
     (exc?.code !== "invalid-request" && tn("fieldErrors", exc?.code, message));
   if (known) return known;
+  // The server's sentences are English: a page in another language says its own words for the code (and the
+  // field) and leaves the server's out, rather than mix two languages; the server's sentence stands alone only
+  // for a code the page does not know.
+  const serverLanguage = lang.get() === "en";
   const fieldName = field ? tn("fieldNames", field) : null;
-  if (fieldName) return t("labelled", fieldName, message);
-  what = (exc?.code === "invalid-request" && what) || tn("errors", exc?.code) || t("errorTitle");
-  return message && !["network", "no-such-game"].includes(exc?.code) ? t("labelled", what, message) : what;
+  if (fieldName) return serverLanguage ? t("labelled", fieldName, message) : t("fieldRefused", fieldName);
+  const own = (exc?.code === "invalid-request" && what) || tn("errors", exc?.code);
+  if (!own) return message || t("errorTitle");
+  if (!serverLanguage || !message || ["network", "no-such-game"].includes(exc?.code)) return own;
+  return t("labelled", own, message);
 }

@@ -65,15 +65,37 @@ def suicide(p: int, color: int, size: int, single: bool, rules_name: str) -> Ill
     )
 
 
-def repetition(p: int, color: int, size: int, simple_ko: bool, ko_rule: str, rules_name: str) -> IllegalMove:
+def repetition(p: int, color: int, size: int, simple_ko: bool, ko_rule: str, rules_name: str,
+               start: bool = False) -> IllegalMove:
     """Return the refusal of a play at ``p`` that repeats a position: ``simple_ko`` when it retakes a single-stone
-    ko at once (reason ``ko``, whichever rule forbids it), else a superko under ``ko_rule``."""
+    ko at once (reason ``ko``, whichever rule forbids it), else a superko under ``ko_rule``; ``start`` when the
+    board repeated is a starting position (set up, or after handicap), which the sentence then names: under
+    natural-situational superko it counts as made by the mover (docs/rules.md), not by a stone they played."""
     gtp = to_gtp(p, size)
     if simple_ko:
         return IllegalMove(
             "ko",
             f"{gtp} retakes the ko at once: recapturing the single stone that just captured would repeat "
             "the previous position; play elsewhere first (ko rule)",
+            p,
+            color,
+        )
+    if start and ko_rule == "natural-situational":
+        who = "Black" if color == 1 else "White"
+        first = "White" if color == 1 else "Black"
+        return IllegalMove(
+            "superko",
+            f"{gtp} is forbidden by natural situational superko ({rules_name} rules): it would give the board back "
+            f"its starting position, which counts as {who}'s own, as if {who} had just made it (a starting "
+            f"position counts as made by the opponent of the player to move first, here {first})",
+            p,
+            color,
+        )
+    if start:
+        return IllegalMove(
+            "superko",
+            f"{gtp} is forbidden by {_KO_WORDS[ko_rule]} ({rules_name} rules): it would give the board back its "
+            "starting position",
             p,
             color,
         )

@@ -100,6 +100,7 @@ class History:
         "_extra_situations",
         "_track_created",
         "_multi_suicide",
+        "_start_keys",
         "_events",
         "_moves",
         "_moves_seen",
@@ -133,6 +134,8 @@ class History:
         # Situations counted for Japanese cycle detection beside another ko rule.
         self._extra_situations = self._track_situations and rules.ko != "situational"
         self._multi_suicide = rules.multi_stone_suicide
+        # The superko keys of the starting positions, so that a refusal can say the board repeated is one of them.
+        self._start_keys: set[int] = set()
         self._events: list[Event] = []
         self._moves: list[MoveRecord] = []
         self._moves_seen = 0  # log entries already turned into self._moves
@@ -178,10 +181,13 @@ class History:
         to_move = self.hot[0]
         if self._track_positions:
             _add(self.positions, h)
+            self._start_keys.add(h)
         if self._track_situations:
             _add(self.situations, h ^ SIDE_KEY[to_move])
+            self._start_keys.add(h ^ SIDE_KEY[to_move])
         if self._track_created:
             _add(self.created, h ^ CREATOR_KEY[3 - to_move])
+            self._start_keys.add(h ^ CREATOR_KEY[3 - to_move])
 
     def push(self, event: Event, state: object, rebuild: bool = False) -> None:
         """Record an event other than a move; ``state`` is what ``pop`` hands back. With ``rebuild``, taking it
@@ -231,7 +237,8 @@ class History:
             key = h ^ self._play_key[c]
             if key in seen:
                 board.undo(rec)
-                raise repetition(p, c, self.size, p == hot[3] and c == hot[0], self.rules.ko, self.rules.name)
+                raise repetition(p, c, self.size, p == hot[3] and c == hot[0], self.rules.ko, self.rules.name,
+                                 key in self._start_keys)
             if not commit:
                 board.undo(rec)
                 return None

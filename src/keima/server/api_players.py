@@ -24,6 +24,7 @@ from keima.server.hub import Hub
 from keima.server.limits import ChatFlood, Limits
 from keima.server.lobby import LOBBY, Lobby, player_channel
 from keima.server.matchmaker import MATCHED_PREFIX, matched_json
+from keima.server.mutes import Mutes
 from keima.server.notify import prefs_of as notify_prefs
 from keima.server.origin import cross_origin as _cross_origin
 from keima.server.origin import same_origin as _same_origin
@@ -44,12 +45,13 @@ _errors: dict[int | str, dict[str, Any]] = {code: {"model": ErrorBody} for code 
 
 
 async def setup(app: FastAPI, hub: Hub, limits: Limits | None = None) -> None:
-    """Make ``app.state.players``, ``app.state.lobby`` and ``app.state.chat`` for ``hub`` (reads or makes the
+    """Make ``app.state.players``, ``app.state.lobby``, ``app.state.mutes`` and ``app.state.chat`` for ``hub`` (reads or makes the
     signing key: see ``load_secret``), their rate limits made by ``limits`` (default: in this process)."""
     secret = await asyncio.get_running_loop().run_in_executor(None, load_secret, hub.store)
     app.state.players = Players(hub.store, secret, limits, engines=hub.engines)
     app.state.lobby = Lobby(hub)
-    app.state.chat = Chat(hub, limits)
+    app.state.mutes = Mutes(hub.store, secret)
+    app.state.chat = Chat(hub, limits, handle=app.state.mutes.handle)
     app.state.chat_flood = ChatFlood(limits or Limits())
     app.state.away = AwaySettings(hub.store, hub.service)
 
@@ -302,6 +304,7 @@ async def delete_me(request: Request) -> Response:
     await _retire_all(request, player)
     await request.app.state.matchmaker.cancel(player.id)
     former = await players_of(request).delete(player)
+    await request.app.state.mutes.forget(player.id)
     await _anonymize(request, player.id, former)
     resp = Response(status_code=204)
     resp.delete_cookie(SESSION_COOKIE, path="/")

@@ -20,6 +20,7 @@ from fastapi import FastAPI
 
 from keima.server import (
     api_automatch,
+    api_mutes,
     api_notify,
     api_player_games,
     api_players,
@@ -134,6 +135,7 @@ def create_app(db_url: str | None = None, *, pubsub: PubSub | None = None, dist:
     app.include_router(api_player_games.router)
     app.include_router(api_tournaments.router)
     app.include_router(api_notify.router)
+    app.include_router(api_mutes.router)
     app.add_middleware(BodyLimit, larger={"/api/review": REVIEW_MAX_BODY,
                                           "/api/analysis": routes_analysis.ANALYSIS_MAX_BODY,
                                           "/api/tournaments/import": api_tournaments.IMPORT_MAX})

@@ -1,7 +1,7 @@
 """Chat in a game, and the game's SGF with its players, clock and chat.
 
-A message is stored in the game's log as an entry ``{"chat": {"n", "from", "text", "at", "to", "player"}}``
-(``n``: the number of moves played when it was sent), so it is kept with the game, replays with it, and goes to
+A message is stored in the game's log as an entry ``{"chat": {"n", "from", "text", "at", "to", "player", "sender"}}``
+(``n``: the number of moves played when it was sent; ``sender`` the handle a reader mutes, keima.server.mutes), so it is kept with the game, replays with it, and goes to
 every viewer in the state (``GameState.chat``) like any change. Two chats: ``"players"`` (only seated players
 write there) and ``"spectators"`` (everyone else); both are shown to everyone, the UI lets players hide the
 spectators'. Text is kept as plain text: clients must show it as text, never as HTML.
@@ -13,6 +13,7 @@ messages before the first move), as OGS does.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from datetime import UTC
 from typing import Any
 
@@ -36,8 +37,10 @@ class Chat:
     """Chat of one server process: the rate limit per sender (``app.state.chat``), kept in Redis when ``limits``
     is (cluster mode: one limit across the processes)."""
 
-    def __init__(self, hub: Hub, limits: Limits | None = None) -> None:
+    def __init__(self, hub: Hub, limits: Limits | None = None, handle: Callable[[str], str] | None = None) -> None:
         self.hub = hub
+        # The public handle of a sender (keima.server.mutes.Mutes.handle), which each message carries.
+        self.handle = handle
         self.rate: Limiter = (limits or Limits()).limiter("chat", CHAT_LIMIT, CHAT_WINDOW)
 
     async def post(self, game_id: str, action: dict[str, Any], thash: str | None, player: Player | None) -> GameSession:
@@ -59,10 +62,11 @@ class Chat:
             raise too_many(wait, "chat messages")
 
         def do(cur: GameSession) -> dict[str, Any]:
-            name, _sender = self._sender(cur, cur.seats.held_by(thash), to, thash, player)
+            name, key = self._sender(cur, cur.seats.held_by(thash), to, thash, player)
             message = {"n": len(cur.game.moves), "from": name, "text": text,
                        "at": timesource.now_utc().isoformat(timespec="seconds"), "to": to,
-                       "player": None if player is None else player.id}
+                       "player": None if player is None else player.id,
+                       "sender": None if self.handle is None else self.handle(key)}
             return cur.post_chat(message)
 
         return await self.hub.service.change(game_id, do)

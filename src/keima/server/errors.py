@@ -14,16 +14,19 @@ QUOTE_LIMIT = 60
 
 
 class Refused(Exception):
-    """A refused request or intent: machine ``code``, English ``message``, rule ``reason``, bad ``field``.
+    """A refused request or intent: machine ``code``, English ``message``, rule ``reason``, bad ``field``, and the
+    ``line`` of the client's text it is about (an SGF record's).
 
     No HTTP here: the edge (``keima.server.app``'s handlers, the WebSocket) answers with ``http_status(code)``."""
 
-    def __init__(self, code: str, message: str, *, reason: str | None = None, field: str | None = None) -> None:
+    def __init__(self, code: str, message: str, *, reason: str | None = None, field: str | None = None,
+                 line: int | None = None) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
         self.reason = reason
         self.field = field
+        self.line = line
 
     @property
     def status(self) -> int:
@@ -32,7 +35,7 @@ class Refused(Exception):
 
     def detail(self) -> ErrorDetail:
         """Return the ``error`` object of the body."""
-        return ErrorDetail(code=self.code, message=self.message, reason=self.reason, field=self.field)
+        return ErrorDetail(code=self.code, message=self.message, reason=self.reason, field=self.field, line=self.line)
 
     def body(self) -> ErrorBody:
         """Return the whole error body ``{"error": {...}}``."""

@@ -92,7 +92,7 @@ def event_of(game: str, version: int, entry: dict[str, Any], before: Before, aft
         add("rated", rating_change=dict(entry["rated"]))
     elif "chat" in entry:
         m = entry["chat"]
-        add("chatted", message={**{k: m[k] for k in ("n", "from", "text", "at", "to")},
+        add("chatted", message={**{k: m.get(k) for k in ("n", "from", "text", "at", "to", "sender")},
                                 "account": m.get("player") is not None})
     elif entry.get("undo"):
         taken = before.moves - len(g.moves)

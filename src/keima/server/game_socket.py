@@ -22,6 +22,7 @@ from keima.server.api_players import caller_token, check_chat_flood, players_of
 from keima.server.errors import Refused
 from keima.server.http_edge import MAX_BODY, printable, validation_error
 from keima.server.hub import Hub
+from keima.server.mutes import without_muted_delta, without_muted_state
 from keima.server.origin import cross_origin
 from keima.server.schemas import WS_ADAPTER, WsAck, WsError, WsErrorDetail, WsNotice, WsPong
 from keima.server.session import GameSession, token_hash
@@ -39,11 +40,13 @@ ACK_WAIT = 2.0  # seconds an ack waits for the delta of its change before the wh
 class GameSocket:
     """One watcher's socket: what it was sent (``last``: the version) and how to send it more."""
 
-    def __init__(self, hub: Hub, websocket: WebSocket, game_id: str, thash: str | None) -> None:
+    def __init__(self, hub: Hub, websocket: WebSocket, game_id: str, thash: str | None,
+                 player_id: str | None = None) -> None:
         self.hub = hub
         self.ws = websocket
         self.game_id = game_id
         self.thash = thash
+        self.player_id = player_id  # whose muted senders' messages this socket leaves out
         self.last = -1
         self.sent = asyncio.Condition()
 
@@ -57,9 +60,14 @@ class GameSocket:
         """Send the whole state (of a version at least ``at_least``), with this viewer's seats."""
         s = await self._session(at_least)
         seats = s.seats.held_by(self.thash)
-        await self.ws.send_text(ws_state_json(s.state_json(timesource.now(), seats),
+        muted = await self._muted()
+        await self.ws.send_text(ws_state_json(without_muted_state(s.state_json(timesource.now(), seats), muted),
                                               protocol=PROTOCOL if first else None))
         await self._sent(s.version)
+
+    async def _muted(self) -> dict[str, str]:
+        mutes = getattr(self.ws.app.state, "mutes", None)
+        return {} if mutes is None or self.player_id is None else await mutes.of(self.player_id)
 
     async def _sent(self, version: int) -> None:
         async with self.sent:
@@ -73,6 +81,8 @@ class GameSocket:
             return
         if text.startswith(DELTA_PREFIX):
             if version - 1 == self.last and not FULL_STATES:
+                if self.player_id is not None and '"chatted"' in text:
+                    text = without_muted_delta(text, await self._muted())
                 await self.ws.send_text(text)
                 await self._sent(version)
             else:
@@ -80,7 +90,10 @@ class GameSocket:
             return
         seats = self.hub.sessions[self.game_id].seats.held_by(self.thash) if self.game_id in self.hub.sessions \
             else frozenset()
-        await self.ws.send_text(ws_state_json(with_you(text, seats) if seats else text))
+        state = with_you(text, seats) if seats else text
+        if self.player_id is not None:
+            state = without_muted_state(state, await self._muted())
+        await self.ws.send_text(ws_state_json(state))
         await self._sent(version)
 
     async def caught_up(self, version: int) -> None:
@@ -105,8 +118,9 @@ async def serve(hub: Hub, websocket: WebSocket, game_id: str) -> None:
     foreign = cross_origin(websocket.headers)
     token = None if foreign else await caller_token(websocket, game_id)
     player = None if foreign else await players_of(websocket).current(websocket.cookies)
-    sock = GameSocket(hub, websocket, game_id, None if token is None else token_hash(token))
-    sub = hub.pubsub.subscribe(game_id)
+    sock = GameSocket(hub, websocket, game_id, None if token is None else token_hash(token),
+                      None if player is None else player.id)
+    sub = hub.pubsub.subscribe(game_id, _viewer(hub, game_id, sock, player))
 
     async def pump() -> None:
         try:
@@ -157,6 +171,15 @@ async def serve(hub: Hub, websocket: WebSocket, game_id: str) -> None:
         sender.cancel()
         if watcher is not None:
             watcher.cancel()
+
+
+def _viewer(hub: Hub, game_id: str, sock: GameSocket, player: Any) -> str | None:
+    """Who the lobby's "watching" count sees in this socket: None for a seated player (the players are not
+    watching), else the viewer's player (one person's tabs count once), else this socket alone."""
+    s = hub.sessions.get(game_id)
+    if s is not None and s.seats.held_by(sock.thash):
+        return None
+    return f"player:{player.id}" if player is not None else f"socket:{id(sock)}"
 
 
 async def _receive(hub: Hub, sock: GameSocket, raw: str | None, player: Any) -> None:

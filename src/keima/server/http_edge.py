@@ -156,7 +156,9 @@ def validation_error(exc: ValidationError | RequestValidationError) -> Refused:
     msg = printable(msg[:300])
     if etype in ("json_invalid", "model_attributes_type", "union_tag_invalid", "union_tag_not_found", "dict_type"):
         return Refused("bad-request", f"{path + ': ' if path else ''}{msg}", field=path)
-    return Refused("invalid-request", f"{path + ': ' if path else ''}{msg}", field=path)
+    # A text over its limit says so by reason, so that a page can say it in its reader's language.
+    reason = "too-long" if etype == "string_too_long" else None
+    return Refused("invalid-request", f"{path + ': ' if path else ''}{msg}", field=path, reason=reason)
 
 
 def json_response(text: str, status: int = 200) -> Response:

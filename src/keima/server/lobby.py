@@ -103,7 +103,7 @@ class Lobby:
                     player_id: str | None = None) -> list[GameSummary]:
         """The summaries of the newest games with ``status`` (of ``player_id`` only, when given: then ``live``
         includes their open and waiting games), at most ``limit``: the lines stored with the games, with the
-        number of spectators and the reader's seats."""
+        number of spectators (``PubSub.watchers``: never the players) and the reader's seats."""
         loop = asyncio.get_running_loop()
         engine = self.hub.store.engine
         rows = await loop.run_in_executor(None, store_reads.game_lines, engine, status, size, limit, player_id)
@@ -123,8 +123,7 @@ class Lobby:
                     continue
             you = [cast(Color, c) for c, p in sorted((people or {}).items())
                    if reader_id and p.get("id") == reader_id]
-            seated = sum(1 for p in line["players"].values() if p is not None and p["kind"] == "human")
-            out.append(GameSummary(**line, spectators=max(0, watchers.get(gid, 0) - seated), you=you))
+            out.append(GameSummary(**line, spectators=watchers.get(gid, 0), you=you))
         return out
 
     def _backfill(self, game_id: str) -> dict[str, Any] | None:

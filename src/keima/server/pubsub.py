@@ -33,8 +33,9 @@ class PubSub(Protocol):
         """Send ``message`` (the state at ``version``) to every subscriber of ``channel``; never blocks."""
         ...
 
-    def subscribe(self, channel: str) -> Subscription:
-        """Return a new subscription to ``channel``."""
+    def subscribe(self, channel: str, viewer: str | None = None) -> Subscription:
+        """Return a new subscription to ``channel``; ``viewer`` names the spectator it serves (None for a seated
+        player, or anything else that is not someone watching): ``watchers`` counts distinct viewers."""
         ...
 
     def subscribers(self, channel: str) -> int:
@@ -42,8 +43,10 @@ class PubSub(Protocol):
         ...
 
     async def watchers(self, channels: list[str]) -> dict[str, int]:
-        """Return how many subscriptions each of ``channels`` has in every process (a few seconds old for
-        the other processes); never raises (this process's counts when the others cannot be asked)."""
+        """Return how many distinct viewers (spectators, never the players) each of ``channels`` has: exact in
+        this process; the other processes' counts are added as they last advertised them (a few seconds old, and
+        one person watching through two processes counts twice). Never raises (this process's counts when the
+        others cannot be asked)."""
         ...
 
 
@@ -53,9 +56,10 @@ QUEUE = 256
 class _LatestSlot:
     """A subscription that keeps the last ``QUEUE`` messages, in order."""
 
-    def __init__(self, owner: LocalPubSub, channel: str) -> None:
+    def __init__(self, owner: LocalPubSub, channel: str, viewer: str | None) -> None:
         self._owner = owner
         self._channel = channel
+        self.viewer = viewer
         self._queue: collections.deque[tuple[int, str]] = collections.deque(maxlen=QUEUE)
         self._event = asyncio.Event()
         self._closed = False
@@ -86,16 +90,21 @@ class LocalPubSub:
 
     def __init__(self) -> None:
         self._channels: dict[str, set[_LatestSlot]] = {}
+        # channel -> viewer -> how many of its subscriptions are open (a person's second tab is not a second
+        # spectator)
+        self._viewers: dict[str, collections.Counter[str]] = {}
 
     def publish(self, channel: str, version: int, message: str) -> None:
         """See ``PubSub.publish``."""
         for slot in self._channels.get(channel, ()):
             slot.offer(version, message)
 
-    def subscribe(self, channel: str) -> Subscription:
+    def subscribe(self, channel: str, viewer: str | None = None) -> Subscription:
         """See ``PubSub.subscribe``."""
-        slot = _LatestSlot(self, channel)
+        slot = _LatestSlot(self, channel, viewer)
         self._channels.setdefault(channel, set()).add(slot)
+        if viewer is not None:
+            self._viewers.setdefault(channel, collections.Counter())[viewer] += 1
         return slot
 
     def subscribers(self, channel: str) -> int:
@@ -103,16 +112,27 @@ class LocalPubSub:
         return len(self._channels.get(channel, ()))
 
     async def watchers(self, channels: list[str]) -> dict[str, int]:
-        """See ``PubSub.watchers`` (one process: its own counts)."""
-        return {c: self.subscribers(c) for c in channels}
+        """See ``PubSub.watchers`` (one process: its own counts, exact)."""
+        return {c: self.viewers(c) for c in channels}
+
+    def viewers(self, channel: str) -> int:
+        """How many distinct viewers ``channel`` has in this process."""
+        return len(self._viewers.get(channel, ()))
 
     def counts(self) -> dict[str, int]:
-        """Every channel with subscribers, and how many."""
-        return {c: len(slots) for c, slots in self._channels.items()}
+        """Every channel with viewers, and how many distinct ones."""
+        return {c: len(v) for c, v in self._viewers.items()}
 
     def _remove(self, channel: str, slot: _LatestSlot) -> None:
         slots = self._channels.get(channel)
         if slots is not None:
+            if slot in slots and slot.viewer is not None:
+                seen = self._viewers[channel]
+                seen[slot.viewer] -= 1
+                if seen[slot.viewer] <= 0:
+                    del seen[slot.viewer]
+                if not seen:
+                    del self._viewers[channel]
             slots.discard(slot)
             if not slots:
                 del self._channels[channel]

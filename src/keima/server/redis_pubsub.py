@@ -114,9 +114,9 @@ class RedisPubSub:
         """Deliver to this process's subscribers only (a state read back from the database)."""
         self.local.publish(channel, version, message)
 
-    def subscribe(self, channel: str) -> Subscription:
+    def subscribe(self, channel: str, viewer: str | None = None) -> Subscription:
         """See ``PubSub.subscribe``."""
-        sub = self.local.subscribe(channel)
+        sub = self.local.subscribe(channel, viewer)
         if channel not in self._wanted:
             self._wanted.add(channel)
             self._changed.set()
@@ -128,7 +128,7 @@ class RedisPubSub:
 
     async def watchers(self, channels: list[str]) -> dict[str, int]:
         """See ``PubSub.watchers``: this process's live counts plus what the others advertised."""
-        out = {c: self.local.subscribers(c) for c in channels}
+        out = {c: self.local.viewers(c) for c in channels}
         if not channels:
             return out
         try:

@@ -53,10 +53,19 @@ class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
+class AddIn(_Strict):
+    """A move tried in review: ``color`` plays ``vertex`` (GTP, or ``"pass"``) after node ``at``."""
+
+    at: Annotated[int, Field(ge=0, le=MAX_NODES)]
+    color: Literal["B", "W"]
+    vertex: Annotated[str, Field(min_length=2, max_length=4)]
+
+
 class ReviewIn(_Strict):
-    """``POST /api/review``: the SGF text."""
+    """``POST /api/review``: the SGF text, and a move to add to its tree as a new variation (``add``)."""
 
     sgf: Annotated[str, Field(min_length=2, max_length=DEFAULT_MAX_BYTES)]
+    add: AddIn | None = None
 
 
 class StartOut(_Strict):
@@ -86,7 +95,8 @@ class NodeOut(_Strict):
 class ReviewOut(_Strict):
     """The record as a tree: ``nodes[0]`` is the root; ``main_line`` the ids of the main line; ``end`` the
     last main-line position in the shape ``POST /api/positions/count`` takes (None when the record has no
-    move); ``sgf`` the record as given, for download."""
+    move); ``sgf`` the record as given, for download (with the move added, when one was: ``added`` is then
+    its node's id)."""
 
     size: int
     rules: str
@@ -100,6 +110,7 @@ class ReviewOut(_Strict):
     main_line: list[int]
     end: dict[str, Any] | None
     sgf: str
+    added: int | None = None
 
 
 class MoveIn(_Strict):
@@ -246,7 +257,8 @@ def review_json(record: SgfRecord) -> dict[str, Any]:
             continue
         _, node, parent, depth, number, main = item
         if len(nodes) >= MAX_NODES:
-            raise _bad("sgf", f"the record has more than {MAX_NODES} nodes: too many to review")
+            raise Refused("invalid-request", f"sgf: the record has more than {MAX_NODES} nodes: too many to review",
+                          field="sgf", reason="too-many-nodes")
         before = len(game.events)
         color: Color | None = None
         vertex: str | None = None
@@ -256,7 +268,7 @@ def review_json(record: SgfRecord) -> dict[str, Any]:
             try:
                 color, vertex, number = _apply(game, node, size, number)
             except _TreeError as exc:
-                raise _bad("sgf", str(exc)) from None
+                raise Refused("invalid-request", f"sgf: {exc}", field="sgf", reason="illegal-move") from None
         nid = len(nodes)
         nodes.append(
             dict(id=nid, parent=parent, children=[], color=color, move=vertex, number=number,
@@ -293,23 +305,87 @@ def _end_position(record: SgfRecord) -> dict[str, Any] | None:
     return position_of(record.game, record.dead)
 
 
-async def _review(text: str | bytes) -> dict[str, Any]:
+def sgf_fault(exc: SgfError) -> str:
+    """What is wrong with a record, as a word a page can say in its reader's language: ``cut-short`` (the text
+    ends inside the tree), ``not-sgf`` (no game tree at all), ``not-go`` (GM is not Go), ``board-size`` (a board
+    keima does not play), ``illegal-move`` (a move the referee refuses, or off the board), else ``malformed``."""
+    text = exc.message
+    if exc.rule is not None or exc.move_number is not None:
+        return "illegal-move"
+    if "ends before" in text or "never closed" in text:
+        return "cut-short"
+    if text.startswith("no SGF game found"):
+        return "not-sgf"
+    if "not a game of Go" in text:
+        return "not-go"
+    if text.startswith("SZ["):
+        return "board-size"
+    return "malformed"
+
+
+def _preorder(root: Any) -> list[Any]:
+    """The tree's nodes in the order ``review_json`` numbers them (depth first, first child first)."""
+    out: list[Any] = []
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        out.append(node)
+        stack.extend(reversed(list(node)))
+    return out
+
+
+def with_variation(record: SgfRecord, add: AddIn) -> tuple[bytes, int]:
+    """The record's SGF with ``add`` as a child of node ``add.at`` (its last child: the lines already there keep
+    their order), and the id the new node has in its review; the id of the child already holding that move when
+    there is one (the text is then the record's own). Raises ``Refused`` (422, ``field`` ``add``) for a node the
+    tree does not have or a point off the board. The move's legality is the review's to check."""
+    nodes = _preorder(record.tree.get_root())
+    if add.at >= len(nodes):
+        raise _bad("add.at", f"the record has no node {add.at}")
+    size = record.game.size
+    try:
+        p = from_gtp(add.vertex, size)
+    except CoordinateError:
+        raise _bad("add.vertex", f"{quote(add.vertex)} is not a point of a {size}x{size} board") from None
+    move = None if p is None else (size - 1 - p // size, p % size)
+    parent = nodes[add.at]
+    colour = add.color.lower()
+    for child in parent:
+        if child.get_move() == (colour, move):
+            return record.text.encode("utf-8"), nodes.index(child)
+    child = parent.new_child()
+    child.set_move(colour, move)
+    return record.tree.serialise(), _preorder(record.tree.get_root()).index(child)
+
+
+def _load(text: str | bytes) -> SgfRecord:
+    try:
+        return load_record(text)
+    except SgfError as exc:
+        raise Refused("invalid-request", f"sgf: {exc}", field="sgf", reason=sgf_fault(exc),
+                      line=exc.line) from None
+
+
+async def _review(text: str | bytes, add: AddIn | None = None) -> dict[str, Any]:
     def work() -> dict[str, Any]:
-        try:
-            record = load_record(text)
-        except SgfError as exc:
-            raise _bad("sgf", str(exc)) from None
-        return review_json(record)
+        record = _load(text)
+        if add is None:
+            return review_json(record)
+        changed, added = with_variation(record, add)
+        out = review_json(_load(changed))
+        out["added"] = added
+        return out
 
     return await asyncio.to_thread(work)
 
 
 @router.post("/api/review", responses={200: {"model": ReviewOut}})
 async def review_record(body: ReviewIn) -> dict[str, Any]:
-    """The record's move tree (see ``ReviewOut``). 422 for a record that cannot be read or holds an illegal
-    move, the message naming where."""
+    """The record's move tree (see ``ReviewOut``), with ``add`` played as a new variation when given. 422 for a
+    record that cannot be read or holds an illegal move (the added one included), the message naming where and
+    ``reason`` saying what (``sgf_fault``)."""
     # Bytes: the text is always read as a record, never taken for a file name.
-    return await _review(body.sgf.encode("utf-8"))
+    return await _review(body.sgf.encode("utf-8"), body.add)
 
 
 @router.get("/api/games/{game_id}/review", responses={200: {"model": ReviewOut}})

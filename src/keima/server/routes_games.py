@@ -25,6 +25,7 @@ from keima.server.chat import game_sgf
 from keima.server.errors import Refused
 from keima.server.http_edge import json_response
 from keima.server.hub import Hub
+from keima.server.mutes import without_muted_state
 from keima.server.newgame import new_game_id
 from keima.server.origin import same_origin as _same_origin
 from keima.server.schemas import (
@@ -143,8 +144,12 @@ async def get_game(game_id: str, request: Request) -> Response:
     hub = hub_of(request)
     s = await hub.get(game_id, fresh=True)
     seats = s.seats.held_by(_thash(await caller_token(request, game_id)))
+    # The caller's muted senders' messages are left out (keima.server.mutes).
+    muted = await request.app.state.mutes.of(await players_of(request).player_id(request.cookies))
     async with s.lock:
-        return json_response(s.state_json(timesource.now(), seats))
+        state = s.state_json(timesource.now(), seats)
+    return json_response(without_muted_state(state, muted))
+
 
 @router.post("/api/games/{game_id}/join", responses={200: {"model": Created}, **errors})
 async def join_game(game_id: str, body: JoinGame, request: Request) -> Response:

@@ -228,7 +228,9 @@ class PlayerOut(_Strict):
 
 class ChatOut(_Strict):
     """A chat message: ``n`` the number of moves played when it was sent (it belongs after move ``n``),
-    ``from`` the sender's name, ``at`` the time (ISO 8601, UTC), ``to`` which chat."""
+    ``from`` the sender's name, ``at`` the time (ISO 8601, UTC), ``to`` which chat, ``sender`` the sender's
+    handle, the same in every game, which a reader mutes (``PUT /api/me/mutes/{sender}``; null for messages
+    stored before handles were)."""
 
     model_config = ConfigDict(extra="forbid", serialize_by_alias=True, validate_by_name=True,
                               validate_by_alias=True)
@@ -241,6 +243,7 @@ class ChatOut(_Strict):
     account: bool = False
     """True when a player account wrote it (``from`` is its name of the day, a page may link to the player);
     false for a seat held by a token alone (``from`` is then the colour, ``"Black"``)."""
+    sender: str | None = None
 
 
 class SideClockOut(_Strict):
@@ -350,10 +353,13 @@ class GameEnvelope(_Strict):
 
 
 class ErrorDetail(_Strict):
+    """``line``: the line of the client's text the refusal is about (an SGF record's fault), else null."""
+
     code: str
     message: str
     reason: str | None
     field: str | None
+    line: int | None = None
 
 
 class ErrorBody(_Strict):

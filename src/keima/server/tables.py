@@ -3,7 +3,7 @@
 The migrations (``keima/server/migrations``) create it step by step: revision 0001 made ``games`` and ``game_log``,
 0002 the players' tables, 0003 the columns and tables of game events (``people`` and ``summary`` on ``games``, the
 outbox, the subscribers' progress, the players' records and the scheduler), 0004 the ratings and their history, 0005 the automatch queue and the rating changes of each rated game,
-0006 the players' correspondence and notification settings, their notifications and emails, 0007 the tournaments, 0008 the bot's reviews of games and records.
+0006 the players' correspondence and notification settings, their notifications and emails, 0007 the tournaments, 0008 the bot's reviews of games and records, 0009 the muted chat senders.
 A migration never reads this module: each writes its own steps, so that a database made by an older keima is
 brought up the way it would have been.
 ``tests/server/test_persistence.py`` checks that a migrated database and ``metadata`` agree.
@@ -256,4 +256,14 @@ emails = sa.Table(
     sa.Column("tries", sa.Integer, nullable=False, server_default="0"),
     sa.Column("sent_at", sa.DateTime(timezone=True), nullable=True),
     sa.Index("ix_emails_due_at", "due_at"),
+)
+# The chat senders each player muted (keima.server.mutes): ``sender`` the handle a chat message carries, ``name``
+# the name it wrote under when muted (the player's list shows it).
+chat_mutes = sa.Table(
+    "chat_mutes",
+    metadata,
+    sa.Column("player_id", sa.String(32), primary_key=True),
+    sa.Column("sender", sa.String(64), primary_key=True),
+    sa.Column("name", sa.String(80), nullable=False),
+    sa.Column("at", sa.DateTime(timezone=True), nullable=False),
 )

@@ -90,7 +90,7 @@ _COLORS: TypeAdapter[list[Color]] = TypeAdapter(list[Color])
 _TAIL = ("clock", "moves", "you")
 # How many of a game's last chat messages a state carries (the SGF keeps them all).
 CHAT_IN_STATE = 100
-_CHAT_KEYS = ("n", "from", "text", "at", "to")
+_CHAT_KEYS = ("n", "from", "text", "at", "to", "sender")
 
 
 def bot_name(level: str | None) -> str:
@@ -216,7 +216,7 @@ def _head(s: ViewedGame, now: float, moves: list[MoveOut], you: list[Color]) -> 
         rated=bool(s.params.get("rated")),
         rating_change=s.rating_change,
         scoring_deadline=None if s.scoring is None else round(s.scoring[1], 3),
-        chat=[ChatOut.model_construct(**{k: m[k] for k in _CHAT_KEYS}, account=m.get("player") is not None)
+        chat=[ChatOut.model_construct(**{k: m.get(k) for k in _CHAT_KEYS}, account=m.get("player") is not None)
               for m in s.chat[-CHAT_IN_STATE:]],
         clock=clock_out(s.clock, now, view.clock_spec(s)),
         moves=moves,

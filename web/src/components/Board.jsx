@@ -38,15 +38,17 @@ export function isStarPoint(x, y, size) {
 
 /**
  * Props: size, board (flat array, 0 empty, 1 black, 2 white), lastMove ([x, y] or null),
- * dead (Set of points), territory ({B: Set, W: Set} or null), onActivate(vertex, how) with
+ * dead (Set of points), territory ({B: Set, W: Set} or null), neutral (Set of empty points that count for
+ * nobody, marked with a square: dame, eyes of a seki under Japanese counting), onActivate(vertex, how) with
  * how "pointer" (click or tap) or "key", interactive (bool), ghost (1 black, 2 white, 0 none:
  * the stone previewed under the pointer), selected ([x, y] or null: the point chosen by a
- * first tap, shown with its stone until confirmed), onPass, maxWidth, maxHeight, marks (Map of point ->
+ * first tap, shown with its stone until confirmed), onPass, help (the keyboard help, where the page's
+ * board does something else than play a game's move), maxWidth, maxHeight, marks (Map of point ->
  * a Shudan marker such as {type: "label", label} or {type: "triangle"}, with `spoken`, the words a
  * screen reader adds: the bot's candidate moves of a review).
  */
 export function Board(props) {
-  const { size, board, lastMove, dead, territory, onActivate, interactive, ghost, selected, maxWidth, maxHeight, marks } =
+  const { size, board, lastMove, dead, territory, neutral, onActivate, interactive, ghost, selected, maxWidth, maxHeight, marks } =
     props;
   const vertexSize = fitVertexSize(size, maxWidth, maxHeight);
   const container = useRef(null);
@@ -66,6 +68,7 @@ export function Board(props) {
         signs.push(SIGN[board[p]] ?? 0);
         let marker = null;
         if (dead?.has(p)) marker = { type: "cross" };
+        else if (neutral?.has(p) && !board[p]) marker = { type: "square" };
         else if (lastMove && lastMove[0] === x && lastMove[1] === y) marker = { type: "circle" };
         else if (marks?.has(p)) marker = { type: marks.get(p).type, label: marks.get(p).label };
         markers.push(marker);
@@ -79,7 +82,7 @@ export function Board(props) {
       paintMap.push(paints);
     }
     return { signMap, markerMap, paintMap };
-  }, [size, board, lastMove, dead, territory, marks]);
+  }, [size, board, lastMove, dead, territory, neutral, marks]);
 
   // The stone the player would place, shown faintly under the pointer on an empty point,
   // and plainly on the point selected by a first tap.
@@ -110,6 +113,7 @@ export function Board(props) {
     if (marks?.has(p) && marks.get(p).spoken) parts.push(marks.get(p).spoken);
     if (c === 0 && territory?.B?.has(p)) parts.push(t("territoryOf", t("black")));
     if (c === 0 && territory?.W?.has(p)) parts.push(t("territoryOf", t("white")));
+    if (c === 0 && neutral?.has(p)) parts.push(t("nobodysPoint"));
     return t("pointLabel", vertexToGtp([x, y], size), parts.join(", "));
   }
 
@@ -199,7 +203,7 @@ export function Board(props) {
       data-testid="board"
     >
       <p id="board-help" class="visually-hidden">
-        {t("boardHelp")}
+        {props.help ?? t("boardHelp")}
       </p>
       <Goban
         vertexSize={vertexSize}

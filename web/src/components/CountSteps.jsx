@@ -5,7 +5,7 @@
 // The steps come from the server (score.steps, keima.rules.count_steps); the
 // last step's totals are the method's totals.
 import "../count.css";
-import { useMemo, useRef, useState } from "preact/hooks";
+import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import { useSignal } from "../hooks.js";
 import { ct, ctn, lang, num, t, tn } from "../i18n.js";
 import { Board } from "./Board.jsx";
@@ -31,7 +31,7 @@ export function replaySteps(board, steps, index) {
  * Props: size, board (flat array before the count: 0 empty, 1 black, 2 white),
  * score (a score object with steps), method (the method shown first), maxWidth.
  */
-export function CountSteps({ size, board, score, method, maxWidth }) {
+export function CountSteps({ size, board, score, method, maxWidth, autoFocus = false }) {
   useSignal(lang);
   const methods = ORDER.filter((m) => score?.steps?.[m]);
   const [shown, setShown] = useState(methods.includes(method) ? method : methods[0]);
@@ -43,6 +43,11 @@ export function CountSteps({ size, board, score, method, maxWidth }) {
   const index = Math.max(0, Math.min(wanted, steps.length - 1));
 
   const view = useMemo(() => replaySteps(board, steps, index), [board, steps, index]);
+  // Where the page tells the reader to step with the arrows (a lesson), they work at once: the stepper takes
+  // the focus when it appears (the button that asked for the count is gone by then).
+  useEffect(() => {
+    if (autoFocus) root.current?.focus();
+  }, [autoFocus]);
   if (!methods.length) return null;
   const step = steps[index];
   const last = steps.length - 1;
@@ -103,6 +108,7 @@ export function CountSteps({ size, board, score, method, maxWidth }) {
           board={view.colors}
           dead={view.lifted}
           territory={territory}
+          neutral={view.counted.N}
           interactive={false}
           maxWidth={maxWidth || 420}
           maxHeight={maxWidth || 420}

@@ -268,7 +268,9 @@ export function GameView({ gameId, inviteCode }) {
         {!narrow && <Feedback refusal={refusal} notice={notice} />}
         {live && <UndoRequest game={game} you={you} send={send} />}
         {live && playing && you.length > 0 && <PlayActions game={game} you={you} canPlay={canPlay} send={send} />}
-        {you.length > 0 && !game.result && <ConfirmTapOption checked={confirmTap} onChange={toggleConfirmTap} />}
+        {you.length > 0 && !game.result && game.phase !== "scoring" && (
+          <ConfirmTapOption checked={confirmTap} onChange={toggleConfirmTap} />
+        )}
         {live && game.phase === "scoring" && (
           <Marking
             game={game}

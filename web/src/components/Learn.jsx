@@ -26,6 +26,25 @@ function setupBoard(lesson) {
   return board;
 }
 
+/** The points of the chain at `point` (flat index) on `board`. */
+function chainAt(board, size, point) {
+  const color = board[point];
+  const seen = new Set([point]);
+  const todo = [point];
+  while (todo.length) {
+    const p = todo.pop();
+    const x = p % size;
+    const near = [x > 0 && p - 1, x < size - 1 && p + 1, p - size, p + size];
+    for (const q of near) {
+      if (q !== false && q >= 0 && q < size * size && board[q] === color && !seen.has(q)) {
+        seen.add(q);
+        todo.push(q);
+      }
+    }
+  }
+  return seen;
+}
+
 function LessonBoard({ lesson, onDone }) {
   const [step, setStep] = useState(0);
   const [moves, setMoves] = useState([]);
@@ -35,15 +54,28 @@ function LessonBoard({ lesson, onDone }) {
   const [error, setError] = useState(null);
   const [busy, setBusy] = useState(false);
   const [count, setCount] = useState(null); // the count of a counting lesson, once asked for
+  const [dead, setDead] = useState(() => new Set()); // the points marked dead, in a lesson's marking
   const stepsDone = step >= lesson.steps.length;
-  const finished = stepsDone && (!lesson.count || !!count);
+  // A lesson's marking (mark: {dead, prompt, done}) follows its moves, as the marking follows two passes.
+  const goalDead = useMemo(() => {
+    const out = new Set();
+    for (const v of lesson.mark?.dead || []) {
+      const [x, y] = gtpToVertex(v, lesson.size);
+      for (const p of chainAt(board, lesson.size, y * lesson.size + x)) out.add(p);
+    }
+    return out;
+  }, [lesson, board]);
+  const marking = stepsDone && !!lesson.mark;
+  const marked = !lesson.mark || (dead.size === goalDead.size && [...goalDead].every((p) => dead.has(p)));
+  const finished = stepsDone && marked && (!lesson.count || !!count);
   const current = lesson.steps[Math.min(step, lesson.steps.length - 1)];
 
   async function askCount() {
     setBusy(true);
     setError(null);
     try {
-      setCount(await countApi.position({ size: lesson.size, board, ...lesson.count }));
+      const deadStones = [...dead].map((p) => vertexToGtp([p % lesson.size, Math.floor(p / lesson.size)], lesson.size));
+      setCount(await countApi.position({ size: lesson.size, board, dead: deadStones, ...lesson.count }));
     } catch (exc) {
       setError(exc);
     } finally {
@@ -53,6 +85,18 @@ function LessonBoard({ lesson, onDone }) {
 
   function base(extra) {
     return { size: lesson.size, black: lesson.black, white: lesson.white, to_move: lesson.to_move, moves, ...extra };
+  }
+
+  function toggleDead(vertex) {
+    if (count) return; // counted: the marking is settled
+    const [x, y] = vertex;
+    const point = y * lesson.size + x;
+    if (!board[point]) return;
+    const chain = chainAt(board, lesson.size, point);
+    const next = new Set(dead);
+    const on = !next.has(point);
+    for (const p of chain) (on ? next.add(p) : next.delete(p));
+    setDead(next);
   }
 
   async function attempt(vertex) {
@@ -100,9 +144,11 @@ function LessonBoard({ lesson, onDone }) {
   return (
     <div class="game lesson" data-testid="lesson" data-lesson={lesson.id} data-step={step}>
       <div class="board-column">
-        <Board size={lesson.size} board={board} lastMove={lastMove} interactive={!stepsDone && !busy}
+        <Board size={lesson.size} board={board} lastMove={lastMove} dead={marking ? dead : null}
+          interactive={(!stepsDone || (marking && !count)) && !busy}
           ghost={stepsDone ? 0 : current.color === "B" ? 1 : 2}
-          onActivate={(v) => attempt(vertexToGtp(v, lesson.size))} maxWidth={Math.min(420, window.innerWidth - 24)} maxHeight={420} />
+          onActivate={(v) => (marking ? toggleDead(v) : attempt(vertexToGtp(v, lesson.size)))}
+          maxWidth={Math.min(420, window.innerWidth - 24)} maxHeight={420} />
       </div>
       <div class="panel">
         <p>{lt(lesson.intro)}</p>
@@ -140,13 +186,21 @@ function LessonBoard({ lesson, onDone }) {
         {feedback?.kind === "done" && (
           <p class="notice" role="status" data-testid="lesson-feedback">{lt(feedback.done)}</p>
         )}
-        {stepsDone && lesson.count && !count && (
+        {marking && !marked && (
+          <p data-testid="lesson-mark">
+            <strong>{rt("markStep")}</strong> {lt(lesson.mark.prompt)}
+          </p>
+        )}
+        {marking && marked && (
+          <p class="notice" role="status" data-testid="lesson-marked">{lt(lesson.mark.done)}</p>
+        )}
+        {stepsDone && marked && lesson.count && !count && (
           <p>
             {lt(lesson.count_prompt)}{" "}
             <button type="button" onClick={askCount} disabled={busy} data-testid="lesson-count">{rt("countButton")}</button>
           </p>
         )}
-        {count && <CountSteps size={lesson.size} board={board} score={count.score} method="quick-count" />}
+        {count && <CountSteps size={lesson.size} board={board} score={count.score} method="quick-count" autoFocus />}
         {finished && <p class="notice" data-testid="lesson-complete"><strong>{rt("completed")}</strong></p>}
         <ErrorNote error={error} />
       </div>

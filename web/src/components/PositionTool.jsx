@@ -2,7 +2,7 @@
 // black, white, erase, or mark dead chains; or read it from an SGF record),
 // give the captures and pass stones, ask keima for the dead stones, and count:
 // every method side by side (ScoreTable) and step by step (CountSteps).
-import { useEffect, useState } from "preact/hooks";
+import { useEffect, useMemo, useState } from "preact/hooks";
 import { ApiError, api } from "../api.js";
 import { vertexToGtp } from "../coords.js";
 import { useSignal } from "../hooks.js";
@@ -176,6 +176,13 @@ export function PositionTool() {
     setNote(ct("sgfLoaded", pos.move, pos.moves));
   }
 
+  // After a count, the board shows each side's territory, as long as it shows the position counted (an edit
+  // makes the count stale, and its shading goes).
+  const shownTerritory = useMemo(() => {
+    if (!result || result.size !== size || result.board.some((v, i) => v !== board[i])) return null;
+    const terr = result.score.territory || {};
+    return { B: new Set(terr.B || []), W: new Set(terr.W || []) };
+  }, [result, board, size]);
   const rulesets = Object.keys(info?.rulesets || { french: {} });
   const colorName = { B: t("black"), W: t("white") };
 
@@ -199,7 +206,7 @@ export function PositionTool() {
             size={size}
             board={board}
             dead={dead}
-            territory={null}
+            territory={shownTerritory}
             interactive={true}
             ghost={tool === "black" ? 1 : tool === "white" ? 2 : 0}
             onActivate={onActivate}

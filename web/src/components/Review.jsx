@@ -8,7 +8,7 @@ import { api } from "../api.js";
 import { gtpToVertex } from "../coords.js";
 import { countApi } from "../countApi.js";
 import { useSignal, useViewport } from "../hooks.js";
-import { lang, num, resultWords, rt, tn } from "../i18n.js";
+import { lang, num, resultWords, rt, sgfFaultWords, tn } from "../i18n.js";
 import { reviewApi } from "../reviewApi.js";
 import { useBotReview } from "../botReview.js";
 import { Board } from "./Board.jsx";
@@ -18,6 +18,8 @@ import { ErrorNote } from "./ErrorNote.jsx";
 import { ScoreTable } from "./ScoreTable.jsx";
 
 const DIGIT = { 0: 0, 1: 1, 2: 2 };
+// The server reads records of at most 1 MiB (keima.record.DEFAULT_MAX_BYTES): a bigger file is refused here.
+const MAX_RECORD = 1 << 20;
 
 /** The moves from the start to node id (oldest first), as the estimate endpoint takes them. */
 export function movesTo(nodes, id) {
@@ -109,8 +111,36 @@ function EndCount({ end }) {
   );
 }
 
-function ReviewTree({ data, gameId }) {
+/** The colour to play after node `id`: the other one than the last move's on its line, else the start's. */
+function toPlayAfter(nodes, id, start) {
+  for (let n = nodes[id]; n; n = n.parent === null ? null : nodes[n.parent]) {
+    if (n.color) return n.color === "B" ? "W" : "B";
+  }
+  return start.to_move;
+}
+
+/** The line through node `id`: its ancestors from the root, then its first children to the end. */
+function lineThrough(nodes, id) {
+  const line = [];
+  for (let n = nodes[id]; n; n = n.parent === null ? null : nodes[n.parent]) line.push(n.id);
+  line.reverse();
+  for (let n = nodes[id]; n.children.length; n = nodes[n.children[0]]) line.push(n.children[0]);
+  return line;
+}
+
+/** A player's name from the record, or null where it names nobody ("?" or empty: the page says the colour). */
+function playerName(value) {
+  const v = (value || "").trim();
+  return v && v !== "?" ? v : null;
+}
+
+function ReviewTree({ data: loaded, gameId }) {
+  // The record, with the variations the reader tried (each answered by the server: the referee's verdict, and
+  // the SGF with the variation for download).
+  const [data, setData] = useState(loaded);
   const [at, setAt] = useState(0);
+  const [tryError, setTryError] = useState(null);
+  const [trying, setTrying] = useState(false);
   const [ownership, setOwnership] = useState(null);
   const [vw, vh] = useViewport();
   const root = useRef(null);
@@ -121,7 +151,8 @@ function ReviewTree({ data, gameId }) {
   const lastMain = data.main_line[data.main_line.length - 1];
 
   const board = useMemo(() => [...node.board].map((ch) => DIGIT[ch] ?? 0), [node]);
-  const bot = useBotReview(gameId ? { gameId } : { sgf: data.sgf });
+  // The bot reviews the record as loaded: a variation tried since changes the SGF for download, not the review.
+  const bot = useBotReview(gameId ? { gameId } : { sgf: loaded.sgf });
   // The bot reviews the main line: move number n is its node where move n was played (0: the start).
   const mainAt = useMemo(() => {
     const at = new Map();
@@ -162,8 +193,34 @@ function ReviewTree({ data, gameId }) {
     go(parent.children[(i + step + parent.children.length) % parent.children.length]);
   }
 
+  async function tryMove(vertex) {
+    if (trying) return;
+    setTrying(true);
+    setTryError(null);
+    try {
+      const add = { at: node.id, color: toPlayAfter(nodes, node.id, data.start), vertex };
+      const next = await reviewApi.record(data.sgf, add);
+      setData({ ...next, edited: true });
+      setAt(next.added);
+    } catch (exc) {
+      setTryError(exc);
+    } finally {
+      setTrying(false);
+    }
+  }
+
+  function onBoard(vertex) {
+    const [x, y] = vertex;
+    if (board[y * data.size + x] !== 0) return; // a stone there: nothing to try
+    tryMove(`${"ABCDEFGHJKLMNOPQRSTUVWXYZ"[x]}${data.size - y}`);
+  }
+
+  // The arrows step through the moves wherever the focus is on the page (a disabled button at either end drops
+  // it to the page), but where they have their own work: the board's points (its cursor), and the fields.
   function onKey(e) {
-    if (e.target.closest && e.target.closest("input, textarea, select")) return;
+    if (e.defaultPrevented || e.altKey || e.ctrlKey || e.metaKey) return;
+    const target = e.target;
+    if (target?.closest?.('input, textarea, select, [contenteditable="true"], [data-testid="board"], .count-steps')) return;
     const keys = {
       ArrowLeft: () => go(node.parent),
       ArrowRight: () => go(node.children[0]),
@@ -178,25 +235,44 @@ function ReviewTree({ data, gameId }) {
     }
   }
 
+  const onKeyRef = useRef(onKey);
+  onKeyRef.current = onKey;
   useEffect(() => {
     root.current?.focus();
+    const listen = (e) => onKeyRef.current(e);
+    document.addEventListener("keydown", listen);
+    return () => document.removeEventListener("keydown", listen);
   }, []);
+  // The slider's line: the one last walked to its tip (going back to the start keeps a variation's moves on
+  // it), until the reader leaves it for another line.
+  const tip = useRef(0);
+  const line = useMemo(() => {
+    const kept = nodes[tip.current] ? lineThrough(nodes, tip.current) : [];
+    if (kept.includes(at)) return kept;
+    tip.current = at;
+    return lineThrough(nodes, at);
+  }, [nodes, at]);
+  const place = line.indexOf(at);
 
   const boardWidth = Math.min(vw - 24, vw > 900 ? vw - 480 : vw);
   const downloadHref = useMemo(
-    () => (gameId ? api.sgfUrl(gameId) : URL.createObjectURL(new Blob([data.sgf], { type: "application/x-go-sgf" }))),
+    () =>
+      gameId && !data.edited
+        ? api.sgfUrl(gameId)
+        : URL.createObjectURL(new Blob([data.sgf], { type: "application/x-go-sgf" })),
     [data, gameId],
   );
   const info = data.info || {};
 
   return (
-    <div class="game review" ref={root} tabIndex={-1} onKeyDown={onKey} data-testid="review">
+    <div class="game review" ref={root} tabIndex={-1} data-testid="review">
       <div class="board-column">
         <Board size={data.size} board={board} lastMove={lastMove} territory={overlay.territory} dead={overlay.dead}
-          marks={marks} interactive={false} maxWidth={boardWidth} maxHeight={vh - 120} />
+          marks={marks} interactive={!trying} ghost={toPlayAfter(nodes, at, data.start) === "B" ? 1 : 2} onActivate={onBoard}
+          onPass={() => tryMove("pass")} help={rt("boardHelp")} maxWidth={boardWidth} maxHeight={vh - 120} />
       </div>
       <div class="panel">
-        <p class="turn">{rt("players", info.PB || rt("unknownPlayer"), info.PW || rt("unknownPlayer"))}</p>
+        <p class="turn" data-testid="review-players">{rt("players", playerName(info.PB), playerName(info.PW))}</p>
         <p>
           {rt("settings", data.size, tn("rulesetNames", data.rules) ?? data.rules, num(data.komi))}
           {data.result && (
@@ -221,13 +297,26 @@ function ReviewTree({ data, gameId }) {
           </button>
           <button type="button" onClick={toEnd} disabled={!node.children.length} data-testid="review-end">{rt("toEnd")}</button>
         </div>
+        <label class="review-slider">
+          <span class="visually-hidden">{rt("slider")}</span>
+          <input type="range" min={0} max={line.length - 1} value={place} data-testid="review-slider"
+            aria-valuetext={rt("sliderValue", nodes[at].number, nodes[line[line.length - 1]].number)}
+            onInput={(e) => go(line[Number(e.currentTarget.value)])} />
+        </label>
         <p class="hint">{rt("keysHelp")}</p>
+        <p>
+          <button type="button" class="link" onClick={() => tryMove("pass")} disabled={trying} data-testid="try-pass">
+            {rt("tryPass")}
+          </button>
+        </p>
+        <ErrorNote error={tryError} words={(e) => (e?.reason === "illegal-move" ? rt("sgfFaults").tried : null)} />
         <p data-testid="review-position" aria-live="polite">
           <strong>{rt("position", node.number)}</strong>
           {node.move && ` – ${rt("played", node.color, node.move)}`}
           {" · "}
           {mainSet.has(node.id) ? rt("onMainLine") : rt("inVariation")}
         </p>
+        {data.edited && at === data.added && <p class="notice" data-testid="tried">{rt("tried")}</p>}
         <p>{rt("captures", node.prisoners.B ?? 0, node.prisoners.W ?? 0)}</p>
         {!mainSet.has(node.id) && (
           <p>
@@ -301,6 +390,10 @@ export function Review() {
   async function onFile(e) {
     const file = e.currentTarget.files?.[0];
     if (!file) return;
+    if (file.size > MAX_RECORD) {
+      setError({ code: "invalid-request", field: "sgf", reason: "too-long" });
+      return;
+    }
     const content = await file.text();
     open(() => reviewApi.record(content), null);
   }
@@ -332,7 +425,7 @@ export function Review() {
         </form>
       </details>
       {busy && <p>{rt("loading")}</p>}
-      <ErrorNote error={error} />
+      <ErrorNote error={error} words={sgfFaultWords} />
       {data && <ReviewTree key={`${gameId}:${data.sgf}`} data={data} gameId={gameId} />}
     </section>
   );

@@ -15,6 +15,41 @@ const FIELDS = [
   "overflow",
 ];
 
+// How each row makes the total: added ("+"), taken away ("-"), or only explaining another row ("held": the
+// stones each side holds in the FFG quick count are put into the opponent's territory, where they show as
+// "filled" and "stones left over"; adding them too would count them twice). Every other method adds its rows.
+const QUICK_OPS = {
+  captures: "held",
+  dead: "held",
+  pass_stones: "held",
+  extra_pass_stone: "held",
+  territory: "+",
+  filled: "-",
+  overflow: "+",
+  komi: "+",
+};
+const opOf = (method, field) => (method === "quick-count" ? QUICK_OPS[field] || "+" : "+");
+const SIGN = { "+": "+", "-": "\u2212" };
+
+function Row({ method, field, b, w }) {
+  const op = opOf(method, field);
+  return (
+    <tr class={op === "held" ? "held" : "counted"} data-field={field} data-op={op}>
+      <th scope="row">
+        {op !== "held" && (
+          <span class="op" aria-hidden="true">
+            {SIGN[op]}{" "}
+          </span>
+        )}
+        {op === "-" && <span class="visually-hidden">{t("minus")} </span>}
+        {tn("fields", field) || field}
+      </th>
+      <td>{num(b[field] ?? 0)}</td>
+      <td>{num(w[field] ?? 0)}</td>
+    </tr>
+  );
+}
+
 export function ScoreTable({ score, final }) {
   if (!score?.methods) return null;
   const names = [
@@ -30,9 +65,11 @@ export function ScoreTable({ score, final }) {
           const b = m.breakdown?.B || {};
           const w = m.breakdown?.W || {};
           const shown = FIELDS.filter((f) => b[f] || w[f]);
+          const held = shown.filter((f) => opOf(name, f) === "held");
+          const counted = shown.filter((f) => opOf(name, f) !== "held");
           const own = name === score.method;
-          // The quick count's "filled" and "stones left over" rows mean little without a word on how it counts.
-          const note = name === "quick-count" && (shown.includes("filled") || shown.includes("overflow"));
+          // The quick count's held stones, "filled" and "stones left over" mean little without a word on how it counts.
+          const note = name === "quick-count" && (held.length > 0 || shown.includes("filled") || shown.includes("overflow"));
           return (
             <div key={name} class="method-box">
               <table class={`method${own ? " own" : ""}`} data-method={name}>
@@ -48,16 +85,29 @@ export function ScoreTable({ score, final }) {
                     <th scope="col">{t("white")}</th>
                   </tr>
                 </thead>
-                <tbody>
-                  {shown.map((f) => (
-                    <tr key={f}>
-                      <th scope="row">{tn("fields", f) || f}</th>
-                      <td>{num(b[f] ?? 0)}</td>
-                      <td>{num(w[f] ?? 0)}</td>
+                {held.length > 0 && (
+                  <tbody class="held-rows" data-testid="held-rows">
+                    <tr class="group">
+                      <th scope="rowgroup" colSpan={3}>
+                        {t("heldStones")}
+                      </th>
                     </tr>
+                    {held.map((f) => (
+                      <Row key={f} method={name} field={f} b={b} w={w} />
+                    ))}
+                  </tbody>
+                )}
+                <tbody>
+                  {counted.map((f) => (
+                    <Row key={f} method={name} field={f} b={b} w={w} />
                   ))}
-                  <tr class="total">
-                    <th scope="row">{tn("fields", "total")}</th>
+                  <tr class="total" data-op="=">
+                    <th scope="row">
+                      <span class="op" aria-hidden="true">
+                        ={" "}
+                      </span>
+                      {tn("fields", "total")}
+                    </th>
                     <td>{num(m.black)}</td>
                     <td>{num(m.white)}</td>
                   </tr>
