@@ -78,6 +78,13 @@ def test_two_people_are_matched_and_see_their_rating_change(new_page: Any, ui: A
     shot(alice, "rating-change-en")
     shot(bob, "rating-change-fr-phone")
 
+    # Back in the lobby, the player's finished games say which were rated and what they did to the rating.
+    alice.goto("/")
+    mine = alice.get_by_test_id("lobby-my-finished").locator(f'[data-game="{gid}"]')
+    expect(mine).to_contain_text("rated")
+    expect(alice.get_by_test_id(f"my-rating-change-{gid}")).to_have_text(f" +{change['B']:.1f}")
+    shot(alice, "lobby-after-en")
+
     # Asking again and cancelling: the form comes back, and the server has no entry left.
     ask(alice, "Find an opponent")
     expect(alice.get_by_test_id("automatch-waiting")).to_be_visible()

@@ -64,6 +64,7 @@ class Matchmaker:
         self.keep_matched_s = keep_matched_s
         self.recheck_s = recheck_s
         self.made = 0
+        self._forgot = 0.0
         self._lock = asyncio.Lock()
         self._loop = Background(self._run)
 
@@ -158,7 +159,9 @@ class Matchmaker:
                 game = await self._pair(a, b, now)
                 if game is not None:
                     made.append(game)
-            await self.hub.store.write(store_automatch.forget_matched(now - 10 * self.keep_matched_s))
+            if now - self._forgot > self.keep_matched_s:  # now and then: a sweep otherwise only reads
+                self._forgot = now
+                await self.hub.store.write(store_automatch.forget_matched(now - 10 * self.keep_matched_s))
             self.made += len(made)
             return made
 

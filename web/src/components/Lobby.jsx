@@ -9,6 +9,7 @@ import { clockSettings, errorWords, resultCode, t, tn } from "../i18n.js";
 import { lobby, me, playersApi } from "../players.js";
 import { summaryClockText } from "../time.js";
 import { Automatch } from "./Automatch.jsx";
+import { RatingChange } from "./RatingChange.jsx";
 import { NewGame } from "./NewGame.jsx";
 import { colorName } from "./game/names.js";
 import { PlayerLink } from "./PlayerLink.jsx";
@@ -211,7 +212,13 @@ export function Lobby({ onCreated }) {
             row={(g) => (
               <li key={g.id} data-game={g.id}>
                 <Versus g={g} />
-                <span class="what">{resultLine(g.result)}</span>
+                <span class="what">
+                  {resultLine(g.result)}
+                  {g.rated && ` · ${t("ratedGame")}`}
+                  {g.you.length === 1 && typeof g.rating_change?.[g.you[0]] === "number" && (
+                    <RatingChange points={g.rating_change[g.you[0]]} testid={`my-rating-change-${g.id}`} />
+                  )}
+                </span>
                 <FinishedLinks g={g} />
               </li>
             )}
@@ -246,6 +253,7 @@ export function Lobby({ onCreated }) {
               <Versus g={g} />
               <span class="what">
                 {g.size}×{g.size} · {resultLine(g.result)}
+                {g.rated && ` · ${t("ratedGame")}`}
               </span>
               <FinishedLinks g={g} />
             </li>

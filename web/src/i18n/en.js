@@ -335,6 +335,7 @@ export const en = {
   automatchWaiting: (time) => `Looking for an opponent… ${time}`,
   automatchCancel: "Cancel",
   ratingChange: (text) => `rating ${text}`,
+  ratedGame: "rated",
 
   // The lobby, accounts and chat.
   oppOpen: "anyone: an open challenge in the lobby",

@@ -338,6 +338,7 @@ export const fr = {
   automatchWaiting: (time) => `Recherche d’un adversaire… ${time}`,
   automatchCancel: "Annuler",
   ratingChange: (text) => `classement ${text}`,
+  ratedGame: "classée",
 
   // The lobby, accounts and chat.
   oppOpen: "n’importe qui\u00a0: un défi ouvert dans le salon",

@@ -1,6 +1,6 @@
 // The two sides of a game: who plays them, their captures, pass stones and clocks.
 import { t } from "../../i18n.js";
-import { num } from "../../i18n/lang.js";
+import { RatingChange } from "../RatingChange.jsx";
 import { Clock } from "./Clock.jsx";
 import { colorName } from "./names.js";
 import { PlayerLink } from "../PlayerLink.jsx";
@@ -30,7 +30,7 @@ export function Players({ game, you }) {
                 </span>
               )}
               {you.includes(c) && !local && ` (${t("you")})`}
-              {typeof game.rating_change?.[c] === "number" && <RatingChange points={game.rating_change[c]} color={c} />}
+              {typeof game.rating_change?.[c] === "number" && <RatingChange points={game.rating_change[c]} testid={`rating-change-${c}`} />}
             </th>
             <td data-testid={`captures-${c}`}>{game.prisoners?.[c] ?? 0}</td>
             <td data-testid={`passes-${c}`}>{game.pass_count?.[c] ?? 0}</td>
@@ -46,19 +46,3 @@ export function Players({ game, you }) {
   );
 }
 
-/** How a rated game moved a player's rating: "+12.3" (green) or "−12.1" (red), said in words to a screen reader. */
-function RatingChange({ points, color }) {
-  const sign = points > 0 ? "+" : points < 0 ? "\u2212" : "\u00b1";
-  const text = `${sign}${num(Math.abs(points))}`;
-  return (
-    <span
-      class={`rating-change ${points > 0 ? "up" : points < 0 ? "down" : ""}`}
-      data-testid={`rating-change-${color}`}
-      title={t("ratingChange", text)}
-      aria-label={t("ratingChange", text)}
-    >
-      {" "}
-      {text}
-    </span>
-  );
-}
