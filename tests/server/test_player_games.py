@@ -211,3 +211,19 @@ def test_chat_messages_say_whether_an_account_wrote_them(client: TestClient) -> 
                 headers={"X-Keima-Seat": token})
     chat = alice.req("GET", f"/api/games/{gid}", 200).json()["chat"]
     assert [(m["from"], m["account"]) for m in chat] == [("Black", False), ("alice", True)]
+
+
+def test_a_same_screen_game_is_listed_once_and_neither_won_nor_lost(
+        client: TestClient, three: tuple[Browser, Browser, Browser]) -> None:
+    alice, bob, _carol = three
+    won = game(alice, bob)
+    g = alice.req("POST", "/api/games", 201, json={"size": 9, "opponent": "local"}).json()
+    local = g["game"]["id"]
+    alice.req("POST", f"/api/games/{local}/actions", 200, json={"type": "resign"},
+              headers={"X-Keima-Seat": g["seat"]["token"]})
+    answer = alice.req("GET", "/api/players/alice/games").json()
+    assert [x["id"] for x in answer["games"]] == [local, won]
+    assert answer["seats"] == {local: ["B", "W"], won: ["B"]}
+    assert ids(alice, "/api/players/alice/games?result=won") == [won]
+    assert ids(alice, "/api/players/alice/games?result=lost") == []
+    assert [o["name"] for o in score(alice, "alice")] == ["bob"]

@@ -51,18 +51,6 @@ def _holds(player_id: str | sa.ColumnElement[Any], color: int | None = None) -> 
     return sa.exists().where(*cond)
 
 
-def _won(player_id: str, outcome: Outcome) -> sa.ColumnElement[bool]:
-    # Won: the player holds the winner's seat and not the loser's (a same-screen game is neither won nor lost).
-    b_won = games.c.result.like("B+%")
-    w_won = games.c.result.like("W+%")
-    if outcome == "lost":
-        b_won, w_won = w_won, b_won
-    return sa.or_(
-        sa.and_(b_won, _holds(player_id, BLACK), ~_holds(player_id, WHITE)),
-        sa.and_(w_won, _holds(player_id, WHITE), ~_holds(player_id, BLACK)),
-    )
-
-
 def game_lines(engine: Engine, player_id: str, status: Status, *, size: int | None = None,
                outcome: Outcome | None = None, opponent_id: str | None = None, limit: int = 20,
                before: str | None = None) -> list[tuple[str, dict[str, Any] | None, dict[str, Any] | None]]:
@@ -74,7 +62,18 @@ def game_lines(engine: Engine, player_id: str, status: Status, *, size: int | No
     that a game finishing meanwhile neither repeats nor hides a line). Raises ``NoSuchGame`` for a ``before`` that
     names no game."""
     order = _order(status)
-    q = sa.select(games.c.id, games.c.summary, games.c.people).where(_holds(player_id))
+    # Read from the player's seats (their index), not from every game: a page costs the player's games, not the
+    # server's. A game where they hold both seats (same-screen) is read once, from its Black seat.
+    me = game_players.alias("me")
+    joined = me.join(games, games.c.id == me.c.game_id)
+    if opponent_id is not None:
+        # A join, not an EXISTS: the planner may then start from whichever of the two players has fewer games.
+        other = game_players.alias("other")
+        joined = joined.join(other, sa.and_(other.c.game_id == games.c.id, other.c.player_id == opponent_id,
+                                            other.c.color != me.c.color))
+    q = (sa.select(games.c.id, games.c.summary, games.c.people)
+         .select_from(joined)
+         .where(me.c.player_id == player_id, sa.or_(me.c.color == BLACK, ~_holds(player_id, BLACK))))
     if status == "finished":
         q = q.where(games.c.phase == "finished")
     else:
@@ -82,9 +81,11 @@ def game_lines(engine: Engine, player_id: str, status: Status, *, size: int | No
     if size is not None:
         q = q.where(games.c.params["size"].as_integer() == size)
     if outcome is not None:
-        q = q.where(_won(player_id, outcome))
-    if opponent_id is not None:
-        q = q.where(_holds(opponent_id))
+        # Won: the player holds the winner's seat and not the loser's (a same-screen game is neither).
+        mine, theirs = ("B+%", "W+%") if outcome == "won" else ("W+%", "B+%")
+        q = q.where(sa.or_(sa.and_(me.c.color == BLACK, games.c.result.like(mine)),
+                           sa.and_(me.c.color == WHITE, games.c.result.like(theirs))),
+                    sa.not_(sa.and_(_holds(player_id, BLACK), _holds(player_id, WHITE))))
     with engine.connect() as conn:
         if before is not None:
             key = conn.execute(sa.select(order).where(games.c.id == before)).first()
