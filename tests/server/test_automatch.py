@@ -118,7 +118,7 @@ def test_pairs_are_disjoint_and_within_both_windows(ranks: list[tuple[float, flo
 
 
 @pytest.mark.parametrize(("sizes", "speed", "field"), [
-    ([], "blitz", "sizes"), ([10], "blitz", "sizes"), ([9], "correspondence", "speed"), ([9], "rapid", "speed"),
+    ([], "blitz", "sizes"), ([10], "blitz", "sizes"), ([9], "rapid", "speed"),
 ])
 def test_requests_refused(sizes: list[int], speed: str, field: str) -> None:
     with pytest.raises(ValueError) as info:

@@ -61,7 +61,9 @@ def test_two_registered_players_get_one_rated_game(client: TestClient, clock: Fa
     assert state["players"]["B"]["name"] == "alice" and state["players"]["W"]["name"] == "bobby"
     assert state["you"] == ["B"] and bob.req("GET", f"/api/games/{gid}", 200).json()["you"] == ["W"]
     assert state["rated"] is True and state["rating_change"] is None
-    assert state["clock"]["spec"] == {"type": "byoyomi", "main": 300.0, "period": 10.0, "periods": 5}
+    # Blitz: 5 min + 5 x 10 s, no weekend pause (a live game), the players' vacations honoured as in any game.
+    assert state["clock"]["spec"] == {"type": "byoyomi", "main": 300.0, "period": 10.0, "periods": 5,
+                                      "weekend_pause": False, "vacation": True}
     assert state["invite_open"] is False
     mine = bob.req("GET", "/api/me/games", 200).json()["games"]
     assert [g["id"] for g in mine] == [gid] and mine[0]["rated"] is True
@@ -118,7 +120,6 @@ def test_cancel_and_a_closed_page_end_the_wait(client: TestClient, clock: FakeCl
 
 
 @pytest.mark.parametrize(("body", "field", "says"), [
-    ({"speed": "correspondence"}, "speed", "correspondence"),
     ({"speed": "bullet"}, "speed", "blitz"),
     ({"sizes": [11]}, "sizes", "11x11"),
     ({"rules": "nosuchrules"}, "rules", "nosuchrules"),
@@ -147,3 +148,19 @@ def test_openapi_has_the_automatch(sqlite_url: str) -> None:
     with TestClient(create_app(sqlite_url)) as c:
         paths = c.get("/openapi.json").json()["paths"]
     assert {"post", "get", "delete"} <= set(paths["/api/automatch"])
+
+
+def test_correspondence_automatch_makes_a_game_of_days(client: TestClient) -> None:
+    alice, bob = Browser(client), Browser(client)
+    registered(alice, "corra")
+    registered(bob, "corrb")
+    assert ask(alice, speed="correspondence")["waiting"] is True
+    made = ask(bob, speed="correspondence")
+    assert made["waiting"] is False
+    state = alice.req("GET", f"/api/games/{made['game']}", 200).json()
+    spec = state["clock"]["spec"]
+    assert spec["type"] == "fischer" and spec["main"] == 3 * 86400 and spec["increment"] == 86400
+    assert spec["max"] == 7 * 86400 and spec["weekend_pause"] is True
+    # A live speed and the correspondence speed never meet.
+    assert ask(alice, speed="live")["waiting"] is True
+    assert ask(Browser(client), speed="correspondence")["waiting"] is True

@@ -28,7 +28,7 @@ class _Strict(BaseModel):
 
 class AutomatchIn(_Strict):
     """``POST /api/automatch``: the board sizes one accepts (9, 13, 19; the first preferred), the speed
-    (``"blitz"``, ``"live"``; ``"correspondence"`` is refused until correspondence clocks exist), the ruleset,
+    (``"blitz"``, ``"live"``, ``"correspondence"``), the ruleset,
     and whether one accepts a handicap game (given only when both players ask for it)."""
 
     sizes: Annotated[list[int], Field(min_length=1, max_length=3)]

@@ -27,18 +27,18 @@ from typing import Any
 from keima.ratings.handicap import rank_difference
 from keima.ratings.ranks import rank_number
 from keima.rules.ruleset import Ruleset
+from keima.server.clock import CORRESPONDENCE_PRESETS
 
-#: The clock of each speed offered (``keima.server.clock.ClockSpec`` dicts): byo-yomi, 5 periods.
+#: The clock of each speed offered (``keima.server.clock.ClockSpec`` dicts): byo-yomi, 5 periods, for the live
+#: speeds; for correspondence, the Fischer preset of the new-game form (3 days, 1 more a move, at most 7 held, weekend
+#: pauses on).
 SPEEDS: dict[str, dict[str, Any]] = {
     "blitz": {"type": "byoyomi", "main": 300.0, "period": 10.0, "periods": 5},
     "live": {"type": "byoyomi", "main": 600.0, "period": 30.0, "periods": 5},
+    "correspondence": CORRESPONDENCE_PRESETS["fischer-3d"],
 }
-#: Speeds named by the API but not offered yet, and why. "correspondence" needs clocks counted in days; it goes in
-#: ``SPEEDS`` once they exist.
-NOT_YET: dict[str, str] = {
-    "correspondence": "correspondence automatch is not offered yet: it waits for correspondence clocks; "
-                      "choose \"blitz\" or \"live\"",
-}
+#: Speeds named by the API but not offered (none now: the name stays for a speed withdrawn some day).
+NOT_YET: dict[str, str] = {}
 #: The board sizes one may ask for.
 SIZES = (9, 13, 19)
 FIRST_WINDOW = 1
@@ -176,7 +176,7 @@ def check_request(sizes: list[int], speed: str) -> tuple[tuple[int, ...], str]:
     if speed in NOT_YET:
         raise ValueError("speed", NOT_YET[speed])
     if speed not in SPEEDS:
-        raise ValueError("speed", f"no speed named {speed[:20]!r}: choose \"blitz\" or \"live\"")
+        raise ValueError("speed", f"no speed named {speed[:20]!r}: choose \"blitz\", \"live\" or \"correspondence\"")
     return tuple(dict.fromkeys(sizes)), speed
 
 

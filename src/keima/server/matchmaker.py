@@ -29,7 +29,7 @@ from sqlalchemy.exc import IntegrityError
 
 from keima.ratings import game as rating_game
 from keima.rules.ruleset import RulesError, get_ruleset
-from keima.server import automatch, store_automatch
+from keima.server import automatch, store_automatch, timesource
 from keima.server.errors import Refused
 from keima.server.housekeeping import Background
 from keima.server.lobby import player_channel
@@ -195,7 +195,7 @@ class Matchmaker:
                 "rated": m.rated}
         s, _token, _invite = build(body, self.hub.engines, game_id=gid,
                                    token=self.players.seat_token(black.id, gid), person=black.person())
-        seat_opponent(s, self.players.seat_token(white.id, gid), white.person(), time.monotonic())
+        seat_opponent(s, self.players.seat_token(white.id, gid), white.person(), timesource.now())
         await self.hub.service.create(s)
         await self.players.seat(gid, [1], black.id)
         await self.players.seat(gid, [2], white.id)

@@ -23,12 +23,12 @@ import base64
 import contextlib
 import hashlib
 import logging
-import time
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from keima.rules.board import BLACK, WHITE
 from keima.server import store_tournaments as st
+from keima.server import timesource
 from keima.server import tournaments as ops
 from keima.server.errors import Refused
 from keima.server.hub import Hub
@@ -87,7 +87,7 @@ def _new_session(s: st.Stored, rn: int, table: int, white: dict[str, Any], black
     session.people[WHITE] = dict(white)
     session.invite_hash = None
     session.invite_color = None
-    session.sync_clock(time.monotonic())
+    session.sync_clock(timesource.now())
     return session
 
 
@@ -142,7 +142,7 @@ def forfeit_handler(hub: Hub) -> Handler:
             late = g.to_move
             if any(m.color == late for m in g.moves):
                 return None
-            return session.forfeit(late, "absent at the round's forfeit limit", time.monotonic())
+            return session.forfeit(late, "absent at the round's forfeit limit", timesource.now())
 
         for (r, _table), gid in sorted(s.games.items()):
             if r == rn:

@@ -8,7 +8,8 @@ import { errorWords, t } from "../i18n.js";
 import { afterAction, matched, me } from "../players.js";
 
 const SIZES = [9, 13, 19];
-const SPEEDS = ["blitz", "live"];
+const SPEEDS = ["blitz", "live", "correspondence"];
+const SPEED_WORDS = { blitz: "speedBlitz", live: "speedLive", correspondence: "speedCorrespondence" };
 // Where the socket's notice may be lost (a reconnection at that moment), the page asks now and then.
 const POLL_MS = 5000;
 
@@ -136,7 +137,7 @@ export function Automatch() {
                   onChange={() => setSpeed(s)}
                   data-testid={`automatch-speed-${s}`}
                 />
-                {t(s === "blitz" ? "speedBlitz" : "speedLive")}
+                {t(SPEED_WORDS[s])}
               </label>
             ))}
           </fieldset>

@@ -329,6 +329,7 @@ export const en = {
   automatchSpeed: "Speed",
   speedBlitz: "Blitz: 5 min + 5 × 10 s byo-yomi",
   speedLive: "Live: 10 min + 5 × 30 s byo-yomi",
+  speedCorrespondence: "Correspondence: 3 d + 1 d a move (at most 7 d), weekends paused",
   automatchHandicap: "Accept a handicap game (by the rank difference)",
   automatchGuest: "As a guest, your games are not rated: register to get a rank.",
   automatchStart: "Find an opponent",

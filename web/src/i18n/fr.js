@@ -332,6 +332,7 @@ export const fr = {
   automatchSpeed: "Cadence",
   speedBlitz: "Blitz\u00a0: 5\u00a0min + byo-yomi 5\u00a0×\u00a010\u00a0s",
   speedLive: "Partie rapide\u00a0: 10\u00a0min + byo-yomi 5\u00a0×\u00a030\u00a0s",
+  speedCorrespondence: "Par correspondance\u00a0: 3\u00a0j + 1\u00a0j par coup (7\u00a0j au plus), week-ends en pause",
   automatchHandicap: "Accepter une partie à handicap (selon l’écart de niveau)",
   automatchGuest: "En invité, vos parties ne comptent pas pour le classement\u00a0: inscrivez-vous pour obtenir un niveau.",
   automatchStart: "Trouver un adversaire",
