@@ -7,8 +7,20 @@ import os
 import threading
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from keima.ai.analysis import NICE, Budget, Cancelled, mistakes, positions, review_game
+from keima.ai.analysis import (
+    NICE,
+    Budget,
+    Cancelled,
+    Candidate,
+    Evaluation,
+    assemble,
+    mistakes,
+    positions,
+    review_game,
+)
 from keima.rules import Game, from_gtp
 
 # Black to move on 7x7, a capturing race of one liberty each: the five white stones of the third row and the four
@@ -126,3 +138,31 @@ def test_a_review_thread_runs_at_a_lower_priority() -> None:
     thread.join()
     assert seen == [min(own + NICE, 19)]
     assert os.getpriority(os.PRIO_PROCESS, 0) == own
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.floats(0, 1), st.floats(-80, 80), st.booleans()), min_size=2, max_size=12))
+def test_losses_follow_the_evaluations(values: list[tuple[float, float, bool]]) -> None:
+    """``assemble``: each move's loss is the drop of its player's lead between the evaluations around it, never
+    negative, and 0 when the move is the search's first choice."""
+    game = Game(9)
+    spots = [0, 2, 4, 6, 8, 18, 20, 22, 24, 26, 36, 38]  # stones two points apart: no capture
+    for p in spots[: len(values) - 1]:
+        game.play(p)
+    line = positions(game)
+    assert len(line) == len(values)
+    evals = []
+    for (_position, _color, point), (winrate, score, chosen) in zip(line, values, strict=True):
+        # The search's first choice is the move then played when ``chosen``, else J1 (never played here).
+        best = [Candidate(point if chosen else 80, winrate, 10, [])]
+        evals.append(Evaluation(winrate, score, best, 10))
+    reviews = assemble(line, evals)
+    assert [r.n for r in reviews] == list(range(len(values)))
+    for n in range(1, len(values)):
+        r, before, after = reviews[n], evals[n - 1], evals[n]
+        sign = 1 if r.color == 1 else -1
+        expected = 0.0 if values[n - 1][2] else max(0.0, sign * (before.score - after.score))
+        assert r.loss == pytest.approx(expected)
+        assert r.winrate_loss is not None and r.winrate_loss >= 0
+        assert (r.winrate, r.score) == (after.winrate, after.score)
+        assert r.best == before.best

@@ -141,11 +141,16 @@ class ReviewService:
     run here, in a thread of lowered priority)."""
 
     def __init__(self, engine: Engine, load_game: Callable[[str], Game | None], *, jobs: Any = None,
-                 seconds: float | None = None, max_queue: int | None = None) -> None:
+                 seconds: float | None = None, playouts: int | None = None, max_queue: int | None = None) -> None:
         self.engine = engine
         self.load_game = load_game
         self.jobs = jobs
         self.seconds = seconds if seconds is not None else _env_float("KEIMA_REVIEW_SECONDS", DEFAULT_SECONDS)
+        #: At most this many playouts a position besides the time (``KEIMA_REVIEW_PLAYOUTS``; None: time alone).
+        #: The same work whatever the load of the machine: for tests that check what a review finds.
+        if playouts is None and os.environ.get("KEIMA_REVIEW_PLAYOUTS"):
+            playouts = int(_env_float("KEIMA_REVIEW_PLAYOUTS", 1000))
+        self.playouts = playouts
         self.max_queue = max_queue if max_queue is not None else int(_env_float("KEIMA_REVIEW_QUEUE",
                                                                                 DEFAULT_MAX_QUEUE))
         self.closing = threading.Event()
@@ -314,7 +319,7 @@ class ReviewService:
             line = positions(game)
             evals = [Evaluation.from_dict(d) for d in row["evals"]]
             stop = _CancelWatch(self.engine, aid, self.closing)
-            analyst = Analyst(Budget(seconds=float(row["seconds"])))
+            analyst = Analyst(Budget(seconds=float(row["seconds"]), playouts=self.playouts))
             start = time.monotonic()
             self._save(aid, evals, line, game.size, "running")
             while len(evals) < len(line):
