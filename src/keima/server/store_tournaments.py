@@ -20,7 +20,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 
-from keima.server.errors import Refused
+from keima.server.errors import Refused, quote
 from keima.server.tables import (
     games,
     players,
@@ -127,7 +127,7 @@ def change_in(conn: Connection, tid: str, do: Change, player_id: str | None, by_
                           .values(version=tournaments.c.version)).rowcount
     s = _read(conn, tid) if locked else None
     if s is None:
-        raise Refused("not-found", f"no tournament {tid!r}")
+        raise Refused("not-found", f"no tournament {quote(tid)}")
     out = do(s)
     out.tournament.check()
     conn.execute(tournaments.update().where(tournaments.c.id == tid).values(

@@ -22,7 +22,7 @@ from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
-from keima.server.errors import Refused
+from keima.server.errors import Refused, quote
 from keima.server.store_tournaments import Change, Outcome, Stored
 from keima.tournament.model import Game, Player, Result, Tournament, TournamentError
 from keima.tournament.pairing import game_between, pair_round
@@ -86,7 +86,7 @@ def _player(t: Tournament, key: str) -> Player:
     try:
         return t.player(key)
     except TournamentError:
-        raise Refused("not-found", f"no player {key!r} in this tournament") from None
+        raise Refused("not-found", f"no player {quote(key)} in this tournament") from None
 
 
 def _game_at(t: Tournament, rn: int, table: int) -> Game:
@@ -274,7 +274,7 @@ def swap(rn: int, a: str, b: str) -> Change:
         bye = t.byes.get(rn)
         for k in (a, b):
             if k not in where and k != bye:
-                raise Refused("wrong-phase", f"{k} is not paired in round {rn}")
+                raise Refused("wrong-phase", f"{quote(k)} is not paired in round {rn}")
         new: dict[int, Game] = {}
         byes = dict(t.byes)
         try:
