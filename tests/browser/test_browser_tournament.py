@@ -142,6 +142,8 @@ def test_a_player_finds_their_game_and_the_referee_opens_its_position(new_page: 
     if player is not black:
         player.goto(f"/t/{tid}")
     expect(player.get_by_test_id("my-table")).to_contain_text("Black")
+    player.get_by_test_id("check-in").click()
+    expect(player.get_by_test_id("check-in")).to_have_count(0)
     shot(player, "my-table")
     player.get_by_test_id("my-game").click()
     ui.point(player, "E5").wait_for()

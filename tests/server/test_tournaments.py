@@ -184,6 +184,7 @@ def test_rounds_results_standings_files_and_log(client: TestClient) -> None:
     assert imported["you"]["role"] == "director"
     assert [p["key"] for p in imported["players"]] == [p["key"] for p in t["players"]]
     assert imported["round_list"][0]["games"] == [g | {"game": None} for g in t["round_list"][0]["games"]]
+    assert imported["round_list"][0]["present"] == []
     assert imported["round_list"][0]["started"]
     assert code(p2.req("POST", "/api/tournaments/import", 422, content=b"<nope/>")) == "invalid-request"
     # The log: every change, by whom.

@@ -156,7 +156,7 @@ async def _out(request: Request, s: st.Stored, caller: Player | None) -> Tournam
                           result=ops.RESULT_NAMES[g.result], by_forfeit=g.by_default,  # type: ignore[arg-type]
                           game=_made(s, rn, g.table)) for g in t.games_of_round(rn)]
         rounds.append(RoundOut(round=rn, started=bool(info.get("started")), start_at=info.get("start_at"),
-                               bye=t.byes.get(rn), games=games))
+                               bye=t.byes.get(rn), present=sorted(ops.present(settings, rn)), games=games))
     mine = None if caller is None else next((k for k, v in s.accounts.items() if v == caller.id), None)
     return TournamentOut(
         id=s.id, name=t.general.name, system=t.system.value.lower(), rounds=t.general.number_of_rounds,
@@ -369,6 +369,13 @@ async def start_round(tid: str, rn: int, body: StartIn, request: Request) -> Res
     """Start a paired round: it is no longer paired again; online, its games begin at ``start_at``."""
     at = (body.start_at or _now()).astimezone(UTC)
     return await _answer(request, await _change(request, tid, ops.start(rn, at)))
+
+
+@router.post("/api/tournaments/{tid}/rounds/{rn}/checkin", responses={200: {"model": TournamentOut}, **_errors})
+async def check_in(tid: str, rn: int, request: Request) -> Response:
+    """A player of an online round says they are here: at the forfeit limit they are not counted absent."""
+    me = await _caller(request)
+    return await _answer(request, await _change(request, tid, ops.check_in(rn, me.id), director=False))
 
 
 @router.put("/api/tournaments/{tid}/rounds/{rn}/tables/{table}/result",

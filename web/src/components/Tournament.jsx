@@ -185,7 +185,7 @@ export function TournamentPage({ id }) {
         )}
         <ErrorNote error={error} />
       </section>
-      {mine?.player && !projector && <MyTable t={t} mine={mine} />}
+      {mine?.player && !projector && <MyTable t={t} mine={mine} act={act} />}
       <section class="tourney-box">
         <h3>{tt("pairings")}</h3>
         <div class="round-tabs" role="tablist">
@@ -212,9 +212,12 @@ export function TournamentPage({ id }) {
   );
 }
 
-function MyTable({ t, mine }) {
+function MyTable({ t, mine, act }) {
   const open = mine.rounds.filter((r) => !r.bye && r.result === "unknown");
   const now = open.length ? open[open.length - 1] : mine.rounds[mine.rounds.length - 1];
+  // In an online round, checking in tells the server the player came (not absent at the forfeit limit).
+  const round = now ? t.round_list[now.round - 1] : null;
+  const canCheckIn = now?.game && now.result === "unknown" && round.started && !round.present.includes(mine.player);
   return (
     <section class="tourney-box my-table" data-testid="my-table">
       <h3>{tt("myTable")}</h3>
@@ -233,6 +236,14 @@ function MyTable({ t, mine }) {
               <a href={`${ROOT}g/${encodeURIComponent(now.game)}`} data-testid="my-game">
                 {tt("myGame")}
               </a>
+            </>
+          )}
+          {canCheckIn && (
+            <>
+              {" "}
+              <button onClick={() => act("POST", `rounds/${now.round}/checkin`)} data-testid="check-in">
+                {tt("checkIn")}
+              </button>
             </>
           )}
         </p>

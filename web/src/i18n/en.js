@@ -474,6 +474,7 @@ export const en = {
     white: "White",
     against: "against",
     handicapN: (n) => `${n} handicap stones`,
+    checkIn: "I am here",
     myGame: "my game",
     pair: "Pair this round",
     pairAgain: "Pair again",

@@ -482,6 +482,7 @@ export const fr = {
     white: "Blanc",
     against: "contre",
     handicapN: (n) => `${n} pierres de handicap`,
+    checkIn: "Je suis là",
     myGame: "ma partie",
     pair: "Apparier cette ronde",
     pairAgain: "Apparier de nouveau",
