@@ -15,6 +15,16 @@ from .test_browser_csp import WATCH
 
 pytestmark = pytest.mark.browser
 
+def ffg(names: str, rating: int, licence: str) -> str:
+    """A line of the FFG rating list (fixed columns, tests/tournament/test_rating_lists.py)."""
+    return f"{names:<38}{rating:>5} L {licence} 69Ly FR"
+
+
+def nameish(key: str) -> str:
+    """The name the page shows for a player key of this test ("DUPONTJEAN" -> "DUPONT")."""
+    return {"DUPONTJEAN": "DUPONT", "NOVAKPETRA": "NOVAK"}.get(key, key.capitalize())
+
+
 CASES = [("en-US", 1280, 860), ("fr-FR", 1280, 860), ("en-US", 390, 844), ("fr-FR", 390, 844)]
 
 
@@ -35,13 +45,21 @@ def test_director_pairs_and_enters_results(new_page: Any, server: Any, shot: Any
     expect(page.get_by_test_id("t-title")).to_have_text(f"Open {locale} {width}")
     tid = page.url.rstrip("/").rsplit("/", 1)[1]
 
-    # Four players typed in the director's form.
-    for name, rank in [("Ito", "1d"), ("Martin", "5k"), ("Novak", "3k"), ("Dupont", "2k")]:
+    # Two players typed in the director's form, two pasted from the FFG list.
+    for name, rank in [("Ito", "1d"), ("Martin", "5k")]:
         page.get_by_test_id("p-name").fill(name)
         page.get_by_test_id("p-rank").fill(rank)
         page.get_by_test_id("p-add").click()
         expect(page.get_by_test_id("players")).to_contain_text(name)
+    page.get_by_test_id("p-lines").fill("\n".join([ffg("NOVAK Petra", -350, "0700348"), ffg("DUPONT Jean", -156, "1500104")]))
+    page.get_by_test_id("p-add-lines").click()
+    expect(page.get_by_test_id("players")).to_contain_text("DUPONT")
     expect(page.get_by_test_id("players").locator("tbody tr")).to_have_count(4)
+    # Martin is away in round 2.
+    page.get_by_test_id("absent-player").select_option("MARTIN")
+    page.get_by_test_id("absent-round").select_option("2")
+    page.get_by_test_id("absent").click()
+    expect(page.get_by_test_id("players").locator("tbody tr").nth(1)).to_contain_text("2")
 
     # The public page, in another browser with nobody logged in.
     public = new_page(locale=locale, width=width, height=height, touch=phone)
@@ -54,6 +72,15 @@ def test_director_pairs_and_enters_results(new_page: Any, server: Any, shot: Any
     rows = page.get_by_test_id("pairings").locator("tbody tr")
     expect(rows).to_have_count(2)
     expect(public.get_by_test_id("pairings").locator("tbody tr")).to_have_count(2)  # live
+    # A swap of two players of different tables, before the round starts.
+    before = server.get(f"/api/tournaments/{tid}")["round_list"][0]["games"]
+    page.get_by_test_id("swap-a").select_option(before[0]["white"])
+    page.get_by_test_id("swap-b").select_option(before[1]["white"])
+    page.get_by_test_id("swap").click()
+    expect(public.get_by_test_id("table-1")).to_contain_text(nameish(before[1]["white"]))
+    after = server.get(f"/api/tournaments/{tid}")["round_list"][0]["games"]
+    assert {frozenset((g["white"], g["black"])) for g in after} == {
+        frozenset((before[0]["white"], before[1]["black"])), frozenset((before[1]["white"], before[0]["black"]))}
     shot(page, "paired")
     overflow = page.evaluate("() => document.scrollingElement.scrollWidth - window.innerWidth")
     assert overflow <= 0, f"the page scrolls sideways by {overflow} px"
@@ -115,6 +142,8 @@ def test_a_player_finds_their_game_and_the_referee_opens_its_position(new_page: 
     if player is not black:
         player.goto(f"/t/{tid}")
     expect(player.get_by_test_id("my-table")).to_contain_text("Black")
+    player.get_by_test_id("check-in").click()
+    expect(player.get_by_test_id("check-in")).to_have_count(0)
     shot(player, "my-table")
     player.get_by_test_id("my-game").click()
     ui.point(player, "E5").wait_for()

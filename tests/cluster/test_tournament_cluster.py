@@ -7,6 +7,7 @@ from __future__ import annotations
 import secrets
 import time
 from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import httpx
@@ -108,3 +109,54 @@ def test_four_online_rounds_over_two_processes(pair: Cluster, pg_url: str) -> No
     finally:
         engine.dispose()
     assert actions.count("game-result") == 12 and actions.count("games") == 4 and made_games == 12
+
+
+def test_a_killed_process_loses_neither_a_round_nor_a_result(pg_url: str, own_redis: RedisServer,
+                                                             tmp_path_factory: pytest.TempPathFactory) -> None:
+    """The process that started a round is killed before the start time: the other one makes the games. The
+    process that ends a game is killed before delivering it: the result reaches its table once all the same."""
+    c = Cluster(pg_url, own_redis.url, tmp_path_factory.mktemp("tournament-kill"))
+    c.env["KEIMA_REGISTER_LIMIT"] = "100"
+    c.env["KEIMA_OUTBOX_PAUSE"] = "6"
+    run = secrets.token_hex(3)
+    clients = [httpx.Client(timeout=30) for _ in range(3)]
+    try:
+        c.wait_web(c.start_web())
+        c.wait_web(c.start_web())
+        b0, b1 = c.base(0), c.base(1)
+        d, p, q = clients
+        for i, x in enumerate(clients):
+            ok(x.post(f"{b1}/api/players", json={"name": f"k{i}{run}", "password": "correct horse"}), 201)
+        tid = ok(d.post(f"{b1}/api/tournaments", json={"name": "Kill cup", "rounds": 2, "size": 9,
+                                                      "online": True}), 201)["id"]
+        for x in (p, q):
+            ok(x.post(f"{b1}/api/tournaments/{tid}/signup"), 201)
+        ok(d.post(f"{b0}/api/tournaments/{tid}/rounds/1/pairing", json={}))
+        start = (datetime.now(UTC) + timedelta(seconds=4)).isoformat()
+        ok(d.post(f"{b0}/api/tournaments/{tid}/rounds/1/start", json={"start_at": start}))
+        c.webs[0].kill9()
+        g = round_games(d, f"{b1}/api/tournaments/{tid}", 1, lambda gs: bool(gs[0]["game"]))[0]
+        c.wait_web(c.start_web())  # process 2: it holds its deliveries back as long, so only it is left to deliver
+        players = {f"K1{run}".upper(): p, f"K2{run}".upper(): q}
+        black = players[g["black"]]
+        state = ok(black.get(f"{b1}/api/games/{g['game']}"))
+        if state["to_move"] == "B":
+            ok(black.post(f"{b1}/api/games/{g['game']}/actions", json={"type": "play", "move": "E5"}))
+        ok(black.post(f"{b1}/api/games/{g['game']}/actions", json={"type": "resign"}))
+        c.webs[1].kill9()  # ended there, not delivered yet (its pause)
+        b2 = c.base(2)
+        got = round_games(d, f"{b2}/api/tournaments/{tid}", 1, lambda gs: gs[0]["result"] != "unknown")
+        assert got[0]["result"] == "white"
+        time.sleep(3)
+    finally:
+        for x in clients:
+            x.close()
+        c.stop()
+    engine = make_engine(pg_url)
+    try:
+        with engine.connect() as conn:
+            actions = [r.action for r in conn.execute(sa.select(tournament_log.c.action)
+                                                      .where(tournament_log.c.tournament_id == tid))]
+    finally:
+        engine.dispose()
+    assert actions.count("game-result") == 1 and actions.count("games") == 1

@@ -4,6 +4,7 @@ limit losing by forfeit, and a director's result winning over the game's."""
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import sqlalchemy as sa
@@ -16,6 +17,10 @@ from .helpers import wait_for
 from .test_players import Browser, registered
 
 RANKS = ["1d", "1k", "2k", "3k", "4k", "5k"]
+
+
+def code_of(r: Any) -> str:
+    return str(r.json()["error"]["code"])
 
 
 def online_tournament(client: TestClient, n: int = 6, **settings: Any) -> tuple[Browser, dict[str, Browser], str]:
@@ -153,3 +158,30 @@ def test_a_fixed_result_rerates_the_rated_game(fast_client: TestClient) -> None:
     # Fixed to "both lose": the game no longer counts for the ratings.
     d.req("PUT", f"{base}/rounds/1/tables/{g['table']}/result", 200, json={"result": "both_lose"})
     assert d.req("GET", f"/api/players/{bname}/ratings", 200).json()["ratings"] == []
+
+
+def test_absent_at_the_limit_alone_or_both(fast_client: TestClient, sqlite_url: str) -> None:
+    d, players, tid = online_tournament(fast_client, n=4, forfeit_minutes=5)
+    base = f"/api/tournaments/{tid}"
+    d.req("POST", f"{base}/rounds/1/pairing", 200, json={})
+    d.req("POST", f"{base}/rounds/1/start", 200, json={})
+    wait_for(lambda: all(g["game"] for g in d.req("GET", base, 200).json()["round_list"][0]["games"]))
+    g1, g2 = d.req("GET", base, 200).json()["round_list"][0]["games"]
+    # Table 1: nobody comes. Table 2: the player not to move checks in; the one to move never moves.
+    to_move = d.req("GET", f"/api/games/{g2['game']}", 200).json()["to_move"]
+    waiting = g2["white"] if to_move == "B" else g2["black"]
+    t = players[waiting].req("POST", f"{base}/rounds/1/checkin", 200).json()
+    assert t["round_list"][0]["present"] == [waiting]
+    players[waiting].req("POST", f"{base}/rounds/1/checkin", 200)  # twice: once in the log
+    assert code_of(d.req("POST", f"{base}/rounds/1/checkin", 403)) == "not-director"  # not a player
+    engine = make_engine(sqlite_url)
+    with engine.begin() as conn:
+        conn.execute(scheduled_jobs.update().where(scheduled_jobs.c.kind == "t-forfeit").values(due_at=now_utc()))
+    engine.dispose()
+    wait_for(lambda: all(g["result"] != "unknown" for g in d.req("GET", base, 200).json()["round_list"][0]["games"]))
+    time.sleep(1.5)  # the games' own results have been delivered too: the tables keep the verdicts
+    x1, x2 = d.req("GET", base, 200).json()["round_list"][0]["games"]
+    assert (x1["result"], x1["by_forfeit"]) == ("both_lose", True)
+    assert (x2["result"], x2["by_forfeit"]) == ("white" if to_move == "B" else "black", True)
+    log = [e["action"] for e in d.req("GET", f"{base}/log", 200).json()["entries"]]
+    assert log.count("check-in") == 1 and log.count("both-absent") == 1

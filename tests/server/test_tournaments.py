@@ -184,6 +184,7 @@ def test_rounds_results_standings_files_and_log(client: TestClient) -> None:
     assert imported["you"]["role"] == "director"
     assert [p["key"] for p in imported["players"]] == [p["key"] for p in t["players"]]
     assert imported["round_list"][0]["games"] == [g | {"game": None} for g in t["round_list"][0]["games"]]
+    assert imported["round_list"][0]["present"] == []
     assert imported["round_list"][0]["started"]
     assert code(p2.req("POST", "/api/tournaments/import", 422, content=b"<nope/>")) == "invalid-request"
     # The log: every change, by whom.
@@ -300,5 +301,35 @@ def test_changes_at_once_take_turns(db_url: str) -> None:
         assert s is not None and s.version == 9
         assert sorted(p.name for p in s.tournament.players) == [f"P{i}" for i in range(8)]
         assert [e["action"] for e in st.log_of(engine, "t1")] == ["create"] + ["register"] * 8
+    finally:
+        engine.dispose()
+
+
+def test_a_change_computed_on_a_replaced_state_is_computed_again(db_url: str) -> None:
+    """A change is computed before the lock: when another change is stored meanwhile, it is computed again on the
+    new state, never stored on the old one."""
+    from keima.server import store_tournaments as st
+    from keima.server import tournaments as ops
+    from keima.server.store import make_engine, migrate, now_utc
+    from keima.tournament.model import Player, Tournament
+
+    engine = make_engine(db_url)
+    migrate(engine)
+    try:
+        st.create(engine, "t2", Tournament(), ops.new_settings(), "d1", "director", "create", {}, now_utc())
+        seen: list[int] = []
+        register = ops.register(Player("SLOW", "", -10), None, "typed")
+
+        def slow(s: st.Stored) -> st.Outcome:
+            seen.append(len(s.tournament.players))
+            if len(seen) == 1:  # another director registers a player while this change is computed
+                st.change(engine, "t2", ops.register(Player("FAST", "", -5), None, "typed"), "d2", "other",
+                          now_utc())
+            return register(s)
+
+        st.change(engine, "t2", slow, "d1", "director", now_utc())
+        s = st.read(engine, "t2")
+        assert seen == [0, 1]
+        assert s is not None and [p.name for p in s.tournament.players] == ["FAST", "SLOW"] and s.version == 3
     finally:
         engine.dispose()

@@ -23,7 +23,7 @@ from keima.server import ratings_subscriber
 from keima.server import store_tournaments as st
 from keima.server import tournaments as ops
 from keima.server.api_players import players_of
-from keima.server.errors import Refused
+from keima.server.errors import Refused, quote
 from keima.server.hub import Hub
 from keima.server.lobby import LOBBY
 from keima.server.origin import same_origin
@@ -114,7 +114,7 @@ async def _caller(request: Request, *, registered: bool = False) -> Player:
 async def _stored(request: Request, tid: str) -> st.Stored:
     s: st.Stored | None = await _run(st.read, _hub(request).store.engine, tid)
     if s is None:
-        raise Refused("not-found", f"no tournament {tid!r}")
+        raise Refused("not-found", f"no tournament {quote(tid)}")
     return s
 
 
@@ -123,18 +123,14 @@ async def _change(request: Request, tid: str, do: st.Change, *, director: bool =
     return the tournament as it is after."""
     same_origin(request)
     player = await _caller(request)
-    if director:
-        s = await _stored(request, tid)
-        if player.id not in s.directors:
-            raise Refused("not-director", "only the director and co-directors change this tournament")
     engine = _hub(request).store.engine
-    guarded = do
-    if director:
-        def guarded(s: st.Stored) -> st.Outcome:
-            # Checked again under the lock: a co-director removed meanwhile changes nothing.
-            if player.id not in s.directors:
-                raise Refused("not-director", "only the director and co-directors change this tournament")
-            return do(s)
+
+    def guarded(s: st.Stored) -> st.Outcome:
+        # Checked under the tournament's lock: a co-director removed meanwhile changes nothing.
+        if director and player.id not in s.directors:
+            raise Refused("not-director", "only the director and co-directors change this tournament")
+        return do(s)
+
     try:
         await _run(st.change, engine, tid, guarded, player.id, player.name, _now())
     except TournamentError as exc:
@@ -160,7 +156,7 @@ async def _out(request: Request, s: st.Stored, caller: Player | None) -> Tournam
                           result=ops.RESULT_NAMES[g.result], by_forfeit=g.by_default,  # type: ignore[arg-type]
                           game=_made(s, rn, g.table)) for g in t.games_of_round(rn)]
         rounds.append(RoundOut(round=rn, started=bool(info.get("started")), start_at=info.get("start_at"),
-                               bye=t.byes.get(rn), games=games))
+                               bye=t.byes.get(rn), present=sorted(ops.present(settings, rn)), games=games))
     mine = None if caller is None else next((k for k, v in s.accounts.items() if v == caller.id), None)
     return TournamentOut(
         id=s.id, name=t.general.name, system=t.system.value.lower(), rounds=t.general.number_of_rounds,
@@ -279,7 +275,7 @@ async def patch_tournament(tid: str, body: TournamentPatch, request: Request) ->
 async def _account(request: Request, name: str, field: str) -> tuple[str, str, str | None]:
     row = await _run(st.player_by_name, _hub(request).store.engine, name_key(name))
     if row is None or row[3]:
-        raise Refused("not-found", f"no registered player named {name!r}", field=field)
+        raise Refused("not-found", f"no registered player named {quote(name)}", field=field)
     return row[0], row[1], row[2]
 
 
@@ -373,6 +369,13 @@ async def start_round(tid: str, rn: int, body: StartIn, request: Request) -> Res
     """Start a paired round: it is no longer paired again; online, its games begin at ``start_at``."""
     at = (body.start_at or _now()).astimezone(UTC)
     return await _answer(request, await _change(request, tid, ops.start(rn, at)))
+
+
+@router.post("/api/tournaments/{tid}/rounds/{rn}/checkin", responses={200: {"model": TournamentOut}, **_errors})
+async def check_in(tid: str, rn: int, request: Request) -> Response:
+    """A player of an online round says they are here: at the forfeit limit they are not counted absent."""
+    me = await _caller(request)
+    return await _answer(request, await _change(request, tid, ops.check_in(rn, me.id), director=False))
 
 
 @router.put("/api/tournaments/{tid}/rounds/{rn}/tables/{table}/result",

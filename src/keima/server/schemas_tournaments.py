@@ -150,10 +150,13 @@ class TGameOut(_Strict):
 
 
 class RoundOut(_Strict):
+    """A round: ``present``, the players who checked in to its online games."""
+
     round: int
     started: bool
     start_at: str | None
     bye: str | None
+    present: list[str]
     games: list[TGameOut]
 
 

@@ -1,11 +1,12 @@
 """Storage of tournaments: the one module with their SQL (tables in ``keima.server.tables``).
 
 A tournament is stored as the engine's value written in OpenGotha's format (``body``: lossless, the engine reads it
-back exactly) beside the server's own settings of it (``settings``, JSON). Every change goes through ``change``:
-one transaction that locks the tournament's row first, reads it, lets the caller's function compute the new state,
-writes it with ``version`` one more and the log entries of who did what. Two changes of one tournament (two
-directors, a director and a game's result arriving from the outbox) therefore take turns, on SQLite and on
-PostgreSQL, whichever processes run them.
+back exactly) beside the server's own settings of it (``settings``, JSON). Every change goes through ``change``
+(or ``change_in``): the caller's function computes the new state from the stored one, which is written with
+``version`` one more and the log entries of who did what, in one transaction that locks the tournament's row and
+stores the change only on the state it was computed from. Two changes of one tournament (two directors, a
+director and a game's result arriving from the outbox) therefore take turns, on SQLite and on PostgreSQL,
+whichever processes run them.
 
 Blocking functions of a SQLAlchemy engine or connection: call them from a thread.
 """
@@ -20,7 +21,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 
-from keima.server.errors import Refused
+from keima.server.errors import Refused, quote
 from keima.server.tables import (
     games,
     players,
@@ -117,22 +118,36 @@ def read(engine: Engine, tid: str) -> Stored | None:
         return _read(conn, tid)
 
 
-def change_in(conn: Connection, tid: str, do: Change, player_id: str | None, by_name: str,
-              now: datetime) -> tuple[Stored, Outcome]:
-    """``change`` inside the caller's transaction ``conn`` (the outbox's delivery uses it so that a game's result
-    and the subscriber's progress commit together). Raises what ``do`` raises, and ``Refused`` ``not-found``."""
+def _lock(conn: Connection, tid: str) -> int | None:
     # A write first: it locks the row (PostgreSQL) or the database (SQLite) until the commit, so changes take turns
-    # and none reads a state another is replacing.
+    # and none reads a state another is replacing. Returns the version (None: no such tournament).
     locked = conn.execute(tournaments.update().where(tournaments.c.id == tid)
                           .values(version=tournaments.c.version)).rowcount
-    s = _read(conn, tid) if locked else None
+    if not locked:
+        return None
+    version: int = conn.execute(sa.select(tournaments.c.version).where(tournaments.c.id == tid)).scalar_one()
+    return version
+
+
+def change_in(conn: Connection, tid: str, do: Change, player_id: str | None, by_name: str,
+              now: datetime) -> tuple[Stored, Outcome]:
+    """``change`` inside the caller's transaction ``conn``, the row locked from the start (the outbox's delivery
+    uses it so that a game's result and the subscriber's progress commit together). Raises what ``do`` raises,
+    and ``Refused`` ``not-found``."""
+    s = _read(conn, tid) if _lock(conn, tid) is not None else None
     if s is None:
-        raise Refused("not-found", f"no tournament {tid!r}")
+        raise Refused("not-found", f"no tournament {quote(tid)}")
     out = do(s)
     out.tournament.check()
+    _write(conn, tid, s, out, opengotha_xml.write(out.tournament), player_id, by_name, now)
+    return s, out
+
+
+def _write(conn: Connection, tid: str, s: Stored, out: Outcome, body: str, player_id: str | None, by_name: str,
+           now: datetime) -> None:
     conn.execute(tournaments.update().where(tournaments.c.id == tid).values(
-        name=out.tournament.general.name[:200], updated_at=now, version=s.version + 1,
-        body=opengotha_xml.write(out.tournament), settings=out.settings))
+        name=out.tournament.general.name[:200], updated_at=now, version=s.version + 1, body=body,
+        settings=out.settings))
     for key in out.unbind:
         conn.execute(tournament_accounts.delete().where(tournament_accounts.c.tournament_id == tid,
                                                         tournament_accounts.c.player_key == key))
@@ -152,7 +167,6 @@ def change_in(conn: Connection, tid: str, do: Change, player_id: str | None, by_
     for action, detail in out.log:
         conn.execute(tournament_log.insert().values(tournament_id=tid, at=now, player_id=player_id,
                                                     by_name=by_name, action=action, detail=detail))
-    return s, out
 
 
 def _set_job(conn: Connection, kind: str, job_id: str, due: datetime) -> None:
@@ -164,11 +178,33 @@ def _set_job(conn: Connection, kind: str, job_id: str, due: datetime) -> None:
                                                     claimed_until=None))
 
 
+#: How many times ``change`` computes a change on a fresh read before it holds the lock while computing.
+OPTIMISTIC_TRIES = 4
+
+
 def change(engine: Engine, tid: str, do: Change, player_id: str | None, by_name: str,
            now: datetime) -> tuple[Stored, Outcome]:
     """Apply ``do`` to the stored tournament ``tid`` and store its outcome in one transaction (see the module
     docstring); returns the tournament as it was and the outcome. Raises ``Refused`` ``not-found`` for no such
-    tournament, and whatever ``do`` raises (then nothing is stored)."""
+    tournament, and whatever ``do`` raises (then nothing is stored).
+
+    The change (a pairing may take a while) is computed before the lock, on the tournament as read, and stored
+    only if nobody changed it meanwhile (its version); else it is computed again, and after ``OPTIMISTIC_TRIES``
+    under the lock. So the lock, which on SQLite holds every writer off, lasts only the writing."""
+    for _ in range(OPTIMISTIC_TRIES):
+        s = read(engine, tid)
+        if s is None:
+            raise Refused("not-found", f"no tournament {quote(tid)}")
+        out = do(s)
+        out.tournament.check()
+        body = opengotha_xml.write(out.tournament)
+        with engine.begin() as conn:
+            version = _lock(conn, tid)
+            if version is None:
+                raise Refused("not-found", f"no tournament {quote(tid)}")
+            if version == s.version:
+                _write(conn, tid, s, out, body, player_id, by_name, now)
+                return s, out
     with engine.begin() as conn:
         return change_in(conn, tid, do, player_id, by_name, now)
 

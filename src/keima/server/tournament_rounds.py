@@ -11,7 +11,8 @@ forfeited.
 - At the round's start time plus the tournament's ``forfeit_minutes`` the scheduler runs ``FORFEIT_JOB``: in each
   of the round's games still on, a player to move who has not made a single move has not shown up and loses by
   forfeit (so Black, absent from the start; or White, absent after Black's first move). The game ends through
-  the game service, and its result reaches the table as any other, marked "by forfeit".
+  the game service, and its result reaches the table as any other, marked "by forfeit". When the opponent has
+  neither moved nor checked in (``POST .../rounds/{n}/checkin``) either, both lose by forfeit.
 
 Tables whose players have no account are played at the table: their results are entered by hand.
 """
@@ -127,30 +128,58 @@ def round_handler(hub: Hub, players: Players) -> Handler:
 
 
 def forfeit_handler(hub: Hub) -> Handler:
-    """The scheduler's ``FORFEIT_JOB``: the player to move who has not moved once loses by forfeit."""
+    """The scheduler's ``FORFEIT_JOB``: the player to move who has not moved once loses by forfeit; when their
+    opponent has neither moved nor checked in either, both lose by forfeit."""
 
     async def run(job_id: str) -> datetime | None:
         tid, rn = _job(job_id)
-        s = await _run(st.read, hub.store.engine, tid)
+        engine = hub.store.engine
+        s = await _run(st.read, engine, tid)
         if s is None:
             return None
-
-        def judge(session: GameSession) -> dict[str, Any] | None:
-            g = session.game
-            if g.phase == "finished":
-                return None
-            late = g.to_move
-            if any(m.color == late for m in g.moves):
-                return None
-            return session.forfeit(late, "absent at the round's forfeit limit", timesource.now())
-
-        for (r, _table), gid in sorted(s.games.items()):
-            if r == rn:
-                with contextlib.suppress(Refused):  # a game gone or finished meanwhile
-                    await hub.service.change(gid, judge, fresh=True)
+        here = ops.present(s.settings, rn)
+        for (r, table), gid in sorted(s.games.items()):
+            if r != rn:
+                continue
+            with contextlib.suppress(Refused):  # a game gone or finished meanwhile
+                await _judge(hub, s, rn, table, gid, here)
         return None
 
     return run
+
+
+def _absent(session: GameSession) -> int | None:
+    """The colour to move that has not moved once in a game still on, else None."""
+    g = session.game
+    if g.phase == "finished" or any(m.color == g.to_move for m in g.moves):
+        return None
+    return int(g.to_move)
+
+
+async def _judge(hub: Hub, s: st.Stored, rn: int, table: int, gid: str, here: set[str]) -> None:
+    engine = hub.store.engine
+    session = await hub.cache.get(gid, fresh=True)
+    late = _absent(session)
+    if late is None:
+        return
+    g = next(x for x in s.tournament.games_of_round(rn) if x.table == table)
+    other, other_key = (WHITE, g.white) if late == BLACK else (BLACK, g.black)
+    came = other_key in here or any(m.color == other for m in session.game.moves)
+    if not came:
+        # The table's verdict first, so that the game's own end (a forfeit of the player to move) does not
+        # replace it when its result arrives.
+        await _run(st.change, engine, s.id, ops.both_absent(rn, table, True), None, SERVER, _now())
+
+    def judge(session: GameSession) -> dict[str, Any] | None:
+        c = _absent(session)
+        if c is None:
+            return None
+        return session.forfeit(c, "absent at the round's forfeit limit", timesource.now())
+
+    after = await hub.service.change(gid, judge, fresh=True)
+    if not came and after.game.phase != "finished":
+        # A move arrived meanwhile: the game goes on, and so does the table.
+        await _run(st.change, engine, s.id, ops.both_absent(rn, table, False), None, SERVER, _now())
 
 
 async def _run(fn: Any, *args: Any) -> Any:

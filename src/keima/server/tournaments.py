@@ -22,7 +22,7 @@ from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
-from keima.server.errors import Refused
+from keima.server.errors import Refused, quote
 from keima.server.store_tournaments import Change, Outcome, Stored
 from keima.tournament.model import Game, Player, Result, Tournament, TournamentError
 from keima.tournament.pairing import game_between, pair_round
@@ -86,7 +86,7 @@ def _player(t: Tournament, key: str) -> Player:
     try:
         return t.player(key)
     except TournamentError:
-        raise Refused("not-found", f"no player {key!r} in this tournament") from None
+        raise Refused("not-found", f"no player {quote(key)} in this tournament") from None
 
 
 def _game_at(t: Tournament, rn: int, table: int) -> Game:
@@ -274,7 +274,7 @@ def swap(rn: int, a: str, b: str) -> Change:
         bye = t.byes.get(rn)
         for k in (a, b):
             if k not in where and k != bye:
-                raise Refused("wrong-phase", f"{k} is not paired in round {rn}")
+                raise Refused("wrong-phase", f"{quote(k)} is not paired in round {rn}")
         new: dict[int, Game] = {}
         byes = dict(t.byes)
         try:
@@ -371,5 +371,46 @@ def online_games(rn: int, made: list[tuple[int, str]], forfeit_at: datetime) -> 
         new = [(rn, table, gid) for table, gid in made if (rn, table) not in s.games]
         log = [("games", {"round": rn, "games": {str(t): g for _, t, g in new}})] if new else []
         return Outcome(s.tournament, s.settings, log, games=new, jobs=[(FORFEIT_JOB, f"{s.id}/{rn}", forfeit_at)])
+
+    return do
+
+
+def check_in(rn: int, player_id: str) -> Change:
+    """The caller (account ``player_id``) says they are at their online game of round ``rn``, started (409
+    otherwise; 403 a caller who does not play in the tournament): at the forfeit limit, a player who checked in
+    or moved is not absent."""
+
+    def do(s: Stored) -> Outcome:
+        key = next((k for k, v in s.accounts.items() if v == player_id), None)
+        if key is None:
+            raise Refused("not-director", "only the tournament's players check in")
+        _check_round(s.tournament, rn)
+        if not started(s.settings, rn):
+            raise Refused("wrong-phase", f"round {rn} has not started")
+        present = list(round_info(s.settings, rn).get("present", []))
+        if key in present:
+            return Outcome(s.tournament, s.settings, [])
+        settings = _with_round(s.settings, rn, present=[*present, key])
+        return Outcome(s.tournament, settings, [("check-in", {"round": rn, "player": key})])
+
+    return do
+
+
+def present(settings: dict[str, Any], rn: int) -> set[str]:
+    """The players who checked in to round ``rn``."""
+    return set(round_info(settings, rn).get("present", []))
+
+
+def both_absent(rn: int, table: int, absent: bool) -> Change:
+    """The server's verdict at the forfeit limit that neither player of round ``rn``'s ``table`` came (both lose
+    by forfeit), or (``absent`` false) its withdrawal when a move arrived meanwhile."""
+
+    def do(s: Stored) -> Outcome:
+        g = _game_at(s.tournament, rn, table)
+        result = Result.BOTH_LOSE if absent else Result.UNKNOWN
+        new = replace(g, result=result, by_default=absent)
+        t = replace(s.tournament, games=tuple(new if x is g else x for x in s.tournament.games))
+        detail = {"round": rn, "table": table, "result": RESULT_NAMES[result], "by_forfeit": absent}
+        return Outcome(t, s.settings, [("both-absent" if absent else "both-absent-withdrawn", detail)])
 
     return do

@@ -185,7 +185,7 @@ export function TournamentPage({ id }) {
         )}
         <ErrorNote error={error} />
       </section>
-      {mine?.player && !projector && <MyTable t={t} mine={mine} />}
+      {mine?.player && !projector && <MyTable t={t} mine={mine} act={act} />}
       <section class="tourney-box">
         <h3>{tt("pairings")}</h3>
         <div class="round-tabs" role="tablist">
@@ -202,7 +202,7 @@ export function TournamentPage({ id }) {
             </button>
           ))}
         </div>
-        {director && !projector && <RoundControls round={round} act={act} />}
+        {director && !projector && <RoundControls t={t} round={round} act={act} />}
         <Pairings t={t} round={round} director={director && !projector} act={act} />
       </section>
       <Standings t={t} standings={standings} />
@@ -212,9 +212,12 @@ export function TournamentPage({ id }) {
   );
 }
 
-function MyTable({ t, mine }) {
+function MyTable({ t, mine, act }) {
   const open = mine.rounds.filter((r) => !r.bye && r.result === "unknown");
   const now = open.length ? open[open.length - 1] : mine.rounds[mine.rounds.length - 1];
+  // In an online round, checking in tells the server the player came (not absent at the forfeit limit).
+  const round = now ? t.round_list[now.round - 1] : null;
+  const canCheckIn = now?.game && now.result === "unknown" && round.started && !round.present.includes(mine.player);
   return (
     <section class="tourney-box my-table" data-testid="my-table">
       <h3>{tt("myTable")}</h3>
@@ -235,15 +238,26 @@ function MyTable({ t, mine }) {
               </a>
             </>
           )}
+          {canCheckIn && (
+            <>
+              {" "}
+              <button onClick={() => act("POST", `rounds/${now.round}/checkin`)} data-testid="check-in">
+                {tt("checkIn")}
+              </button>
+            </>
+          )}
         </p>
       )}
     </section>
   );
 }
 
-function RoundControls({ round, act }) {
+function RoundControls({ t, round, act }) {
   const isPaired = round.games.length > 0 || round.bye;
   const base = `rounds/${round.round}`;
+  const seated = [...round.games.flatMap((g) => [g.white, g.black]), ...(round.bye ? [round.bye] : [])];
+  const [a, setA] = useState("");
+  const [b, setB] = useState("");
   return (
     <div class="round-controls">
       {!isPaired && (
@@ -262,6 +276,35 @@ function RoundControls({ round, act }) {
         </>
       )}
       {round.started && <span class="what">{tt("started")}</span>}
+      {isPaired && !round.started && (
+        <form
+          class="tourney-form swap"
+          onSubmit={(e) => {
+            e.preventDefault();
+            act("POST", `${base}/swap`, { a, b });
+          }}
+        >
+          <label>
+            {tt("swapA")}
+            <select value={a} onChange={(e) => setA(e.currentTarget.value)} required data-testid="swap-a">
+              <option value="" />
+              {seated.map((k) => (
+                <option key={k} value={k}>{nameOf(t, k)}</option>
+              ))}
+            </select>
+          </label>
+          <label>
+            {tt("swapB")}
+            <select value={b} onChange={(e) => setB(e.currentTarget.value)} required data-testid="swap-b">
+              <option value="" />
+              {seated.map((k) => (
+                <option key={k} value={k}>{nameOf(t, k)}</option>
+              ))}
+            </select>
+          </label>
+          <button type="submit" data-testid="swap">{tt("swap")}</button>
+        </form>
+      )}
     </div>
   );
 }
@@ -269,7 +312,7 @@ function RoundControls({ round, act }) {
 function Pairings({ t, round, director, act }) {
   if (!round.games.length && !round.bye) return <p class="empty">{tt("notPairedYet")}</p>;
   return (
-    <div class="scroll">
+    <div class="scroll" tabIndex={0} role="region" aria-label={tt("pairings")}>
       <table class="tourney-table" data-testid="pairings">
         <thead>
           <tr>
@@ -365,7 +408,7 @@ function Standings({ t, standings }) {
   return (
     <section class="tourney-box">
       <h3>{tt("standingsAfter", standings.after_round)}</h3>
-      <div class="scroll">
+      <div class="scroll" tabIndex={0} role="region" aria-label={tt("standingsAfter", standings.after_round)}>
         <table class="tourney-table" data-testid="standings">
           <thead>
             <tr>
@@ -401,7 +444,7 @@ function Players({ t }) {
   return (
     <section class="tourney-box">
       <h3>{tt("playersN", t.players.length)}</h3>
-      <div class="scroll">
+      <div class="scroll" tabIndex={0} role="region" aria-label={tt("playersN", t.players.length)}>
         <table class="tourney-table" data-testid="players">
           <thead>
             <tr>
@@ -409,6 +452,7 @@ function Players({ t }) {
               <th>{tt("rank")}</th>
               <th>{tt("club")}</th>
               <th>{tt("account")}</th>
+              <th>{tt("absentIn")}</th>
             </tr>
           </thead>
           <tbody>
@@ -418,6 +462,7 @@ function Players({ t }) {
                 <td>{p.rank}</td>
                 <td>{[p.club, p.country].filter(Boolean).join(" ")}</td>
                 <td>{p.account || ""}</td>
+                <td>{p.absent.join(", ")}</td>
               </tr>
             ))}
           </tbody>
@@ -429,7 +474,9 @@ function Players({ t }) {
 
 function DirectorTools({ t, act }) {
   const [typed, setTyped] = useState({ name: "", first_name: "", rank: "", club: "" });
-  const [line, setLine] = useState("");
+  const [lines, setLines] = useState("");
+  const [added, setAdded] = useState(null);
+  const [absent, setAbsent] = useState({ key: "", round: "1" });
   const [source, setSource] = useState("ffg_line");
   const [codir, setCodir] = useState("");
   const field = (k) => (e) => setTyped({ ...typed, [k]: e.currentTarget.value });
@@ -468,9 +515,17 @@ function DirectorTools({ t, act }) {
       </form>
       <form
         class="tourney-form"
-        onSubmit={(e) => {
+        onSubmit={async (e) => {
           e.preventDefault();
-          act("POST", "players", { [source]: line }).then((ok) => ok && setLine(""));
+          // One player per line, in order; the lines refused stay in the box.
+          const left = [];
+          let done = 0;
+          for (const one of lines.split("\n").filter((x) => x.trim())) {
+            if (await act("POST", "players", { [source]: one })) done += 1;
+            else left.push(one);
+          }
+          setLines(left.join("\n"));
+          setAdded(done);
         }}
       >
         <h4>{tt("registerLine")}</h4>
@@ -482,10 +537,45 @@ function DirectorTools({ t, act }) {
           </select>
         </label>
         <label class="wide">
-          {tt("line")}
-          <input value={line} onInput={(e) => setLine(e.currentTarget.value)} required data-testid="p-line" />
+          {tt("lines")}
+          <textarea rows={3} value={lines} onInput={(e) => setLines(e.currentTarget.value)} required
+                    data-testid="p-lines" />
         </label>
-        <button type="submit">{tt("register")}</button>
+        <button type="submit" data-testid="p-add-lines">{tt("register")}</button>
+        {added !== null && <span class="what" role="status">{tt("registeredN", added)}</span>}
+      </form>
+      <form
+        class="tourney-form"
+        onSubmit={(e) => {
+          e.preventDefault();
+          act("PUT", `players/${encodeURIComponent(absent.key)}/absent`, {
+            round: Number(absent.round),
+            absent: e.submitter?.value !== "present",
+          });
+        }}
+      >
+        <h4>{tt("absence")}</h4>
+        <label>
+          {tt("player")}
+          <select value={absent.key} onChange={(e) => setAbsent({ ...absent, key: e.currentTarget.value })} required
+                  data-testid="absent-player">
+            <option value="" />
+            {t.players.map((p) => (
+              <option key={p.key} value={p.key}>{`${p.name} ${p.first_name}`.trim()}</option>
+            ))}
+          </select>
+        </label>
+        <label>
+          {tt("round")}
+          <select value={absent.round} onChange={(e) => setAbsent({ ...absent, round: e.currentTarget.value })}
+                  data-testid="absent-round">
+            {t.round_list.map((r) => (
+              <option key={r.round} value={r.round}>{r.round}</option>
+            ))}
+          </select>
+        </label>
+        <button type="submit" value="absent" data-testid="absent">{tt("markAbsent")}</button>
+        <button type="submit" value="present">{tt("markPresent")}</button>
       </form>
       <div class="tourney-form">
         <label class="check">
