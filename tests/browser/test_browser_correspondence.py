@@ -69,3 +69,44 @@ def test_a_paused_correspondence_clock_on_a_phone(new_page: Any, ui: Any, server
     expect(page.get_by_test_id("clock-B")).to_have_class(re.compile(r"\brunning\b"))
     expect(page.get_by_test_id("paused-B")).to_have_count(0)
     assert server.game(gid)["clock"]["paused"] == {"B": None, "W": None}
+
+
+def test_the_bell_counts_and_lists_the_notifications(new_page: Any, server: Any, shot: Any) -> None:
+    a = new_page(locale="fr-FR", width=390, height=844, touch=True)
+    a.goto("/")
+    name = f"bell{secrets.token_hex(3)}"
+    a.get_by_test_id("open-register").click()
+    form = a.get_by_test_id("form-register")
+    form.locator('input[name="name"]').fill(name)
+    form.locator('input[name="password"]').fill("correct horse")
+    form.get_by_test_id("account-submit").click()
+    expect(a.get_by_test_id("me-name")).to_have_text(name)
+    expect(a.get_by_test_id("bell")).to_have_attribute("aria-label", "Notifications")
+    created = a.request.post("/api/games", data={"opponent": "open", "size": 9, "color": "B",
+                                                 "clock": {"type": "simple", "per_move": 86400}})
+    assert created.ok, created.text()
+    gid = created.json()["game"]["id"]
+    b = new_page()
+    b.goto("/")
+    assert b.request.post(f"/api/games/{gid}/join", data={}).ok
+
+    def listed() -> list[dict[str, Any]]:
+        out: list[dict[str, Any]] = a.request.get("/api/me/notifications").json()["notifications"]
+        return out
+
+    for _ in range(100):  # the outbox delivers at once, in the background
+        if listed():
+            break
+        a.wait_for_timeout(100)
+    a.reload()
+    bell = a.get_by_test_id("bell")
+    expect(bell).to_have_attribute("aria-label", "Notifications\u00a0: 1 non lue")
+    bell.click()
+    expect(a.get_by_test_id("bell-list")).to_contain_text("a accepté votre partie")
+    expect(a.get_by_test_id("bell-list").locator(f'a[href="/g/{gid}"]')).to_have_count(1)
+    overflow = a.evaluate("() => document.scrollingElement.scrollWidth - window.innerWidth")
+    assert overflow <= 0, f"the open list makes the page scroll sideways by {overflow} px"
+    shot(a, "bell-open")
+    a.get_by_test_id("read-all").click()
+    expect(bell).to_have_attribute("aria-label", "Notifications")
+    assert all(n["read"] for n in listed())

@@ -15,12 +15,15 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
+import sqlalchemy as sa
 from aiosmtpd.controller import Controller
 from fastapi.testclient import TestClient
 
-from keima.server import create_app
+from keima.server import create_app, notify
+from keima.server.mailer import Smtp
+from keima.server.tables import notifications
 
-from .helpers import wait_for
+from .helpers import deliver_racing, wait_for
 from .moved_time import MovedTime, moved_time
 from .test_players import Browser, registered
 
@@ -233,3 +236,37 @@ def test_without_smtp_nothing_is_sent_and_the_bell_still_rings(sqlite_url: str, 
         assert [n["kind"] for n in bob.req("GET", "/api/me/notifications", 200).json()["notifications"]] == \
             ["your-turn"]
     assert "no SMTP server" in caplog.text
+
+
+@pytest.mark.parametrize(("url", "parsed"), [
+    ("smtp://mail.example.org", ("mail.example.org", 25, False, None, None, "keima@mail.example.org")),
+    ("smtp://u%40x:p%3Aw@mail.example.org:587?from=go@example.org",
+     ("mail.example.org", 587, False, "u@x", "p:w", "go@example.org")),
+    ("smtps://mail.example.org", ("mail.example.org", 465, True, None, None, "keima@mail.example.org")),
+])
+def test_an_smtp_url_says_where_and_how(url: str, parsed: tuple[Any, ...]) -> None:
+    s = Smtp.parse(url)
+    assert (s.host, s.port, s.tls, s.user, s.password, s.sender) == parsed
+
+
+@pytest.mark.parametrize("url", ["http://mail.example.org", "smtp://", "mail.example.org:25"])
+def test_a_url_that_is_not_smtp_is_refused(url: str) -> None:
+    with pytest.raises(ValueError, match="not an SMTP URL"):
+        Smtp.parse(url)
+
+
+def test_racing_deliveries_notify_each_event_once(sqlite_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("KEIMA_OUTBOX_PAUSE", "600")  # the server's own delivery waits: the threads below race
+    with TestClient(create_app(sqlite_url)) as c:
+        alice, bob = Browser(c), Browser(c)
+        registered(alice, "alice")
+        registered(bob, "bob")
+        gid = corr_game(alice, bob)
+        for who, move in [(alice, "E5"), (bob, "C3"), (alice, "G7"), (bob, "C7")]:
+            play(who, gid, move)
+        engine = c.app.state.hub.store.engine  # type: ignore[attr-defined]
+        deliver_racing(engine, notify.SUBSCRIBER, limit=2)
+        with engine.connect() as conn:
+            kinds = [r.kind for r in conn.execute(sa.select(notifications.c.kind).order_by(notifications.c.id))]
+    # The seat taken (alice's challenge), then four turns: each once.
+    assert kinds == ["challenge-accepted"] + ["your-turn"] * 4

@@ -13,8 +13,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from keima.server import create_app
-from keima.server.vacation import CAP_S, DAY, START_S, Vacation
+from keima.server.vacation import CAP_S, DAY, MIN_START_S, START_S, Vacation
 
+from .helpers import wait_for
 from .moved_time import MovedTime, moved_time
 from .test_players import Browser, open_challenge, registered
 
@@ -49,7 +50,7 @@ def test_the_days_held_stay_between_zero_and_thirty(steps: list[tuple[bool, floa
         t += wait
         held = v.left_at(t)
         assert 0 <= held <= CAP_S + 1e-6
-        if go and not v.away(t) and held >= 1:
+        if go and not v.away(t) and held >= MIN_START_S:
             v = v.start(t)
         elif not go:
             v = v.stop(t)
@@ -114,7 +115,8 @@ def test_a_vacation_pauses_only_the_players_own_clock(two: tuple[Browser, Browse
     c = clock_of(b, gid)
     assert c["paused"]["B"] is None and c["B"]["main"] == pytest.approx(2 * DAY - 2 * H, abs=5)
     # The game offered with "no vacation" ran all along: Black's 2 days are gone there.
-    assert b.req("GET", f"/api/games/{other}", 200).json()["result"] == "W+T"
+    # (the durable scheduler finds it at its next poll)
+    wait_for(lambda: b.req("GET", f"/api/games/{other}", 200).json()["result"] == "W+T", timeout=20)
 
 
 def test_a_vacation_ends_by_itself_when_its_days_are_spent(two: tuple[Browser, Browser], moved: MovedTime) -> None:

@@ -7,12 +7,10 @@ The notifications themselves are made by ``keima.server.notify``, the emails sen
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import hmac
 from html import escape
 from typing import Any
 
-import sqlalchemy as sa
 from fastapi import APIRouter, Query, Request, Response
 from fastapi.responses import HTMLResponse
 from sqlalchemy.engine import Connection
@@ -22,6 +20,7 @@ from keima.server.api_players import _need, players_of
 from keima.server.away import upsert
 from keima.server.errors import Refused
 from keima.server.mailer import Mailer, line_of
+from keima.server.notify_settings import lang_of, settings_row
 from keima.server.origin import same_origin as _same_origin
 from keima.server.schemas import ErrorBody
 from keima.server.schemas_players import NotificationOut, NotificationsOut, ReadIn
@@ -38,20 +37,6 @@ def mailer_of(request: Request) -> Mailer:
 
 async def _run(fn: Any, *args: Any) -> Any:
     return await asyncio.get_running_loop().run_in_executor(None, fn, *args)
-
-
-def settings_row(engine: Any, player_id: str) -> Any:
-    """The player's settings row (None: the defaults). Blocking."""
-    with engine.connect() as conn:
-        return conn.execute(sa.select(player_settings).where(player_settings.c.player_id == player_id)).first()
-
-
-def lang_of(request: Request, row: Any) -> str:
-    """The player's language: the one they chose, else their browser's first (French or English)."""
-    if row is not None and row.lang:
-        return str(row.lang)
-    accept = request.headers.get("accept-language", "")
-    return "fr" if accept[:2].lower() == "fr" else "en"
 
 
 @router.get("/api/me/notifications", responses={200: {"model": NotificationsOut}, **_errors})
@@ -85,35 +70,6 @@ async def seen(request: Request) -> Response:
     player = await _need(request)
     await request.app.state.hub.store.write(upsert(player.id, seen_at=timesource.now_utc()))
     return Response(status_code=204)
-
-
-async def update_settings(request: Request, player_id: str, fields: dict[str, Any]) -> None:
-    """``PATCH /api/me``'s ``email``, ``lang`` and ``notify``: a new address is unverified until its link is
-    opened (the link is sent to it at once)."""
-    values: dict[str, Any] = {}
-    engine = request.app.state.hub.store.engine
-    row = await _run(settings_row, engine, player_id)
-    if "lang" in fields:
-        values["lang"] = fields["lang"]
-    if "notify" in fields:
-        values["notify"] = notify.prefs_of({**((row.notify if row is not None else None) or {}), **fields["notify"]})
-    new_email = None
-    if "email" in fields:
-        address = fields["email"] or None
-        if address != (row.email if row is not None else None):
-            values["email"], values["email_verified"] = address, False
-            new_email = address
-    if values:
-        await request.app.state.hub.store.write(upsert(player_id, **values))
-    if new_email:
-        lang = values.get("lang") or lang_of(request, row)
-        payload = {"to": new_email, "lang": lang, "player": player_id, "verify": True, "items": []}
-        key = "verify." + hashlib.sha256(f"{player_id}|{new_email}".encode()).hexdigest()[:24]
-
-        def op(conn: Connection) -> None:
-            notify.queue_email(conn, key, player_id, payload, timesource.now_utc())
-
-        await request.app.state.hub.store.write(op)
 
 
 def _check(request: Request, purpose: str, text: str, sig: str) -> None:

@@ -26,6 +26,7 @@ from keima.server.lobby import LOBBY, Lobby, player_channel
 from keima.server.matchmaker import MATCHED_PREFIX, matched_json
 from keima.server.mutes import Mutes
 from keima.server.notify import prefs_of as notify_prefs
+from keima.server.notify_settings import update_settings
 from keima.server.origin import cross_origin as _cross_origin
 from keima.server.origin import same_origin as _same_origin
 from keima.server.players import SESSION_AGE, SESSION_COOKIE, Player, Players, load_secret
@@ -179,8 +180,6 @@ async def patch_me(body: MePatch, request: Request) -> Response:
         await away_of(request).set_time_zone(player.id, body.time_zone)
     wanted: dict[str, Any] = {k: getattr(body, k) for k in ("email", "lang", "notify") if k in fields}
     if wanted:
-        from keima.server.api_notify import update_settings  # it uses this module's helpers
-
         await update_settings(request, player.id, wanted)
     away = await away_of(request).get(player.id)
     resp = _json(me_out(updated, away))

@@ -1,16 +1,51 @@
 // The bell: the player's notifications (docs/web-api.md, Notifications) with the unread count, read
 // again every minute; opening it lists them, and "mark all read" clears the count. While the page is
-// visible it tells the server every minute that the player is here (no email for 5 minutes).
-import { useEffect, useState } from "preact/hooks";
+// visible it tells the server every minute that the player is here (no email for 5 minutes). The
+// browser's own notifications (the Notification API) are off until the player turns them on, which
+// asks the browser's permission on that click; then a new one shows while the tab is in the background.
+import { useEffect, useRef, useState } from "preact/hooks";
 import { t } from "../i18n.js";
 import { playersApi } from "../players.js";
 
 const EVERY_MS = 60_000;
+const BROWSER_KEY = "keima-browser-notifications";
+
+function browserAlertsOn() {
+  try {
+    return typeof Notification !== "undefined" && Notification.permission === "granted" &&
+      localStorage.getItem(BROWSER_KEY) === "on";
+  } catch {
+    return false;
+  }
+}
 
 export function Bell({ player }) {
   const [items, setItems] = useState([]);
   const [open, setOpen] = useState(false);
+  const [alerts, setAlerts] = useState(browserAlertsOn());
+  const known = useRef(null); // the ids already listed: only a new one shows in the browser
   const unread = items.filter((n) => !n.read).length;
+
+  function show(list) {
+    const before = known.current;
+    known.current = new Set(list.map((n) => n.id));
+    if (!before || !browserAlertsOn() || document.visibilityState !== "hidden") return;
+    for (const n of list) {
+      if (!n.read && !before.has(n.id)) new Notification("keima", { body: n.text, tag: `keima-${n.id}` });
+    }
+  }
+
+  async function toggleAlerts() {
+    if (typeof Notification === "undefined") return;
+    if (alerts) {
+      localStorage.setItem(BROWSER_KEY, "off");
+      setAlerts(false);
+      return;
+    }
+    const answer = await Notification.requestPermission();
+    localStorage.setItem(BROWSER_KEY, answer === "granted" ? "on" : "off");
+    setAlerts(answer === "granted");
+  }
 
   useEffect(() => {
     if (!player?.id) return undefined;
@@ -18,7 +53,11 @@ export function Bell({ player }) {
     const load = () =>
       playersApi
         .notifications()
-        .then((data) => !stopped && setItems(data.notifications || []))
+        .then((data) => {
+          if (stopped) return;
+          setItems(data.notifications || []);
+          show(data.notifications || []);
+        })
         .catch(() => {});
     const here = () => {
       if (document.visibilityState === "visible") playersApi.seen().catch(() => {});
@@ -73,6 +112,17 @@ export function Bell({ player }) {
           {unread > 0 && (
             <button type="button" class="link" onClick={readAll} data-testid="read-all">
               {t("markAllRead")}
+            </button>
+          )}
+          {typeof Notification !== "undefined" && (
+            <button
+              type="button"
+              class="link"
+              aria-pressed={alerts ? "true" : "false"}
+              onClick={toggleAlerts}
+              data-testid="browser-alerts"
+            >
+              {alerts ? t("browserAlertsOn") : t("browserAlertsOff")}
             </button>
           )}
         </div>

@@ -404,6 +404,8 @@ export const en = {
   bellLabel: (n) => (n ? `Notifications: ${n} unread` : "Notifications"),
   markAllRead: "Mark all read",
   noNotifications: "Nothing new.",
+  browserAlertsOn: "Browser alerts on",
+  browserAlertsOff: "Browser alerts off",
   settingsSaved: "Saved.",
 
   clockAbsoluteLine: (main) => `${main}, no overtime`,

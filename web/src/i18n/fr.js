@@ -407,6 +407,8 @@ export const fr = {
   bellLabel: (n) => (n ? `Notifications\u00a0: ${n} ${n < 2 ? "non lue" : "non lues"}` : "Notifications"),
   markAllRead: "Tout marquer comme lu",
   noNotifications: "Rien de nouveau.",
+  browserAlertsOn: "Alertes du navigateur activées",
+  browserAlertsOff: "Alertes du navigateur désactivées",
   settingsSaved: "Enregistré.",
 
   clockAbsoluteLine: (main) => `${main}, sans temps supplémentaire`,
