@@ -353,7 +353,9 @@ async def lobby_socket(websocket: WebSocket) -> None:
     wake = asyncio.Event()
     subs = [lobby.hub.pubsub.subscribe(LOBBY)]
     if pid is not None:
-        subs.append(lobby.hub.pubsub.subscribe(player_channel(pid)))
+        # Each page is a viewer of the player's channel: the pub/sub counts distinct viewers, and automatch asks
+        # how many of this player's lobby pages are open in every process (keima.server.matchmaker.left).
+        subs.append(lobby.hub.pubsub.subscribe(player_channel(pid), viewer=f"page-{id(websocket):x}"))
     newest = [0]
     # Automatch's "matched" notices (keima.server.matchmaker) go to the page as they come, apart from the lists.
     notices: list[str] = []
