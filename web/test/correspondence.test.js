@@ -2,7 +2,7 @@
 // (its player's weekend or vacation, docs/web-api.md `paused`) that no page counts down.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { formatSeconds, sideAt, summaryClockText } from "../src/time.js";
+import { formatSeconds, pausedAt, sideAt, summaryClockText } from "../src/time.js";
 
 const D = 86400;
 const H = 3600;
@@ -40,4 +40,16 @@ test("the lists do not count down a paused side either", () => {
   const g = { clock: SIMPLE, time_left: { B: 2 * D, W: D + 5 * H }, time_at: 0, running: "W", status: "live" };
   assert.equal(summaryClockText(g, "W", 3 * H, 0), "1\u00a0d 2\u00a0h");
   assert.equal(summaryClockText({ ...g, paused: { B: null, W: "weekend" } }, "W", 3 * H, 0), "1\u00a0d 5\u00a0h");
+});
+
+test("a weekend that ends counts from its end, and says no more that it is paused", () => {
+  const clock = {
+    spec: SIMPLE, running: "W", at: 1000, B: { main: 2 * D }, W: { main: D },
+    paused: { B: null, W: "weekend" }, resumes_at: 1000 + 5 * H,
+  };
+  assert.equal(sideAt(clock, "W", 1000 + 4 * H).main, D);
+  assert.equal(pausedAt(clock, "W", 1000 + 4 * H), "weekend");
+  assert.equal(sideAt(clock, "W", 1000 + 7 * H).main, D - 2 * H);
+  assert.equal(pausedAt(clock, "W", 1000 + 7 * H), null);
+  assert.equal(pausedAt({ ...clock, running: "B", paused: { B: null, W: "vacation" } }, "W", 1000 + 7 * H), "vacation");
 });
