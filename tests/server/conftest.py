@@ -25,7 +25,7 @@ def _reset_pg(url: str) -> None:
     with engine.begin() as conn:
         conn.execute(sa.text("DROP TABLE IF EXISTS game_players, player_sessions, players, server_settings, "
                              "game_log, games, game_outbox, event_progress, player_records, scheduled_jobs, ratings, "
-                             "rating_history, player_settings, notifications, emails, alembic_version CASCADE"))
+                             "rating_history, player_settings, notifications, emails, conditional_moves, alembic_version CASCADE"))
     engine.dispose()
 
 

@@ -61,7 +61,7 @@ def test_the_migrated_database_matches_the_live_tables(db_url: str) -> None:
         assert set(sa.inspect(conn).get_table_names()) == {
             "games", "game_log", "alembic_version", "players", "player_sessions", "game_players", "server_settings",
             "game_outbox", "event_progress", "player_records", "scheduled_jobs", "ratings", "rating_history",
-            "player_settings", "notifications", "emails"}
+            "player_settings", "notifications", "emails", "conditional_moves"}
     engine.dispose()
 
 

@@ -18,6 +18,7 @@ from typing import Any
 from fastapi import FastAPI
 
 from keima.server import (
+    api_conditional,
     api_notify,
     api_players,
     api_ratings,
@@ -26,6 +27,7 @@ from keima.server import (
     routes_ui,
     storage_errors,
 )
+from keima.server.conditional import Conditional
 from keima.server.http_edge import BodyLimit, SecurityHeaders, content_security_policy
 from keima.server.hub import Hub
 from keima.server.limits import Limits
@@ -88,12 +90,14 @@ def create_app(db_url: str | None = None, *, pubsub: PubSub | None = None, dist:
         mailer = Mailer(engine, smtp, public_url or "http://localhost:8000", app.state.players.sign)
         app.state.mailer = mailer
         mailer.start()
+        answers = Conditional(store, hub.service)
         gc.callbacks.append(hub.gc_pauses.observe)
         try:
             yield
         finally:
             gc.callbacks.remove(hub.gc_pauses.observe)
             await mailer.close()
+            await answers.close()
             await hub.close()
             for part in cluster_parts:
                 await part.close()
@@ -109,6 +113,7 @@ def create_app(db_url: str | None = None, *, pubsub: PubSub | None = None, dist:
     app.include_router(api_players.router)
     app.include_router(api_ratings.router)
     app.include_router(api_notify.router)
+    app.include_router(api_conditional.router)
     app.add_middleware(BodyLimit, larger={"/api/review": REVIEW_MAX_BODY})
     app.add_middleware(SecurityHeaders, csp=content_security_policy(web_root))
 

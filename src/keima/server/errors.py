@@ -65,6 +65,7 @@ STATUS: dict[str, int] = {
     "name-taken": 409,
     "no-opponent": 409,
     "no-vacation-left": 409,
+    "stale-version": 409,
     "not-registered": 409,
     "wrong-phase": 409,
     "too-large": 413,

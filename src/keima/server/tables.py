@@ -153,3 +153,13 @@ emails = sa.Table(
     sa.Column("sent_at", sa.DateTime(timezone=True), nullable=True),
     sa.Index("ix_emails_due_at", "due_at"),
 )
+# A player's conditional moves in a correspondence game (keima.server.conditional): the tree and the game's version
+# it answers; private to the player, so kept apart from the game's log.
+conditional_moves = sa.Table(
+    "conditional_moves",
+    metadata,
+    sa.Column("game_id", sa.String(32), primary_key=True),
+    sa.Column("color", sa.Integer, primary_key=True, autoincrement=False),
+    sa.Column("version", sa.Integer, nullable=False),
+    sa.Column("tree", sa.JSON, nullable=False),
+)
