@@ -51,5 +51,8 @@ export const api = {
   get: (id) => request("GET", `api/games/${encodeURIComponent(id)}`),
   join: (id, code) => request("POST", `api/games/${encodeURIComponent(id)}/join`, { code }),
   action: (id, action) => request("POST", `api/games/${encodeURIComponent(id)}/actions`, action),
+  conditional: (id) => request("GET", `api/games/${encodeURIComponent(id)}/conditional`),
+  setConditional: (id, body) => request("PUT", `api/games/${encodeURIComponent(id)}/conditional`, body),
+  dropConditional: (id) => request("DELETE", `api/games/${encodeURIComponent(id)}/conditional`),
   sgfUrl: (id) => `${ROOT}api/games/${encodeURIComponent(id)}/sgf`,
 };

@@ -2,6 +2,7 @@
 // (its player's weekend or vacation, docs/web-api.md `paused`) that no page counts down.
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { linesOf, treeOf } from "../src/conditional.js";
 import { formatSeconds, pausedAt, sideAt, summaryClockText } from "../src/time.js";
 
 const D = 86400;
@@ -52,4 +53,14 @@ test("a weekend that ends counts from its end, and says no more that it is pause
   assert.equal(sideAt(clock, "W", 1000 + 7 * H).main, D - 2 * H);
   assert.equal(pausedAt(clock, "W", 1000 + 7 * H), null);
   assert.equal(pausedAt({ ...clock, running: "B", paused: { B: null, W: "vacation" } }, "W", 1000 + 7 * H), "vacation");
+});
+
+test("conditional lines make a tree, and a tree reads back as its lines", () => {
+  const tree = treeOf("c3 g7 e5 f6\nC3 G7 D6 E6\nG3 C7");
+  assert.deepEqual(linesOf(tree), ["C3 G7 E5 F6", "C3 G7 D6 E6", "G3 C7"]);
+});
+
+test("a line with a move and no answer is refused", () => {
+  assert.throws(() => treeOf("C3 G7 E5"), /C3 G7 E5/);
+  assert.deepEqual(treeOf("c3 g7")[0], { if: "C3", play: "G7", then: [] });
 });

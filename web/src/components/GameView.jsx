@@ -14,6 +14,8 @@ import { useGame } from "../game/useGame.js";
 import { Board } from "./Board.jsx";
 import { ErrorNote } from "./ErrorNote.jsx";
 import { ConfirmTapOption, PlayActions, UndoRequest } from "./game/Actions.jsx";
+import { ConditionalMoves } from "./game/Conditional.jsx";
+import { perMoveSeconds } from "./NewGame.jsx";
 import { Chat } from "./game/Chat.jsx";
 import { Feedback, GameStatus } from "./game/GameStatus.jsx";
 import { Invite } from "./game/Invite.jsx";
@@ -262,6 +264,8 @@ export function GameView({ gameId, inviteCode }) {
         {!narrow && <Feedback refusal={refusal} notice={notice} />}
         {live && <UndoRequest game={game} you={you} send={send} />}
         {live && playing && you.length > 0 && <PlayActions game={game} you={you} canPlay={canPlay} send={send} />}
+        {live && game.phase === "play" && you.length === 1 && !you.includes(game.to_move) && game.clock &&
+          perMoveSeconds(game.clock.spec) >= 3600 && <ConditionalMoves game={game} />}
         {you.length > 0 && !game.result && <ConfirmTapOption checked={confirmTap} onChange={toggleConfirmTap} />}
         {live && game.phase === "scoring" && (
           <Marking
