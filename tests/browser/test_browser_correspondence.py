@@ -110,3 +110,32 @@ def test_the_bell_counts_and_lists_the_notifications(new_page: Any, server: Any,
     a.get_by_test_id("read-all").click()
     expect(bell).to_have_attribute("aria-label", "Notifications")
     assert all(n["read"] for n in listed())
+
+
+def test_entering_conditional_moves_and_seeing_them_played(new_page: Any, ui: Any, server: Any, shot: Any) -> None:
+    a = new_page(width=390, height=844, touch=True)
+    a.goto("/")
+    created = a.request.post("/api/games", data={"opponent": "invite", "size": 9, "color": "B",
+                                                 "clock": {"type": "simple", "per_move": 86400}})
+    assert created.ok, created.text()
+    gid, code = created.json()["game"]["id"], created.json()["invite"]["code"]
+    b = new_page()
+    b.goto("/")
+    assert b.request.post(f"/api/games/{gid}/join", data={"code": code}).ok
+    ui.play_api(a, gid, {"type": "play", "move": "D4"})
+    a.goto(f"/g/{gid}")
+    editor = a.get_by_test_id("conditional")
+    editor.get_by_test_id("conditional-text").fill("C3 G7 E5 F6\nG3 C7\nE5")
+    editor.get_by_test_id("conditional-save").click()
+    expect(a.get_by_test_id("conditional-error")).to_contain_text("E5")  # a move without its answer
+    editor.get_by_test_id("conditional-text").fill("c3 g7 e5 f6\nG3 C7")
+    editor.get_by_test_id("conditional-save").click()
+    tree = a.get_by_test_id("conditional-tree")
+    expect(tree).to_contain_text("if C3 → G7")
+    expect(tree.locator("li li")).to_have_text("if E5 → F6")
+    shot(a, "conditional-entered")
+    ui.play_api(b, gid, {"type": "play", "move": "C3"})
+    ui.wait_stone(a, "G7", "black")  # played for Black at once
+    assert [m["vertex"] for m in server.game(gid)["moves"]] == ["D4", "C3", "G7"]
+    expect(a.get_by_test_id("conditional-tree")).to_have_text("if E5 → F6")
+    shot(a, "conditional-played")

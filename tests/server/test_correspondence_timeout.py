@@ -66,10 +66,12 @@ def test_a_weekend_moves_the_timeout_to_monday(sqlite_url: str) -> None:
             clock.move(D + 6 * H)  # Sunday 00:00: White has its 18 hours of Monday left
             s = state(c, gid)["clock"]
             assert s["paused"]["W"] == "weekend" and abs(s["W"]["main"] - 18 * H) < 5
+            assert s["resumes_at"] == utc(2026, 12, 7, 0, 0) and s["pauses_at"] is None  # Monday 00:00
             clock.move(D + 17 * H)  # Monday 17:00: an hour left
             c.get(f"/api/games/{gid}")
             left = state(c, gid)["clock"]
             assert left["paused"]["W"] is None and abs(left["W"]["main"] - H) < 5
+            assert left["resumes_at"] is None and left["pauses_at"] == utc(2026, 12, 12, 0, 0)  # next Saturday
         clock.move(2 * H)  # Monday 19:00, the server restarted: it ran out at 18:00
         with TestClient(create_app(sqlite_url)) as c:
             wait_for(lambda: timeouts_and_jobs(sqlite_url, gid) == (1, 0), timeout=20)

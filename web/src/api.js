@@ -60,5 +60,8 @@ export const api = {
     const query = new URLSearchParams(Object.entries(filters).filter(([, v]) => v !== "" && v != null));
     return request("GET", `api/players/${encodeURIComponent(name)}/games?${query}`);
   },
+  conditional: (id) => request("GET", `api/games/${encodeURIComponent(id)}/conditional`),
+  setConditional: (id, body) => request("PUT", `api/games/${encodeURIComponent(id)}/conditional`, body),
+  dropConditional: (id) => request("DELETE", `api/games/${encodeURIComponent(id)}/conditional`),
   sgfUrl: (id) => `${ROOT}api/games/${encodeURIComponent(id)}/sgf`,
 };

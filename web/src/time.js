@@ -93,6 +93,14 @@ export function clockText(spec, now) {
   return now.main > 0 ? t("mainPlus", formatSeconds(now.main), overtime) : overtime;
 }
 
+/** Why `color`'s clock stands still at the server's time `now` ("weekend", "vacation"), or null: the reading's
+ * pause, until its `resumes_at` for the running side. */
+export function pausedAt(clock, color, now) {
+  const why = clock?.paused?.[color] || null;
+  if (why && clock.running === color && typeof clock.resumes_at === "number" && now >= clock.resumes_at) return null;
+  return why;
+}
+
 /**
  * One side's clock of a game's clock reading ({spec, running, B, W, at, paused, pauses_at}) at the
  * server's time `now`: the running side counted down from `at`, the other as read. A paused side
@@ -101,9 +109,12 @@ export function clockText(spec, now) {
  */
 export function sideAt(clock, color, now) {
   const side = clock[color];
-  const running = clock.running === color && !clock.paused?.[color];
+  const paused = pausedAt(clock, color, now);
+  const running = clock.running === color && !paused;
+  // A pause that has ended (`resumes_at` passed) counts from its end; a pause ahead stops the count.
+  const from = clock.paused?.[color] && typeof clock.resumes_at === "number" ? clock.resumes_at : clock.at;
   const until = typeof clock.pauses_at === "number" ? Math.min(now, clock.pauses_at) : now;
-  const elapsed = running && typeof clock.at === "number" ? Math.max(0, until - clock.at) : 0;
+  const elapsed = running && typeof from === "number" ? Math.max(0, until - from) : 0;
   return runDown(clock.spec, side, elapsed);
 }
 

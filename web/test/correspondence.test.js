@@ -2,7 +2,8 @@
 // (its player's weekend or vacation, docs/web-api.md `paused`) that no page counts down.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { formatSeconds, sideAt, summaryClockText } from "../src/time.js";
+import { linesOf, treeOf } from "../src/conditional.js";
+import { formatSeconds, pausedAt, sideAt, summaryClockText } from "../src/time.js";
 
 const D = 86400;
 const H = 3600;
@@ -40,4 +41,26 @@ test("the lists do not count down a paused side either", () => {
   const g = { clock: SIMPLE, time_left: { B: 2 * D, W: D + 5 * H }, time_at: 0, running: "W", status: "live" };
   assert.equal(summaryClockText(g, "W", 3 * H, 0), "1\u00a0d 2\u00a0h");
   assert.equal(summaryClockText({ ...g, paused: { B: null, W: "weekend" } }, "W", 3 * H, 0), "1\u00a0d 5\u00a0h");
+});
+
+test("a weekend that ends counts from its end, and says no more that it is paused", () => {
+  const clock = {
+    spec: SIMPLE, running: "W", at: 1000, B: { main: 2 * D }, W: { main: D },
+    paused: { B: null, W: "weekend" }, resumes_at: 1000 + 5 * H,
+  };
+  assert.equal(sideAt(clock, "W", 1000 + 4 * H).main, D);
+  assert.equal(pausedAt(clock, "W", 1000 + 4 * H), "weekend");
+  assert.equal(sideAt(clock, "W", 1000 + 7 * H).main, D - 2 * H);
+  assert.equal(pausedAt(clock, "W", 1000 + 7 * H), null);
+  assert.equal(pausedAt({ ...clock, running: "B", paused: { B: null, W: "vacation" } }, "W", 1000 + 7 * H), "vacation");
+});
+
+test("conditional lines make a tree, and a tree reads back as its lines", () => {
+  const tree = treeOf("c3 g7 e5 f6\nC3 G7 D6 E6\nG3 C7");
+  assert.deepEqual(linesOf(tree), ["C3 G7 E5 F6", "C3 G7 D6 E6", "G3 C7"]);
+});
+
+test("a line with a move and no answer is refused", () => {
+  assert.throws(() => treeOf("C3 G7 E5"), /C3 G7 E5/);
+  assert.deepEqual(treeOf("c3 g7")[0], { if: "C3", play: "G7", then: [] });
 });

@@ -20,6 +20,7 @@ from fastapi import FastAPI
 
 from keima.server import (
     api_automatch,
+    api_conditional,
     api_mutes,
     api_notify,
     api_player_games,
@@ -33,6 +34,7 @@ from keima.server import (
     storage_errors,
     tournament_rounds,
 )
+from keima.server.conditional import Conditional
 from keima.server.http_edge import BodyLimit, SecurityHeaders, content_security_policy
 from keima.server.hub import Hub
 from keima.server.limits import Limits
@@ -109,6 +111,7 @@ def create_app(db_url: str | None = None, *, pubsub: PubSub | None = None, dist:
         mailer = Mailer(engine, smtp, public_url or "http://localhost:8000", app.state.players.sign)
         app.state.mailer = mailer
         mailer.start()
+        answers = Conditional(store, hub.service)
         gc.callbacks.append(hub.gc_pauses.observe)
         try:
             yield
@@ -117,6 +120,7 @@ def create_app(db_url: str | None = None, *, pubsub: PubSub | None = None, dist:
             await matchmaker.close()
             reviews.close()
             await mailer.close()
+            await answers.close()
             await hub.close()
             for part in cluster_parts:
                 await part.close()
@@ -136,6 +140,7 @@ def create_app(db_url: str | None = None, *, pubsub: PubSub | None = None, dist:
     app.include_router(api_tournaments.router)
     app.include_router(api_notify.router)
     app.include_router(api_mutes.router)
+    app.include_router(api_conditional.router)
     app.add_middleware(BodyLimit, larger={"/api/review": REVIEW_MAX_BODY,
                                           "/api/analysis": routes_analysis.ANALYSIS_MAX_BODY,
                                           "/api/tournaments/import": api_tournaments.IMPORT_MAX})

@@ -74,6 +74,7 @@ STATUS: dict[str, int] = {
     "name-taken": 409,
     "no-opponent": 409,
     "no-vacation-left": 409,
+    "stale-version": 409,
     "not-registered": 409,
     "rank-earned": 409,
     "review-over": 409,

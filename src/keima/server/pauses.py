@@ -128,6 +128,15 @@ def paused(p: Pause, t: float) -> Why | None:
     return None
 
 
+def resumes_at(p: Pause, t: float) -> float | None:
+    """When a clock paused at ``t`` runs again (None: it is not paused at ``t``)."""
+    if p.never:
+        return None
+    for a, b, _why in intervals(p, t):
+        return b if a <= t < b else None
+    return None
+
+
 def next_pause(p: Pause, t: float) -> float | None:
     """When a clock running at ``t`` stops next (None: never)."""
     if p.never:

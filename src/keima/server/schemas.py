@@ -270,6 +270,8 @@ class ClockOut(_Strict):
     W: SideClockOut
     paused: dict[Color, Literal["weekend", "vacation"] | None]
     pauses_at: float | None = None
+    resumes_at: float | None = None
+    """The server's Unix time at which the running side's pause ends (its clock counts from then)."""
 
 
 class UndoRequestOut(_Strict):
@@ -426,6 +428,7 @@ class DeltaClock(_Strict):
     W: dict[str, Any] | None = None
     paused: dict[Color, Literal["weekend", "vacation"] | None] | None = None
     pauses_at: float | None = None
+    resumes_at: float | None = None
 
 
 class WsDelta(_Strict):

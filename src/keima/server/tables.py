@@ -3,7 +3,7 @@
 The migrations (``keima/server/migrations``) create it step by step: revision 0001 made ``games`` and ``game_log``,
 0002 the players' tables, 0003 the columns and tables of game events (``people`` and ``summary`` on ``games``, the
 outbox, the subscribers' progress, the players' records and the scheduler), 0004 the ratings and their history, 0005 the automatch queue and the rating changes of each rated game,
-0006 the players' correspondence and notification settings, their notifications and emails, 0007 the tournaments, 0008 the bot's reviews of games and records, 0009 the muted chat senders.
+0006 the players' correspondence and notification settings, their notifications, emails and conditional moves, 0007 the tournaments, 0008 the bot's reviews of games and records, 0009 the muted chat senders.
 A migration never reads this module: each writes its own steps, so that a database made by an older keima is
 brought up the way it would have been.
 ``tests/server/test_persistence.py`` checks that a migrated database and ``metadata`` agree.
@@ -266,4 +266,14 @@ chat_mutes = sa.Table(
     sa.Column("sender", sa.String(64), primary_key=True),
     sa.Column("name", sa.String(80), nullable=False),
     sa.Column("at", sa.DateTime(timezone=True), nullable=False),
+)
+# A player's conditional moves in a correspondence game (keima.server.conditional): the tree and the game's version
+# it answers; private to the player, so kept apart from the game's log.
+conditional_moves = sa.Table(
+    "conditional_moves",
+    metadata,
+    sa.Column("game_id", sa.String(32), primary_key=True),
+    sa.Column("color", sa.Integer, primary_key=True, autoincrement=False),
+    sa.Column("version", sa.Integer, nullable=False),
+    sa.Column("tree", sa.JSON, nullable=False),
 )

@@ -26,7 +26,7 @@ from keima.rules.board import BLACK, WHITE
 from keima.rules.coords import to_gtp
 from keima.seat import engine_of
 from keima.server.clock import GameClock, clock_words
-from keima.server.pauses import next_pause
+from keima.server.pauses import next_pause, resumes_at
 from keima.server.schemas import (
     ChatOut,
     ClockIn,
@@ -145,11 +145,15 @@ def clock_out(clock: GameClock, now: float, spec: Any = None) -> ClockOut | None
     for c in (BLACK, WHITE):
         why = clock.paused(c, now)
         paused[color_out(c)] = why if why == "vacation" or clock.running == c else None
-    pauses_at = None
-    if clock.running is not None and paused[color_out(clock.running)] is None:
-        pauses_at = next_pause(clock.pause_of(clock.running), now)
+    pauses_at = back_at = None
+    if clock.running is not None:
+        pause = clock.pause_of(clock.running)
+        if paused[color_out(clock.running)] is None:
+            pauses_at = next_pause(pause, now)
+        else:
+            back_at = resumes_at(pause, now)
     return ClockOut(spec=spec, running=running, at=wall_time(now), B=side(BLACK), W=side(WHITE), paused=paused,
-                    pauses_at=pauses_at)
+                    pauses_at=pauses_at, resumes_at=back_at)
 
 
 def wall_time(now: float) -> float:
@@ -320,6 +324,7 @@ class StateView:
             clock: dict[str, Any] = {"at": reading.at, "running": reading.running}
             if s.clock.spec.correspondence or s.clock.spec.weekend_pause:  # only a correspondence clock pauses: the others' deltas stay small
                 clock["paused"], clock["pauses_at"] = reading.paused, reading.pauses_at
+                clock["resumes_at"] = reading.resumes_at
             for c in ("B", "W"):
                 if self.clock_sides is None or sides[c] != self.clock_sides[c]:
                     clock[c] = getattr(reading, c).model_dump(exclude_none=True)

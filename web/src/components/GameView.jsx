@@ -16,6 +16,8 @@ import { Board } from "./Board.jsx";
 import { BotReview, reviewMarks } from "./BotReview.jsx";
 import { ErrorNote } from "./ErrorNote.jsx";
 import { ConfirmTapOption, PlayActions, UndoRequest } from "./game/Actions.jsx";
+import { ConditionalMoves } from "./game/Conditional.jsx";
+import { perMoveSeconds } from "./NewGame.jsx";
 import { Chat } from "./game/Chat.jsx";
 import { Feedback, GameStatus } from "./game/GameStatus.jsx";
 import { Invite } from "./game/Invite.jsx";
@@ -268,6 +270,8 @@ export function GameView({ gameId, inviteCode }) {
         {!narrow && <Feedback refusal={refusal} notice={notice} />}
         {live && <UndoRequest game={game} you={you} send={send} />}
         {live && playing && you.length > 0 && <PlayActions game={game} you={you} canPlay={canPlay} send={send} />}
+        {live && game.phase === "play" && you.length === 1 && !you.includes(game.to_move) && game.clock &&
+          perMoveSeconds(game.clock.spec) >= 3600 && <ConditionalMoves game={game} />}
         {you.length > 0 && !game.result && game.phase !== "scoring" && (
           <ConfirmTapOption checked={confirmTap} onChange={toggleConfirmTap} />
         )}

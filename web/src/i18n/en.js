@@ -406,6 +406,11 @@ export const en = {
   noNotifications: "Nothing new.",
   browserAlertsOn: "Browser alerts on",
   browserAlertsOff: "Browser alerts off",
+  conditionalTitle: "Conditional moves",
+  conditionalHelp: "One sequence a line, their move then your answer: C3 G7 E5 F6 (if C3, G7; then if E5, F6).",
+  conditionalIf: (theirs, mine) => `if ${theirs} → ${mine}`,
+  conditionalOdd: (line) => `“${line}”: give their move and your answer in pairs.`,
+  conditionalDrop: "Drop them",
   settingsSaved: "Saved.",
 
   clockAbsoluteLine: (main) => `${main}, no overtime`,

@@ -409,6 +409,11 @@ export const fr = {
   noNotifications: "Rien de nouveau.",
   browserAlertsOn: "Alertes du navigateur activées",
   browserAlertsOff: "Alertes du navigateur désactivées",
+  conditionalTitle: "Coups conditionnels",
+  conditionalHelp: "Une suite par ligne, son coup puis votre réponse\u00a0: C3 G7 E5 F6 (si C3, G7\u00a0; puis si E5, F6).",
+  conditionalIf: (theirs, mine) => `si ${theirs} → ${mine}`,
+  conditionalOdd: (line) => `«\u00a0${line}\u00a0»\u00a0: donnez son coup et votre réponse par paires.`,
+  conditionalDrop: "Les abandonner",
   settingsSaved: "Enregistré.",
 
   clockAbsoluteLine: (main) => `${main}, sans temps supplémentaire`,

@@ -3,14 +3,15 @@
 // the next message replaces the reading.
 import { useServerNow } from "../../hooks.js";
 import { t } from "../../i18n.js";
-import { clockText, sideAt } from "../../time.js";
+import { clockText, pausedAt, sideAt } from "../../time.js";
 
 export function Clock({ clock, color }) {
   const side = clock?.[color];
   // A clock paused for its player's weekend or vacation stands still on every page (docs/web-api.md, `paused`).
-  const paused = clock?.paused?.[color] || null;
+  // It ticks while paused too when the pause has an end, so that the clock starts again on its own then.
+  const now = useServerNow(clock?.running === color);
+  const paused = pausedAt(clock, color, now);
   const running = clock?.running === color && !paused;
-  const now = useServerNow(running);
   if (!side) return null;
   const state = sideAt(clock, color, now);
   const text = clockText(clock.spec, state);

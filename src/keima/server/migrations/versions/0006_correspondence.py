@@ -1,5 +1,5 @@
 """Correspondence games and notifications: each player's settings (time zone, vacation, email and what to be told),
-their notifications, and the emails waiting to be sent.
+their notifications, the emails waiting to be sent, and the players' conditional moves.
 
 Revision ID: 0006
 Revises: 0005
@@ -56,6 +56,13 @@ def upgrade() -> None:
         sa.Column("sent_at", sa.DateTime(timezone=True), nullable=True),
         sa.Index("ix_emails_due_at", "due_at"),
     )
+    op.create_table(
+        "conditional_moves",
+        sa.Column("game_id", sa.String(32), primary_key=True),
+        sa.Column("color", sa.Integer, primary_key=True, autoincrement=False),
+        sa.Column("version", sa.Integer, nullable=False),
+        sa.Column("tree", sa.JSON, nullable=False),
+    )
     # The notifications subscriber starts at the outbox's head: the games finished before it are told to nobody.
     op.execute("INSERT INTO event_progress (subscriber, last_seq) "
                "SELECT 'notifications', COALESCE(MAX(seq), 0) FROM game_outbox")
@@ -63,6 +70,7 @@ def upgrade() -> None:
 
 def downgrade() -> None:
     op.execute("DELETE FROM event_progress WHERE subscriber = 'notifications'")
+    op.drop_table("conditional_moves")
     op.drop_table("emails")
     op.drop_table("notifications")
     op.drop_table("player_settings")
