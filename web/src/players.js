@@ -21,6 +21,10 @@ export const playersApi = {
   deleteAccount: () => call("DELETE", "api/me"),
   joinOpen: (id) => call("POST", `api/games/${encodeURIComponent(id)}/join`, {}),
   myGames: (status) => call("GET", `api/me/games?status=${status}`),
+  // The chat senders the player muted (the server leaves their messages out of what it sends this player).
+  mutes: () => call("GET", "api/me/mutes"),
+  mute: (sender, name) => call("PUT", `api/me/mutes/${encodeURIComponent(sender)}`, { name }),
+  unmute: (sender) => call("DELETE", `api/me/mutes/${encodeURIComponent(sender)}`),
 };
 
 /** After an action that may have made a guest player (the server makes one for a page without a player:
