@@ -377,3 +377,17 @@ def test_a_player_mutes_a_spectator_for_themselves(new_page: Any, ui: Any, shot:
     # Shown again.
     bob.get_by_test_id("unmute").click()
     expect(bob.get_by_test_id("chat-spectators")).to_contain_text("more gold")
+
+
+def test_the_position_tool_fits_a_phone(new_page: Any, shot: Any) -> None:
+    page = new_page(locale="fr-FR", **PHONE)
+    page.goto("/position")
+    page.get_by_test_id("count").wait_for()
+    assert page.evaluate("() => document.scrollingElement.scrollWidth") <= 390  # the board fits the screen
+    count = page.get_by_test_id("count").bounding_box()
+    sgf = page.locator("form.sgf-load").bounding_box()
+    assert sgf["y"] >= count["y"] + count["height"], (count, sgf)
+    page.locator('textarea[name="sgf"]').fill(SEKI_SGF)
+    page.locator("form.sgf-load button[type=submit]").click()  # nothing lies over it
+    expect(page.get_by_test_id("position-note")).to_be_visible()
+    shot(page, "position-phone-fr")
