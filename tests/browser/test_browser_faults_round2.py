@@ -340,3 +340,54 @@ def test_the_japanese_seki_step_marks_the_eyes_and_the_tool_shows_territory(
     page.locator('input[name="tool"][value="black"]').check()
     page.locator('[data-testid="position-tool"] .position-layout [data-vertex="C3"]').click()
     expect(point).not_to_have_class(re.compile("shudan-paint"))
+
+
+def test_a_player_mutes_a_spectator_for_themselves(new_page: Any, ui: Any, shot: Any) -> None:
+    from .test_browser_game_faults import say, two_players
+
+    gid, alice, bob = two_players(new_page, ui, **PHONE)
+    carol = new_page()
+    carol.goto(f"/g/{gid}")
+    expect(carol.get_by_test_id("you")).to_contain_text("watching")
+    spam = carol.request.post(f"/api/games/{gid}/actions", data={"type": "chat", "text": "cheap gold", "to": "spectators"})
+    assert spam.ok, spam.text()
+    say(alice, gid, "bonne partie")
+    spectators = bob.get_by_test_id("chat-spectators")
+    expect(spectators).to_contain_text("cheap gold")
+    # Bob's own messages and the players' have their mute button; he mutes Carol's.
+    spectators.get_by_test_id("mute").first.click()
+    expect(spectators).not_to_contain_text("cheap gold")
+    expect(bob.get_by_test_id("muted")).to_contain_text("Muted")
+    expect(bob.get_by_test_id("chat-players")).to_contain_text("bonne partie")
+    # Live, and after a reload (the server keeps the list): Carol's next message does not reach Bob; Alice reads it.
+    again = carol.request.post(f"/api/games/{gid}/actions", data={"type": "chat", "text": "more gold", "to": "spectators"})
+    assert again.ok
+    expect(alice.get_by_test_id("chat-spectators")).to_contain_text("more gold")
+    say(alice, gid, "à toi")
+    expect(bob.get_by_test_id("chat-players")).to_contain_text("à toi")
+    expect(spectators).not_to_contain_text("gold")
+    bob.reload()
+    expect(bob.get_by_test_id("chat-players")).to_contain_text("à toi")
+    expect(bob.get_by_test_id("chat-spectators")).not_to_contain_text("gold")
+    expect(bob.get_by_test_id("muted")).to_contain_text("Muted")
+    shot(bob, "muted-phone")
+    bob.get_by_test_id("language").select_option("fr")
+    expect(bob.get_by_test_id("muted")).to_contain_text("Masqués (cachés pour vous)")
+    shot(bob, "muted-fr-phone")
+    # Shown again.
+    bob.get_by_test_id("unmute").click()
+    expect(bob.get_by_test_id("chat-spectators")).to_contain_text("more gold")
+
+
+def test_the_position_tool_fits_a_phone(new_page: Any, shot: Any) -> None:
+    page = new_page(locale="fr-FR", **PHONE)
+    page.goto("/position")
+    page.get_by_test_id("count").wait_for()
+    assert page.evaluate("() => document.scrollingElement.scrollWidth") <= 390  # the board fits the screen
+    count = page.get_by_test_id("count").bounding_box()
+    sgf = page.locator("form.sgf-load").bounding_box()
+    assert sgf["y"] >= count["y"] + count["height"], (count, sgf)
+    page.locator('textarea[name="sgf"]').fill(SEKI_SGF)
+    page.locator("form.sgf-load button[type=submit]").click()  # nothing lies over it
+    expect(page.get_by_test_id("position-note")).to_be_visible()
+    shot(page, "position-phone-fr")

@@ -28,6 +28,10 @@ export const playersApi = {
   notifications: () => call("GET", "api/me/notifications"),
   readNotifications: (body) => call("POST", "api/me/notifications/read", body),
   seen: () => call("POST", "api/me/seen"),
+  // The chat senders the player muted (the server leaves their messages out of what it sends this player).
+  mutes: () => call("GET", "api/me/mutes"),
+  mute: (sender, name) => call("PUT", `api/me/mutes/${encodeURIComponent(sender)}`, { name }),
+  unmute: (sender) => call("DELETE", `api/me/mutes/${encodeURIComponent(sender)}`),
 };
 
 /** After an action that may have made a guest player (the server makes one for a page without a player:

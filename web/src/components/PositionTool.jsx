@@ -5,7 +5,7 @@
 import { useEffect, useMemo, useState } from "preact/hooks";
 import { ApiError, api } from "../api.js";
 import { vertexToGtp } from "../coords.js";
-import { useSignal } from "../hooks.js";
+import { useSignal, useViewport } from "../hooks.js";
 import { ct, lang, t, tn } from "../i18n.js";
 import { countApi } from "../countApi.js";
 import { Board } from "./Board.jsx";
@@ -69,6 +69,7 @@ export function PositionTool() {
   const [error, setError] = useState(null);
   const [result, setResult] = useState(null); // {score, board, size} of the last count
   const [busy, setBusy] = useState(false);
+  const [vw] = useViewport(); // a phone's board fits its screen
 
   useEffect(() => {
     api.info().then(setInfo).catch(() => setInfo(null));
@@ -210,7 +211,7 @@ export function PositionTool() {
             interactive={true}
             ghost={tool === "black" ? 1 : tool === "white" ? 2 : 0}
             onActivate={onActivate}
-            maxWidth={520}
+            maxWidth={Math.min(520, vw - 24)}
             maxHeight={520}
           />
         </div>

@@ -438,6 +438,11 @@ export const fr = {
   chatPlayers: "Discussion des joueurs",
   chatSpectators: "Discussion des spectateurs",
   chatSay: "Message",
+  mute: "Masquer",
+  muteSender: (name) => `Masquer ${name}\u00a0: cacher ses messages, pour vous seul`,
+  mutedList: "Masqués (cachés pour vous)\u00a0:",
+  unmute: (name) => `${name} (réafficher)`,
+  unmuteSender: (name) => `Réafficher les messages de ${name}`,
   chatSend: "Envoyer",
   hideSpectators: "Masquer la discussion des spectateurs",
   chatTooFast: (s) =>

@@ -1,10 +1,14 @@
 // Chat of one game: the players' chat and the spectators' chat, apart. Messages
 // are shown as text (Preact escapes it: a message is never HTML). Players write
 // to the players' chat and may hide the spectators'; everyone else writes to the
-// spectators' chat.
+// spectators' chat. A player mutes a sender for themselves: the server keeps the
+// list with their account and leaves that sender's messages out of what it sends
+// them; the page hides them at once too.
 import { useEffect, useLayoutEffect, useRef, useState } from "preact/hooks";
+import { useSignal } from "../../hooks.js";
 import { errorWords, lang, t } from "../../i18n.js";
 import { NameLink } from "../PlayerLink.jsx";
+import { me, playersApi } from "../../players.js";
 
 /** The time of a message in the page's language ("10:05" in French, "10:05 AM" in English). */
 export function chatTime(at, code = lang.get()) {
@@ -18,7 +22,7 @@ function waitOf(exc) {
   return m ? Math.max(1, Math.ceil(Number(m[1]))) : 1;
 }
 
-function Messages({ id, title, messages }) {
+function Messages({ id, title, messages, onMute, mine }) {
   const listRef = useRef(null);
   // Whether the reader is at the newest message: only then does a new one scroll the list
   // (someone reading back up is not pulled down).
@@ -40,6 +44,12 @@ function Messages({ id, title, messages }) {
             <li key={`${m.at}-${i}`}>
               {m.account ? <NameLink class="chat-from" name={m.from} /> : <span class="chat-from">{m.from}</span>} <span class="chat-text">{m.text}</span>{" "}
               <small class="chat-at">{chatTime(m.at)}</small>
+              {onMute && m.sender && !mine?.has(m.sender) && (
+                <button type="button" class="link chat-mute" data-testid="mute" aria-label={t("muteSender", m.from)}
+                  onClick={() => onMute(m)}>
+                  {t("mute")}
+                </button>
+              )}
             </li>
           ))}
         </ol>
@@ -56,7 +66,23 @@ export function Chat({ game, seated, send }) {
   // {key, args} (translated at render) or the server's own words; with `until` (ms) when it holds only a while.
   const [error, setError] = useState(null);
   const [hide, setHide] = useState(false);
-  const chat = game.chat || [];
+  const player = useSignal(me);
+  // sender handle -> the name it was muted under; null until read (a page without a player mutes nothing).
+  const [muted, setMuted] = useState(null);
+  // Read at once (the header may still be reading the player) and again when the player changes; a page
+  // without a player gets 401 and mutes nothing.
+  useEffect(() => {
+    let live = true;
+    playersApi
+      .mutes()
+      .then((r) => live && setMuted(new Map(r.mutes.map((m) => [m.sender, m.name]))))
+      .catch(() => {});
+    return () => {
+      live = false;
+    };
+  }, [player?.id]);
+  const mine = new Set((game.chat || []).filter((m) => player?.name && m.from === player.name).map((m) => m.sender));
+  const chat = (game.chat || []).filter((m) => !muted?.has(m.sender));
   const players = chat.filter((m) => m.to === "players");
   const spectators = chat.filter((m) => m.to === "spectators");
   const to = seated ? "players" : "spectators";
@@ -100,6 +126,34 @@ export function Chat({ game, seated, send }) {
     sending.current = false;
   }
 
+  async function mute(m) {
+    try {
+      await playersApi.mute(m.sender, m.from);
+      setMuted((now) => new Map(now || []).set(m.sender, m.from));
+    } catch (exc) {
+      setError({ text: errorWords(exc) });
+    }
+  }
+
+  async function unmute(sender) {
+    try {
+      await playersApi.unmute(sender);
+      // The server left that sender's messages out of what it sent: ask the game's socket for the whole state
+      // again, which now holds them.
+      window.keimaSocket?.sendRaw({ type: "resync", from: game.version });
+      setMuted((now) => {
+        const next = new Map(now || []);
+        next.delete(sender);
+        return next;
+      });
+    } catch (exc) {
+      setError({ text: errorWords(exc) });
+    }
+  }
+
+  // Only a player can mute (the list is theirs), and never themselves.
+  const onMute = player?.id || muted ? mute : null;
+
   function submit(e) {
     e.preventDefault();
     if (!text.trim()) return;
@@ -111,8 +165,21 @@ export function Chat({ game, seated, send }) {
 
   return (
     <section class="chat" aria-label={t("chatPlayers")} data-testid="chat">
-      <Messages id="chat-players" title={t("chatPlayers")} messages={players} />
-      {!(seated && hide) && <Messages id="chat-spectators" title={t("chatSpectators")} messages={spectators} />}
+      <Messages id="chat-players" title={t("chatPlayers")} messages={players} onMute={onMute} mine={mine} />
+      {!(seated && hide) && (
+        <Messages id="chat-spectators" title={t("chatSpectators")} messages={spectators} onMute={onMute} mine={mine} />
+      )}
+      {muted?.size > 0 && (
+        <p class="chat-muted" data-testid="muted">
+          {t("mutedList")}{" "}
+          {[...muted].map(([sender, name]) => (
+            <button key={sender} type="button" class="link" data-testid="unmute" aria-label={t("unmuteSender", name)}
+              onClick={() => unmute(sender)}>
+              {t("unmute", name)}
+            </button>
+          ))}
+        </p>
+      )}
       {seated && (
         <label class="check">
           <input type="checkbox" checked={hide} onChange={(e) => setHide(e.currentTarget.checked)} />{" "}
