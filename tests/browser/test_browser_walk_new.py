@@ -76,3 +76,27 @@ def test_the_bell_lists_a_new_notification_within_the_screen(new_page: Any, shot
     assert listed.evaluate("el => el.scrollWidth <= el.clientWidth"), "a notification is cut at the list's edge"
     expect(listed.get_by_role("link").first).to_have_text(re.compile("." * 5))
     shot(alice, "bell-open")
+
+
+@pytest.mark.parametrize(("locale", "width", "height"), [("fr-FR", 390, 844), ("en-US", 1280, 860)],
+                         ids=["fr-phone", "en-desktop"])
+def test_a_games_review_asked_before_is_shown_at_once(new_page: Any, shot: Any, locale: str, width: int,
+                                                      height: int) -> None:
+    """Reopening a finished game whose review the bot has done shows its graphs at once, on the game's page and
+    on /review (they offered "Ask the bot for a review" again)."""
+    tag = secrets.token_hex(3)
+    alice, bob = new_page(), new_page()
+    register(alice, f"rev{tag}")
+    register(bob, f"revop{tag}")
+    gid = finished_game(alice, bob)
+    url = alice.request.post(f"/api/games/{gid}/analysis").json()["url"]
+    deadline = time.monotonic() + 60
+    while alice.request.get(url).json()["status"] != "done":
+        assert time.monotonic() < deadline, "the review did not end"
+        time.sleep(0.5)
+    reader = new_page(locale=locale, width=width, height=height, touch=width < 600)
+    for path in (f"/g/{gid}", f"/review?game={gid}"):
+        reader.goto(path)
+        expect(reader.get_by_test_id("line-chart")).to_have_count(2)
+        expect(reader.get_by_test_id("bot-start")).to_have_count(0)
+        shot(reader, "review-shown" if path.startswith("/g/") else "review-page")
