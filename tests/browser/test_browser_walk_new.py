@@ -100,3 +100,27 @@ def test_a_games_review_asked_before_is_shown_at_once(new_page: Any, shot: Any, 
         expect(reader.get_by_test_id("line-chart")).to_have_count(2)
         expect(reader.get_by_test_id("bot-start")).to_have_count(0)
         shot(reader, "review-shown" if path.startswith("/g/") else "review-page")
+
+
+@pytest.mark.parametrize(("locale", "width", "height", "words"), [
+    ("en-US", 1280, 860, "rated game"), ("fr-FR", 390, 844, "partie classée")], ids=["en-desktop", "fr-phone"])
+def test_a_rated_games_page_says_it_is_rated(new_page: Any, ui: Any, shot: Any, locale: str, width: int,
+                                             height: int, words: str) -> None:
+    """The players of a rated game (automatch's, or an invitation marked rated) are told so on its page, in
+    their language; an unrated game's page says nothing of it."""
+    tag = secrets.token_hex(3)
+    alice = new_page(locale=locale, width=width, height=height, touch=width < 600)
+    bob = new_page()
+    register(alice, f"rated{tag}")
+    register(bob, f"ratedop{tag}")
+    made = alice.request.post("/api/games", data={"size": 9, "opponent": "invite", "rated": True}).json()
+    gid = made["game"]["id"]
+    assert bob.request.post(f"/api/games/{gid}/join", data={"code": made["invite"]["code"]}).ok
+    alice.goto(f"/g/{gid}")
+    ui.point(alice, "A1").wait_for()
+    expect(alice.get_by_test_id("settings")).to_contain_text(words)
+    shot(alice, "rated")
+    unrated = alice.request.post("/api/games", data={"size": 9, "opponent": "invite"}).json()["game"]["id"]
+    alice.goto(f"/g/{unrated}")
+    ui.point(alice, "A1").wait_for()
+    expect(alice.get_by_test_id("settings")).not_to_contain_text(words)
