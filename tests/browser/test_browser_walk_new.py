@@ -124,3 +124,22 @@ def test_a_rated_games_page_says_it_is_rated(new_page: Any, ui: Any, shot: Any, 
     alice.goto(f"/g/{unrated}")
     ui.point(alice, "A1").wait_for()
     expect(alice.get_by_test_id("settings")).not_to_contain_text(words)
+
+
+@pytest.mark.parametrize("locale", ["fr-FR", "en-US"])
+def test_a_directors_pairings_fit_a_phone(new_page: Any, shot: Any, locale: str) -> None:
+    """On a 390 px phone, the director of a round of four sees each table's result menu and the standings' last
+    column without scrolling the tables sideways (the menu and "SOSOSM" were cut at the box's edge)."""
+    page = new_page(locale=locale, width=390, height=844, touch=True)
+    register(page, f"tdphone{secrets.token_hex(3)}")
+    tid = page.request.post("/api/tournaments", data={"name": "Phone cup", "rounds": 3, "size": 9}).json()["id"]
+    for name, rank in [("Ito", "1d"), ("Martin", "5k"), ("Novak", "3k"), ("Dupont", "2k")]:
+        assert page.request.post(f"/api/tournaments/{tid}/players", data={"name": name, "rank": rank}).status == 201
+    assert page.request.post(f"/api/tournaments/{tid}/rounds/1/pairing", data={}).ok
+    page.goto(f"/t/{tid}")
+    expect(page.get_by_test_id("pairings").locator("tbody tr")).to_have_count(2)
+    expect(page.get_by_test_id("standings").locator("tbody tr")).to_have_count(4)
+    for table in ("pairings", "standings"):
+        cut = page.get_by_test_id(table).evaluate("t => t.parentElement.scrollWidth - t.parentElement.clientWidth")
+        assert cut <= 0, f"the {table} are cut by {cut} px"
+    shot(page, "pairings")
