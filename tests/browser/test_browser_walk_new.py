@@ -143,3 +143,24 @@ def test_a_directors_pairings_fit_a_phone(new_page: Any, shot: Any, locale: str)
         cut = page.get_by_test_id(table).evaluate("t => t.parentElement.scrollWidth - t.parentElement.clientWidth")
         assert cut <= 0, f"the {table} are cut by {cut} px"
     shot(page, "pairings")
+
+
+@pytest.mark.parametrize(("locale", "width", "height"), [("en-US", 1280, 860), ("fr-FR", 390, 844)],
+                         ids=["en-desktop", "fr-phone"])
+def test_the_review_page_opens_at_its_top(new_page: Any, ui: Any, locale: str, width: int, height: int) -> None:
+    """/review?game= opened scrolled down (focusing the review for its arrow keys scrolled it into view), the
+    site's header and account bar out of sight."""
+    tag = secrets.token_hex(3)
+    alice, bob = new_page(), new_page()
+    register(alice, f"top{tag}")
+    register(bob, f"topop{tag}")
+    gid = finished_game(alice, bob)
+    reader = new_page(locale=locale, width=width, height=height, touch=width < 600)
+    reader.goto(f"/review?game={gid}")
+    ui.point(reader, "A1").wait_for()
+    reader.wait_for_timeout(500)
+    assert reader.evaluate("window.scrollY") == 0
+    expect(reader.locator("header h1")).to_be_in_viewport()
+    # The arrow keys still step through the moves at once (the review has the focus).
+    reader.keyboard.press("ArrowRight")
+    expect(reader.get_by_test_id("review-position")).to_contain_text(re.compile("C3"))
