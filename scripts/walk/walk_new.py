@@ -74,7 +74,8 @@ class Walk:
         ctx.set_default_timeout(20_000)
         page = ctx.new_page()
         page.on("pageerror", lambda exc: self.found.append(f"page error: {exc}"))
-        page.on("console", lambda m: self.found.append(f"console {m.type}: {m.text}") if m.type == "error" else None)
+        page.on("response", lambda r: self.found.append(f"HTTP {r.status} {r.request.method} {r.url}")
+                if r.status >= 400 else None)
         return page
 
     def shot(self, page: Any, name: str, full: bool = False) -> None:
@@ -151,6 +152,11 @@ class Walk:
             expect(self.point(w, vb)).to_have_attribute("aria-label", re.compile("black|noire"))
             self.play(w, vw)
             expect(self.point(b, vw)).to_have_attribute("aria-label", re.compile("white|blanche"))
+        # Three more moves each (five stones a side: less is an abandoned start, not rated).
+        for vb, vw in (("D4", "F4"), ("D5", "F5"), ("D6", "F6")):
+            b.request.post(f"/api/games/{gid}/actions", data={"type": "play", "move": vb})
+            w.request.post(f"/api/games/{gid}/actions", data={"type": "play", "move": vw})
+        expect(self.point(me, "F6")).to_have_attribute("aria-label", re.compile("white|blanche"))
         box = other.get_by_test_id("chat-input")
         box.fill("Hello!" if not self.fr else "Bonjour !")
         box.press("Enter")
@@ -158,7 +164,10 @@ class Walk:
         self.shot(me, "rated-game-chat")
         self.shot(me, "rated-game-full", full=True)
         other.request.post(f"/api/games/{gid}/actions", data={"type": "resign"})
-        me.wait_for_timeout(4000)
+        try:
+            expect(me.get_by_test_id("rating-change-B")).to_be_visible(timeout=20_000)
+        except AssertionError:
+            self.found.append("no rating change on the finished rated game's page after 20 s")
         self.shot(me, "rated-finished")
         self.shot(me, "rated-finished-full", full=True)
 
