@@ -100,6 +100,14 @@ def test_a_games_review_asked_before_is_shown_at_once(new_page: Any, shot: Any, 
         expect(reader.get_by_test_id("line-chart")).to_have_count(2)
         expect(reader.get_by_test_id("bot-start")).to_have_count(0)
         shot(reader, "review-shown" if path.startswith("/g/") else "review-page")
+    # A live game's page does not look for a review (it has none: the request would only be refused).
+    asked: list[str] = []
+    alice.on("request", lambda r: asked.append(r.url) if r.url.endswith("/analysis") else None)
+    live = alice.request.post("/api/games", data={"size": 9, "opponent": "local"}).json()["game"]["id"]
+    alice.goto(f"/g/{live}")
+    alice.locator('[data-testid="board"] [data-vertex="A1"]').wait_for()
+    alice.wait_for_timeout(500)
+    assert asked == []
 
 
 @pytest.mark.parametrize(("locale", "width", "height", "words"), [

@@ -94,7 +94,7 @@ export function useBotReview(source) {
     setError(null);
     // A game's review asked for before (by anyone) is shown at once, or followed while it runs; none (404),
     // or one cancelled or failed, leaves the button.
-    if (source.gameId) {
+    if (source.gameId && source.finished !== false) {
       analysisApi.stored(source.gameId).then(
         (r) => live.current && ["done", "queued", "running"].includes(r.status) && follow(r),
         () => {},
@@ -104,7 +104,7 @@ export function useBotReview(source) {
       live.current = false;
       clearTimeout(timer.current);
     };
-  }, [key]);
+  }, [key, source.finished]);
 
   function follow(r) {
     if (!live.current) return;
