@@ -172,3 +172,21 @@ def test_the_review_page_opens_at_its_top(new_page: Any, ui: Any, locale: str, w
     # The arrow keys still step through the moves at once (the review has the focus).
     reader.keyboard.press("ArrowRight")
     expect(reader.get_by_test_id("review-position")).to_contain_text(re.compile("C3"))
+
+
+@pytest.mark.parametrize(("locale", "start"), [("en-US", "Start the game"), ("fr-FR", "Commencer la partie")])
+def test_an_open_settings_form_closes_when_a_game_starts(new_page: Any, ui: Any, locale: str, start: str) -> None:
+    """On a phone, the correspondence settings opened in the lobby stayed open over the new game's page, a
+    screen of form above its board."""
+    page = new_page(locale=locale, width=390, height=844, touch=True)
+    register(page, f"away{secrets.token_hex(3)}")
+    page.reload()
+    page.get_by_test_id("open-away").click()
+    expect(page.get_by_test_id("vacation")).to_be_visible()
+    page.locator('input[name="size"][value="9"]').check()
+    page.locator('input[name="opponent"][value="local"]').check()
+    page.get_by_role("button", name=start).click()
+    page.wait_for_url(re.compile(r"/g/[^/?]+$"))
+    ui.point(page, "E5").wait_for()
+    expect(page.get_by_test_id("vacation")).to_have_count(0)
+    expect(ui.point(page, "E5")).to_be_in_viewport()
