@@ -142,3 +142,22 @@ def test_simultaneous_starts_by_one_requester_start_one_review(slow: TestClient)
     assert codes == [202, 429, 429, 429, 429], [r.text for r in answers]
     started = next(r for r in answers if r.status_code == 202)
     assert slow.delete(started.json()["url"]).status_code == 200
+
+
+def test_a_games_stored_review_is_read_without_starting_one(quick: TestClient) -> None:
+    """``GET /api/games/{id}/analysis``: 404 before anyone asked (and asking so starts nothing), then the review
+    anyone asked for, the same as the POST's, so that a page opening the game shows it at once."""
+    g = new_game(quick, size=9, opponent="local")
+    gid, tok = g["game"]["id"], g["seat"]["token"]
+    for p in (40, 30):
+        act(quick, gid, tok, {"type": "play", "move": p})
+    act(quick, gid, tok, {"type": "resign"})
+    r = quick.get(f"/api/games/{gid}/analysis")
+    assert r.status_code == 404 and r.json()["error"]["code"] == "not-found"
+    assert quick.get(f"/api/games/{gid}/analysis").status_code == 404  # reading twice started nothing
+    started = quick.post(f"/api/games/{gid}/analysis", headers=ORIGIN)
+    assert started.status_code == 202
+    stored = quick.get(f"/api/games/{gid}/analysis")
+    assert stored.status_code == 200 and stored.json()["id"] == started.json()["id"]
+    wait_for(lambda: review(quick, f"/api/games/{gid}/analysis")["status"] == "done", timeout=60)
+    assert [m["played"] for m in review(quick, f"/api/games/{gid}/analysis")["moves"]] == [None, "E5", "D6"]

@@ -7,6 +7,7 @@ import { gtpToVertex } from "./coords.js";
 
 export const analysisApi = {
   game: (id) => call("POST", `api/games/${encodeURIComponent(id)}/analysis`),
+  stored: (id) => call("GET", `api/games/${encodeURIComponent(id)}/analysis`),
   record: (sgf) => call("POST", "api/analysis", { sgf }),
   get: (url) => call("GET", url.replace(/^\//, "")),
   cancel: (url) => call("DELETE", url.replace(/^\//, "")),
@@ -91,11 +92,19 @@ export function useBotReview(source) {
     live.current = true;
     setReview(null);
     setError(null);
+    // A game's review asked for before (by anyone) is shown at once, or followed while it runs; none (404),
+    // or one cancelled or failed, leaves the button.
+    if (source.gameId && source.finished !== false) {
+      analysisApi.stored(source.gameId).then(
+        (r) => live.current && ["done", "queued", "running"].includes(r.status) && follow(r),
+        () => {},
+      );
+    }
     return () => {
       live.current = false;
       clearTimeout(timer.current);
     };
-  }, [key]);
+  }, [key, source.finished]);
 
   function follow(r) {
     if (!live.current) return;

@@ -87,7 +87,7 @@ function App() {
           <a href={ROOT}>{t("appTitle")}</a> <small>{t("tagline")}</small>
         </h1>
         <nav>
-          <Account />
+          <Account where={`${route.page}/${route.id ?? route.name ?? ""}`} />
           {turns.length > 0 && (
             <span class="turn-note" data-testid="turn-note">
               {t("turnIn")}{" "}

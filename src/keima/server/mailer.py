@@ -106,6 +106,41 @@ _WORDS: dict[str, dict[str, str]] = {
 }
 
 
+#: A game's result in words (the page's own, web/src/i18n): winner, then how; "{w}" the winner, "{n}" the points.
+_RESULTS: dict[str, dict[str, str]] = {
+    "en": {"B": "Black", "W": "White", "R": "{w} wins by resignation", "T": "{w} wins on time",
+           "F": "{w} wins by forfeit", "1": "{w} wins by {n} point", "n": "{w} wins by {n} points",
+           "draw": "Draw (jigo)", "void": "No result"},
+    "fr": {"B": "Noir", "W": "Blanc", "R": "{w} gagne par abandon", "T": "{w} gagne au temps",
+           "F": "{w} gagne par forfait", "1": "{w} gagne de {n}\u00a0point", "n": "{w} gagne de {n}\u00a0points",
+           "draw": "Partie nulle (jigo)", "void": "Sans résultat"},
+}
+
+
+def result_words(result: str, lang: str) -> str:
+    """An SGF result ("B+R", "W+3.5", "0", "Void") in words in ``lang`` ("Noir gagne par abandon"); a result it
+    cannot read is returned as it is."""
+    w = _RESULTS.get((lang or "en")[:2], _RESULTS["en"])
+    if result in ("0", "Draw", "Jigo"):
+        return w["draw"]
+    if result in ("Void", "?"):
+        return w["void"]
+    winner, plus, how = result.partition("+")
+    if not plus or winner not in ("B", "W"):
+        return result
+    key = {"Resign": "R", "Time": "T", "Forfeit": "F"}.get(how, how)
+    if key in ("R", "T", "F"):
+        return w[key].format(w=w[winner])
+    try:
+        points = float(how)
+    except ValueError:
+        return result
+    french = (lang or "en")[:2] == "fr"
+    n = f"{points:g}".replace(".", ",") if french else f"{points:g}"
+    one = points < 2 if french else points == 1  # "1,5 point" but "1.5 points"
+    return w["1" if one else "n"].format(w=w[winner], n=n)
+
+
 def words(lang: str) -> dict[str, str]:
     """The texts in ``lang`` (English for a language keima does not speak)."""
     return _WORDS.get((lang or "en")[:2], _WORDS["en"])
@@ -119,7 +154,8 @@ def line_of(item: dict[str, Any], lang: str) -> str:
     data = item.get("data") or {}
     left = data.get("left")
     return w[item["kind"]].format(opponent=data.get("opponent") or w["someone"], text=data.get("text", ""),
-                                  result=data.get("result") or "", left=duration_words(left) if left else "")
+                                  result=result_words(data.get("result") or "", lang),
+                                  left=duration_words(left) if left else "")
 
 
 class Mailer:

@@ -17,7 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from keima.record import DEFAULT_MAX_BYTES
 from keima.server.api_players import caller_player, needs_player, set_session_cookie
 from keima.server.http_edge import json_response
-from keima.server.reviews import ReviewService
+from keima.server.reviews import ReviewService, review_id
 
 router = APIRouter()
 
@@ -63,6 +63,13 @@ async def analyse_game(game_id: str, request: Request) -> Response:
     requester, cookie = await _requester(request)
     body, started = await reviews_of(request).start_game(s.game, s.id, requester)
     return _answer(request, body, started, cookie)
+
+
+@router.get("/api/games/{game_id}/analysis")
+async def game_review(game_id: str, request: Request) -> Response:
+    """The stored review of a game, whatever its status, without starting one: a page that opens the game shows a
+    review asked for before at once. 404 ``not-found`` when none was asked for."""
+    return json_response(json.dumps(await reviews_of(request).get(review_id("game", game_id))))
 
 
 @router.post("/api/analysis", status_code=202)

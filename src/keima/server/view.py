@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from pydantic import TypeAdapter
 
+from keima.ratings.game import MIN_MOVES
 from keima.rules.board import BLACK, WHITE
 from keima.rules.coords import to_gtp
 from keima.seat import engine_of
@@ -217,7 +218,7 @@ def _head(s: ViewedGame, now: float, moves: list[MoveOut], you: list[Color]) -> 
         invite_open=s.invite_hash is not None,
         undo_request=None if s.undo_request is None else UndoRequestOut(by=color_out(s.undo_request)),
         bot_note=s.bot_note,
-        rated=bool(s.params.get("rated")),
+        rated=counts_as_rated(s),
         rating_change=s.rating_change,
         scoring_deadline=None if s.scoring is None else round(s.scoring[1], 3),
         chat=[ChatOut.model_construct(**{k: m.get(k) for k in _CHAT_KEYS}, account=m.get("player") is not None)
@@ -382,6 +383,21 @@ def status_of(s: ViewedGame) -> Literal["open", "waiting", "live", "finished"]:
     return "live"
 
 
+def counts_as_rated(s: ViewedGame) -> bool:
+    """Whether the game is shown as rated: offered rated, and not a finished abandoned start (a side played fewer
+    than ``MIN_MOVES`` stones: the ratings leave it out, docs/ratings.md), which the pages called "rated" while
+    no rating moved."""
+    if not s.params.get("rated"):
+        return False
+    if s.game.phase != "finished":
+        return True
+    played = {BLACK: 0, WHITE: 0}
+    for m in s.game.moves:
+        if m.point is not None:
+            played[m.color] = played.get(m.color, 0) + 1
+    return min(played.values()) >= MIN_MOVES
+
+
 def summary_line(s: ViewedGame, now: float) -> dict[str, Any]:
     """The lobby's line of a game as it is stored with it (``GameSummary`` but ``spectators`` and ``you``, which
     depend on the reader), its clock read as of ``now``: ``time_left`` of each side as of ``time_at`` (the
@@ -409,7 +425,7 @@ def summary_line(s: ViewedGame, now: float) -> dict[str, Any]:
         "result": g.result, "phase": g.phase, "created_at": s.created_at.isoformat(), "time_left": left,
         "time_at": wall_time(now) if left is not None else None,
         "running": None if s.clock.running is None else color_out(s.clock.running),
-        "rated": bool(s.params.get("rated")), "rating_change": s.rating_change,
+        "rated": counts_as_rated(s), "rating_change": s.rating_change,
         "paused": {color_out(c): s.clock.paused(c, now) if s.clock.running == c else None for c in (BLACK, WHITE)}
         if s.clock.enabled and s.clock.spec.correspondence else None,
     }

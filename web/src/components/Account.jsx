@@ -10,7 +10,8 @@ import { Bell } from "./Bell.jsx";
 
 const errorText = errorWords;
 
-export function Account() {
+/** The header's account box; `where` names the page shown: an open form closes when it changes. */
+export function Account({ where = "" } = {}) {
   const player = useSignal(me);
   const soundNow = useSignal(sound);
   const [mode, setMode] = useState(null); // null | "edit" | "register" | "login" | "password" | "delete"
@@ -21,6 +22,9 @@ export function Account() {
   useEffect(() => {
     refreshMe().catch(() => {});
   }, []);
+
+  // A form left open (the correspondence settings, say) would fill a phone's screen above the next page's board.
+  useEffect(() => setMode(null), [where]);
 
   const set = (k) => (e) => setFields({ ...fields, [k]: e.currentTarget.value });
 

@@ -1,9 +1,12 @@
 // The bell: the player's notifications (docs/web-api.md, Notifications) with the unread count, read
 // again every minute; opening it lists them, and "mark all read" clears the count. While the page is
-// visible it tells the server every minute that the player is here (no email for 5 minutes). The
+// visible it tells the server every minute that the player is here (no email for 5 minutes). Opening it
+// reads them again (a game that just ended is in the list at once, not a minute later). The list is placed
+// under the button within the screen: the account bar it sits in may be at the screen's left edge, or (on a
+// phone) a strip that scrolls sideways and would clip it. The
 // browser's own notifications (the Notification API) are off until the player turns them on, which
 // asks the browser's permission on that click; then a new one shows while the tab is in the background.
-import { useEffect, useRef, useState } from "preact/hooks";
+import { useEffect, useLayoutEffect, useRef, useState } from "preact/hooks";
 import { t } from "../i18n.js";
 import { playersApi } from "../players.js";
 
@@ -24,6 +27,27 @@ export function Bell({ player }) {
   const [open, setOpen] = useState(false);
   const [alerts, setAlerts] = useState(browserAlertsOn());
   const known = useRef(null); // the ids already listed: only a new one shows in the browser
+  const button = useRef(null);
+  const list = useRef(null);
+  const stopped = useRef(false);
+  const load = () =>
+    playersApi
+      .notifications()
+      .then((data) => {
+        if (stopped.current) return;
+        setItems(data.notifications || []);
+        show(data.notifications || []);
+      })
+      .catch(() => {});
+
+  useLayoutEffect(() => {
+    const el = list.current;
+    if (!open || !el || !button.current) return;
+    const at = button.current.getBoundingClientRect();
+    const margin = 8;
+    el.style.top = `${Math.round(at.bottom + 4)}px`;
+    el.style.left = `${Math.round(Math.max(margin, Math.min(at.left, window.innerWidth - el.offsetWidth - margin)))}px`;
+  }, [open, items.length]);
   const unread = items.filter((n) => !n.read).length;
 
   function show(list) {
@@ -49,16 +73,7 @@ export function Bell({ player }) {
 
   useEffect(() => {
     if (!player?.id) return undefined;
-    let stopped = false;
-    const load = () =>
-      playersApi
-        .notifications()
-        .then((data) => {
-          if (stopped) return;
-          setItems(data.notifications || []);
-          show(data.notifications || []);
-        })
-        .catch(() => {});
+    stopped.current = false;
     const here = () => {
       if (document.visibilityState === "visible") playersApi.seen().catch(() => {});
     };
@@ -70,7 +85,7 @@ export function Bell({ player }) {
     }, EVERY_MS);
     document.addEventListener("visibilitychange", here);
     return () => {
-      stopped = true;
+      stopped.current = true;
       clearInterval(timer);
       document.removeEventListener("visibilitychange", here);
     };
@@ -90,14 +105,18 @@ export function Bell({ player }) {
         class={`link bell${unread ? " unread" : ""}`}
         aria-label={t("bellLabel", unread)}
         aria-expanded={open ? "true" : "false"}
-        onClick={() => setOpen(!open)}
+        onClick={() => {
+          if (!open) load();
+          setOpen(!open);
+        }}
+        ref={button}
         data-testid="bell"
       >
         {t("notifications")}
         {unread ? <span class="count">{unread}</span> : null}
       </button>
       {open && (
-        <div class="bell-list" role="region" aria-label={t("notifications")} data-testid="bell-list">
+        <div class="bell-list" ref={list} role="region" aria-label={t("notifications")} data-testid="bell-list">
           {items.length === 0 ? (
             <p class="note">{t("noNotifications")}</p>
           ) : (

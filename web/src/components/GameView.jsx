@@ -105,7 +105,8 @@ export function GameView({ gameId, inviteCode }) {
   }
 
   const { game, status, workerNotice, error, inviteUsed, send: sendAction } = useGame(gameId, inviteCode, onChange);
-  const bot = useBotReview({ gameId });
+  // A stored review is looked for once the game is over (a live game has none).
+  const bot = useBotReview({ gameId, finished: game?.phase === "finished" });
   useEffect(() => {
     if (inviteUsed) setNotice({ key: "inviteUsed" });
   }, [inviteUsed]);

@@ -238,7 +238,8 @@ function ReviewTree({ data: loaded, gameId }) {
   const onKeyRef = useRef(onKey);
   onKeyRef.current = onKey;
   useEffect(() => {
-    root.current?.focus();
+    // Without scrolling: the page opens at its top, the header in sight.
+    root.current?.focus({ preventScroll: true });
     const listen = (e) => onKeyRef.current(e);
     document.addEventListener("keydown", listen);
     return () => document.removeEventListener("keydown", listen);

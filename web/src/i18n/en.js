@@ -337,6 +337,7 @@ export const en = {
   automatchCancel: "Cancel",
   ratingChange: (text) => `rating ${text}`,
   ratedGame: "rated",
+  ratedLine: "rated game",
 
   // The lobby, accounts and chat.
   oppOpen: "anyone: an open challenge in the lobby",

@@ -340,6 +340,7 @@ export const fr = {
   automatchCancel: "Annuler",
   ratingChange: (text) => `classement ${text}`,
   ratedGame: "classée",
+  ratedLine: "partie classée",
 
   // The lobby, accounts and chat.
   oppOpen: "n’importe qui\u00a0: un défi ouvert dans le salon",

@@ -61,6 +61,7 @@ export function GameStatus({ game, you, status, workerNotice, botNote }) {
           game.handicap,
           game.size,
         )}
+        {game.rated && <span data-testid="rated"> · {t("ratedLine")}</span>}
       </p>
       <p class="you" data-testid="you">
         {local ? t("bothSides") : you.length ? t("youAre", colorName(you[0])) : t("spectator")}
