@@ -333,3 +333,27 @@ def test_a_change_computed_on_a_replaced_state_is_computed_again(db_url: str) ->
         assert s is not None and [p.name for p in s.tournament.players] == ["FAST", "SLOW"] and s.version == 3
     finally:
         engine.dispose()
+
+
+def test_an_account_signs_up_at_the_rank_keima_shows_for_it(fast_client: TestClient) -> None:
+    """The rank a player's page shows: their rating's once rated, their declared rank before, 20k for nobody
+    known (the walk found a rated account signed up at 20k while its page said 6k?)."""
+    from keima.ratings import ranks
+    from keima.server.tables import ratings
+
+    d, rated, declared, unknown = (Browser(fast_client) for _ in range(4))
+    registered(d, "directrice")
+    rated_id = registered(rated, "rated")["id"]
+    registered(declared, "declared")
+    declared.req("PATCH", "/api/me", 200, json={"rank": "3k"})
+    registered(unknown, "unknown")
+    engine = fast_client.app.state.hub.store.engine  # type: ignore[attr-defined]
+    with engine.begin() as conn:
+        conn.execute(ratings.insert().values(player_id=rated_id, rating=1890.0, deviation=120.0, volatility=0.06,
+                                             games=12))
+    tid = new_tournament(d)["id"]
+    for b in (rated, declared, unknown):
+        b.req("POST", f"/api/tournaments/{tid}/signup", 201)
+    shown = {p["name"]: p["rank"] for p in d.req("GET", f"/api/tournaments/{tid}", 200).json()["players"]}
+    assert ranks.rank_label(1890.0) == "1k"
+    assert (shown["rated"], shown["declared"], shown["unknown"]) == ("1K", "3K", "20K"), shown

@@ -19,6 +19,7 @@ from typing import Any, Literal
 from fastapi import APIRouter, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import Response
 
+from keima.ratings import ranks
 from keima.server import ratings_subscriber
 from keima.server import store_tournaments as st
 from keima.server import tournaments as ops
@@ -323,10 +324,14 @@ async def register_player(tid: str, body: PlayerIn, request: Request) -> Respons
 @router.post("/api/tournaments/{tid}/signup", status_code=201, responses={201: {"model": TournamentOut}, **_errors})
 async def sign_up(tid: str, request: Request) -> Response:
     """The caller's account registers itself, under its name and rank, while registration is open (409 closed or
-    registered already; a guest: 403)."""
+    registered already; a guest: 403). The rank is the one keima shows for the account: its rating's once it has
+    played a rated game (or declared a rank, which starts its rating), else 20k, as a director would guess for a
+    player nobody knows."""
     me = await _caller(request, registered=True)
+    rated = await _run(ratings_subscriber.rating_of, _hub(request).store.engine, me.id)
+    shown = ranks.rank_label(rated[0].rating) if rated is not None else me.rank
     try:
-        rank = parse_rank(me.rank or "20k")
+        rank = parse_rank(shown or "20k")
     except TournamentError:
         rank = parse_rank("20k")
     player = TPlayer(name=me.name, first_name="", rank=rank, rating=rating_from_rank(rank))
