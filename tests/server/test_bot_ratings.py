@@ -57,7 +57,7 @@ def test_a_rated_game_against_the_bot_rates_the_person_and_the_bot_once(client: 
         assert who.req("POST", "/api/games", 422, json=offer).json()["error"]["field"] == "rated"
 
     before = alice.req("GET", "/api/players/keima%20(beginner)", 200).json()
-    assert before == {"name": BOT, "rank": "25k", "provisional": True,
+    assert before == {"name": BOT, "kind": "bot", "rank": "25k", "provisional": True,
                       "rating": {"rating": pytest.approx(ranks.rating_of_rank("25k")), "deviation": 250,
                                  "volatility": 0.06},
                       "games": {"won": 0, "lost": 0}}
@@ -76,7 +76,8 @@ def test_a_rated_game_against_the_bot_rates_the_person_and_the_bot_once(client: 
                                            "volatility": expect_bot.volatility})
     assert bot["rating"]["rating"] > before["rating"]["rating"]
     me = alice.req("GET", "/api/players/alice", 200).json()
-    assert me["rating"]["rating"] == pytest.approx(expect_a.rating) and me["games"] == {"won": 0, "lost": 1}
+    assert me["kind"] == "player" and me["games"] == {"won": 0, "lost": 1}
+    assert me["rating"]["rating"] == pytest.approx(expect_a.rating)
     change = alice.req("GET", f"/api/games/{gid}", 200).json()["rating_change"]
     assert change == {"B": pytest.approx(round(expect_a.rating - 1500, 1)),
                       "W": pytest.approx(round(expect_bot.rating - before["rating"]["rating"], 1))}

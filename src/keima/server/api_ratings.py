@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, Literal
 
 import sqlalchemy as sa
 from fastapi import APIRouter, Request
@@ -53,9 +53,12 @@ class RecordOut(_Strict):
 
 class PlayerOut(_Strict):
     """``GET /api/players/{name}``: ``rank`` from the rating (``"5k"``, ``"2d"``), ``provisional`` while the
-    deviation is 160 or more; a player with no rated game has the rating of their declared rank (or 1500)."""
+    deviation is 160 or more; a player with no rated game has the rating of their declared rank (or 1500).
+    ``kind``: ``player`` (a person's account) or ``bot`` (a level of keima or a GTP engine, from its starting
+    rank before its first rated game)."""
 
     name: str
+    kind: Literal["player", "bot"] = "player"
     rank: str
     provisional: bool
     rating: RatingOut
@@ -113,11 +116,13 @@ async def find_player(request: Request, name: str) -> tuple[Engine, Found]:
     return engine, found
 
 
-def player_out(name: str, declared: str | None, rated: Any, record: dict[str, int]) -> PlayerOut:
+def player_out(name: str, declared: str | None, rated: Any, record: dict[str, int], *,
+               bot: bool = False) -> PlayerOut:
     """The answer for a player ``name`` of declared rank ``declared``, rating ``rated`` (``rating_of``'s answer)
-    and ``record`` (``record_of``'s)."""
+    and ``record`` (``record_of``'s); ``bot``: a bot level's."""
     r = rating_game.initial(declared) if rated is None else rated[0]
-    return PlayerOut(name=name, rank=ranks.rank_label(r.rating), provisional=ranks.is_provisional(r.deviation),
+    return PlayerOut(name=name, kind="bot" if bot else "player", rank=ranks.rank_label(r.rating),
+                     provisional=ranks.is_provisional(r.deviation),
                      rating=RatingOut(rating=r.rating, deviation=r.deviation, volatility=r.volatility),
                      games=RecordOut(won=record["won"], lost=record["lost"]))
 
@@ -132,7 +137,7 @@ async def get_player(name: str, request: Request) -> Response:
         record = await loop.run_in_executor(None, bot_players.record, engine, row.level)
     else:
         record = await loop.run_in_executor(None, record_of, engine, row.id)
-    out = player_out(row.name, row.rank, rated, record)
+    out = player_out(row.name, row.rank, rated, record, bot=row.level is not None)
     return Response(out.model_dump_json(), media_type="application/json")
 
 
