@@ -1,6 +1,6 @@
 """A bot level as a rated player in the browser: after a registered person's rated game against keima (beginner),
-the bot's name on the game page links to its page (/p/keima (beginner)), which shows its rank, its rating and the
-chart of its rating, and the person's page links back to it among their opponents."""
+the bot's name on the game page links to its page (/p/keima (beginner)), in English and in French, which shows its
+rank, its rating and the chart of its rating, and the person's page links back to it among their opponents."""
 
 from __future__ import annotations
 
@@ -62,6 +62,15 @@ def test_the_bot_has_a_page_with_its_rating_linked_from_the_game(new_page: Any, 
     expect(page.locator(f'[data-testid="player-games"] li[data-game="{gid}"]')).to_be_visible()
     expect(page.get_by_test_id("player-opponents")).to_contain_text(name)
     shot(page, "bot-page")
+
+    # In French the bot's name is worded in French; its link is still to the name the server gives it.
+    fr = new_page(locale="fr-FR")
+    fr.goto(f"/g/{gid}")
+    expect(fr.locator("a.player-link", has_text="keima (débutant)").first).to_have_attribute(
+        "href", "/p/keima%20(beginner)")
+    shot(fr, "game-page-fr")
+    fr.goto("/p/keima%20(beginner)")
+    expect(fr.locator("h2.player-title")).to_have_text("keima (débutant)")
 
     # The person's page: the bot among the opponents, linked to its page.
     page.goto(f"/p/{name}")
