@@ -91,6 +91,12 @@ def test_a_rated_game_against_the_bot_rates_the_person_and_the_bot_once(client: 
     assert alice.req("GET", f"/api/players/{BOT}/opponents", 200).json()["opponents"] == [
         {"name": "alice", "kind": "player", "won": 1, "lost": 0, "drawn": 0}]
     assert alice.req("GET", "/api/players/keima%20(grandmaster)", 404).json()["error"]["code"] == "not-found"
+    # A person's games against a bot level, by its name.
+    mine = alice.req("GET", f"/api/players/alice/games?opponent={BOT}", 200).json()
+    assert [x["id"] for x in mine["games"]] == [gid] and mine["seats"] == {gid: ["B"]}
+    assert alice.req("GET", "/api/players/alice/games?opponent=keima%20(strong)", 200).json()["games"] == []
+    assert alice.req("GET", "/api/players/alice/games?opponent=keima%20(grandmaster)", 422).json()["error"][
+        "field"] == "opponent"
 
     # Once: a delivery again changes nothing, and recompute gives the live rows (the bot's under its key).
     live = table_rows(db_url)

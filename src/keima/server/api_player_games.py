@@ -17,7 +17,7 @@ from fastapi import APIRouter, Query, Request
 from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict
 
-from keima.server import store_player
+from keima.server import bot_players, store_player
 from keima.server.api_players import players_of
 from keima.server.api_ratings import find_player
 from keima.server.errors import Refused, quote
@@ -82,10 +82,13 @@ async def player_games(request: Request, name: str,
     loop = asyncio.get_running_loop()
     if result is not None and status != "finished":
         raise Refused("invalid-request", "result: only finished games are won or lost", field="result")
-    opponent_id = None
+    opponent_id = opponent_level = None
     if opponent is not None:
         opponent_id = await loop.run_in_executor(None, store_player.player_id_named, engine, name_key(opponent))
-        if opponent_id is None:
+        if opponent_id is None and row.level is None:
+            # A person's opponent may be a bot level, named as games name it.
+            opponent_level = bot_players.level_named(opponent, request.app.state.hub.engines)
+        if opponent_id is None and opponent_level is None:
             raise Refused("invalid-request", f"opponent: no player named {quote(opponent)}", field="opponent")
 
     def read() -> tuple[list[tuple[str, dict[str, Any] | None, dict[str, Any] | None]], dict[str, list[Color]]]:
@@ -95,7 +98,7 @@ async def player_games(request: Request, name: str,
             return ([(gid, line, people) for gid, line, people, _ in found],
                     {gid: ["B" if c == store_player.BLACK else "W"] for gid, _l, _p, c in found})
         lines = store_player.game_lines(engine, row.id, status, size=size, outcome=result, opponent_id=opponent_id,
-                                        limit=limit, before=before)
+                                        opponent_level=opponent_level, limit=limit, before=before)
         return lines, {gid: [cast(Color, c) for c, p in sorted((people or {}).items()) if p.get("id") == row.id]
                        for gid, _line, people in lines}
 

@@ -52,13 +52,15 @@ def _holds(player_id: str | sa.ColumnElement[Any], color: int | None = None) -> 
 
 
 def game_lines(engine: Engine, player_id: str, status: Status, *, size: int | None = None,
-               outcome: Outcome | None = None, opponent_id: str | None = None, limit: int = 20,
-               before: str | None = None) -> list[tuple[str, dict[str, Any] | None, dict[str, Any] | None]]:
+               outcome: Outcome | None = None, opponent_id: str | None = None, opponent_level: str | None = None,
+               limit: int = 20, before: str | None = None) -> list[tuple[str, dict[str, Any] | None,
+                                                                      dict[str, Any] | None]]:
     """The games of ``player_id``, newest first, at most ``limit``: ``(id, stored lobby line or None, people)``.
 
     ``status``: ``finished``, or ``live`` (in progress with both seats taken: no open challenge nor invitation);
     ``size`` the board size; ``outcome`` won or lost (finished games); ``opponent_id`` a player who held the other
-    seat; ``before`` the id of the last game of the previous page (the page goes on after it: keyset paging, so
+    seat, ``opponent_level`` a bot level that did (``games.bot_level``); ``before`` the id of the last game of the
+    previous page (the page goes on after it: keyset paging, so
     that a game finishing meanwhile neither repeats nor hides a line). Raises ``NoSuchGame`` for a ``before`` that
     names no game."""
     order = _order(status)
@@ -78,6 +80,8 @@ def game_lines(engine: Engine, player_id: str, status: Status, *, size: int | No
         q = q.where(games.c.phase == "finished")
     else:
         q = q.where(games.c.phase != "finished", games.c.invite_hash.is_(None))
+    if opponent_level is not None:
+        q = q.where(games.c.bot_level == opponent_level, games.c.bot_color.is_not(None))
     if size is not None:
         q = q.where(games.c.params["size"].as_integer() == size)
     if outcome is not None:

@@ -88,7 +88,8 @@ function RatingChart({ name, ratings }) {
 
 function Filters({ filters, setFilters, opponents }) {
   const set = (key) => (e) => setFilters({ ...filters, [key]: e.currentTarget.value, before: "" });
-  const names = opponents.filter((o) => o.kind === "player").map((o) => o.name);
+  // People with an account and bot levels: the server finds a person's games against either by name.
+  const named = opponents.filter((o) => o.kind === "player" || o.kind === "bot");
   return (
     <form class="player-filters" onSubmit={(e) => e.preventDefault()} data-testid="player-filters">
       <label>
@@ -122,8 +123,8 @@ function Filters({ filters, setFilters, opponents }) {
         {pt("opponent")}{" "}
         <select value={filters.opponent} onChange={set("opponent")} data-testid="filter-opponent">
           <option value="">{pt("anyone")}</option>
-          {names.map((n) => (
-            <option key={n} value={n}>{n}</option>
+          {named.map((o) => (
+            <option key={o.name} value={o.name}>{playerName(o)}</option>
           ))}
         </select>
       </label>
