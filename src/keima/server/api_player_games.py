@@ -3,7 +3,8 @@
 
 ``GET /api/players/{name}/games`` and ``GET /api/players/{name}/opponents``: public, read-only; the player is
 found by name as names are matched (``find_player``: 404 for a name nobody has), their games by their id
-(``keima.server.store_player``), so that the games keep the names of the day.
+(``keima.server.store_player``), so that the games keep the names of the day. A bot level's page (``keima
+(strong)``, a GTP engine's name) lists the games of that level.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from fastapi import APIRouter, Query, Request
 from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict
 
-from keima.server import store_player
+from keima.server import bot_players, store_player
 from keima.server.api_players import players_of
 from keima.server.api_ratings import find_player
 from keima.server.errors import Refused, quote
@@ -81,24 +82,32 @@ async def player_games(request: Request, name: str,
     loop = asyncio.get_running_loop()
     if result is not None and status != "finished":
         raise Refused("invalid-request", "result: only finished games are won or lost", field="result")
-    opponent_id = None
+    opponent_id = opponent_level = None
     if opponent is not None:
         opponent_id = await loop.run_in_executor(None, store_player.player_id_named, engine, name_key(opponent))
-        if opponent_id is None:
+        if opponent_id is None and row.level is None:
+            # A person's opponent may be a bot level, named as games name it.
+            opponent_level = bot_players.level_named(opponent, request.app.state.hub.engines)
+        if opponent_id is None and opponent_level is None:
             raise Refused("invalid-request", f"opponent: no player named {quote(opponent)}", field="opponent")
 
-    def read() -> list[tuple[str, dict[str, Any] | None, dict[str, Any] | None]]:
-        return store_player.game_lines(engine, row.id, status, size=size, outcome=result, opponent_id=opponent_id,
-                                       limit=limit, before=before)
+    def read() -> tuple[list[tuple[str, dict[str, Any] | None, dict[str, Any] | None]], dict[str, list[Color]]]:
+        if row.level is not None:
+            found = store_player.bot_game_lines(engine, row.level, status, size=size, outcome=result,
+                                                opponent_id=opponent_id, limit=limit, before=before)
+            return ([(gid, line, people) for gid, line, people, _ in found],
+                    {gid: ["B" if c == store_player.BLACK else "W"] for gid, _l, _p, c in found})
+        lines = store_player.game_lines(engine, row.id, status, size=size, outcome=result, opponent_id=opponent_id,
+                                        opponent_level=opponent_level, limit=limit, before=before)
+        return lines, {gid: [cast(Color, c) for c, p in sorted((people or {}).items()) if p.get("id") == row.id]
+                       for gid, _line, people in lines}
 
     try:
-        rows = await loop.run_in_executor(None, read)
+        rows, seats = await loop.run_in_executor(None, read)
     except store_player.NoSuchGame:
         raise Refused("invalid-request", f"before: no game {quote(before or '')}", field="before") from None
     lobby: Lobby = request.app.state.lobby
     reader = await players_of(request).player_id(request.cookies)
-    seats = {gid: [cast(Color, c) for c, p in sorted((people or {}).items()) if p.get("id") == row.id]
-             for gid, _line, people in rows}
     out = PlayerGamesOut(games=await lobby.summaries(rows, reader), seats=seats, now=round(time.time(), 3))
     return Response(out.model_dump_json(), media_type="application/json")
 
@@ -107,7 +116,11 @@ async def player_games(request: Request, name: str,
 async def player_opponents(request: Request, name: str) -> Response:
     """The player's games won, lost and drawn against each opponent, most games first."""
     engine, row = await find_player(request, name)
-    found = await asyncio.get_running_loop().run_in_executor(None, store_player.opponents, engine, row.id)
+    loop = asyncio.get_running_loop()
+    if row.level is not None:
+        found = await loop.run_in_executor(None, store_player.bot_opponents, engine, row.level)
+    else:
+        found = await loop.run_in_executor(None, store_player.opponents, engine, row.id)
     table = [OpponentOut(name=bot_name(o["level"]) if o["kind"] == "bot" else o["name"], kind=o["kind"],
                          won=o["won"], lost=o["lost"], drawn=o["drawn"]) for o in found]
     table.sort(key=lambda o: (-(o.won + o.lost + o.drawn), o.name.casefold(), o.kind))

@@ -29,16 +29,18 @@ def build(body: dict[str, Any], engines: dict[str, str], *, game_id: str | None 
     (default: a new random one); ``token``: the creator's seat token (default: a new random one); ``person``:
     the player creating it (keima.server.players), who holds the creator's seats. An ``"open"`` game is an
     invitation without a code: anyone takes its free seat (``join`` with ``code=None``).
-    Raises ``Refused`` ``invalid-request`` for settings the rules or the bot refuse, and for a rated game against
-    the bot or on one screen (whether the players are registered is the route's to check)."""
+    Raises ``Refused`` ``invalid-request`` for settings the rules or the bot refuse, and for a rated game on one
+    screen (whether the players are registered is the route's to check; a bot level is a rated player of its
+    own, ``keima.server.bot_players``)."""
     try:
         ruleset = get_ruleset(body["rules"])
     except RulesError as exc:
         raise Refused("invalid-request", str(exc), field="rules") from None
     mode = body["opponent"]
     rated = bool(body.get("rated"))
-    if rated and mode not in ("invite", "open"):
-        raise Refused("invalid-request", "only a game between two registered players can be rated", field="rated")
+    if rated and mode not in ("invite", "open", "bot"):
+        raise Refused("invalid-request", "a game on one screen is not rated: only games between registered "
+                       "players, or of a registered player against the bot, are", field="rated")
     color = body["color"]
     human = {"B": BLACK, "W": WHITE}.get(color) or secrets.choice((BLACK, WHITE))
     bot_color = bot_level = None

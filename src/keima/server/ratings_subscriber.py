@@ -5,10 +5,11 @@ their ratings before it, in the outbox's order: ``deliver`` applies the events i
 progress in one transaction, so that a rating follows a player's games in the order they finished, whichever
 process finished them, and a redelivered event changes nothing.
 
-A game counts when it was created rated (``"rated": true``, between registered players: the routes refuse others),
-both seats hold a player, it ended with a winner or a jigo (not "Void", not withdrawn), and both sides played at
-least ``MIN_MOVES`` stones. A player's first rated game starts from the rank they declared that day (the game's
-record of its players), else from 1500.
+A game counts when it was created rated (``"rated": true``, by a registered player against another or against
+the bot or a GTP engine: the routes refuse others), both seats hold a player, it ended with a winner or a jigo
+(not "Void", not withdrawn), and both sides played at least ``MIN_MOVES`` stones. A player's first rated game
+starts from the rank they declared that day (the game's record of its players), else from 1500. A bot's seat is
+the rated player of its level (``keima.server.bot_players``: its key, its starting rank).
 
 Each rated game's rating changes (the points each player gained or lost) are written with the ratings
 (``rating_changes``), together with a scheduler job (``RATED``) that records them in the game itself through the
@@ -33,7 +34,7 @@ from keima.ratings import game as rating_game
 from keima.ratings.glicko2 import Rating
 from keima.ratings.handicap import rank_difference
 from keima.rules.ruleset import RulesError, get_ruleset
-from keima.server import store_events, store_tournaments
+from keima.server import bot_players, store_events, store_tournaments
 from keima.server.outbox import Subscriber
 from keima.server.store import now_utc, set_job
 from keima.server.tables import event_progress, game_outbox, games, rating_changes, rating_history, ratings
@@ -81,15 +82,21 @@ def _apply(conn: Connection, event: dict[str, Any]) -> None:
     if fixed is not None:
         # A tournament director fixed this game's result: the ratings count theirs (recompute applies it).
         event = {**event, "data": {**event["data"], "result": fixed}}
-    score = counts(event)
-    if score is None:
+    if not event["data"].get("rated"):
         return
     row = conn.execute(
-        sa.select(games.c.params, game_outbox.c.created_at)
+        sa.select(games.c.params, games.c.bot_color, games.c.bot_level, game_outbox.c.created_at)
         .select_from(game_outbox.join(games, games.c.id == game_outbox.c.game_id))
         .where(game_outbox.c.seq == event["seq"])
     ).first()
     if row is None:
+        return
+    if row.bot_level is not None and row.bot_color in (1, 2):
+        # The games record people only: the bot's seat is its level's player.
+        bot = "B" if row.bot_color == 1 else "W"
+        event = {**event, "people": {**event["people"], bot: bot_players.person(row.bot_level)}}
+    score = counts(event)
+    if score is None:
         return
     p = row.params
     try:

@@ -52,13 +52,15 @@ def _holds(player_id: str | sa.ColumnElement[Any], color: int | None = None) -> 
 
 
 def game_lines(engine: Engine, player_id: str, status: Status, *, size: int | None = None,
-               outcome: Outcome | None = None, opponent_id: str | None = None, limit: int = 20,
-               before: str | None = None) -> list[tuple[str, dict[str, Any] | None, dict[str, Any] | None]]:
+               outcome: Outcome | None = None, opponent_id: str | None = None, opponent_level: str | None = None,
+               limit: int = 20, before: str | None = None) -> list[tuple[str, dict[str, Any] | None,
+                                                                      dict[str, Any] | None]]:
     """The games of ``player_id``, newest first, at most ``limit``: ``(id, stored lobby line or None, people)``.
 
     ``status``: ``finished``, or ``live`` (in progress with both seats taken: no open challenge nor invitation);
     ``size`` the board size; ``outcome`` won or lost (finished games); ``opponent_id`` a player who held the other
-    seat; ``before`` the id of the last game of the previous page (the page goes on after it: keyset paging, so
+    seat, ``opponent_level`` a bot level that did (``games.bot_level``); ``before`` the id of the last game of the
+    previous page (the page goes on after it: keyset paging, so
     that a game finishing meanwhile neither repeats nor hides a line). Raises ``NoSuchGame`` for a ``before`` that
     names no game."""
     order = _order(status)
@@ -78,6 +80,8 @@ def game_lines(engine: Engine, player_id: str, status: Status, *, size: int | No
         q = q.where(games.c.phase == "finished")
     else:
         q = q.where(games.c.phase != "finished", games.c.invite_hash.is_(None))
+    if opponent_level is not None:
+        q = q.where(games.c.bot_level == opponent_level, games.c.bot_color.is_not(None))
     if size is not None:
         q = q.where(games.c.params["size"].as_integer() == size)
     if outcome is not None:
@@ -139,3 +143,56 @@ def opponents(engine: Engine, player_id: str) -> list[dict[str, Any]]:
             out.append({"level": r.bot_level, "kind": "bot", "won": int(r.won), "lost": int(r.lost),
                         "drawn": int(r.drawn)})
     return out
+
+
+def bot_game_lines(engine: Engine, level: str, status: Status, *, size: int | None = None,
+                   outcome: Outcome | None = None, opponent_id: str | None = None, limit: int = 20,
+                   before: str | None = None) -> list[tuple[str, dict[str, Any] | None, dict[str, Any] | None, int]]:
+    """``game_lines`` for the bot level ``level`` (``games.bot_level``): ``(id, stored lobby line or None, people,
+    the bot's colour)``, newest first, with the same filters (``opponent_id``: the person who played it) and
+    paging. Raises ``NoSuchGame`` for a ``before`` that names no game."""
+    order = _order(status)
+    q = (sa.select(games.c.id, games.c.summary, games.c.people, games.c.bot_color)
+         .where(games.c.bot_level == level, games.c.bot_color.is_not(None)))
+    if status == "finished":
+        q = q.where(games.c.phase == "finished")
+    else:
+        q = q.where(games.c.phase != "finished")
+    if size is not None:
+        q = q.where(games.c.params["size"].as_integer() == size)
+    if outcome is not None:
+        mine, theirs = ("B+%", "W+%") if outcome == "won" else ("W+%", "B+%")
+        q = q.where(sa.or_(sa.and_(games.c.bot_color == BLACK, games.c.result.like(mine)),
+                           sa.and_(games.c.bot_color == WHITE, games.c.result.like(theirs))))
+    if opponent_id is not None:
+        q = q.where(_holds(opponent_id))
+    with engine.connect() as conn:
+        if before is not None:
+            key = conn.execute(sa.select(order).where(games.c.id == before)).first()
+            if key is None:
+                raise NoSuchGame(before)
+            at: datetime = key[0]
+            q = q.where(sa.or_(order < at, sa.and_(order == at, games.c.id < before)))
+        q = q.order_by(order.desc(), games.c.id.desc()).limit(limit)
+        return [(r.id, r.summary, r.people, int(r.bot_color)) for r in conn.execute(q)]
+
+
+def bot_opponents(engine: Engine, level: str) -> list[dict[str, Any]]:
+    """``opponents`` for the bot level ``level``: every person it played in finished games with a winner or a
+    jigo, ``{"name", "kind", "won", "lost", "drawn"}`` from the bot's side. Blocking."""
+    other = game_players.alias("other")
+    b_won, w_won = games.c.result.like("B+%"), games.c.result.like("W+%")
+    won = sa.or_(sa.and_(games.c.bot_color == BLACK, b_won), sa.and_(games.c.bot_color == WHITE, w_won))
+    lost = sa.or_(sa.and_(games.c.bot_color == BLACK, w_won), sa.and_(games.c.bot_color == WHITE, b_won))
+    q = (
+        sa.select(other.c.player_id, players.c.name, players.c.password_hash.is_(None).label("guest"),
+                  players.c.deleted_at.is_not(None).label("deleted"), *_tally(won, lost))
+        .select_from(games.join(other, other.c.game_id == games.c.id)
+                     .join(players, players.c.id == other.c.player_id))
+        .where(games.c.bot_level == level, games.c.phase == "finished",
+               sa.or_(b_won, w_won, games.c.result == "0"))
+        .group_by(other.c.player_id, players.c.name, players.c.password_hash, players.c.deleted_at)
+    )
+    with engine.connect() as conn:
+        return [{"name": r.name, "kind": "deleted" if r.deleted else "guest" if r.guest else "player",
+                 "won": int(r.won), "lost": int(r.lost), "drawn": int(r.drawn)} for r in conn.execute(q)]

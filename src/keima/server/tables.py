@@ -3,7 +3,9 @@
 The migrations (``keima/server/migrations``) create it step by step: revision 0001 made ``games`` and ``game_log``,
 0002 the players' tables, 0003 the columns and tables of game events (``people`` and ``summary`` on ``games``, the
 outbox, the subscribers' progress, the players' records and the scheduler), 0004 the ratings and their history, 0005 the automatch queue and the rating changes of each rated game,
-0006 the players' correspondence and notification settings, their notifications, emails and conditional moves, 0007 the tournaments, 0008 the bot's reviews of games and records, 0009 the muted chat senders.
+0006 the players' correspondence and notification settings, their notifications, emails and conditional moves,
+0007 the tournaments, 0008 the bot's reviews of games and records, 0009 the muted chat senders, 0010 the index of
+the bots' games by level.
 A migration never reads this module: each writes its own steps, so that a database made by an older keima is
 brought up the way it would have been.
 ``tests/server/test_persistence.py`` checks that a migrated database and ``metadata`` agree.
@@ -42,6 +44,8 @@ games = sa.Table(
     # The lobby's line of the game (keima.server.lobby.summary_row), written with each change.
     sa.Column("summary", sa.JSON, nullable=True),
     sa.Index("ix_games_updated_at", "updated_at"),
+    # A bot level's games, newest first (its player page: keima.server.bot_players).
+    sa.Index("ix_games_bot_level", "bot_level", "updated_at"),
 )
 game_log = sa.Table(
     "game_log",

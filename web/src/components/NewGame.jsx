@@ -70,6 +70,7 @@ export function NewGame({ onCreated }) {
     noVacation: false,
     opponent: "bot",
     botLevel: null,
+    rated: false,
     color: "B",
   });
 
@@ -119,6 +120,8 @@ export function NewGame({ onCreated }) {
       opponent: form.opponent,
       color: form.color,
       bot_level: form.opponent === "bot" && !isEngine(form.botLevel) ? form.botLevel : null,
+      // A game on one screen is never rated; against the bot it is (each level is a rated player).
+      rated: form.opponent !== "local" && form.rated,
     };
     // A GTP engine offered by the server (keima serve --engine) is chosen in the same list as the levels.
     if (form.opponent === "bot" && isEngine(form.botLevel)) body.engine = form.botLevel.slice(ENGINE.length);
@@ -353,6 +356,21 @@ export function NewGame({ onCreated }) {
               <option value="W">{t("colorWhite")}</option>
               <option value="random">{t("colorRandom")}</option>
             </select>
+          </label>
+        )}
+        {form.opponent !== "local" && (
+          <label class="choice">
+            <input
+              type="checkbox"
+              name="rated"
+              checked={form.rated}
+              onChange={(e) => {
+                const checked = e.currentTarget.checked;
+                setForm((f) => ({ ...f, rated: checked }));
+              }}
+              data-testid="rated"
+            />
+            {t("ratedOption")}
           </label>
         )}
       </fieldset>

@@ -25,9 +25,18 @@ export function NameLink({ name, class: cls }) {
 
 /**
  * A seat's player ({kind, level, name, rank}) as `playerName` words it, the name linked to its page
- * for a person with an account (a bot, a guest, a deleted account, a free seat: the words alone).
+ * for a person with an account and for a bot (each level of keima and each GTP engine is a rated
+ * player: its page is under the name the server gives it, "keima (strong)", whatever the page's
+ * language words it); a guest, a deleted account, a free seat: the words alone.
  */
 export function PlayerLink({ p, fallback = "?" }) {
+  if (p && p.kind === "bot" && p.name) {
+    return (
+      <a class="player-link" href={playerUrl(p.name)}>
+        {playerName(p, fallback)}
+      </a>
+    );
+  }
   if (!p || p.kind === "bot" || !hasPage(p.name)) return <>{playerName(p, fallback)}</>;
   return (
     <>

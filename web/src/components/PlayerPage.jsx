@@ -7,7 +7,8 @@ import { useSignal } from "../hooks.js";
 import { errorWords, lang, num, pt, ptn, resultCode, t } from "../i18n.js";
 import { LineChart } from "./LineChart.jsx";
 import { FinishedLinks, Versus } from "./Lobby.jsx";
-import { NameLink } from "./PlayerLink.jsx";
+import { playerName } from "./game/names.js";
+import { playerUrl } from "./PlayerLink.jsx";
 
 const PAGE = 10;
 const SIZES = [9, 13, 19];
@@ -87,7 +88,8 @@ function RatingChart({ name, ratings }) {
 
 function Filters({ filters, setFilters, opponents }) {
   const set = (key) => (e) => setFilters({ ...filters, [key]: e.currentTarget.value, before: "" });
-  const names = opponents.filter((o) => o.kind === "player").map((o) => o.name);
+  // People with an account and bot levels: the server finds a person's games against either by name.
+  const named = opponents.filter((o) => o.kind === "player" || o.kind === "bot");
   return (
     <form class="player-filters" onSubmit={(e) => e.preventDefault()} data-testid="player-filters">
       <label>
@@ -121,8 +123,8 @@ function Filters({ filters, setFilters, opponents }) {
         {pt("opponent")}{" "}
         <select value={filters.opponent} onChange={set("opponent")} data-testid="filter-opponent">
           <option value="">{pt("anyone")}</option>
-          {names.map((n) => (
-            <option key={n} value={n}>{n}</option>
+          {named.map((o) => (
+            <option key={o.name} value={o.name}>{playerName(o)}</option>
           ))}
         </select>
       </label>
@@ -238,7 +240,13 @@ function Opponents({ opponents }) {
             {opponents.map((o) => (
               <tr key={`${o.kind}:${o.name}`}>
                 <th scope="row">
-                  {o.kind === "player" ? <NameLink name={o.name} /> : o.name}
+                  {o.kind === "player" || o.kind === "bot" ? (
+                    <a class="player-link" href={playerUrl(o.name)}>
+                      {playerName({ kind: o.kind, name: o.name })}
+                    </a>
+                  ) : (
+                    o.name
+                  )}
                   {o.kind === "guest" && <span class="hint"> ({pt("guestTag")})</span>}
                   {o.kind === "deleted" && <span class="hint"> ({pt("deletedTag")})</span>}
                 </th>
@@ -277,7 +285,8 @@ export function PlayerPage({ name }) {
   if (!data) return <p class="card">{pt("loading")}</p>;
   return (
     <div class="player-page" data-testid="player-page">
-      <h2 class="player-title">{data.player.name}</h2>
+      <h2 class="player-title">{data.player.kind === "bot" ? playerName(data.player) : data.player.name}</h2>
+      {data.player.kind === "bot" && <p class="hint" data-testid="player-bot">{pt("botNote")}</p>}
       <Summary player={data.player} />
       <section class="player-chart lobby-list" aria-labelledby="player-chart-title">
         <h3 id="player-chart-title">{pt("chartTitle")}</h3>

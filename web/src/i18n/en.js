@@ -336,6 +336,7 @@ export const en = {
   automatchWaiting: (time) => `Looking for an opponent… ${time}`,
   automatchCancel: "Cancel",
   ratingChange: (text) => `rating ${text}`,
+  ratedOption: "Rated game (registered players only; against the bot too)",
   ratedGame: "rated",
   ratedLine: "rated game",
 
@@ -460,6 +461,7 @@ export const en = {
   player: {
     notFound: (name) => `No player is named ${name}.`,
     loading: "Loading…",
+    botNote: "A computer player: each level of keima and each engine has its own rating, earned in rated games against people.",
     rank: "Rank",
     rating: "Rating",
     ratingValue: (r, d) => `${r} ± ${d}`,

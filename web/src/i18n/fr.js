@@ -339,6 +339,7 @@ export const fr = {
   automatchWaiting: (time) => `Recherche d’un adversaire… ${time}`,
   automatchCancel: "Annuler",
   ratingChange: (text) => `classement ${text}`,
+  ratedOption: "Partie classée (joueurs inscrits seulement ; contre le bot aussi)",
   ratedGame: "classée",
   ratedLine: "partie classée",
 
@@ -465,6 +466,7 @@ export const fr = {
   player: {
     notFound: (name) => `Aucun joueur ne s’appelle ${name}.`,
     loading: "Chargement…",
+    botNote: "Un joueur informatique : chaque niveau de keima et chaque moteur a son propre classement, gagné dans des parties classées contre des personnes.",
     rank: "Niveau",
     rating: "Classement",
     ratingValue: (r, d) => `${r} ± ${d}`,
