@@ -227,3 +227,18 @@ def test_a_same_screen_game_is_listed_once_and_neither_won_nor_lost(
     assert ids(alice, "/api/players/alice/games?result=won") == [won]
     assert ids(alice, "/api/players/alice/games?result=lost") == []
     assert [o["name"] for o in score(alice, "alice")] == ["bob"]
+
+
+def test_finished_games_stay_in_the_order_they_finished(client: TestClient,
+                                                       three: tuple[Browser, Browser, Browser]) -> None:
+    """What comes after a game's end (chat, a rated game's rating change) does not move it up the finished lists:
+    a rated game played first was listed above the games finished after it once its rating change came."""
+    alice, bob, _carol = three
+    first = game(alice, bob, moves=5, rated=True)
+    second = game(bob, alice)
+    assert ids(alice, "/api/players/alice/games") == [second, first]
+    # The rating change is recorded in the game (a job of the scheduler), then someone chats in the first game.
+    wait_for(lambda: alice.req("GET", f"/api/games/{first}", 200).json()["rating_change"] is not None, 10)
+    alice.req("POST", f"/api/games/{first}/actions", 200, json={"type": "chat", "text": "good game"})
+    assert ids(alice, "/api/players/alice/games") == [second, first]
+    assert [g["id"] for g in alice.req("GET", "/api/me/games?status=finished", 200).json()["games"]] == [second, first]

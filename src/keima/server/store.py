@@ -265,8 +265,10 @@ class Store:
         for op in ops:
             if isinstance(op, Append):
                 if op.update is not None:
-                    values = dict(op.update)
-                    values["updated_at"] = now
+                    values: dict[str, Any] = dict(op.update)
+                    # A finished game keeps the time it finished (the lists of finished games are in that order):
+                    # what comes after (chat, the rating change) does not move it. The CASE reads the row as it was.
+                    values["updated_at"] = sa.case((games.c.phase == "finished", games.c.updated_at), else_=now)
                     conn.execute(games.update().where(games.c.id == op.game_id).values(**values))
                 for kind, due in op.jobs:
                     set_job(conn, kind, op.game_id, due)
