@@ -238,6 +238,7 @@ export const en = {
     "too-many-requests": (msg) => `Too many tries in a row: ${msg.replace(/^.*try again/, "try again")}.`,
   },
   errors: {
+    "stale-version": "The game has moved on since: read your conditional moves again against the new position",
     "already-director": "This player already directs the tournament",
     "already-waiting": "You are already waiting for an automatch game: cancel it first to ask again",
     "not-waiting": "You are not waiting for an automatch game (a game found already stands)",

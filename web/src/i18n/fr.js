@@ -240,6 +240,7 @@ export const fr = {
     },
   },
   errors: {
+    "stale-version": "La partie a avancé depuis\u00a0: relisez vos coups conditionnels sur la nouvelle position",
     "already-director": "Ce joueur dirige déjà le tournoi",
     "already-waiting": "Vous attendez déjà une partie automatique : annulez d’abord pour redemander",
     "not-waiting": "Vous n’attendez pas de partie automatique (une partie trouvée reste jouée)",
