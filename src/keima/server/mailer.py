@@ -90,6 +90,9 @@ _WORDS: dict[str, dict[str, str]] = {
         "undo-request": "{opponent} asks to take back a move", "chat": "{opponent} wrote: {text}",
         "game-finished": "Game over against {opponent}: {result}",
         "clock-low": "Your clock against {opponent} is running low: {left} left",
+        "automatch": "Automatch found your game against {opponent}",
+        "tournament-round.paired": "{name}: round {round} is paired",
+        "tournament-round.started": "{name}: round {round} has started",
         "digest": "keima: your day", "open": "Open the game", "unsubscribe": "Stop these emails",
         "someone": "your opponent", "verify": "Confirm your email address for keima",
         "verify-body": "Open this link to receive keima's notifications at this address:",
@@ -99,6 +102,9 @@ _WORDS: dict[str, dict[str, str]] = {
         "undo-request": "{opponent} demande à reprendre un coup", "chat": "{opponent} a écrit\u00a0: {text}",
         "game-finished": "Partie terminée contre {opponent}\u00a0: {result}",
         "clock-low": "Votre pendule contre {opponent} s’épuise\u00a0: il reste {left}",
+        "automatch": "L’appariement automatique a trouvé votre partie contre {opponent}",
+        "tournament-round.paired": "{name}\u00a0: la ronde {round} est appariée",
+        "tournament-round.started": "{name}\u00a0: la ronde {round} a commencé",
         "digest": "keima\u00a0: votre journée", "open": "Ouvrir la partie", "unsubscribe": "Ne plus recevoir ces courriels",
         "someone": "votre adversaire", "verify": "Confirmez votre adresse pour keima",
         "verify-body": "Ouvrez ce lien pour recevoir les notifications de keima à cette adresse\u00a0:",
@@ -118,8 +124,12 @@ def line_of(item: dict[str, Any], lang: str) -> str:
     w = words(lang)
     data = item.get("data") or {}
     left = data.get("left")
-    return w[item["kind"]].format(opponent=data.get("opponent") or w["someone"], text=data.get("text", ""),
-                                  result=data.get("result") or "", left=duration_words(left) if left else "")
+    key = item["kind"]
+    if key == "tournament-round":  # one text per action
+        key = f"{key}.{data.get('action', 'paired')}"
+    return w[key].format(opponent=data.get("opponent") or w["someone"], text=data.get("text", ""),
+                         result=data.get("result") or "", left=duration_words(left) if left else "",
+                         name=data.get("name") or "", round=data.get("round") or "")
 
 
 class Mailer:

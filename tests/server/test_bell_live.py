@@ -1,0 +1,138 @@
+"""The bell rings at once: a notification stored for a player reaches their open lobby socket as
+``{"type": "notifications", "unread": n}`` (after its commit, so the count includes it), and the kinds made outside
+the game events: ``automatch`` (both players, once) and ``tournament-round`` (each account in the round, once per
+round and action, a round paired again included)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import sqlalchemy as sa
+from fastapi.testclient import TestClient
+
+from keima.server import notify
+from keima.server.mailer import line_of
+from keima.server.store import make_engine
+from keima.server.tables import notifications
+
+from .test_automatch_api import FakeClock, ask
+from .test_notifications import corr_game, deliver, play
+from .test_players import Browser, registered
+from .test_tournament_online import online_tournament
+
+
+def next_of(sock: Any, kind: str) -> dict[str, Any]:
+    """The socket's next message of type ``kind`` (the lists' messages between are skipped)."""
+    while (msg := sock.receive_json())["type"] != kind:
+        pass
+    assert isinstance(msg, dict)
+    return msg
+
+
+def kinds_in_db(url: str, kind: str) -> list[tuple[str, str | None, dict[str, Any]]]:
+    engine = make_engine(url)
+    try:
+        with engine.connect() as conn:
+            n = notifications.c
+            rows = conn.execute(sa.select(n.player_id, n.game_id, n.data).where(n.kind == kind).order_by(n.id))
+            return [(r.player_id, r.game_id, r.data) for r in rows]
+    finally:
+        engine.dispose()
+
+
+def test_a_notification_reaches_the_open_lobby_socket_at_once(fast_client: TestClient) -> None:
+    alice, bob = Browser(fast_client), Browser(fast_client)
+    registered(alice, "alice")
+    registered(bob, "bob")
+    gid = corr_game(alice, bob)
+    deliver(fast_client)  # the join's "challenge-accepted" of alice, before bob's page opens
+    with bob.ws("/api/lobby/ws") as sock, alice.ws("/api/lobby/ws") as other:
+        assert sock.receive_json()["type"] == "lobby" and other.receive_json()["type"] == "lobby"
+        play(alice, gid, "E5")
+        # Nothing polls here: the outbox's own delivery stores bob's "your-turn", and the bell rings after it.
+        assert next_of(sock, "notifications") == {"type": "notifications", "unread": 1}
+        play(bob, gid, "C3")
+        assert next_of(other, "notifications") == {"type": "notifications", "unread": 2}  # with the join's
+        play(alice, gid, "G7")
+        assert next_of(sock, "notifications") == {"type": "notifications", "unread": 2}
+    listed = bob.req("GET", "/api/me/notifications?unread=true", 200).json()["notifications"]
+    assert [n["kind"] for n in listed] == ["your-turn", "your-turn"]
+
+
+def test_a_page_of_another_site_hears_no_bell(fast_client: TestClient) -> None:
+    alice, bob = Browser(fast_client), Browser(fast_client)
+    registered(alice, "alice")
+    registered(bob, "bob")
+    gid = corr_game(alice, bob)
+    with bob.ws("/api/lobby/ws", headers={"Origin": "http://elsewhere.example"}) as foreign, \
+            bob.ws("/api/lobby/ws") as own:
+        foreign.receive_json()
+        own.receive_json()
+        play(alice, gid, "E5")
+        assert next_of(own, "notifications")["unread"] == 1
+        later = alice.req("POST", "/api/games", 201, json={"opponent": "open", "size": 9}).json()["game"]["id"]
+        seen = [foreign.receive_json()]
+        while later not in [g["id"] for g in seen[-1].get("open") or []]:
+            seen.append(foreign.receive_json())
+        assert {m["type"] for m in seen} == {"lobby"} and seen[-1]["mine"] is None
+
+
+def test_an_automatch_notifies_both_players_once(fast_client: TestClient, sqlite_url: str) -> None:
+    clock = FakeClock()
+    fast_client.app.state.matchmaker.clock = clock  # type: ignore[attr-defined]
+    alice, bob = Browser(fast_client), Browser(fast_client)
+    registered(alice, "alice")
+    registered(bob, "bob")
+    for b in (alice, bob):
+        b.req("PATCH", "/api/me", 200, json={"rank": "10k"})
+    ids = {alice.me()["id"]: "alice", bob.me()["id"]: "bob"}
+    with alice.ws("/api/lobby/ws") as sock:
+        sock.receive_json()
+        assert ask(alice)["waiting"] is True
+        clock.now += 1
+        gid = ask(bob)["game"]
+        assert next_of(sock, "notifications") == {"type": "notifications", "unread": 1}
+    for _ in range(3):  # sweeps again change nothing: the pair was claimed once
+        fast_client.portal.call(fast_client.app.state.matchmaker.sweep)  # type: ignore[attr-defined]
+    made = kinds_in_db(sqlite_url, "automatch")
+    assert sorted((p, g, d["opponent"]) for p, g, d in made) == sorted(
+        (p, gid, "bob" if name == "alice" else "alice") for p, name in ids.items())
+    [line] = bob.req("GET", "/api/me/notifications", 200).json()["notifications"]
+    assert line["kind"] == "automatch" and line["game"] == gid and line["text"] == \
+        "Automatch found your game against alice"
+
+
+def test_a_round_paired_and_started_notifies_each_account_once(fast_client: TestClient, sqlite_url: str) -> None:
+    d, players, tid = online_tournament(fast_client, n=5)  # five: one has the bye, and is told too
+    base = f"/api/tournaments/{tid}"
+    p0 = players["PLAYER0"]
+    with p0.ws("/api/lobby/ws") as sock:
+        sock.receive_json()
+        d.req("POST", f"{base}/rounds/1/pairing", 200, json={})
+        assert next_of(sock, "notifications") == {"type": "notifications", "unread": 1}
+        # Paired again, and unpaired and paired once more: no second "paired" for this round.
+        d.req("POST", f"{base}/rounds/1/pairing", 200, json={"again": True})
+        d.req("DELETE", f"{base}/rounds/1/pairing", 200)
+        d.req("POST", f"{base}/rounds/1/pairing", 200, json={})
+        d.req("POST", f"{base}/rounds/1/start", 200, json={})
+        assert next_of(sock, "notifications") == {"type": "notifications", "unread": 2}
+    # A refused start (started already) tells nobody.
+    assert d.req("POST", f"{base}/rounds/1/start", 409, json={}).json()["error"]["code"] == "round-started"
+    ids = {b.me()["id"] for b in players.values()}
+    made = kinds_in_db(sqlite_url, "tournament-round")
+    assert len(made) == 2 * len(ids)
+    for action in ("paired", "started"):
+        assert sorted(p for p, _g, data in made if data["action"] == action) == sorted(ids)
+    assert all(g is None and data["tournament"] == tid and data["round"] == 1 for _p, g, data in made)
+    assert d.me()["id"] not in {p for p, _g, _d in made}  # the director does not play
+    texts = [n["text"] for n in p0.req("GET", "/api/me/notifications", 200).json()["notifications"]]
+    assert texts == ["Online cup: round 1 has started", "Online cup: round 1 is paired"]
+
+
+def test_the_new_kinds_have_words_and_default_choices() -> None:
+    assert {"automatch", "tournament-round"} <= set(notify.KINDS) == set(notify.DEFAULT_PREFS)
+    item = {"kind": "tournament-round", "game": None,
+            "data": {"tournament": "t", "name": "Coupe", "round": 3, "action": "started"}}
+    assert line_of(item, "fr") == "Coupe\u00a0: la ronde 3 a commencé"
+    assert line_of({"kind": "automatch", "game": "g", "data": {"opponent": "bob"}}, "fr") == \
+        "L’appariement automatique a trouvé votre partie contre bob"
