@@ -12,6 +12,8 @@ export const me = signal(null);
 export const lobby = signal(null);
 /** The game automatch found for this player (the lobby socket's "matched" message), null until one. */
 export const matched = signal(null);
+/** The lobby socket's latest "notifications" message ({unread, at}): a notification was stored for the player. */
+export const bellRang = signal(null);
 
 export const playersApi = {
   me: () => call("GET", "api/me"),
@@ -61,6 +63,10 @@ export const LobbySocket = {
 function onLobby(msg) {
   if (msg?.type === "matched") {
     matched.set(msg.game);
+    return;
+  }
+  if (msg?.type === "notifications") {
+    bellRang.set({ unread: msg.unread, at: Date.now() });
     return;
   }
   if (msg?.type !== "lobby") return;

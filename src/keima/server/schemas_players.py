@@ -43,7 +43,8 @@ class VacationOut(_Strict):
 
 
 NotifyPref = Literal["off", "now", "digest"]
-NotifyKind = Literal["your-turn", "challenge-accepted", "undo-request", "chat", "game-finished", "clock-low"]
+NotifyKind = Literal["your-turn", "challenge-accepted", "undo-request", "chat", "game-finished", "clock-low",
+                     "automatch", "tournament-round"]
 
 
 class MePatch(_Strict):

@@ -1,11 +1,13 @@
-// The bell: the player's notifications (docs/web-api.md, Notifications) with the unread count, read
-// again every minute; opening it lists them, and "mark all read" clears the count. While the page is
-// visible it tells the server every minute that the player is here (no email for 5 minutes). The
-// browser's own notifications (the Notification API) are off until the player turns them on, which
-// asks the browser's permission on that click; then a new one shows while the tab is in the background.
+// The bell: the player's notifications (docs/web-api.md, Notifications) with the unread count. The
+// lobby socket (every page opens it in its header) says when a new one is stored: the count shows at
+// once and the list is read again; every minute it is read anyway, for a socket that was away.
+// Opening it lists them, and "mark all read" clears the count. While the page is visible it tells
+// the server every minute that the player is here (no email for 5 minutes). The browser's own
+// notifications (the Notification API) are off until the player turns them on, which asks the
+// browser's permission on that click; then a new one shows while the tab is in the background.
 import { useEffect, useRef, useState } from "preact/hooks";
 import { t } from "../i18n.js";
-import { playersApi } from "../players.js";
+import { bellRang, playersApi } from "../players.js";
 
 const EVERY_MS = 60_000;
 const BROWSER_KEY = "keima-browser-notifications";
@@ -23,8 +25,9 @@ export function Bell({ player }) {
   const [items, setItems] = useState([]);
   const [open, setOpen] = useState(false);
   const [alerts, setAlerts] = useState(browserAlertsOn());
+  const [told, setTold] = useState(null); // the socket's count, until the list read after it comes
   const known = useRef(null); // the ids already listed: only a new one shows in the browser
-  const unread = items.filter((n) => !n.read).length;
+  const unread = told ?? items.filter((n) => !n.read).length;
 
   function show(list) {
     const before = known.current;
@@ -55,6 +58,7 @@ export function Bell({ player }) {
         .notifications()
         .then((data) => {
           if (stopped) return;
+          setTold(null);
           setItems(data.notifications || []);
           show(data.notifications || []);
         })
@@ -69,8 +73,14 @@ export function Bell({ player }) {
       here();
     }, EVERY_MS);
     document.addEventListener("visibilitychange", here);
+    const offRang = bellRang.subscribe((rang) => {
+      if (!rang) return;
+      setTold(rang.unread);
+      load();
+    });
     return () => {
       stopped = true;
+      offRang();
       clearInterval(timer);
       document.removeEventListener("visibilitychange", here);
     };
@@ -80,6 +90,7 @@ export function Bell({ player }) {
 
   async function readAll() {
     await playersApi.readNotifications({ all: true }).catch(() => {});
+    setTold(null);
     setItems(items.map((n) => ({ ...n, read: true })));
   }
 

@@ -398,6 +398,8 @@ export const en = {
     chat: "Chat message",
     "game-finished": "Game finished",
     "clock-low": "Clock under a day",
+    automatch: "Automatch game found",
+    "tournament-round": "Tournament round paired or started",
   },
   notifyPrefs: { off: "off", now: "at once", digest: "daily digest" },
   notifications: "Notifications",

@@ -401,6 +401,8 @@ export const fr = {
     chat: "Message",
     "game-finished": "Partie terminée",
     "clock-low": "Pendule sous un jour",
+    automatch: "Partie trouvée par l’appariement automatique",
+    "tournament-round": "Ronde de tournoi appariée ou commencée",
   },
   notifyPrefs: { off: "non", now: "tout de suite", digest: "résumé du jour" },
   notifications: "Notifications",
