@@ -47,18 +47,25 @@ export function afterAction(result) {
 export async function refreshMe() {
   const player = await playersApi.me();
   me.set(player);
-  LobbySocket.restart();
+  if (!LobbySocket.current || LobbySocket.player !== (player?.id ?? null)) LobbySocket.restart();
   return player;
 }
 
-/** The lobby socket: one per page, reopened after a drop and after a login or logout. */
+/** The lobby socket: one per page, reopened after a drop and whenever the page's player changes (a login, a
+ * logout, a registration or a guest made by an action): the server reads the player once, when it opens. */
 export const LobbySocket = {
   current: null,
+  player: null, // the player id the socket was opened as
   restart() {
     LobbySocket.current?.close();
+    LobbySocket.player = me.get()?.id ?? null;
     LobbySocket.current = new LiveSocket("api/lobby/ws", { onMessage: onLobby, ping: false });
   },
 };
+
+me.subscribe((player) => {
+  if (LobbySocket.current && LobbySocket.player !== (player?.id ?? null)) LobbySocket.restart();
+});
 
 function onLobby(msg) {
   if (msg?.type === "matched") {
