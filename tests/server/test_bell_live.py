@@ -40,12 +40,12 @@ def kinds_in_db(url: str, kind: str) -> list[tuple[str, str | None, dict[str, An
         engine.dispose()
 
 
-def test_a_notification_reaches_the_open_lobby_socket_at_once(fast_client: TestClient) -> None:
-    alice, bob = Browser(fast_client), Browser(fast_client)
+def test_a_notification_reaches_the_open_lobby_socket_at_once(client: TestClient) -> None:
+    alice, bob = Browser(client), Browser(client)
     registered(alice, "alice")
     registered(bob, "bob")
     gid = corr_game(alice, bob)
-    deliver(fast_client)  # the join's "challenge-accepted" of alice, before bob's page opens
+    deliver(client)  # the join's "challenge-accepted" of alice, before bob's page opens
     with bob.ws("/api/lobby/ws") as sock, alice.ws("/api/lobby/ws") as other:
         assert sock.receive_json()["type"] == "lobby" and other.receive_json()["type"] == "lobby"
         play(alice, gid, "E5")
@@ -59,8 +59,8 @@ def test_a_notification_reaches_the_open_lobby_socket_at_once(fast_client: TestC
     assert [n["kind"] for n in listed] == ["your-turn", "your-turn"]
 
 
-def test_a_page_of_another_site_hears_no_bell(fast_client: TestClient) -> None:
-    alice, bob = Browser(fast_client), Browser(fast_client)
+def test_a_page_of_another_site_hears_no_bell(client: TestClient) -> None:
+    alice, bob = Browser(client), Browser(client)
     registered(alice, "alice")
     registered(bob, "bob")
     gid = corr_game(alice, bob)
@@ -77,10 +77,10 @@ def test_a_page_of_another_site_hears_no_bell(fast_client: TestClient) -> None:
         assert {m["type"] for m in seen} == {"lobby"} and seen[-1]["mine"] is None
 
 
-def test_an_automatch_notifies_both_players_once(fast_client: TestClient, sqlite_url: str) -> None:
+def test_an_automatch_notifies_both_players_once(client: TestClient, db_url: str) -> None:
     clock = FakeClock()
-    fast_client.app.state.matchmaker.clock = clock  # type: ignore[attr-defined]
-    alice, bob = Browser(fast_client), Browser(fast_client)
+    client.app.state.matchmaker.clock = clock  # type: ignore[attr-defined]
+    alice, bob = Browser(client), Browser(client)
     registered(alice, "alice")
     registered(bob, "bob")
     for b in (alice, bob):
@@ -93,8 +93,8 @@ def test_an_automatch_notifies_both_players_once(fast_client: TestClient, sqlite
         gid = ask(bob)["game"]
         assert next_of(sock, "notifications") == {"type": "notifications", "unread": 1}
     for _ in range(3):  # sweeps again change nothing: the pair was claimed once
-        fast_client.portal.call(fast_client.app.state.matchmaker.sweep)  # type: ignore[attr-defined]
-    made = kinds_in_db(sqlite_url, "automatch")
+        client.portal.call(client.app.state.matchmaker.sweep)  # type: ignore[attr-defined]
+    made = kinds_in_db(db_url, "automatch")
     assert sorted((p, g, d["opponent"]) for p, g, d in made) == sorted(
         (p, gid, "bob" if name == "alice" else "alice") for p, name in ids.items())
     [line] = bob.req("GET", "/api/me/notifications", 200).json()["notifications"]
@@ -102,8 +102,8 @@ def test_an_automatch_notifies_both_players_once(fast_client: TestClient, sqlite
         "Automatch found your game against alice"
 
 
-def test_a_round_paired_and_started_notifies_each_account_once(fast_client: TestClient, sqlite_url: str) -> None:
-    d, players, tid = online_tournament(fast_client, n=5)  # five: one has the bye, and is told too
+def test_a_round_paired_and_started_notifies_each_account_once(client: TestClient, db_url: str) -> None:
+    d, players, tid = online_tournament(client, n=5)  # five: one has the bye, and is told too
     base = f"/api/tournaments/{tid}"
     p0 = players["PLAYER0"]
     with p0.ws("/api/lobby/ws") as sock:
@@ -119,7 +119,7 @@ def test_a_round_paired_and_started_notifies_each_account_once(fast_client: Test
     # A refused start (started already) tells nobody.
     assert d.req("POST", f"{base}/rounds/1/start", 409, json={}).json()["error"]["code"] == "round-started"
     ids = {b.me()["id"] for b in players.values()}
-    made = kinds_in_db(sqlite_url, "tournament-round")
+    made = kinds_in_db(db_url, "tournament-round")
     assert len(made) == 2 * len(ids)
     for action in ("paired", "started"):
         assert sorted(p for p, _g, data in made if data["action"] == action) == sorted(ids)
