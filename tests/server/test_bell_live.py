@@ -5,6 +5,7 @@ round and action, a round paired again included)."""
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import sqlalchemy as sa
@@ -21,8 +22,17 @@ from .test_players import Browser, registered
 from .test_tournament_online import online_tournament
 
 
-def next_of(sock: Any, kind: str) -> dict[str, Any]:
-    """The socket's next message of type ``kind`` (the lists' messages between are skipped)."""
+def next_of(sock: Any, kind: str, within: float = 10.0) -> dict[str, Any]:
+    """The socket's next message of type ``kind`` (the lists' messages between are skipped); fails after
+    ``within`` seconds without it (a bell that never rings fails the test, never hangs it)."""
+    pool = ThreadPoolExecutor(1)
+    try:
+        return pool.submit(_wait_for_type, sock, kind).result(timeout=within)
+    finally:
+        pool.shutdown(wait=False)
+
+
+def _wait_for_type(sock: Any, kind: str) -> dict[str, Any]:
     while (msg := sock.receive_json())["type"] != kind:
         pass
     assert isinstance(msg, dict)
