@@ -5,7 +5,9 @@ round and action, a round paired again included)."""
 
 from __future__ import annotations
 
+import re
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 from typing import Any
 
 import sqlalchemy as sa
@@ -141,6 +143,16 @@ def test_a_round_paired_and_started_notifies_each_account_once(client: TestClien
 
 def test_the_new_kinds_have_words_and_default_choices() -> None:
     assert {"automatch", "tournament-round"} <= set(notify.KINDS) == set(notify.DEFAULT_PREFS)
+    # The account's settings offer a choice for every kind, named in both languages.
+    web = Path(__file__).resolve().parents[2] / "web" / "src"
+    away = (web / "components" / "Away.jsx").read_text()
+    listed = re.search(r"const KINDS = \[(.*?)\];", away, re.S)
+    assert listed is not None and re.findall(r'"([a-z-]+)"', listed.group(1)) == list(notify.KINDS)
+    for lang in ("en", "fr"):
+        words = (web / "i18n" / f"{lang}.js").read_text()
+        kinds = re.search(r"notifyKinds: \{(.*?)\}", words, re.S)
+        assert kinds is not None
+        assert set(re.findall(r'^\s*"?([a-z-]+)"?:', kinds.group(1), re.M)) == set(notify.KINDS), lang
     item = {"kind": "tournament-round", "game": None,
             "data": {"tournament": "t", "name": "Coupe", "round": 3, "action": "started"}}
     assert line_of(item, "fr") == "Coupe\u00a0: la ronde 3 a commencé"
