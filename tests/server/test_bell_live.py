@@ -14,7 +14,7 @@ import sqlalchemy as sa
 from fastapi.testclient import TestClient
 
 from keima.server import notify
-from keima.server.mailer import line_of
+from keima.server.mailer import Mailer, line_of
 from keima.server.store import make_engine
 from keima.server.tables import notifications
 
@@ -137,8 +137,9 @@ def test_a_round_paired_and_started_notifies_each_account_once(client: TestClien
         assert sorted(p for p, _g, data in made if data["action"] == action) == sorted(ids)
     assert all(g is None and data["tournament"] == tid and data["round"] == 1 for _p, g, data in made)
     assert d.me()["id"] not in {p for p, _g, _d in made}  # the director does not play
-    texts = [n["text"] for n in p0.req("GET", "/api/me/notifications", 200).json()["notifications"]]
-    assert texts == ["Online cup: round 1 has started", "Online cup: round 1 is paired"]
+    listed = p0.req("GET", "/api/me/notifications", 200).json()["notifications"]
+    assert [n["text"] for n in listed] == ["Online cup: round 1 has started", "Online cup: round 1 is paired"]
+    assert {n["tournament"] for n in listed} == {tid} and {n["game"] for n in listed} == {None}
 
 
 def test_the_new_kinds_have_words_and_default_choices() -> None:
@@ -158,3 +159,13 @@ def test_the_new_kinds_have_words_and_default_choices() -> None:
     assert line_of(item, "fr") == "Coupe\u00a0: la ronde 3 a commencé"
     assert line_of({"kind": "automatch", "game": "g", "data": {"opponent": "bob"}}, "fr") == \
         "L’appariement automatique a trouvé votre partie contre bob"
+
+
+def test_a_round_email_links_the_tournament_in_the_players_language() -> None:
+    mailer = Mailer(None, None, "http://keima.test/", lambda purpose, text: f"sig-{purpose}")  # type: ignore[arg-type]
+    item = {"kind": "tournament-round", "game": None,
+            "data": {"tournament": "cup 1", "name": "Coupe", "round": 2, "action": "paired"}}
+    msg = mailer.message("m1", {"to": "a@example.org", "lang": "fr", "player": "p1", "items": [item]})
+    assert msg["Subject"] == "Coupe\u00a0: la ronde 2 est appariée"
+    text = msg.get_content()
+    assert "  Ouvrir le tournoi: http://keima.test/t/cup%201\n" in text  # as the game's link line is written

@@ -93,7 +93,8 @@ _WORDS: dict[str, dict[str, str]] = {
         "automatch": "Automatch found your game against {opponent}",
         "tournament-round.paired": "{name}: round {round} is paired",
         "tournament-round.started": "{name}: round {round} has started",
-        "digest": "keima: your day", "open": "Open the game", "unsubscribe": "Stop these emails",
+        "digest": "keima: your day", "open": "Open the game", "open-tournament": "Open the tournament",
+        "unsubscribe": "Stop these emails",
         "someone": "your opponent", "verify": "Confirm your email address for keima",
         "verify-body": "Open this link to receive keima's notifications at this address:",
     },
@@ -105,7 +106,8 @@ _WORDS: dict[str, dict[str, str]] = {
         "automatch": "L’appariement automatique a trouvé votre partie contre {opponent}",
         "tournament-round.paired": "{name}\u00a0: la ronde {round} est appariée",
         "tournament-round.started": "{name}\u00a0: la ronde {round} a commencé",
-        "digest": "keima\u00a0: votre journée", "open": "Ouvrir la partie", "unsubscribe": "Ne plus recevoir ces courriels",
+        "digest": "keima\u00a0: votre journée", "open": "Ouvrir la partie", "open-tournament": "Ouvrir le tournoi",
+        "unsubscribe": "Ne plus recevoir ces courriels",
         "someone": "votre adversaire", "verify": "Confirmez votre adresse pour keima",
         "verify-body": "Ouvrez ce lien pour recevoir les notifications de keima à cette adresse\u00a0:",
     },
@@ -173,6 +175,8 @@ class Mailer:
             lines.append(line_of(item, lang))
             if item.get("game"):
                 lines.append(f"  {w['open']}: {self.public_url}/g/{item['game']}")
+            elif (item.get("data") or {}).get("tournament"):
+                lines.append(f"  {w['open-tournament']}: {self.public_url}/t/{quote(item['data']['tournament'])}")
         unsubscribe = self.unsubscribe_url(payload["player"])
         msg = EmailMessage()
         msg["From"] = self.smtp.sender if self.smtp else "keima@localhost"

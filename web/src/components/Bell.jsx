@@ -115,7 +115,13 @@ export function Bell({ player }) {
             <ul>
               {items.map((n) => (
                 <li key={n.id} class={n.read ? "read" : "unread"}>
-                  {n.game ? <a href={`/g/${n.game}`}>{n.text}</a> : n.text}
+                  {n.game ? (
+                    <a href={`/g/${n.game}`}>{n.text}</a>
+                  ) : n.tournament ? (
+                    <a href={`/t/${encodeURIComponent(n.tournament)}`}>{n.text}</a>
+                  ) : (
+                    n.text
+                  )}
                 </li>
               ))}
             </ul>
