@@ -250,6 +250,7 @@ export const en = {
     "review-limit": "You already have a review under way: wait for it to finish, or cancel it",
     "review-over": "This review has already ended",
     "review-queue-full": "The bot has too many reviews waiting: try again in a few minutes",
+    "stale-version": "The game has moved on since: read it again and enter your moves anew",
     "round-started": "This round has started: it can no longer be changed that way",
     "not-logged-in": "Log in first: this needs an account",
     "cross-origin": "This request came from another site and was refused",

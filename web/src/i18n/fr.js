@@ -252,6 +252,7 @@ export const fr = {
     "review-limit": "Vous avez déjà une analyse en cours : attendez sa fin, ou annulez-la",
     "review-over": "Cette analyse est déjà terminée",
     "review-queue-full": "Le bot a trop d’analyses en attente : réessayez dans quelques minutes",
+    "stale-version": "La partie a avancé depuis\u00a0: relisez-la et entrez à nouveau vos coups",
     "round-started": "Cette ronde a commencé : elle ne peut plus être changée ainsi",
     "not-logged-in": "Connectez-vous d’abord\u00a0: il faut un compte pour cela",
     "cross-origin": "Cette demande venait d’un autre site et a été refusée",
