@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 from concurrent.futures import ThreadPoolExecutor
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -169,3 +170,14 @@ def test_a_round_email_links_the_tournament_in_the_players_language() -> None:
     assert msg["Subject"] == "Coupe\u00a0: la ronde 2 est appariée"
     text = msg.get_content()
     assert "  Ouvrir le tournoi: http://keima.test/t/cup%201\n" in text  # as the game's link line is written
+
+
+def test_a_round_started_for_later_says_when() -> None:
+    later = (datetime.now(UTC) + timedelta(days=2)).replace(hour=14, minute=0, second=0, microsecond=0)
+    data = {"tournament": "t", "name": "Cup", "round": 1, "action": "started"}
+    item = {"kind": "tournament-round", "game": None, "data": data | {"start_at": later.isoformat()}}
+    assert line_of(item, "en") == f"Cup: round 1 starts on {later:%Y-%m-%d} 14:00 (UTC)"
+    assert line_of(item, "fr") == f"Cup\u00a0: la ronde 1 commence le {later:%Y-%m-%d} 14:00 (UTC)"
+    past = {"kind": "tournament-round", "game": None,
+            "data": data | {"start_at": (datetime.now(UTC) - timedelta(minutes=1)).isoformat()}}
+    assert line_of(past, "en") == "Cup: round 1 has started"

@@ -21,7 +21,7 @@ import smtplib
 import ssl
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 from email.message import EmailMessage
 from email.utils import formatdate
 from typing import Any
@@ -93,6 +93,7 @@ _WORDS: dict[str, dict[str, str]] = {
         "automatch": "Automatch found your game against {opponent}",
         "tournament-round.paired": "{name}: round {round} is paired",
         "tournament-round.started": "{name}: round {round} has started",
+        "tournament-round.starts": "{name}: round {round} starts on {when} (UTC)",
         "digest": "keima: your day", "open": "Open the game", "open-tournament": "Open the tournament",
         "unsubscribe": "Stop these emails",
         "someone": "your opponent", "verify": "Confirm your email address for keima",
@@ -106,6 +107,7 @@ _WORDS: dict[str, dict[str, str]] = {
         "automatch": "L’appariement automatique a trouvé votre partie contre {opponent}",
         "tournament-round.paired": "{name}\u00a0: la ronde {round} est appariée",
         "tournament-round.started": "{name}\u00a0: la ronde {round} a commencé",
+        "tournament-round.starts": "{name}\u00a0: la ronde {round} commence le {when} (UTC)",
         "digest": "keima\u00a0: votre journée", "open": "Ouvrir la partie", "open-tournament": "Ouvrir le tournoi",
         "unsubscribe": "Ne plus recevoir ces courriels",
         "someone": "votre adversaire", "verify": "Confirmez votre adresse pour keima",
@@ -127,11 +129,24 @@ def line_of(item: dict[str, Any], lang: str) -> str:
     data = item.get("data") or {}
     left = data.get("left")
     key = item["kind"]
-    if key == "tournament-round":  # one text per action
+    when = ""
+    if key == "tournament-round":  # one text per action; a start still to come says when
         key = f"{key}.{data.get('action', 'paired')}"
+        start = _instant(data.get("start_at"))
+        if key.endswith(".started") and start is not None and start > timesource.now_utc():
+            key, when = f"{key[:-2]}s", start.strftime("%Y-%m-%d %H:%M")
     return w[key].format(opponent=data.get("opponent") or w["someone"], text=data.get("text", ""),
                          result=data.get("result") or "", left=duration_words(left) if left else "",
-                         name=data.get("name") or "", round=data.get("round") or "")
+                         name=data.get("name") or "", round=data.get("round") or "", when=when)
+
+
+def _instant(text: Any) -> datetime | None:
+    """An ISO time in UTC (None: none, or not one)."""
+    try:
+        at = datetime.fromisoformat(str(text)) if text else None
+    except ValueError:
+        return None
+    return None if at is None else (at if at.tzinfo else at.replace(tzinfo=UTC)).astimezone(UTC)
 
 
 class Mailer:
