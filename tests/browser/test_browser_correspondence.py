@@ -139,3 +139,46 @@ def test_entering_conditional_moves_and_seeing_them_played(new_page: Any, ui: An
     assert [m["vertex"] for m in server.game(gid)["moves"]] == ["D4", "C3", "G7"]
     expect(a.get_by_test_id("conditional-tree")).to_have_text("if E5 → F6")
     shot(a, "conditional-played")
+
+
+def test_the_bell_count_changes_without_reloading(new_page: Any, server: Any, shot: Any) -> None:
+    """The lobby socket that every page's header opens says when a notification is stored: the count changes on
+    the lobby and on a game's page with no reload (the minute's poll would come far later than the 10 s allowed)."""
+    a = new_page()
+    a.goto("/")
+    name = f"ring{secrets.token_hex(3)}"
+    a.get_by_test_id("open-register").click()
+    form = a.get_by_test_id("form-register")
+    form.locator('input[name="name"]').fill(name)
+    form.locator('input[name="password"]').fill("correct horse")
+    form.get_by_test_id("account-submit").click()
+    expect(a.get_by_test_id("me-name")).to_have_text(name)
+    bell = a.get_by_test_id("bell")
+    expect(bell).to_have_attribute("aria-label", "Notifications")
+    created = a.request.post("/api/games", data={"opponent": "open", "size": 9, "color": "B",
+                                                 "clock": {"type": "simple", "per_move": 86400}})
+    assert created.ok, created.text()
+    gid = created.json()["game"]["id"]
+    loaded = a.evaluate("() => performance.now()")
+
+    b = new_page()
+    b.goto("/")
+    assert b.request.post(f"/api/games/{gid}/join", data={}).ok
+    # On the lobby: the join's "challenge accepted", with no reload.
+    expect(bell).to_have_attribute("aria-label", "Notifications: 1 unread", timeout=10_000)
+    expect(bell.locator(".count")).to_have_text("1")
+
+    # On the game's page: the opponent's move makes "your turn".
+    a.goto(f"/g/{gid}")
+    expect(bell).to_have_attribute("aria-label", "Notifications: 1 unread")
+    loaded = a.evaluate("() => performance.now()")
+    played = a.request.post(f"/api/games/{gid}/actions", data={"type": "play", "move": "E5"})
+    assert played.ok, played.text()
+    answered = b.request.post(f"/api/games/{gid}/actions", data={"type": "play", "move": "C3"})
+    assert answered.ok, answered.text()
+    expect(bell).to_have_attribute("aria-label", "Notifications: 2 unread", timeout=10_000)
+    # Well before the minute's poll: the socket told it.
+    assert a.evaluate("() => performance.now()") - loaded < 50_000
+    bell.click()
+    expect(a.get_by_test_id("bell-list")).to_contain_text("Your move against")
+    shot(a, "bell-live-game-page")

@@ -12,6 +12,8 @@ export const me = signal(null);
 export const lobby = signal(null);
 /** The game automatch found for this player (the lobby socket's "matched" message), null until one. */
 export const matched = signal(null);
+/** The lobby socket's latest "notifications" message ({unread, at}): a notification was stored for the player. */
+export const bellRang = signal(null);
 
 export const playersApi = {
   me: () => call("GET", "api/me"),
@@ -45,22 +47,33 @@ export function afterAction(result) {
 export async function refreshMe() {
   const player = await playersApi.me();
   me.set(player);
-  LobbySocket.restart();
+  if (!LobbySocket.current || LobbySocket.player !== (player?.id ?? null)) LobbySocket.restart();
   return player;
 }
 
-/** The lobby socket: one per page, reopened after a drop and after a login or logout. */
+/** The lobby socket: one per page, reopened after a drop and whenever the page's player changes (a login, a
+ * logout, a registration or a guest made by an action): the server reads the player once, when it opens. */
 export const LobbySocket = {
   current: null,
+  player: null, // the player id the socket was opened as
   restart() {
     LobbySocket.current?.close();
+    LobbySocket.player = me.get()?.id ?? null;
     LobbySocket.current = new LiveSocket("api/lobby/ws", { onMessage: onLobby, ping: false });
   },
 };
 
+me.subscribe((player) => {
+  if (LobbySocket.current && LobbySocket.player !== (player?.id ?? null)) LobbySocket.restart();
+});
+
 function onLobby(msg) {
   if (msg?.type === "matched") {
     matched.set(msg.game);
+    return;
+  }
+  if (msg?.type === "notifications") {
+    bellRang.set({ unread: msg.unread, at: Date.now() });
     return;
   }
   if (msg?.type !== "lobby") return;

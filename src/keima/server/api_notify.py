@@ -47,7 +47,8 @@ async def list_notifications(request: Request, unread: bool | None = Query(defau
     rows = await _run(notify.listing, engine, player.id, unread)
     lang = lang_of(request, await _run(settings_row, engine, player.id))
     out = NotificationsOut(notifications=[
-        NotificationOut(id=r["id"], kind=r["kind"], game=r["game"], text=line_of(r, lang), at=r["at"], read=r["read"])
+        NotificationOut(id=r["id"], kind=r["kind"], game=r["game"], text=line_of(r, lang), at=r["at"], read=r["read"],
+                        tournament=(r["data"] or {}).get("tournament"))
         for r in rows])
     return Response(out.model_dump_json(), media_type="application/json")
 

@@ -18,6 +18,7 @@ from fastapi import APIRouter, FastAPI, Query, Request, Response, WebSocket, Web
 
 from keima.server import store_reads, timesource
 from keima.server.away import Away, AwaySettings
+from keima.server.bell import NOTICE as BELL_NOTICE
 from keima.server.chat import Chat
 from keima.server.errors import Refused
 from keima.server.hub import Hub
@@ -26,6 +27,7 @@ from keima.server.lobby import LOBBY, Lobby, player_channel
 from keima.server.matchmaker import MATCHED_PREFIX, matched_json
 from keima.server.mutes import Mutes
 from keima.server.notify import prefs_of as notify_prefs
+from keima.server.notify import unread_count
 from keima.server.notify_settings import update_settings
 from keima.server.origin import cross_origin as _cross_origin
 from keima.server.origin import same_origin as _same_origin
@@ -345,7 +347,8 @@ async def my_games(request: Request, status: Literal["live", "finished"] = "live
 
 @router.websocket("/api/lobby/ws")
 async def lobby_socket(websocket: WebSocket) -> None:
-    """The lobby's lists at once and after each change; ``mine``: the reader's games in progress."""
+    """The lobby's lists at once and after each change; ``mine``: the reader's games in progress; the reader's
+    unread notifications after each new one (``{"type": "notifications", "unread": n}``)."""
     lobby: Lobby = websocket.app.state.lobby
     # A page of another site sees the public lists, never a player's own games.
     pid = None if _cross_origin(websocket.headers) else await players_of(websocket).player_id(websocket.cookies)
@@ -364,12 +367,20 @@ async def lobby_socket(websocket: WebSocket) -> None:
         if got is not None and got[1] is not None:
             notices.append(matched_json(got[1]))
 
+    # The bell's count (keima.server.bell), sent whenever a notification is stored for the reader (the page reads
+    # the list itself when it opens).
+    bell = [False]
+    lists_due = [False]
+
     async def listen(sub: Any) -> None:
         async for version, msg in sub:
             if msg.startswith(MATCHED_PREFIX):
                 notices.append(msg)
+            elif msg == BELL_NOTICE:
+                bell[0] = True
             else:
                 newest[0] = max(newest[0], version)
+                lists_due[0] = True
             wake.set()
 
     async def send() -> None:
@@ -385,6 +396,10 @@ async def lobby_socket(websocket: WebSocket) -> None:
             notice = notices.pop(0)
             await websocket.send_text(notice)
             await websocket.app.state.matchmaker.told(pid, json.loads(notice)["game"])
+        if bell[0] and pid is not None:
+            bell[0] = False
+            n = await asyncio.get_running_loop().run_in_executor(None, unread_count, lobby.hub.store.engine, pid)
+            await websocket.send_text(f'{{"type":"notifications","unread":{n}}}')
 
     async def pump() -> None:
         try:
@@ -395,8 +410,10 @@ async def lobby_socket(websocket: WebSocket) -> None:
                     await wake.wait()
                     wake.clear()
                     await tell()
-                    await send()
-                    await asyncio.sleep(0.2)  # notices in a burst make one message
+                    if lists_due[0]:  # not for the bell alone: its count is one small message
+                        lists_due[0] = False
+                        await send()
+                        await asyncio.sleep(0.2)  # notices in a burst make one message
         except Exception as exc:
             # The lists could not be read: the database is out of reach. The client reopens later.
             if not storage_unreachable(exc):

@@ -6,6 +6,7 @@
 - ``bots`` (``keima.server.bots.BotRunner``): the computer seats and the dead-stone estimate;
 - ``outbox`` (``keima.server.outbox.Outbox``): the durable subscribers of game events (the players' records
   ratings and tournament results);
+- ``bell`` (``keima.server.bell.Bell``): a notification stored tells the player's pages, after its commit;
 - ``gc_pauses`` (``keima.server.housekeeping``): the process's garbage-collector figures.
 
 The front ends (routes, sockets, the worker) call the hub; the hub calls its parts. Cluster mode (``shared``):
@@ -20,6 +21,7 @@ from collections.abc import Coroutine
 from typing import Any
 
 from keima.server import notify, ratings_subscriber, records, timesource, tournament_results
+from keima.server.bell import Bell
 from keima.server.bots import BotRunner
 from keima.server.cache import GameCache
 from keima.server.housekeeping import GcPauses
@@ -72,6 +74,8 @@ class Hub:
                                                   WARN: warn_handler(self.service)})
         self.gc_pauses = GcPauses()
         self.cache.on_load.append(self._loaded)
+        self.bell = Bell(store.engine, pubsub)
+        self.bell.start()
         if timers:
             self.outbox.start()
             self.scheduler.start()
@@ -79,6 +83,7 @@ class Hub:
     async def close(self) -> None:
         """Stop the timers, the scheduler, the outbox and the bot threads."""
         self.cache.close()
+        self.bell.close()
         await self.scheduler.close()
         await self.outbox.close()
         await self.clocks.close()

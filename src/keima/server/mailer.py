@@ -21,7 +21,7 @@ import smtplib
 import ssl
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 from email.message import EmailMessage
 from email.utils import formatdate
 from typing import Any
@@ -90,7 +90,12 @@ _WORDS: dict[str, dict[str, str]] = {
         "undo-request": "{opponent} asks to take back a move", "chat": "{opponent} wrote: {text}",
         "game-finished": "Game over against {opponent}: {result}",
         "clock-low": "Your clock against {opponent} is running low: {left} left",
-        "digest": "keima: your day", "open": "Open the game", "unsubscribe": "Stop these emails",
+        "automatch": "Automatch found your game against {opponent}",
+        "tournament-round.paired": "{name}: round {round} is paired",
+        "tournament-round.started": "{name}: round {round} has started",
+        "tournament-round.starts": "{name}: round {round} starts on {when} (UTC)",
+        "digest": "keima: your day", "open": "Open the game", "open-tournament": "Open the tournament",
+        "unsubscribe": "Stop these emails",
         "someone": "your opponent", "verify": "Confirm your email address for keima",
         "verify-body": "Open this link to receive keima's notifications at this address:",
     },
@@ -99,7 +104,12 @@ _WORDS: dict[str, dict[str, str]] = {
         "undo-request": "{opponent} demande à reprendre un coup", "chat": "{opponent} a écrit\u00a0: {text}",
         "game-finished": "Partie terminée contre {opponent}\u00a0: {result}",
         "clock-low": "Votre pendule contre {opponent} s’épuise\u00a0: il reste {left}",
-        "digest": "keima\u00a0: votre journée", "open": "Ouvrir la partie", "unsubscribe": "Ne plus recevoir ces courriels",
+        "automatch": "L’appariement automatique a trouvé votre partie contre {opponent}",
+        "tournament-round.paired": "{name}\u00a0: la ronde {round} est appariée",
+        "tournament-round.started": "{name}\u00a0: la ronde {round} a commencé",
+        "tournament-round.starts": "{name}\u00a0: la ronde {round} commence le {when} (UTC)",
+        "digest": "keima\u00a0: votre journée", "open": "Ouvrir la partie", "open-tournament": "Ouvrir le tournoi",
+        "unsubscribe": "Ne plus recevoir ces courriels",
         "someone": "votre adversaire", "verify": "Confirmez votre adresse pour keima",
         "verify-body": "Ouvrez ce lien pour recevoir les notifications de keima à cette adresse\u00a0:",
     },
@@ -153,9 +163,25 @@ def line_of(item: dict[str, Any], lang: str) -> str:
     w = words(lang)
     data = item.get("data") or {}
     left = data.get("left")
-    return w[item["kind"]].format(opponent=data.get("opponent") or w["someone"], text=data.get("text", ""),
-                                  result=result_words(data.get("result") or "", lang),
-                                  left=duration_words(left) if left else "")
+    key = item["kind"]
+    when = ""
+    if key == "tournament-round":  # one text per action; a start still to come says when
+        key = f"{key}.{data.get('action', 'paired')}"
+        start = _instant(data.get("start_at"))
+        if key.endswith(".started") and start is not None and start > timesource.now_utc():
+            key, when = f"{key[:-2]}s", start.strftime("%Y-%m-%d %H:%M")
+    return w[key].format(opponent=data.get("opponent") or w["someone"], text=data.get("text", ""),
+                         result=result_words(data.get("result") or "", lang), left=duration_words(left) if left else "",
+                         name=data.get("name") or "", round=data.get("round") or "", when=when)
+
+
+def _instant(text: Any) -> datetime | None:
+    """An ISO time in UTC (None: none, or not one)."""
+    try:
+        at = datetime.fromisoformat(str(text)) if text else None
+    except ValueError:
+        return None
+    return None if at is None else (at if at.tzinfo else at.replace(tzinfo=UTC)).astimezone(UTC)
 
 
 class Mailer:
@@ -199,6 +225,8 @@ class Mailer:
             lines.append(line_of(item, lang))
             if item.get("game"):
                 lines.append(f"  {w['open']}: {self.public_url}/g/{item['game']}")
+            elif (item.get("data") or {}).get("tournament"):
+                lines.append(f"  {w['open-tournament']}: {self.public_url}/t/{quote(item['data']['tournament'])}")
         unsubscribe = self.unsubscribe_url(payload["player"])
         msg = EmailMessage()
         msg["From"] = self.smtp.sender if self.smtp else "keima@localhost"

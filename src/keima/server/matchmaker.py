@@ -4,9 +4,10 @@ The queue is in the database (``keima.server.store_automatch``), so every proces
 waiting player. Each process runs ``sweep`` after each request and every ``sweep_s`` seconds (a window widens with
 time, so a pair may become possible with nobody asking): it reads the waiting entries, chooses the pairs
 (``keima.server.automatch.pairs``), claims each pair in one transaction (a pair another process claimed first is
-skipped) and creates its game through the game service with both seats bound to the two players' accounts. Both
-players are told on their player channel, in every process: ``{"type": "matched", "game": id}``, which their
-lobby sockets pass on. Until a player has been told once (``told``: by a socket, or by an answer of the API), their
+skipped) and creates its game through the game service with both seats bound to the two players' accounts. Each
+player gets an ``automatch`` notification (``keima.server.notify.matched``, written by the claim's winner only) and
+is told on their player channel, in every process: ``{"type": "matched", "game": id}``, which their lobby
+sockets pass on. Until a player has been told once (``told``: by a socket, or by an answer of the API), their
 matched entry stays for ``keep_matched_s`` seconds, and a socket that opens meanwhile is told (a message sent while
 it reconnected is not lost); a page opened after that is not sent to the game again.
 
@@ -29,7 +30,7 @@ from sqlalchemy.exc import IntegrityError
 
 from keima.ratings import game as rating_game
 from keima.rules.ruleset import RulesError, get_ruleset
-from keima.server import automatch, store_automatch, timesource
+from keima.server import automatch, notify, store_automatch, timesource
 from keima.server.errors import Refused
 from keima.server.housekeeping import Background
 from keima.server.lobby import player_channel
@@ -181,6 +182,11 @@ class Matchmaker:
                     if await self.players.get(e.player_id) is None:
                         await self.cancel(e.player_id)
             return None
+        names = {a.player_id: a.name, b.player_id: b.name}
+        try:  # the bell's "automatch" line: this process won the claim, so it is written once
+            await self.hub.store.write(lambda conn: notify.matched(conn, gid, names))
+        except Exception as exc:  # the game is made; the "matched" message below still sends the pages to it
+            log.warning("automatch: the notifications of %s: %s: %s", gid, type(exc).__name__, exc)
         for pid in (a.player_id, b.player_id):
             self.hub.pubsub.publish(player_channel(pid), time.time_ns(), matched_json(gid))
         return gid

@@ -10,6 +10,13 @@ transaction that records its progress, so each event notifies exactly once whate
 - ``game-finished``: the game ended, with its result;
 - ``clock-low``: a correspondence clock under 24 hours (the scheduler's ``warn`` job, ``warn_handler``).
 
+Two kinds come from elsewhere, in the transaction of what they tell:
+
+- ``automatch``: automatch made a game for the player (``keima.server.matchmaker``: ``matched``, written by the
+  process whose claim of the pair won, so once);
+- ``tournament-round``: a round of a tournament the player's account plays in was paired or started
+  (``keima.server.store_tournaments``: ``round_notices``, once per player, tournament, round and action).
+
 Live games notify only ``challenge-accepted`` and ``game-finished``: their players are at the board.
 
 Each notification is kept for the bell (``notifications``). When the player has a verified address and wants that
@@ -28,7 +35,7 @@ from typing import Any, Literal
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 
-from keima.server import timesource
+from keima.server import bell, timesource
 from keima.server.outbox import Subscriber
 from keima.server.pauses import zone
 from keima.server.tables import emails, notifications, player_settings
@@ -36,12 +43,19 @@ from keima.server.tables import emails, notifications, player_settings
 log = logging.getLogger("keima.server")
 
 NAME = "notifications"
-Kind = Literal["your-turn", "challenge-accepted", "undo-request", "chat", "game-finished", "clock-low"]
-KINDS: tuple[Kind, ...] = ("your-turn", "challenge-accepted", "undo-request", "chat", "game-finished", "clock-low")
+Kind = Literal["your-turn", "challenge-accepted", "undo-request", "chat", "game-finished", "clock-low", "automatch",
+               "tournament-round"]
+KINDS: tuple[Kind, ...] = ("your-turn", "challenge-accepted", "undo-request", "chat", "game-finished", "clock-low",
+                           "automatch", "tournament-round")
 Pref = Literal["off", "now", "digest"]
 #: What a player is sent by email until they choose (docs/correspondence.md).
 DEFAULT_PREFS: dict[str, Pref] = {"your-turn": "now", "challenge-accepted": "now", "undo-request": "digest",
-                                  "chat": "digest", "game-finished": "digest", "clock-low": "now"}
+                                  "chat": "digest", "game-finished": "digest", "clock-low": "now",
+                                  # A match is made for a player waiting with a lobby page open (closing the last
+                                  # one leaves the queue): they are here, an email would come after the fact.
+                                  "automatch": "off",
+                                  # A round's pairing and start time matter days ahead: said at once.
+                                  "tournament-round": "now"}
 ACTIVE_S = 300.0  # a page visible this recently: the player is here, no email
 WARN_S = 86400.0  # a correspondence clock under a day left warns its player
 DIGEST_HOUR = 18  # the day's digest goes at 18:00 in the player's time zone
@@ -124,6 +138,7 @@ def add_notification(conn: Connection, player_id: str, kind: Kind, game_id: str 
     mailable = row is not None and bool(row.email) and bool(row.email_verified)
     conn.execute(notifications.insert().values(player_id=player_id, kind=kind, game_id=game_id, data=data, at=now,
                                                read=False, mailed=not (mailable and pref == "digest")))
+    bell.stored(conn, player_id)
     if row is not None and mailable and pref == "now" and not active(row, now):
         payload = {"to": row.email, "lang": row.lang or "en", "player": player_id,
                    "items": [{"kind": kind, "game": game_id, "data": data}]}
@@ -199,7 +214,47 @@ def warn(engine: Engine, game_id: str, version: int, player_id: str | None, colo
                          {"left": left, "color": color, "opponent": opponent}, key)
 
 
+def matched(conn: Connection, game_id: str, players: dict[str, str]) -> None:
+    """The ``automatch`` notification of each of ``players`` (player id -> name) for their new game ``game_id``,
+    in ``conn``'s transaction (the caller makes each match once)."""
+    for pid, _name in players.items():
+        opponent = next((n for p, n in players.items() if p != pid), None)
+        add_notification(conn, pid, "automatch", game_id, {"opponent": opponent}, f"automatch.{game_id}")
+
+
+RoundAction = Literal["paired", "started"]
+
+
+def round_notices(conn: Connection, tournament_id: str, name: str, rn: int, action: RoundAction,
+                  player_ids: list[str], start_at: str | None = None) -> int:
+    """The ``tournament-round`` notification of each of ``player_ids`` (the accounts in round ``rn`` of tournament
+    ``tournament_id``, called ``name``): the round was paired or started (``start_at``: when its games begin, ISO
+    time), in ``conn``'s transaction. A player told of this round and action already is not told again (a round
+    paired again after it was unpaired). Returns how many were made."""
+    made = 0
+    for pid in dict.fromkeys(player_ids):
+        earlier = conn.execute(sa.select(notifications.c.data).where(
+            notifications.c.player_id == pid, notifications.c.kind == "tournament-round")).scalars().all()
+        if any(d.get("tournament") == tournament_id and d.get("round") == rn and d.get("action") == action
+               for d in earlier):
+            continue
+        data = {"tournament": tournament_id, "name": name, "round": rn, "action": action, "start_at": start_at}
+        add_notification(conn, pid, "tournament-round", None, data,
+                         f"tournament-round.{tournament_id}.{rn}.{action}")
+        made += 1
+    return made
+
+
 # ---------------------------------------------------------------------------------------------------- reading
+def unread_count(engine: Engine, player_id: str) -> int:
+    """How many of the player's notifications are unread. Blocking."""
+    n = notifications.c
+    with engine.connect() as conn:
+        return int(conn.execute(sa.select(sa.func.count()).select_from(notifications)
+                                .where(n.player_id == player_id, n.read.is_(False))).scalar_one())
+
+
+
 def listing(engine: Engine, player_id: str, unread: bool | None, limit: int = 100) -> list[dict[str, Any]]:
     """The player's notifications, newest first: ``{"id", "kind", "game", "data", "at", "read"}``. Blocking."""
     n = notifications.c

@@ -43,7 +43,8 @@ class VacationOut(_Strict):
 
 
 NotifyPref = Literal["off", "now", "digest"]
-NotifyKind = Literal["your-turn", "challenge-accepted", "undo-request", "chat", "game-finished", "clock-low"]
+NotifyKind = Literal["your-turn", "challenge-accepted", "undo-request", "chat", "game-finished", "clock-low",
+                     "automatch", "tournament-round"]
 
 
 class MePatch(_Strict):
@@ -60,7 +61,8 @@ class MePatch(_Strict):
 
 
 class NotificationOut(_Strict):
-    """One notification: its ``kind``, ``game`` (or null), ``text`` in the reader's language, ``at`` (Unix)."""
+    """One notification: its ``kind``, ``game`` (or null), ``text`` in the reader's language, ``at`` (Unix);
+    ``tournament``: the tournament of a ``tournament-round`` notification (else null)."""
 
     id: int
     kind: str
@@ -68,6 +70,7 @@ class NotificationOut(_Strict):
     text: str
     at: float
     read: bool
+    tournament: str | None = None
 
 
 class NotificationsOut(_Strict):

@@ -21,6 +21,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 
+from keima.server import notify
 from keima.server.errors import Refused, quote
 from keima.server.tables import (
     games,
@@ -167,6 +168,23 @@ def _write(conn: Connection, tid: str, s: Stored, out: Outcome, body: str, playe
     for action, detail in out.log:
         conn.execute(tournament_log.insert().values(tournament_id=tid, at=now, player_id=player_id,
                                                     by_name=by_name, action=action, detail=detail))
+        if action in _TOLD:
+            _tell_round(conn, tid, s, out, _TOLD[action], int(detail["round"]), detail.get("start_at"))
+
+
+#: The log's actions that notify the round's players (``keima.server.notify.round_notices``).
+_TOLD: dict[str, notify.RoundAction] = {"pair": "paired", "start": "started"}
+
+
+def _tell_round(conn: Connection, tid: str, s: Stored, out: Outcome, action: notify.RoundAction, rn: int,
+                start_at: str | None) -> None:
+    # The accounts as this change leaves them, of the players the round pairs (its bye included).
+    accounts = {k: v for k, v in s.accounts.items() if k not in out.unbind} | out.bind
+    t = out.tournament
+    keys = [k for g in t.games_of_round(rn) for k in (g.black, g.white)] + ([t.byes[rn]] if rn in t.byes else [])
+    ids = [accounts[k] for k in keys if k in accounts]
+    if ids:
+        notify.round_notices(conn, tid, t.general.name, rn, action, ids, start_at)
 
 
 def _set_job(conn: Connection, kind: str, job_id: str, due: datetime) -> None:

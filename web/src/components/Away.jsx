@@ -5,7 +5,16 @@ import { useEffect, useState } from "preact/hooks";
 import { errorWords, t, tn } from "../i18n.js";
 import { me, playersApi } from "../players.js";
 
-const KINDS = ["your-turn", "challenge-accepted", "undo-request", "chat", "game-finished", "clock-low"];
+const KINDS = [
+  "your-turn",
+  "challenge-accepted",
+  "undo-request",
+  "chat",
+  "game-finished",
+  "clock-low",
+  "automatch",
+  "tournament-round",
+];
 const PREFS = ["off", "now", "digest"];
 
 /** The IANA time zone of this device ("Europe/Paris"), or null where the browser does not say. */

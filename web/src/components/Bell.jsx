@@ -1,14 +1,15 @@
-// The bell: the player's notifications (docs/web-api.md, Notifications) with the unread count, read
-// again every minute; opening it lists them, and "mark all read" clears the count. While the page is
-// visible it tells the server every minute that the player is here (no email for 5 minutes). Opening it
-// reads them again (a game that just ended is in the list at once, not a minute later). The list is placed
-// under the button within the screen: the account bar it sits in may be at the screen's left edge, or (on a
-// phone) a strip that scrolls sideways and would clip it. The
-// browser's own notifications (the Notification API) are off until the player turns them on, which
-// asks the browser's permission on that click; then a new one shows while the tab is in the background.
+// The bell: the player's notifications (docs/web-api.md, Notifications) with the unread count. The
+// lobby socket (every page opens it in its header) says when a new one is stored: the count shows at
+// once and the list is read again; every minute it is read anyway, for a socket that was away.
+// Opening it lists them, and "mark all read" clears the count. While the page is visible it tells
+// the server every minute that the player is here (no email for 5 minutes). The browser's own
+// notifications (the Notification API) are off until the player turns them on, which asks the
+// browser's permission on that click; then a new one shows while the tab is in the background. Opening it
+// reads them again. The list is placed under the button within the screen: the account bar it sits in may
+// be at the screen's left edge, or (on a phone) a strip that scrolls sideways and would clip it.
 import { useEffect, useLayoutEffect, useRef, useState } from "preact/hooks";
 import { t } from "../i18n.js";
-import { playersApi } from "../players.js";
+import { bellRang, playersApi } from "../players.js";
 
 const EVERY_MS = 60_000;
 const BROWSER_KEY = "keima-browser-notifications";
@@ -26,7 +27,9 @@ export function Bell({ player }) {
   const [items, setItems] = useState([]);
   const [open, setOpen] = useState(false);
   const [alerts, setAlerts] = useState(browserAlertsOn());
+  const [told, setTold] = useState(null); // the socket's count, until the list read after it comes
   const known = useRef(null); // the ids already listed: only a new one shows in the browser
+  const unread = told ?? items.filter((n) => !n.read).length;
   const button = useRef(null);
   const list = useRef(null);
   const stopped = useRef(false);
@@ -35,6 +38,7 @@ export function Bell({ player }) {
       .notifications()
       .then((data) => {
         if (stopped.current) return;
+        setTold(null);
         setItems(data.notifications || []);
         show(data.notifications || []);
       })
@@ -48,7 +52,6 @@ export function Bell({ player }) {
     el.style.top = `${Math.round(at.bottom + 4)}px`;
     el.style.left = `${Math.round(Math.max(margin, Math.min(at.left, window.innerWidth - el.offsetWidth - margin)))}px`;
   }, [open, items.length]);
-  const unread = items.filter((n) => !n.read).length;
 
   function show(list) {
     const before = known.current;
@@ -84,8 +87,14 @@ export function Bell({ player }) {
       here();
     }, EVERY_MS);
     document.addEventListener("visibilitychange", here);
+    const offRang = bellRang.subscribe((rang) => {
+      if (!rang) return;
+      setTold(rang.unread);
+      load();
+    });
     return () => {
       stopped.current = true;
+      offRang();
       clearInterval(timer);
       document.removeEventListener("visibilitychange", here);
     };
@@ -95,6 +104,7 @@ export function Bell({ player }) {
 
   async function readAll() {
     await playersApi.readNotifications({ all: true }).catch(() => {});
+    setTold(null);
     setItems(items.map((n) => ({ ...n, read: true })));
   }
 
@@ -123,7 +133,13 @@ export function Bell({ player }) {
             <ul>
               {items.map((n) => (
                 <li key={n.id} class={n.read ? "read" : "unread"}>
-                  {n.game ? <a href={`/g/${n.game}`}>{n.text}</a> : n.text}
+                  {n.game ? (
+                    <a href={`/g/${n.game}`}>{n.text}</a>
+                  ) : n.tournament ? (
+                    <a href={`/t/${encodeURIComponent(n.tournament)}`}>{n.text}</a>
+                  ) : (
+                    n.text
+                  )}
                 </li>
               ))}
             </ul>
