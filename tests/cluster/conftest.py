@@ -231,3 +231,15 @@ def pg_url() -> str:
     need_cluster_services()
     assert PG_URL is not None
     return PG_URL
+
+
+@pytest.fixture()
+def two_webs(pg_url: str, redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
+    """Two ``keima serve`` processes on the test PostgreSQL and a shared Redis, both answering; stopped after."""
+    c = Cluster(pg_url, redis_url, tmp_path_factory.mktemp("two-webs"))
+    try:
+        c.wait_web(c.start_web())
+        c.wait_web(c.start_web())
+        yield c
+    finally:
+        c.stop()

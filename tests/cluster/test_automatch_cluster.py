@@ -6,7 +6,6 @@ from __future__ import annotations
 import asyncio
 import json
 import secrets
-from collections.abc import Iterator
 
 import httpx
 import pytest
@@ -18,16 +17,6 @@ from keima.server.tables import automatch, game_players, players
 
 pytestmark = [pytest.mark.postgres, pytest.mark.slow]
 
-
-@pytest.fixture()
-def pair(pg_url: str, redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
-    c = Cluster(pg_url, redis_url, tmp_path_factory.mktemp("automatch"))
-    try:
-        c.wait_web(c.start_web())
-        c.wait_web(c.start_web())
-        yield c
-    finally:
-        c.stop()
 
 
 def _stored(url: str, names: list[str]) -> tuple[set[str | None], set[str]]:
@@ -45,10 +34,10 @@ def _stored(url: str, names: list[str]) -> tuple[set[str | None], set[str]]:
     return matched, seated
 
 
-def test_two_players_on_two_processes_get_exactly_one_game(pair: Cluster, pg_url: str) -> None:
+def test_two_players_on_two_processes_get_exactly_one_game(two_webs: Cluster, pg_url: str) -> None:
     import websockets
 
-    bases = [pair.base(0), pair.base(1)]
+    bases = [two_webs.base(0), two_webs.base(1)]
     tag = secrets.token_hex(3)  # the cluster's database is shared by the module's tests: names of our own
     left, right = f"left{tag}", f"right{tag}"
 
@@ -89,10 +78,10 @@ def test_two_players_on_two_processes_get_exactly_one_game(pair: Cluster, pg_url
     assert seated == {g0} and matched <= {g0}
 
 
-def test_a_wait_ends_when_the_last_page_closes_in_either_process(pair: Cluster) -> None:
+def test_a_wait_ends_when_the_last_page_closes_in_either_process(two_webs: Cluster) -> None:
     import websockets
 
-    bases = [pair.base(0), pair.base(1)]
+    bases = [two_webs.base(0), two_webs.base(1)]
     name = f"carol{secrets.token_hex(3)}"
 
     async def main() -> list[bool]:

@@ -6,7 +6,6 @@ from __future__ import annotations
 import asyncio
 import json
 import secrets
-from collections.abc import Iterator
 from typing import Any
 
 import httpx
@@ -16,21 +15,11 @@ from tests.cluster.conftest import Cluster, run_async
 pytestmark = [pytest.mark.postgres, pytest.mark.slow]
 
 
-@pytest.fixture()
-def pair(pg_url: str, redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
-    c = Cluster(pg_url, redis_url, tmp_path_factory.mktemp("bell"))
-    try:
-        c.wait_web(c.start_web())
-        c.wait_web(c.start_web())
-        yield c
-    finally:
-        c.stop()
 
-
-def test_a_notification_reaches_a_socket_on_the_other_process(pair: Cluster) -> None:
+def test_a_notification_reaches_a_socket_on_the_other_process(two_webs: Cluster) -> None:
     import websockets
 
-    first, second = pair.base(0), pair.base(1)
+    first, second = two_webs.base(0), two_webs.base(1)
     clock = {"type": "simple", "per_move": 86400}
 
     async def main() -> tuple[dict[str, Any], list[str]]:

@@ -23,15 +23,17 @@ from keima.server.chat import Chat
 from keima.server.errors import Refused
 from keima.server.hub import Hub
 from keima.server.limits import ChatFlood, Limits
-from keima.server.lobby import LOBBY, Lobby, player_channel
+from keima.server.lobby import LOBBY, Lobby
 from keima.server.matchmaker import MATCHED_PREFIX, matched_json
 from keima.server.mutes import Mutes
+from keima.server.notice_socket import serve_notices
 from keima.server.notify import prefs_of as notify_prefs
 from keima.server.notify import unread_count
 from keima.server.notify_settings import update_settings
 from keima.server.origin import cross_origin as _cross_origin
 from keima.server.origin import same_origin as _same_origin
 from keima.server.players import SESSION_AGE, SESSION_COOKIE, Player, Players, load_secret
+from keima.server.pubsub import player_channel
 from keima.server.ratings_subscriber import has_rated_game
 from keima.server.schemas import ErrorBody
 from keima.server.schemas_players import Credentials, GamesOut, MeOut, MePatch, PasswordChange, VacationOut
@@ -422,22 +424,9 @@ async def lobby_socket(websocket: WebSocket) -> None:
             with contextlib.suppress(RuntimeError, OSError):
                 await websocket.close(code=WS_TRY_AGAIN_LATER)
 
-    loop = asyncio.get_running_loop()
-    tasks = [loop.create_task(listen(sub)) for sub in subs] + [loop.create_task(pump())]
     try:
-        while True:
-            frame = await websocket.receive()
-            if frame["type"] == "websocket.disconnect":
-                break
-            if frame.get("text") and '"ping"' in frame["text"]:
-                await websocket.send_text('{"type":"pong"}')
-    except (WebSocketDisconnect, RuntimeError):
-        pass
+        await serve_notices(websocket, subs, listen, pump)
     finally:
-        for sub in subs:
-            sub.close()
-        for task in tasks:
-            task.cancel()
         if pid is not None:
             # The player's last open page gone: their automatch entry ends (keima.server.matchmaker), checked in
             # the background (the other processes' counts may need another look).

@@ -27,6 +27,7 @@ from keima.server.api_players import players_of
 from keima.server.errors import Refused, quote
 from keima.server.hub import Hub
 from keima.server.lobby import LOBBY
+from keima.server.notice_socket import serve_notices
 from keima.server.origin import same_origin
 from keima.server.players import Player, name_key
 from keima.server.schemas import ErrorBody
@@ -504,19 +505,4 @@ async def tournament_socket(websocket: WebSocket, tid: str) -> None:
                 wake.clear()
                 await asyncio.sleep(0.2)  # notices in a burst make one message
 
-    loop = asyncio.get_running_loop()
-    tasks = [loop.create_task(listen(sub)) for sub in subs] + [loop.create_task(pump())]
-    try:
-        while True:
-            frame = await websocket.receive()
-            if frame["type"] == "websocket.disconnect":
-                break
-            if frame.get("text") and '"ping"' in frame["text"]:
-                await websocket.send_text('{"type":"pong"}')
-    except (WebSocketDisconnect, RuntimeError):
-        pass
-    finally:
-        for sub in subs:
-            sub.close()
-        for task in tasks:
-            task.cancel()
+    await serve_notices(websocket, subs, listen, pump)

@@ -38,11 +38,10 @@ from keima.server.conditional import Conditional
 from keima.server.http_edge import BodyLimit, SecurityHeaders, content_security_policy
 from keima.server.hub import Hub
 from keima.server.limits import Limits
-from keima.server.lobby import PLAYER_PREFIX
 from keima.server.mailer import Mailer, Smtp
 from keima.server.matchmaker import Matchmaker
 from keima.server.positions import router as positions_router
-from keima.server.pubsub import LocalPubSub, PubSub
+from keima.server.pubsub import PLAYER_PREFIX, LocalPubSub, PubSub
 from keima.server.review import REVIEW_MAX_BODY
 from keima.server.review import router as review_router
 from keima.server.reviews import ReviewService, stored_game

@@ -20,8 +20,7 @@ from typing import Any
 from sqlalchemy import event
 from sqlalchemy.engine import Connection, Engine
 
-from keima.server.lobby import player_channel
-from keima.server.pubsub import PubSub
+from keima.server.pubsub import PubSub, player_channel
 
 #: What a player's channel carries when a notification was stored for them.
 NOTICE = '{"type":"notifications"}'

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any, Literal, cast
 
 from keima.server import store_reads, timesource
 from keima.server.events import GameEvent
+from keima.server.pubsub import player_channel
 from keima.server.schemas import Color
 from keima.server.schemas_players import GameSummary, LobbyOut
 from keima.server.session import GameSession
@@ -35,14 +36,6 @@ LOBBY = "lobby"
 MOVES_EVERY = 2.0
 LIST_LIMIT = 30
 FRESH = 0.5
-
-
-PLAYER_PREFIX = "player:"
-
-
-def player_channel(player_id: str) -> str:
-    """The pub/sub channel of one player's games (and of their automatch notices)."""
-    return PLAYER_PREFIX + player_id
 
 
 class Lobby:

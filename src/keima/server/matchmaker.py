@@ -33,8 +33,8 @@ from keima.rules.ruleset import RulesError, get_ruleset
 from keima.server import automatch, notify, store_automatch, timesource
 from keima.server.errors import Refused
 from keima.server.housekeeping import Background
-from keima.server.lobby import player_channel
 from keima.server.newgame import build, new_game_id, seat_opponent
+from keima.server.pubsub import player_channel
 from keima.server.ratings_subscriber import rating_of
 
 if TYPE_CHECKING:

@@ -50,6 +50,15 @@ class PubSub(Protocol):
         ...
 
 
+#: The channels of one player: their games' lines, automatch's notices, the bell (``player_channel``).
+PLAYER_PREFIX = "player:"
+
+
+def player_channel(player_id: str) -> str:
+    """The pub/sub channel of one player's games (and of their automatch notices and bell)."""
+    return PLAYER_PREFIX + player_id
+
+
 QUEUE = 256
 
 
