@@ -110,6 +110,8 @@ def test_rounds_results_standings_files_and_log(client: TestClient) -> None:
     assert code(d.req("POST", f"{base}/rounds/9/pairing", 404, json={})) == "not-found"
     assert code(d.req("POST", f"{base}/rounds/1/start", 409, json={})) == "wrong-phase"  # not paired
     t = d.req("POST", f"{base}/rounds/1/pairing", 200, json={}).json()
+    # A round paired but not played changes no score: the standings stay those before it.
+    assert d.req("GET", f"{base}/standings", 200).json()["after_round"] == 0
     r1 = t["round_list"][0]
     # The engine's pairing of the stored tournament, table by table.
     stored = opengotha_xml.read(d.req("GET", f"{base}/export/xml", 200).content)

@@ -62,6 +62,7 @@ from keima.tournament.model import (
     GeneralParameters,
     HandicapParameters,
     PairingParameters,
+    Result,
     System,
     Tournament,
     TournamentError,
@@ -403,15 +404,17 @@ async def enter_result(tid: str, rn: int, table: int, body: ResultIn, request: R
 @router.get("/api/tournaments/{tid}/standings", responses={200: {"model": StandingsOut}, **_errors})
 async def get_standings(tid: str, request: Request,
                         after_round: int | None = Query(None, ge=0, le=20)) -> Response:
-    """The standings after a round (default: the last one paired), by the tournament's placement criteria."""
+    """The standings after a round (default: the last round with a result entered, 0 before any: a round just
+    paired has changed nobody's score yet), by the tournament's placement criteria."""
     t = (await _stored(request, tid)).tournament
+    if after_round is None:
+        after_round = max((g.round for g in t.games if g.result is not Result.UNKNOWN), default=0)
     try:
         lines = engine_standings(t, after_round)
         criteria = used_criteria(t.criteria)
     except TournamentError as exc:
         raise ops.engine_error(exc) from None
-    last = after_round if after_round is not None else max([g.round for g in t.games] + list(t.byes), default=0)
-    return _json(StandingsOut(after_round=last, criteria=list(criteria), lines=[
+    return _json(StandingsOut(after_round=after_round, criteria=list(criteria), lines=[
         StandingOut(place=x.place, key=x.player.key, name=x.player.name, first_name=x.player.first_name,
                     rank=rank_text(x.player.rank), values={c: score_text(v, c) for c, v in x.values})
         for x in lines]))
