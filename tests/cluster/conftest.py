@@ -145,8 +145,8 @@ class Cluster:
         self.webs.append(p)
         return p
 
-    def start_worker(self) -> Proc:
-        p = Proc(["worker", "--db", self.db, "--redis", self.redis, "--log-level", "info"],
+    def start_worker(self, *extra: str) -> Proc:
+        p = Proc(["worker", "--db", self.db, "--redis", self.redis, "--log-level", "info", *extra],
                  self.folder / f"worker{len(self.workers)}.log", self.env)
         self.workers.append(p)
         return p

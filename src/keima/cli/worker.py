@@ -24,6 +24,11 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     p.add_argument("--nice", type=int, default=int(os.environ.get("KEIMA_WORKER_NICE", "10")), metavar="N",
                    help="lower this process's CPU priority by N (0-19, default 10; env KEIMA_WORKER_NICE): on a "
                    "host shared with web processes, searches then yield to the people waiting for an answer")
+    p.add_argument("--smtp", default=os.environ.get("KEIMA_SMTP_URL"), metavar="URL",
+                   help="also send the notifications' emails from this worker, through this SMTP server (as keima "
+                   "serve --smtp: smtp://user:password@host:587?from=ADDRESS or smtps://...; env KEIMA_SMTP_URL)")
+    p.add_argument("--public-url", default=os.environ.get("KEIMA_PUBLIC_URL"), metavar="URL",
+                   help="the server's address as players reach it, for the emails' links (env KEIMA_PUBLIC_URL)")
     p.add_argument("--log-level", default="warning", choices=["critical", "error", "warning", "info", "debug"])
     p.set_defaults(func=run)
 
@@ -47,6 +52,13 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"--jobs must be at least 1, not {args.jobs}")
     if not 0 <= args.nice <= 19:
         raise UsageError(f"--nice must be 0 to 19, not {args.nice}")
+    if args.smtp:
+        from keima.server.mailer import Smtp
+
+        try:
+            Smtp.parse(args.smtp)
+        except ValueError as exc:
+            raise UsageError(f"--smtp: {exc}") from None
     if args.nice:
         # Before any thread starts: Linux keeps a priority per thread, and new threads inherit the caller's.
         os.nice(args.nice)
@@ -61,13 +73,15 @@ def run(args: argparse.Namespace) -> int:
     except Exception as exc:
         print(f"keima worker: cannot start: {error_line(exc)}", file=sys.stderr)
         return 1
-    print(f"keima worker: taking jobs from {args.redis} ({args.jobs} at a time); Ctrl-C stops", flush=True)
+    mail = "" if not args.smtp else "; sending the notifications' emails"
+    print(f"keima worker: taking jobs from {args.redis} ({args.jobs} at a time{mail}); Ctrl-C stops", flush=True)
     warm = True
     while True:
         # arq's worker stops when its Redis connection fails: start a new one (the queued jobs are in Redis, or
         # queued again by the web processes' sweep when Redis lost them).
         asyncio.set_event_loop(asyncio.new_event_loop())
-        worker = make_worker(url, args.redis, jobs=args.jobs, warm=warm)
+        worker = make_worker(url, args.redis, jobs=args.jobs, warm=warm, smtp_url=args.smtp,
+                             public_url=args.public_url)
         warm = False  # the search is compiled in this process now
         try:
             worker.run()

@@ -179,9 +179,12 @@ async def keima_check(ctx: dict[str, Any], name: str, data: bytes, rules: str | 
     return result
 
 
-def make_worker(db_url: str, redis_url: str, *, jobs: int = 1, warm: bool = True) -> Any:
+def make_worker(db_url: str, redis_url: str, *, jobs: int = 1, warm: bool = True, smtp_url: str | None = None,
+                public_url: str | None = None) -> Any:
     """Return an arq ``Worker`` that runs keima's jobs with ``jobs`` searches at a time, on the database at
-    ``db_url``. ``warm``: start compiling the bot in the background as it starts (``warm_up``)."""
+    ``db_url``. ``warm``: start compiling the bot in the background as it starts (``warm_up``). ``smtp_url``: the
+    worker also sends the notifications' email queue through that server (``keima.server.mailer``; the queue is
+    keyed by Message-ID, so web processes sending too send nothing twice), with ``public_url`` in the links."""
     from arq import Worker, func
 
     from keima.server.hub import Hub
@@ -204,6 +207,15 @@ def make_worker(db_url: str, redis_url: str, *, jobs: int = 1, warm: bool = True
         ctx.update(reviews=reviews, review_lock=asyncio.Lock())
         pubsub.on_remote = hub.on_remote
         pubsub.rebuildable = hub.rebuildable
+        if smtp_url:
+            from keima.server.mailer import Mailer, Smtp
+            from keima.server.players import Players, load_secret
+
+            secret = await asyncio.to_thread(load_secret, store)  # the web processes' key: the same links
+            mailer = Mailer(engine, Smtp.parse(smtp_url), public_url or "http://localhost:8000",
+                            Players(store, secret).sign)
+            mailer.start()
+            ctx["mailer"] = mailer
         key = WORKER_KEY + secrets.token_hex(6)
         ctx.update(hub=hub, store=store, engine=engine, pubsub=pubsub, queue=queue, key=key,
                    beat=asyncio.get_running_loop().create_task(_heartbeat(ctx["redis"], key)))
@@ -217,6 +229,9 @@ def make_worker(db_url: str, redis_url: str, *, jobs: int = 1, warm: bool = True
         reviews = ctx.get("reviews")
         if reviews is not None:
             reviews.close()
+        mailer = ctx.get("mailer")
+        if mailer is not None:
+            await mailer.close()
         hub = ctx.get("hub")
         if hub is not None:
             await hub.close()
