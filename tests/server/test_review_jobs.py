@@ -18,6 +18,8 @@ from keima.server import jobs
 from keima.server.reviews import ReviewService
 from keima.server.store import make_engine, migrate
 
+from .live import run_async
+
 SGF = "(;GM[1]FF[4]SZ[9]KM[7];B[ee];W[cc];B[gg];W[cg];B[gc])"
 
 
@@ -61,7 +63,7 @@ def test_a_review_runs_in_chunks_on_the_queue(tmp_path: Path, monkeypatch: pytes
         return outcomes
 
     try:
-        outcomes = asyncio.run(scenario())
+        outcomes = run_async(scenario(), 120)  # a thread of its own: Playwright may hold the main thread's loop
     finally:
         service.close()
         engine.dispose()
