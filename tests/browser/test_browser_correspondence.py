@@ -182,3 +182,34 @@ def test_the_bell_count_changes_without_reloading(new_page: Any, server: Any, sh
     bell.click()
     expect(a.get_by_test_id("bell-list")).to_contain_text("Your move against")
     shot(a, "bell-live-game-page")
+
+
+def test_a_late_read_of_the_stored_moves_keeps_what_the_player_typed(new_page: Any, ui: Any) -> None:
+    """The panel reads the stored tree when the page opens; an answer that comes after the first keystrokes left the
+    box empty (the CI rehearsal's Chromium typed before it came)."""
+    a = new_page()
+    a.goto("/")
+    created = a.request.post("/api/games", data={"opponent": "invite", "size": 9, "color": "B",
+                                                 "clock": {"type": "simple", "per_move": 86400}})
+    assert created.ok, created.text()
+    gid, code = created.json()["game"]["id"], created.json()["invite"]["code"]
+    b = new_page()
+    b.goto("/")
+    assert b.request.post(f"/api/games/{gid}/join", data={"code": code}).ok
+    ui.play_api(a, gid, {"type": "play", "move": "D4"})
+    held: list[Any] = []
+    a.route("**/api/games/*/conditional",
+            lambda route: held.append(route) if route.request.method == "GET" else route.continue_())
+    a.goto(f"/g/{gid}")
+    box = a.get_by_test_id("conditional-text")
+    box.fill("C3 G7")
+    for _ in range(100):  # the page asked for the stored tree; its answer is held until now
+        if held:
+            break
+        a.wait_for_timeout(50)
+    assert held, "the page never read the stored conditional moves"
+    with a.expect_response(re.compile(r"/conditional$")):
+        for route in held:
+            route.continue_()
+    a.wait_for_timeout(300)  # the answer's handler has run
+    expect(box).to_have_value("C3 G7")

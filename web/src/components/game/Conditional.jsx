@@ -1,7 +1,7 @@
 // Conditional moves (docs/correspondence.md): while the opponent is to move in a correspondence game, the
 // player writes sequences, one a line, their move then the answer ("C3 G7 E5 F6": if C3, G7; then if E5,
 // F6); lines with a common start share it. The stored tree is shown as nested "if ... → ..." lines.
-import { useEffect, useState } from "preact/hooks";
+import { useEffect, useRef, useState } from "preact/hooks";
 import { api } from "../../api.js";
 import { linesOf, treeOf } from "../../conditional.js";
 import { errorWords, t } from "../../i18n.js";
@@ -23,13 +23,16 @@ export function ConditionalMoves({ game }) {
   const [stored, setStored] = useState(null);
   const [text, setText] = useState("");
   const [error, setError] = useState(null);
+  // What the player typed and has not saved: the stored tree, read when the page opens and after each change of
+  // the game, never replaces it (a read that came back after the first keystrokes emptied the box).
+  const editing = useRef(false);
   const id = game.id;
   useEffect(() => {
     api
       .conditional(id)
       .then((data) => {
         setStored(data);
-        setText(linesOf(data.tree).join("\n"));
+        if (!editing.current) setText(linesOf(data.tree).join("\n"));
       })
       .catch(() => setStored(null));
   }, [id, game.version]);
@@ -46,6 +49,7 @@ export function ConditionalMoves({ game }) {
     }
     try {
       setStored(await api.setConditional(id, { version: game.version, tree }));
+      editing.current = false;
     } catch (exc) {
       setError(errorWords(exc));
     }
@@ -55,6 +59,7 @@ export function ConditionalMoves({ game }) {
     setError(null);
     await api.dropConditional(id).catch(() => {});
     setStored({ version: game.version, tree: [] });
+    editing.current = false;
     setText("");
   }
 
@@ -67,7 +72,10 @@ export function ConditionalMoves({ game }) {
           rows={3}
           value={text}
           placeholder="C3 G7 E5 F6"
-          onInput={(e) => setText(e.currentTarget.value)}
+          onInput={(e) => {
+            editing.current = true;
+            setText(e.currentTarget.value);
+          }}
           data-testid="conditional-text"
         />
       </label>
