@@ -112,8 +112,9 @@ def test_the_bell_counts_and_lists_the_notifications(new_page: Any, server: Any,
     assert all(n["read"] for n in listed())
 
 
-def test_entering_conditional_moves_and_seeing_them_played(new_page: Any, ui: Any, server: Any, shot: Any) -> None:
-    a = new_page(width=390, height=844, touch=True)
+def waiting_for_d4(a: Any, new_page: Any, ui: Any) -> tuple[str, Any]:
+    """A correspondence game (a day a move) that ``a`` created as Black, another page joined, and in which ``a``
+    played D4: ``a`` waits for the answer, the time to leave conditional moves. Returns its id and the other page."""
     a.goto("/")
     created = a.request.post("/api/games", data={"opponent": "invite", "size": 9, "color": "B",
                                                  "clock": {"type": "simple", "per_move": 86400}})
@@ -123,6 +124,12 @@ def test_entering_conditional_moves_and_seeing_them_played(new_page: Any, ui: An
     b.goto("/")
     assert b.request.post(f"/api/games/{gid}/join", data={"code": code}).ok
     ui.play_api(a, gid, {"type": "play", "move": "D4"})
+    return str(gid), b
+
+
+def test_entering_conditional_moves_and_seeing_them_played(new_page: Any, ui: Any, server: Any, shot: Any) -> None:
+    a = new_page(width=390, height=844, touch=True)
+    gid, b = waiting_for_d4(a, new_page, ui)
     a.goto(f"/g/{gid}")
     editor = a.get_by_test_id("conditional")
     editor.get_by_test_id("conditional-text").fill("C3 G7 E5 F6\nG3 C7\nE5")
@@ -188,15 +195,7 @@ def test_a_late_read_of_the_stored_moves_keeps_what_the_player_typed(new_page: A
     """The panel reads the stored tree when the page opens; an answer that comes after the first keystrokes left the
     box empty (the CI rehearsal's Chromium typed before it came)."""
     a = new_page()
-    a.goto("/")
-    created = a.request.post("/api/games", data={"opponent": "invite", "size": 9, "color": "B",
-                                                 "clock": {"type": "simple", "per_move": 86400}})
-    assert created.ok, created.text()
-    gid, code = created.json()["game"]["id"], created.json()["invite"]["code"]
-    b = new_page()
-    b.goto("/")
-    assert b.request.post(f"/api/games/{gid}/join", data={"code": code}).ok
-    ui.play_api(a, gid, {"type": "play", "move": "D4"})
+    gid, _ = waiting_for_d4(a, new_page, ui)
     held: list[Any] = []
     a.route("**/api/games/*/conditional",
             lambda route: held.append(route) if route.request.method == "GET" else route.continue_())
