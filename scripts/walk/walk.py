@@ -24,6 +24,7 @@ import sys
 import tempfile
 import time
 import urllib.request
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -43,16 +44,18 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def start_server() -> tuple[str, subprocess.Popen[bytes]]:
-    """``keima serve`` on a free port with a fresh database; returns its base URL and process."""
+def start_server(out: Path = OUT, env: dict[str, str] | None = None,
+                 gnugo: bool = True) -> tuple[str, subprocess.Popen[bytes]]:
+    """``keima serve`` on a free port with a fresh database (``env``: its environment; ``gnugo``: offer GNU Go when
+    it is installed), its log in ``out``; returns its base URL and process."""
     port = free_port()
     db = Path(tempfile.mkdtemp()) / "walk.sqlite"
     cmd = [sys.executable, "-m", "keima", "serve", "--no-open", "--port", str(port), "--db", f"sqlite:///{db}"]
-    if Path("/usr/games/gnugo").exists():
+    if gnugo and Path("/usr/games/gnugo").exists():
         cmd += ["--engine", "GNU Go=/usr/games/gnugo --mode gtp --level 1"]
-    OUT.mkdir(parents=True, exist_ok=True)
-    with open(OUT / "server.log", "wb") as log:  # the child keeps its own copy of the file
-        proc = subprocess.Popen(cmd, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
+    out.mkdir(parents=True, exist_ok=True)
+    with open(out / "server.log", "wb") as log:  # the child keeps its own copy of the file
+        proc = subprocess.Popen(cmd, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, env=env)
     base = f"http://127.0.0.1:{port}"
     for _ in range(300):
         try:
@@ -304,16 +307,19 @@ class Walk:
         self.shot(page, "review-slider-start")
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def run_walks(walk_class: Any, description: str, out: Path,
+              start: Callable[[], tuple[str, subprocess.Popen[bytes]]]) -> None:
+    """The command line of a walk script: every language and screen (or ``--only`` one) walked by ``walk_class``
+    against ``--base`` or a server ``start`` starts, screenshots in ``out``; prints what the walks noticed."""
+    parser = argparse.ArgumentParser(description=description.splitlines()[0])
     parser.add_argument("--base", help="a running server's URL (default: start one)")
     parser.add_argument("--only", help="one walk, as <lang>-<screen> (en-desktop, fr-phone, ...)")
     args = parser.parse_args()
     proc = None
     base = args.base
     if base is None:
-        base, proc = start_server()
-    OUT.mkdir(parents=True, exist_ok=True)
+        base, proc = start()
+    out.mkdir(parents=True, exist_ok=True)
     found: list[str] = []
     try:
         with sync_playwright() as pw:
@@ -322,11 +328,13 @@ def main() -> None:
                 for screen in SCREENS:
                     if args.only and args.only != f"{lang}-{screen}":
                         continue
-                    walk = Walk(browser, base, lang, screen)
+                    walk = walk_class(browser, base, lang, screen)
                     try:
                         walk.run()
                     except Exception as exc:  # a walk that stops is reported and the next one goes on
                         walk.found.append(f"stopped: {exc}")
+                        for ctx in browser.contexts:  # its pages would stay open beside the next walk's
+                            ctx.close()
                     found += [f"{lang}-{screen}: {f}" for f in walk.found]
             browser.close()
     finally:
@@ -334,6 +342,10 @@ def main() -> None:
             proc.terminate()
             proc.wait(timeout=10)
     print("\n".join(found) if found else "the walk noticed nothing by itself: look at the screenshots")
+
+
+def main() -> None:
+    run_walks(Walk, __doc__ or "", OUT, start_server)
 
 
 if __name__ == "__main__":

@@ -13,22 +13,19 @@ the viewport under ``test-artifacts/walk-new/`` and prints its path, with anythi
 
 from __future__ import annotations
 
-import argparse
 import os
 import re
 import secrets
 import subprocess
 import sys
-import tempfile
-import time
-import urllib.request
 from pathlib import Path
 from typing import Any
 
-from playwright.sync_api import expect, sync_playwright
+from playwright.sync_api import expect
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from walk import CHROMIUM, LOCALES, ROOT, SCREENS, free_port  # noqa: E402
+import walk  # noqa: E402
+from walk import LOCALES, ROOT, SCREENS  # noqa: E402
 
 OUT = ROOT / "test-artifacts" / "walk-new"
 expect.set_options(timeout=20_000)
@@ -37,23 +34,9 @@ PASSWORD = "correct horse"
 
 def start_server() -> tuple[str, subprocess.Popen[bytes]]:
     """``keima serve`` on a free port with a fresh database and quick bot reviews; returns its URL and process."""
-    port = free_port()
-    db = Path(tempfile.mkdtemp()) / "walk.sqlite"
-    cmd = [sys.executable, "-m", "keima", "serve", "--no-open", "--port", str(port), "--db", f"sqlite:///{db}"]
     env = dict(os.environ, KEIMA_GUEST_LIMIT="100000", KEIMA_REGISTER_LIMIT="100000",
                KEIMA_REVIEW_SECONDS="3", KEIMA_REVIEW_PLAYOUTS="100")
-    OUT.mkdir(parents=True, exist_ok=True)
-    with open(OUT / "server.log", "wb") as log:
-        proc = subprocess.Popen(cmd, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, env=env)
-    base = f"http://127.0.0.1:{port}"
-    for _ in range(300):
-        try:
-            urllib.request.urlopen(base + "/api/info", timeout=1)
-            return base, proc
-        except OSError:
-            time.sleep(0.2)
-    proc.kill()
-    raise SystemExit("keima serve did not answer")
+    return walk.start_server(OUT, env, gnugo=False)
 
 
 class Walk:
@@ -314,37 +297,7 @@ class Walk:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    parser.add_argument("--base", help="a running server's URL (default: start one)")
-    parser.add_argument("--only", help="one walk, as <lang>-<screen> (en-desktop, fr-phone, ...)")
-    args = parser.parse_args()
-    proc = None
-    base = args.base
-    if base is None:
-        base, proc = start_server()
-    OUT.mkdir(parents=True, exist_ok=True)
-    found: list[str] = []
-    try:
-        with sync_playwright() as pw:
-            browser = pw.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
-            for lang in LOCALES:
-                for screen in SCREENS:
-                    if args.only and args.only != f"{lang}-{screen}":
-                        continue
-                    walk = Walk(browser, base, lang, screen)
-                    try:
-                        walk.run()
-                    except Exception as exc:  # a walk that stops is reported and the next one goes on
-                        walk.found.append(f"stopped: {exc}")
-                        for ctx in browser.contexts:
-                            ctx.close()
-                    found += [f"{lang}-{screen}: {f}" for f in walk.found]
-            browser.close()
-    finally:
-        if proc is not None:
-            proc.terminate()
-            proc.wait(timeout=10)
-    print("\n".join(found) if found else "the walk noticed nothing by itself: look at the screenshots")
+    walk.run_walks(Walk, __doc__ or "", OUT, start_server)
 
 
 if __name__ == "__main__":
