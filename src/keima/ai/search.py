@@ -547,7 +547,7 @@ def run_iterations(root_b: np.ndarray, ti: np.ndarray, tf: np.ndarray, root: int
     return iters
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)  # the estimator runs it in a server's worker thread: the event loop goes on
 def run_playouts(root_b: np.ndarray, n: int, pat: np.ndarray, params: np.ndarray, own: np.ndarray,
                  seed: int, alternate: bool) -> float:
     """Run ``n`` playouts from ``root_b`` (no tree), adding owners to ``own``; with ``alternate`` every other
