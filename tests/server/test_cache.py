@@ -184,3 +184,20 @@ def test_intents_racing_with_evictions_are_each_stored_once(tmp_path: Path) -> N
             engine.dispose()
 
     run_async(scenario(), 120)  # in a thread of its own: Playwright's sync API may hold the main loop
+
+
+def test_a_game_in_memory_keeps_the_base_of_its_next_delta_out_of_the_collectors_walks(sqlite_url: str) -> None:
+    # Each move replaces the board a game keeps as the base of its next delta. As a list (361 items on 19x19),
+    # the thousand games of a loaded server made most of the collector's work, and each pass stopped the server
+    # for tens of milliseconds (bench/server_load.py): the base is bytes, which the collector never walks.
+    import gc
+
+    with quick_hub(sqlite_url, idle=3600) as (c, hub):
+        g = new_game(c, size=19, opponent="local")
+        gid, tok = g["game"]["id"], g["seat"]["token"]
+        for move in (60, 300, 61):
+            act(c, gid, tok, {"type": "play", "move": move})
+        s = hub.sessions[gid]
+        assert list(s.view.board) == list(s.game.board.colors)
+        assert [p for p, color in enumerate(s.view.board) if color] == [60, 61, 300]
+        assert not gc.is_tracked(s.view.board)

@@ -237,9 +237,12 @@ class StateView:
     head: str = ""
     moves_json: str = ""
     texts: dict[frozenset[int], str] = field(default_factory=dict)
-    # The base of the next delta: the fields, board and clock of the version last sent (``mark``).
+    # The base of the next delta: the fields, board and clock of the version last sent (``mark``). The board is
+    # kept as bytes (one colour a point), which the garbage collector does not track: as a list, the thousand
+    # games' new copies (361 items each, one per move) were most of the work of each collector pass, and a pass
+    # stopped the server for 30 to 60 ms under load (bench/server_load.py).
     fields: dict[str, Any] | None = None
-    board: list[int] = field(default_factory=list)
+    board: bytes = b""
     clock_sides: dict[str, Any] | None = None
     _rules: dict[str, Any] | None = None
     _spec: Any = None
@@ -296,7 +299,7 @@ class StateView:
     def mark(self, s: ViewedGame, now: float) -> None:
         """Take the game as it is now as the base of the next delta (after a load, or a delta sent)."""
         self.fields = _fields(s, now)
-        self.board = list(s.game.board.colors)
+        self.board = bytes(s.game.board.colors)
         self.clock_sides = _clock_sides(s, now)
 
     def delta(self, s: ViewedGame, events: list[dict[str, Any]], now: float) -> str:
@@ -330,7 +333,7 @@ class StateView:
                 if self.clock_sides is None or sides[c] != self.clock_sides[c]:
                     clock[c] = getattr(reading, c).model_dump(exclude_none=True)
             out["clock"] = clock
-        self.fields, self.board, self.clock_sides = fields, list(board), sides
+        self.fields, self.board, self.clock_sides = fields, bytes(board), sides
         return json.dumps(out, separators=(",", ":"))
 
     def _moves(self, s: ViewedGame) -> list[str]:
