@@ -58,9 +58,9 @@ class Conflict(Refused):
 class Timings:
     """The last ``size`` durations (seconds), newest overwriting oldest, in one array allocated once.
 
-    Not a deque of floats: each float is a small object, and those made during a load were scattered over all
-    the memory the games used then; the allocator gives back only wholly empty blocks, so a hundred thousand
-    timings kept that memory after the games had left (bench/server_load.py)."""
+    Not a deque of floats: 800 KB allocated at the start rather than a float object per action made in the middle
+    of the games' memory (whether those pinned the allocator's blocks after a load was tested: the memory left
+    after bench/server_load.py's games did not change measurably, docs/server.md)."""
 
     def __init__(self, size: int = 100_000) -> None:
         self._values = array.array("d", bytes(8 * size))
