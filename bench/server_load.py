@@ -103,6 +103,7 @@ class Player:
             kind = msg["type"]
             if kind == "state":
                 if self.state is None or msg["game"]["version"] > self.state["version"]:
+                    msg["game"]["board"] = bytes(msg["game"]["board"])
                     self.state = msg["game"]
                     self.changed.set()
             elif kind == "delta" and parse_states:
@@ -124,7 +125,9 @@ class Player:
                 self.ws.send(json.dumps({"type": "resync", "from": st["version"]})))
             return
         st = dict(st)  # a new object: the game loop compares the state it read with the newest
-        board = st["board"] = list(st["board"])
+        # bytes, not a list: the collector does not track them (a thousand games' copies of 361-item lists made
+        # the crowd's own collector passes long, and its pauses showed up as server round trips)
+        board = st["board"] = bytearray(st["board"])
         for point, color in delta.get("placed") or ():
             board[point] = 1 if color == "B" else 2
         for point in delta.get("removed") or ():
@@ -135,6 +138,39 @@ class Player:
         st["version"] = delta["to"]
         self.state = st
         self.changed.set()
+
+
+class ClientPauses:
+    """The simulated crowd's own pauses, measured during the loaded run: its event loop's lateness (a task that
+    sleeps 5 ms and notes how late it wakes) and its garbage collector's passes. A round trip is timed by this
+    process, so its pauses count in the server's figures; they are printed beside them."""
+
+    def __init__(self) -> None:
+        self.lag_ms: list[float] = []
+        self.gc_ms: list[float] = []
+        self._t = 0.0
+
+    def _gc(self, phase: str, _info: dict[str, int]) -> None:
+        if phase == "start":
+            self._t = time.perf_counter()
+        else:
+            self.gc_ms.append((time.perf_counter() - self._t) * 1000)
+
+    async def watch(self, until: float) -> None:
+        gc.callbacks.append(self._gc)
+        try:
+            while time.monotonic() < until:
+                t = time.perf_counter()
+                await asyncio.sleep(0.005)
+                self.lag_ms.append(max(0.0, (time.perf_counter() - t - 0.005) * 1000))
+        finally:
+            gc.callbacks.remove(self._gc)
+
+    def summary(self) -> str:
+        lag = self.lag_ms or [float("nan")]
+        return (f"the simulated clients' own pauses in the loaded run: event-loop lateness p99 "
+                f"{percentile(lag, 0.99):.1f} ms, max {max(lag):.1f} ms; collector passes {len(self.gc_ms)}, "
+                f"longest {max(self.gc_ms, default=0.0):.1f} ms")
 
 
 @dataclass
@@ -214,7 +250,8 @@ async def play_game(url: str, gid: str, tokens: dict[str, str], moves: int, thin
 
 
 async def run_load(url: str, games: int, size: int, moves: int, think: float, duration: float,
-                   seed: int, proc: subprocess.Popen[str] | None) -> tuple[Stats, float, int, float | None]:
+                   seed: int, proc: subprocess.Popen[str] | None,
+                   pauses: ClientPauses | None = None) -> tuple[Stats, float, int, float | None]:
     """Create the games, open every socket, then play for ``duration`` seconds.
 
     Returns the stats, the measured run's length, the number of games and the server's CPU seconds in it."""
@@ -238,7 +275,10 @@ async def run_load(url: str, games: int, size: int, moves: int, think: float, du
     start = time.monotonic()
     phase.deadline = start + duration
     phase.go.set()
+    probe = asyncio.create_task(pauses.watch(phase.deadline)) if pauses is not None else None
     await asyncio.wait(tasks, timeout=duration + 90)
+    if probe is not None:
+        await probe
     elapsed = time.monotonic() - start
     cpu1 = cpu_seconds(proc)
     for t in tasks:
@@ -407,9 +447,12 @@ def main(argv: list[str] | None = None) -> int:
         f1 = report("alone ", solo, solo_t, n1)
         gc0 = httpx.get(url + "/api/stats", timeout=10).json()["gc"]
         client0 = time.process_time()
+        pauses = ClientPauses()
         load, load_t, n, cpu = _run(
-            run_load(url, args.games, args.size, args.moves, args.think, args.duration, args.seed + 1, proc))
+            run_load(url, args.games, args.size, args.moves, args.think, args.duration, args.seed + 1, proc,
+                     pauses))
         fn = report("loaded", load, load_t, n)
+        print(pauses.summary())
         print(load_average("after the loaded run"))
         client_cpu = time.process_time() - client0
         if cpu is not None and load.rtts:
