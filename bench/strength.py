@@ -133,7 +133,14 @@ def main() -> int:
                     help="number of the first game (keima is Black in the odd ones), to play a match in parts")
     ap.add_argument("--jobs", type=int, default=1,
                     help="games played at a time, one process each (give each a core of its own)")
+    ap.add_argument("--target", type=float, default=None, metavar="P",
+                    help="stop early (no new game starts; the games under way finish) once, after at least "
+                    "--min-games decided games, the 95%% Wilson interval of keima's win rate lies wholly above "
+                    "or wholly below P (e.g. 0.8)")
+    ap.add_argument("--min-games", type=int, default=10, help="decided games before --target may stop (10)")
     args = ap.parse_args()
+    if args.target is not None and not 0 < args.target < 1:
+        ap.error("--target must lie between 0 and 1")
     gnugo = shutil.which("gnugo") or ("/usr/games/gnugo" if os.access("/usr/games/gnugo", os.X_OK) else None)
     if gnugo is None:
         print("strength: gnugo is not installed (apt-get install gnugo)", file=sys.stderr)
@@ -173,15 +180,40 @@ def main() -> int:
         print(f"{line} -> keima {tally['wins']}/{n} ({100 * tally['wins'] / max(n, 1):.0f}%, 95% CI "
               f"{100 * lo:.0f}-{100 * hi:.0f}%), {time.time() - start:.0f} s", flush=True)
 
+    def settled() -> str | None:
+        """The sequential test's verdict once the interval is clear of ``--target`` (else None)."""
+        n = tally["wins"] + tally["losses"]
+        if args.target is None or n < args.min_games:
+            return None
+        lo, hi = wilson(tally["wins"], n)
+        if lo > args.target:
+            return f"the 95% interval ({100 * lo:.0f}-{100 * hi:.0f}%) lies above the target {100 * args.target:.0f}%"
+        if hi < args.target:
+            return f"the 95% interval ({100 * lo:.0f}-{100 * hi:.0f}%) lies below the target {100 * args.target:.0f}%"
+        return None
+
     numbers = range(args.first, args.first + args.games)
+    verdict = None
     if args.jobs <= 1:
         for number in numbers:
             on_game(*play_game(args, gnugo_argv, str(sgf_dir), number))
+            if (verdict := settled()) is not None:
+                break
     else:
         # One process per game under way: each keima searches on its own core, as in a one-core match.
         with ProcessPoolExecutor(args.jobs) as pool:
-            for future in as_completed([pool.submit(play_game, args, gnugo_argv, str(sgf_dir), k) for k in numbers]):
+            futures = [pool.submit(play_game, args, gnugo_argv, str(sgf_dir), k) for k in numbers]
+            for future in as_completed(futures):
+                if future.cancelled():
+                    continue
                 on_game(*future.result())
+                if verdict is None and (verdict := settled()) is not None:
+                    for f in futures:
+                        f.cancel()  # the games not started; those under way finish and are counted
+    if verdict is not None:
+        print(f"stopped early: {verdict}", flush=True)
+        with table.open("a") as log:
+            log.write(f"# stopped early: {verdict}\n")
     wins, losses, other = tally["wins"], tally["losses"], tally["other"]
     n = wins + losses
     lo, hi = wilson(wins, n)
