@@ -50,6 +50,11 @@ class Lobby:
         self._changes = 0  # notices sent from this process (a list read across one is not kept)
         self._cache_lock = asyncio.Lock()
         hub.listeners.append(self.on_change)
+        hub.cache.on_evict.append(self._forget)
+
+    def _forget(self, game_id: str) -> None:
+        # A game's last lobby reading lives as long as the game in memory (a game read again is news to the lists).
+        self._seen.pop(game_id, None)
 
     # -- notices -------------------------------------------------------------------------------------------
     def notify(self) -> None:
@@ -69,7 +74,7 @@ class Lobby:
         status, moves = status_of(s), len(s.game.moves)
         before = self._seen.get(s.id)
         self._seen[s.id] = (status, moves)
-        if len(self._seen) > 20_000:
+        if len(self._seen) > 20_000:  # a bound whatever happens to the games (they leave by _forget)
             self._seen.clear()
         if before is None or before[0] != status or any(e.type in ("renamed", "withdrawn", "rated") for e in events):
             self.notify()
