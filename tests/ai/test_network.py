@@ -187,6 +187,30 @@ def test_a_saved_network_reads_back_and_a_broken_one_is_refused(tmp_path: Path) 
         N.read(tmp_path / "broken.npz")
 
 
+@pytest.mark.parametrize(("m", "n"), [(19, 13), (9, 13), (19, 9), (9, 9)])
+def test_a_resized_network_keeps_its_convolutions_and_each_point_its_distances_to_the_edges(m: int, n: int) -> None:
+    rng = np.random.default_rng(m * 100 + n)
+    net = _random_network(rng, m, 1, 8, 3)
+    # The bias of each point of the source board says its distances to the two nearer edges (capped at the
+    # middle of the smaller board), so a resized network must give every point the same reading.
+    half = (min(m, n) - 1) // 2
+
+    def edges(p: int, size: int) -> tuple[int, int]:
+        r, c = divmod(p, size)
+        return min(r, size - 1 - r, half), min(c, size - 1 - c, half)
+
+    net = net._replace(head_b=np.array([10 * a + b for a, b in (edges(p, m) for p in range(m * m))], np.float32))
+    out = N.resized(net, n)
+    assert N.board_size(out) == n and out.head_b.shape == (n * n,)
+    assert [int(v) for v in out.head_b] == [10 * a + b for a, b in (edges(p, n) for p in range(n * n))]
+    for a, b in zip(net[:-1], out[:-1], strict=True):
+        assert a is b  # the convolutions are the very same weights
+    x = np.zeros((n * n, PL.N_PLANES), np.float32)  # and it runs on the new board
+    assert N.forward(x, n, *out).shape == (n * n,)
+    with pytest.raises(ValueError, match="empty"):
+        N.resized(N.empty_network(), n)
+
+
 # --- the shipped network ---------------------------------------------------------------------------------------
 
 SHIPPED = N.shipped(19)
@@ -212,12 +236,40 @@ SHIPPED_9 = N.shipped(9)
 needs_shipped_9 = pytest.mark.skipif(N.is_empty(SHIPPED_9), reason="no 9x9 policy network shipped")
 
 
+SHIPPED_13 = N.shipped(13)
+needs_shipped_13 = pytest.mark.skipif(N.is_empty(SHIPPED_13), reason="no 13x13 policy network shipped")
+
+
 @needs_shipped
 @needs_shipped_9
+@needs_shipped_13
 def test_each_shipped_network_is_made_for_its_board() -> None:
     assert N.board_size(SHIPPED) == 19
     assert N.board_size(SHIPPED_9) == 9
+    assert N.board_size(SHIPPED_13) == 13
     assert N.is_empty(N.shipped(7))  # no network for 7x7
+
+
+@needs_shipped
+@needs_shipped_13
+def test_the_13x13_network_is_the_19x19_one_resized() -> None:
+    # scripts/adapt_policy.py made it; were the 19x19 network trained again, the 13x13 one must be made again.
+    again = N.resized(SHIPPED, 13)
+    for a, b in zip(SHIPPED_13, again, strict=True):
+        assert np.array_equal(a, b)
+
+
+@needs_shipped_13
+def test_the_13x13_network_opens_in_the_corners_on_the_third_and_fourth_lines() -> None:
+    probs = _probabilities(Game(13))
+    top = sorted(probs, key=lambda v: probs[v], reverse=True)[:4]
+
+    def lines(v: str) -> set[int]:
+        r, c = divmod(from_gtp(v, 13), 13)
+        return {min(r, 12 - r) + 1, min(c, 12 - c) + 1}
+
+    assert all(lines(v) <= {3, 4} for v in top), top
+    assert sum(p for v, p in probs.items() if min(lines(v)) <= 2) < 0.1
 
 
 @needs_shipped
@@ -371,3 +423,20 @@ def test_training_writes_a_network_keima_reads(tmp_path: Path) -> None:
                         "--epochs", "2", "--device", "cpu"]) == 0
     net = N.read(out)
     assert N.board_size(net) == 9 and net.blocks_w.shape == (2, 72, 8)
+
+
+def test_the_adapting_script_writes_a_network_for_the_new_size_and_checks_it_on_games(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    games = _write_games(tmp_path, 3, 5)
+    source = _random_network(np.random.default_rng(2), 13, 1, 8, 3)
+    N.save(source, tmp_path / "source.npz")
+    script = _load_script("adapt_policy")
+    out = tmp_path / "net9.npz"
+    assert script.main([str(tmp_path / "source.npz"), "--size", "9", "--out", str(out),  # type: ignore[attr-defined]
+                        "--check", str(tmp_path)]) == 0
+    net = N.read(out)
+    assert N.board_size(net) == 9 and np.array_equal(net.head_b, N.resized(source, 9).head_b)
+    printed = capsys.readouterr().out
+    examples = sum(1 for moves in games for _c, _p, example in moves if example)
+    assert f"3 games of 9x9, {examples} moves" in printed
+    assert "adapted: top-1" in printed and "flat bias: top-1" in printed

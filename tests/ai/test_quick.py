@@ -103,7 +103,7 @@ def test_own_eyes_only_leave_a_pass() -> None:
 @settings(max_examples=20, deadline=None)
 @given(st.integers(0, 10**6), st.sampled_from([5, 9, 13, 19]), st.integers(1, 2))
 def test_the_quick_ranking_is_legal_and_keeps_to_the_allowed_moves(seed: int, size: int, color: int) -> None:
-    """On random positions of every kind of board (no network on 5x5 and 13x13), every ranked move is legal for
+    """On random positions of every kind of board (no network on 5x5), every ranked move is legal for
     the referee and among ``allowed``; the pass comes last; win rates are priors in 0.02..0.98."""
     game = _random_game(size, seed)
     rng = random.Random(seed)

@@ -78,6 +78,26 @@ def read(path: Path) -> Network:
     return net
 
 
+def _edge_twin(i: int, n: int, m: int) -> int:
+    """The line of an ``m``-line board at the same distance from the nearer edge as line ``i`` of an ``n``-line
+    board (a distance past the middle of the ``m`` board reads its middle line)."""
+    d = min(i, n - 1 - i, (m - 1) // 2)
+    return d if i <= n - 1 - i else m - 1 - d
+
+
+def resized(net: Network, n: int) -> Network:
+    """``net`` made for ``n`` x ``n`` boards: the same convolutions (zero padding reads any board), and each point
+    given the per-point bias of the point of ``net``'s board at the same distances from its two nearer edges
+    (the bias mostly says how far a point lies from each edge). Raises ``ValueError`` for the empty network."""
+    if is_empty(net):
+        raise ValueError("the empty network has no board to resize")
+    m = board_size(net)
+    src = net.head_b.reshape(m, m)
+    rows = [_edge_twin(i, n, m) for i in range(n)]
+    head_b = np.ascontiguousarray(src[np.ix_(rows, rows)].ravel(), dtype=np.float32)
+    return net._replace(head_b=head_b)
+
+
 @lru_cache(maxsize=1)
 def single_threaded_blas() -> object:
     """Limit the BLAS libraries of this process to one thread each, once; returns the limit's handle (kept so
