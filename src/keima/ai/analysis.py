@@ -157,8 +157,11 @@ def lower_priority() -> None:
     """Run the calling thread at ``NICE`` lower priority (Linux: per thread). Does nothing where the platform
     cannot."""
     # Not Linux, or not allowed: the review then just competes as usual.
+    # Relative to the thread's priority now: a server started under ``nice`` keeps its reviews below itself (an
+    # absolute 10 would have raised them above a process started at 19, as root may).
     with contextlib.suppress(AttributeError, OSError):
-        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), NICE)
+        tid = threading.get_native_id()
+        os.setpriority(os.PRIO_PROCESS, tid, min(19, os.getpriority(os.PRIO_PROCESS, tid) + NICE))
 
 
 class Analyst:
