@@ -13,7 +13,9 @@ as it ends, and the script prints keima's wins, losses and win rate (with a 95% 
 the end how many games keima passed first in (a pass right after a stone of GNU Go's) and lost, and how many of
 those losses followed a first pass made while keima was ahead on the estimated count (a pass that gave the game
 away; a pass in a game already lost is not one). It can be stopped at any time: the games that finished are in the table.
-``--jobs N`` plays N games at a time, one process each (for a machine with a core per game and one more for GNU
+``--target P`` is the sequential test: after each game (from ``--min-games`` decided games on) the series stops
+when the 95% Wilson interval of keima's win rate lies wholly above or wholly below P; the games under way finish
+and count. ``--jobs N`` plays N games at a time, one process each (for a machine with a core per game and one more for GNU
 Go's turns); ``--first K`` numbers the games from K, so that a long match can be played in parts.
 
 Dead-stone agreement::
