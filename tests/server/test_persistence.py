@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from keima.rules.game import Game, GameError
 from keima.server import create_app
-from server.helpers import act, new_game, state, two_players
+from server.helpers import act, new_game, state, two_players, wait_for
 from server.live import serve
 
 
@@ -161,6 +161,9 @@ def test_random_games_match_the_referee_and_replay(sqlite_url: str, steps: list[
                 assert r.json()["error"]["reason"] == exc.reason
                 continue
             assert r.status_code == 200, r.text
+        # Two passes start the count: the dead-stone estimator's proposal comes after, from a worker thread, as a
+        # change of its own. Read the game once it has come, or the restarted server may read one version more.
+        wait_for(lambda: state(c, gid)["phase"] != "scoring" or state(c, gid)["proposal"] is not None)
         s = state(c, gid)
         assert s["board"] == ref.board.colors and s["phase"] == ref.phase and s["result"] == ref.result
     with TestClient(create_app(sqlite_url)) as c:
