@@ -95,6 +95,19 @@ def test_a_first_action_makes_a_guest_held_by_a_signed_httponly_cookie(browsers:
     assert a.me()["id"] != me["id"]
 
 
+@pytest.mark.parametrize(("base", "secure"), [("https://keima.test", True), ("http://keima.test", False)])
+def test_cookies_are_secure_exactly_over_https(sqlite_url: str, base: str, secure: bool) -> None:
+    with TestClient(create_app(sqlite_url), base_url=base) as c:
+        me = c.patch("/api/me", json={})  # the first action that needs a player makes the guest
+        game = c.post("/api/games", json={"size": 9, "opponent": "invite", "color": "B"})
+        assert me.status_code == 200 and game.status_code == 201, game.text
+        session = [x for x in me.headers.get_list("set-cookie") if x.startswith("keima_session=")]
+        seat = [x for x in game.headers.get_list("set-cookie") if x.startswith("keima_seat_")]
+        assert session and seat
+        for cookie in session + seat:
+            assert ("; secure" in cookie.lower()) is secure, cookie
+
+
 def test_names_and_ranks(browsers: tuple[Browser, Browser, Browser]) -> None:
     a, b, _ = browsers
     a.me()

@@ -12,7 +12,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Request, Response
 from pydantic import BaseModel, ConfigDict, Field
 
-from keima.server.api_players import caller_player, players_of, set_session_cookie
+from keima.server.api_players import caller_player, is_https, players_of, set_session_cookie
 from keima.server.errors import Refused
 from keima.server.matchmaker import Matchmaker
 from keima.server.origin import same_origin
@@ -66,7 +66,7 @@ async def enter(body: AutomatchIn, request: Request) -> Response:
     game = await matchmaker_of(request).enter(player, body.sizes, body.speed, body.rules, body.handicap)
     resp = _json(AutomatchOut(waiting=game is None, game=game))
     if cookie is not None:
-        set_session_cookie(resp, cookie, request.url.scheme == "https")
+        set_session_cookie(resp, cookie, is_https(request))
     return resp
 
 

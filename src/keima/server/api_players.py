@@ -67,8 +67,12 @@ def players_of(conn: Request | WebSocket) -> Players:
     return p
 
 
-def _secure(conn: Request | WebSocket) -> bool:
-    return conn.url.scheme in ("https", "wss")
+def is_https(conn: Request | WebSocket) -> bool:
+    """Whether ``conn`` came over TLS (behind a TLS proxy uvicorn sets the scheme from X-Forwarded-Proto).
+
+    Read from the ASGI scope, not ``conn.url``: building the URL parses it through ``urllib``'s cache, whose
+    entries (one per game's URL) outlive the requests and pin the allocator's memory after a load."""
+    return conn.scope.get("scheme") in ("https", "wss")
 
 
 def set_session_cookie(resp: Response, value: str, secure: bool) -> None:
@@ -188,7 +192,7 @@ async def patch_me(body: MePatch, request: Request) -> Response:
     away = await away_of(request).get(player.id)
     resp = _json(me_out(updated, away))
     if cookie is not None:
-        set_session_cookie(resp, cookie, _secure(request))
+        set_session_cookie(resp, cookie, is_https(request))
     return resp
 
 
@@ -250,7 +254,7 @@ async def register(body: Credentials, request: Request) -> Response:
     if player is not None:
         await _rename_in_games(request, registered)
     resp = _json(me_out(registered), 201)
-    set_session_cookie(resp, cookie, _secure(request))
+    set_session_cookie(resp, cookie, is_https(request))
     return resp
 
 
@@ -261,7 +265,7 @@ async def login(body: Credentials, request: Request) -> Response:
     _same_origin(request)
     player, cookie = await players_of(request).login(body.name, body.password, _address(request))
     resp = _json(me_out(player))
-    set_session_cookie(resp, cookie, _secure(request))
+    set_session_cookie(resp, cookie, is_https(request))
     _drop_seat_cookies(request, resp)
     return resp
 
@@ -291,7 +295,7 @@ async def change_password(body: PasswordChange, request: Request) -> Response:
     _same_origin(request)
     cookie = await players_of(request).change_password(await _need(request), body.old, body.new, _address(request))
     resp = Response(status_code=204)
-    set_session_cookie(resp, cookie, _secure(request))
+    set_session_cookie(resp, cookie, is_https(request))
     return resp
 
 

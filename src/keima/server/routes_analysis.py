@@ -15,7 +15,7 @@ from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict, Field
 
 from keima.record import DEFAULT_MAX_BYTES
-from keima.server.api_players import caller_player, needs_player, set_session_cookie
+from keima.server.api_players import caller_player, is_https, needs_player, set_session_cookie
 from keima.server.http_edge import json_response
 from keima.server.reviews import ReviewService, review_id
 
@@ -50,7 +50,7 @@ def _answer(request: Request, body: dict[str, Any], started: bool, cookie: str |
     resp = json_response(json.dumps(body), 202 if started else 200)
     resp.headers["Location"] = body["url"]
     if cookie is not None:
-        set_session_cookie(resp, cookie, request.url.scheme == "https")
+        set_session_cookie(resp, cookie, is_https(request))
     return resp
 
 

@@ -16,6 +16,7 @@ from keima.server.api_players import (
     caller_player,
     caller_token,
     chat_player,
+    is_https,
     needs_player,
     players_of,
     seated,
@@ -104,9 +105,9 @@ def _created(request: Request, s: GameSession, token: str, invite: str | None, s
     body = created_json(s.state_json(timesource.now(), seats), SeatOut(colors=colors_out(seats), token=token), inv)
     resp = json_response(body, status)
     # Secure over HTTPS (behind a TLS proxy uvicorn takes the scheme from X-Forwarded-Proto).
-    _set_seat_cookie(resp, s.id, token, request.url.scheme == "https")
+    _set_seat_cookie(resp, s.id, token, is_https(request))
     if session_cookie is not None:
-        set_session_cookie(resp, session_cookie, request.url.scheme == "https")
+        set_session_cookie(resp, session_cookie, is_https(request))
     return resp
 
 errors: dict[int | str, dict[str, Any]] = {
@@ -187,7 +188,7 @@ async def act(game_id: str, request: Request, action: ActionBody) -> Response:
         s = await hub_of(request).act(game_id, data, th)
     resp = json_response(envelope_json(s.state_json(timesource.now(), s.seats.held_by(th))))
     if cookie is not None:
-        set_session_cookie(resp, cookie, request.url.scheme == "https")
+        set_session_cookie(resp, cookie, is_https(request))
     return resp
 
 
