@@ -39,8 +39,10 @@ export function setLanguage(code) {
   lang.set(code);
 }
 
-/** A number written the way the current language writes it (41.5 / 41,5). */
+/** A number written the way the current language writes it (41.5 / 41,5; French sets a negative number with the
+ * minus sign, U+2212, where the formatter gives a hyphen: −12,5). */
 export function num(x) {
   if (typeof x !== "number") return String(x ?? "");
-  return new Intl.NumberFormat(lang.get(), { maximumFractionDigits: 2 }).format(x);
+  const text = new Intl.NumberFormat(lang.get(), { maximumFractionDigits: 2 }).format(x);
+  return lang.get() === "fr" ? text.replace("-", "\u2212") : text;
 }
