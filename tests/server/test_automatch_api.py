@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import pytest
@@ -117,6 +118,22 @@ def test_cancel_and_a_closed_page_end_the_wait(client: TestClient, clock: FakeCl
     ask(a)
     a.req("DELETE", "/api/me", 204)  # a deleted account leaves the queue
     assert ask(c)["waiting"] is True  # nobody else is waiting
+
+
+def test_a_reloaded_page_keeps_its_place_in_the_queue(client: TestClient, clock: FakeClock) -> None:
+    mm = client.app.state.matchmaker  # type: ignore[attr-defined]
+    mm.grace_s = 0.5
+    b = Browser(client)
+    registered(b, "berta")
+    with b.ws("/api/lobby/ws") as ws:
+        ws.receive_json()
+        ask(b)
+    # The page reloads: its socket closed, the new one opens at once.
+    with b.ws("/api/lobby/ws") as ws:
+        ws.receive_json()
+        time.sleep(1.5)  # three times the grace
+        assert b.req("GET", "/api/automatch", 200).json()["waiting"] is True
+    wait_for(lambda: b.req("GET", "/api/automatch", 200).json()["waiting"] is False, 5)  # closed for good
 
 
 @pytest.mark.parametrize(("body", "field", "says"), [

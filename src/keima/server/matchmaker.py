@@ -11,8 +11,8 @@ sockets pass on. Until a player has been told once (``told``: by a socket, or by
 matched entry stays for ``keep_matched_s`` seconds, and a socket that opens meanwhile is told (a message sent while
 it reconnected is not lost); a page opened after that is not sent to the game again.
 
-A waiting entry ends when its player cancels, or when the last lobby socket of the player closes (``left``),
-counted in every process through the pub/sub's watcher counts. Times are read through ``clock`` (the server's
+A waiting entry ends when its player cancels, or a few seconds after the last lobby socket of the player closes
+(``left``: a reloaded page keeps its place), counted in every process through the pub/sub's watcher counts. Times are read through ``clock`` (the server's
 Unix time, injectable: tests move it instead of sleeping).
 """
 
@@ -57,13 +57,15 @@ class Matchmaker:
     """The automatch of one process (``app.state.matchmaker``); see the module docstring."""
 
     def __init__(self, hub: Hub, players: Players, *, clock: Callable[[], float] = time.time,
-                 sweep_s: float = 1.0, keep_matched_s: float = 60.0, recheck_s: float = 5.0) -> None:
+                 sweep_s: float = 1.0, keep_matched_s: float = 60.0, recheck_s: float = 5.0,
+                 grace_s: float = 3.0) -> None:
         self.hub = hub
         self.players = players
         self.clock = clock
         self.sweep_s = sweep_s
         self.keep_matched_s = keep_matched_s
         self.recheck_s = recheck_s
+        self.grace_s = grace_s
         self.made = 0
         self._forgot = 0.0
         self._lock = asyncio.Lock()
@@ -134,13 +136,13 @@ class Matchmaker:
 
     async def left(self, player_id: str) -> None:
         """A lobby socket of ``player_id`` closed: their waiting entry ends when no other is open (in any
-        process, as far as the pub/sub counts tell). The other processes' counts are a few seconds old: while
+        process, as far as the pub/sub counts tell) ``grace_s`` seconds later: a page reloaded opens its new
+        socket within that time and keeps its place. The other processes' counts are a few seconds old: while
         they still show a socket, the count is read again ``recheck_s`` seconds later, up to three times."""
         channel = player_channel(player_id)
         try:
             for attempt in range(4):
-                if attempt:
-                    await asyncio.sleep(self.recheck_s)
+                await asyncio.sleep(self.recheck_s if attempt else self.grace_s)
                 if self.hub.pubsub.subscribers(channel):
                     return  # a page of theirs is open here
                 if (await self.hub.pubsub.watchers([channel])).get(channel, 0) == 0:
