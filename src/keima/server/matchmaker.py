@@ -12,8 +12,8 @@ matched entry stays for ``keep_matched_s`` seconds, and a socket that opens mean
 it reconnected is not lost); a page opened after that is not sent to the game again.
 
 A waiting entry ends when its player cancels, or a few seconds after the last lobby socket of the player closes
-(``left``: a reloaded page keeps its place), counted in every process through the pub/sub's watcher counts. Times are read through ``clock`` (the server's
-Unix time, injectable: tests move it instead of sleeping).
+(``left``: a reloaded page keeps its place), counted in every process through the pub/sub's watcher counts. Times
+are read through ``clock`` (the server's Unix time, injectable: tests move it instead of sleeping).
 """
 
 from __future__ import annotations
