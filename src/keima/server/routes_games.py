@@ -104,7 +104,6 @@ def _created(request: Request, s: GameSession, token: str, invite: str | None, s
     inv = None if invite is None else InviteOut(code=invite, url=f"/g/{s.id}?invite={invite}")
     body = created_json(s.state_json(timesource.now(), seats), SeatOut(colors=colors_out(seats), token=token), inv)
     resp = json_response(body, status)
-    # Secure over HTTPS (behind a TLS proxy uvicorn takes the scheme from X-Forwarded-Proto).
     _set_seat_cookie(resp, s.id, token, is_https(request))
     if session_cookie is not None:
         set_session_cookie(resp, session_cookie, is_https(request))
