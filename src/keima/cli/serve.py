@@ -68,9 +68,6 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     p.set_defaults(func=run)
 
 
-NO_MAIL = "keima: no --smtp (KEIMA_SMTP_URL): no email, notifications go to the page's bell only"
-
-
 def run(args: argparse.Namespace) -> int:
     """Start the server and block until it stops (Ctrl-C). Returns the exit code."""
     import socket
@@ -151,8 +148,6 @@ def run(args: argparse.Namespace) -> int:
     server = _server(app, args.log_level)
     durable = " durable commits;" if args.durable else ""
     print(f"keima: serving on {address} (database {_redact(url)});{durable} Ctrl-C stops", flush=True)
-    if not smtp_url:  # said after the address, the first line, which scripts read
-        print(NO_MAIL, file=sys.stderr, flush=True)
     if not args.no_open and sys.stdout.isatty():
         # Open once the server accepts connections; the browser gets the page at once.
         threading.Timer(1.0, lambda: webbrowser.open(address)).start()
@@ -199,8 +194,6 @@ def _serve_forked(app: object, args: argparse.Namespace, sock: object, address: 
                 os._exit(code)
         children.append(pid)
     print(f"keima: serving on {address} with {n} processes (database {_redact(url)}); Ctrl-C stops", flush=True)
-    if not getattr(args, "smtp", None):
-        print(NO_MAIL, file=sys.stderr, flush=True)
 
     def stop(signum: int, _frame: object) -> None:
         for pid in children:
