@@ -65,6 +65,8 @@ class GameCache:
         self._requests: collections.Counter[str] = collections.Counter()  # changes under way, by game
         self._sweeper: asyncio.TimerHandle | None = None
         self._evicted_since_trim = 0
+        # The most games held in memory since the last full collection this cache asked for (``sweep``).
+        self._most_held = 0
         self._loading: dict[str, asyncio.Future[GameSession]] = {}
 
     def close(self) -> None:
@@ -200,6 +202,7 @@ class GameCache:
         """Put ``s`` in memory as the most recently used game; make room beyond ``cache_size``."""
         self.sessions[s.id] = s
         self.sessions.move_to_end(s.id)
+        self._most_held = max(self._most_held, len(self.sessions))
         self._used[s.id] = time.monotonic()
         self._trim()
         if self._sweeper is None:
@@ -250,7 +253,14 @@ class GameCache:
                 gone += 1
         if self._evicted_since_trim >= 64:
             self._evicted_since_trim = 0
-            release_memory()
+            # When most of the games have gone, a full collection is cheap (it walks what is left) and it frees
+            # what only it can: the cycles of closed connections that reached the old generation while the games
+            # played; the few of them left in the allocator's pages kept ~50 MB in use after a load of 1,000
+            # games (docs/server.md). Under load, with as many games held as before, it would be a long pause.
+            collect = len(self.sessions) * 4 <= self._most_held
+            if collect:
+                self._most_held = len(self.sessions)
+            release_memory(collect=collect)
         if self.sessions:
             self._arm_sweeper()
         return gone

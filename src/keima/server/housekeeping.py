@@ -7,6 +7,8 @@ import asyncio
 import contextlib
 import ctypes
 import ctypes.util
+import gc
+import os
 import time
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -36,26 +38,53 @@ class GcPauses:
                 "total_s": round(self.total, 3)}
 
 
-_libc: Any = None
+_heap: tuple[str, Any] | None = None
 
 
-def release_memory() -> None:
+def _c_heap() -> tuple[str, Any]:
+    """The C allocator under this process and a handle to it: ``("jemalloc", lib)`` when jemalloc is loaded
+    (``keima serve`` preloads it, ``keima.cli.allocator``), ``("glibc", libc)``, or ``("", None)``."""
+    global _heap
+    if _heap is None:
+        _heap = ("", None)
+        with contextlib.suppress(OSError):
+            here = ctypes.CDLL(None)
+            if hasattr(here, "mallctl"):
+                _heap = ("jemalloc", here)
+            else:
+                name = ctypes.util.find_library("c")
+                lib = ctypes.CDLL(name) if name else None
+                if lib is not None and hasattr(lib, "malloc_trim"):
+                    _heap = ("glibc", lib)
+    return _heap
+
+
+def python_allocator() -> str:
+    """What holds this process's Python objects: ``"jemalloc"`` (``keima serve``'s choice where it is installed,
+    ``keima.cli.allocator``), ``"malloc"`` (the C library's, ``PYTHONMALLOC=malloc`` without jemalloc) or
+    ``"pymalloc"`` (Python's own, the default of a Python process)."""
+    if os.environ.get("PYTHONMALLOC", "").startswith("malloc"):
+        return "jemalloc" if _c_heap()[0] == "jemalloc" else "malloc"
+    return "pymalloc"
+
+
+def release_memory(collect: bool = False) -> None:
     """Hand freed memory back to the operating system after many games left memory.
 
-    Python returns its emptied object arenas (and large blocks) to the C allocator, but glibc keeps freed
-    blocks in its heap for reuse; ``malloc_trim(0)`` gives the unused pages back. What stays is Python's own
-    fragmentation: arenas with a few live objects left, reused by the next games (docs/server.md has the
-    figures). A no-op where glibc is not the C library."""
-    global _libc
-    if _libc is None:
-        name = ctypes.util.find_library("c")
-        try:
-            lib = ctypes.CDLL(name) if name else None
-            _libc = lib if lib is not None and hasattr(lib, "malloc_trim") else False
-        except OSError:
-            _libc = False
-    if _libc:
-        _libc.malloc_trim(0)
+    ``collect`` runs a full garbage collection first: it frees the cycles that reached the old generation, which
+    only the full pass every few minutes would otherwise collect (``keima.cli.serve.tune_gc``); the caller asks
+    for it when few games are left, so that the pass is short. Then the C allocator gives its unused pages back:
+    jemalloc purges them at once (it also does by itself within a second), glibc's ``malloc_trim(0)`` trims its
+    heap. Under Python's own allocator what stays is its fragmentation: 1 MiB arenas kept by a few live objects
+    each (docs/server.md has the figures). Returns nothing; a no-op on other C libraries."""
+    if collect:
+        gc.collect()
+    kind, lib = _c_heap()
+    if kind == "jemalloc":
+        # "arena.<MALLCTL_ARENAS_ALL>.purge": every arena's unused dirty pages, now.
+        lib.mallctl(b"arena.4096.purge", None, None, None, ctypes.c_size_t(0))
+    elif kind == "glibc":
+        lib.malloc_trim(0)
 
 
 class Background:
