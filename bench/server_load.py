@@ -287,9 +287,10 @@ async def run_load(url: str, games: int, size: int, moves: int, think: float, du
     return stats, elapsed, len(created), cpu
 
 
-def start_server(db: str) -> tuple[subprocess.Popen[str], str]:
+def start_server(db: str, allocator: str) -> tuple[subprocess.Popen[str], str]:
     proc = subprocess.Popen(
-        [sys.executable, "-m", "keima", "serve", "--no-open", "--host", "127.0.0.1", "--port", "0", "--db", db],
+        [sys.executable, "-m", "keima", "serve", "--no-open", "--host", "127.0.0.1", "--port", "0", "--db", db,
+         "--allocator", allocator],
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=dict(os.environ, PYTHONUNBUFFERED="1"),
     )
     assert proc.stdout is not None
@@ -417,6 +418,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--settle", type=float, default=60.0,
                     help="seconds to watch the server's memory after the games end (default 60)")
+    ap.add_argument("--allocator", default="auto", choices=("auto", "jemalloc", "pymalloc"),
+                    help="the started server's --allocator (default auto: jemalloc where installed)")
     args = ap.parse_args(argv)
     if not 1 <= args.games <= 5000 or not 0 < args.duration <= 3600 or args.think < 0:
         ap.error("--games 1..5000, --duration 0..3600, --think >= 0")
@@ -435,7 +438,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.url:
             url = args.url
         else:
-            proc, url = start_server(f"sqlite:///{tmp.name}/bench.db")
+            proc, url = start_server(f"sqlite:///{tmp.name}/bench.db", args.allocator)
         print(f"server {url}; board {args.size}x{args.size}; think {args.think} s; up to {args.moves} moves a game")
         print(f"machine: {os.cpu_count()} cores; {load_average('before the run')}")
         launched = memory_kib(proc)
@@ -473,7 +476,7 @@ def main(argv: list[str] | None = None) -> int:
         if proc is not None:
             after = " ".join(f"{t:.0f}s:{_mb(k)}/{g}" for t, k, g in samples)
             peak = memory_kib(proc).get("VmHWM")
-            print(f"server memory: at launch {_mb(launched.get('VmRSS'))}, estimator compiled (the start) "
+            print(f"server memory ({srv['allocator']}): at launch {_mb(launched.get('VmRSS'))}, estimator compiled (the start) "
                   f"{_mb(mem0.get('VmRSS'))}, peak {_mb(peak)}, when the games ended "
                   f"{_mb(mem1.get('VmRSS'))} ({srv['games_in_memory']} games in memory); after the end "
                   f"(seconds: RSS/games in memory) {after}")

@@ -19,6 +19,8 @@ command -v pg_ctlcluster >/dev/null 2>&1 || [ -x /usr/lib/postgresql/15/bin/init
 command -v redis-server >/dev/null 2>&1 || need_apt+=(redis-server)
 # nginx for the reverse-proxy test (tests/cluster/test_proxy.py runs the configuration of docs/deploy.md).
 command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || need_apt+=(nginx)
+# jemalloc: `keima serve` runs on it where installed (docs/server.md, "Memory"); tests/server/test_allocator.py.
+{ ldconfig -p || /sbin/ldconfig -p; } 2>/dev/null | grep -q 'libjemalloc\.so\.2' || need_apt+=(libjemalloc2)
 if [ ${#need_apt[@]} -gt 0 ]; then
   echo "== apt-get install ${need_apt[*]}"
   $SUDO apt-get update -qq

@@ -10,6 +10,8 @@ import threading
 import webbrowser
 from typing import Any
 
+from keima.cli import allocator
+
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the ``serve`` sub-command."""
@@ -63,6 +65,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     p.add_argument("--public-url", default=os.environ.get("KEIMA_PUBLIC_URL"), metavar="URL",
                    help="the server's address as the players reach it, for the links in emails "
                    "(default: the address it serves on; env KEIMA_PUBLIC_URL)")
+    p.add_argument("--allocator", default=os.environ.get("KEIMA_ALLOCATOR", "auto"), choices=allocator.CHOICES,
+                   help="the memory allocator: jemalloc gives the memory of games that left back to the system, "
+                   "Python's own (pymalloc) keeps most of it; auto (the default) takes jemalloc where it is "
+                   "installed (Debian: libjemalloc2) (env KEIMA_ALLOCATOR)")
     p.add_argument("--no-open", action="store_true", help="do not open the browser")
     p.add_argument("--log-level", default="warning", choices=["critical", "error", "warning", "info", "debug"])
     p.set_defaults(func=run)
@@ -73,6 +79,11 @@ def run(args: argparse.Namespace) -> int:
     import socket
 
     from keima.cli import UsageError, error_line
+
+    try:
+        allocator.adopt(getattr(args, "allocator", "pymalloc"))  # first: it may start this process again
+    except allocator.AllocatorError as exc:
+        raise UsageError(f"--allocator: {exc}") from None
     from keima.server.app import create_app
     from keima.server.store import default_url
 

@@ -24,6 +24,7 @@ from keima.server.api_players import (
 )
 from keima.server.chat import game_sgf
 from keima.server.errors import Refused
+from keima.server.housekeeping import python_allocator
 from keima.server.http_edge import json_response
 from keima.server.hub import Hub
 from keima.server.mutes import without_muted_state
@@ -96,7 +97,8 @@ async def stats(request: Request) -> StatsOut:
         return round(ms[min(len(ms) - 1, int(q * len(ms)))], 3) if ms else None
 
     return StatsOut(games_in_memory=len(hub.sessions), actions=len(ms), p50_ms=pct(0.5), p99_ms=pct(0.99),
-                    max_ms=round(ms[-1], 3) if ms else None, gc=GcOut(**hub.gc_pauses.summary()))
+                    max_ms=round(ms[-1], 3) if ms else None, gc=GcOut(**hub.gc_pauses.summary()),
+                    allocator=python_allocator())
 
 def _created(request: Request, s: GameSession, token: str, invite: str | None, status: int,
              session_cookie: str | None = None) -> Response:

@@ -408,6 +408,7 @@ class StatsOut(_Strict):
     p99_ms: float | None
     max_ms: float | None
     gc: GcOut
+    allocator: str
 
 
 # -- WebSocket messages from the server (docs/web-api.md, *WebSocket*) -----------------------------------------

@@ -1,0 +1,89 @@
+"""The C allocator ``keima serve`` runs on: jemalloc where it is installed, else Python's own (pymalloc).
+
+Why: a server that held a thousand games keeps most of that memory after they leave under pymalloc. pymalloc
+hands an arena (1 MiB) back only when every object in it is gone, and a handful of objects that outlive a load
+(a closed connection waiting for the collector, a cache entry, a timer) is enough to keep a hundred arenas: the
+server stayed at 1.46 times its size before the load. jemalloc keeps small objects in slabs of a few pages and
+gives freed pages back within a second (``dirty_decay_ms``), so only the pages that still hold something stay
+(docs/server.md, "Memory", has the figures). An allocator is chosen when a process starts, so ``keima serve``
+starts itself again, once, with jemalloc preloaded (``LD_PRELOAD``) and Python's objects handed to it
+(``PYTHONMALLOC=malloc``), before it opens anything.
+
+The choice: ``--allocator`` or the environment variable ``KEIMA_ALLOCATOR``: ``auto`` (the default: jemalloc
+when the system has it, Debian's ``libjemalloc2``), ``jemalloc`` (refuse to start without it) or ``pymalloc``.
+"""
+
+from __future__ import annotations
+
+import ctypes.util
+import os
+import sys
+
+CHOICES = ("auto", "jemalloc", "pymalloc")
+# Freed pages go back after about a second (by a background thread, so an idle server also shrinks); no lazy
+# "muzzy" stage, whose pages still count in the resident size; two arenas, as the server's threads mostly take
+# turns with Python's lock and more arenas would only spread its objects thinner.
+JEMALLOC_CONF = "background_thread:true,dirty_decay_ms:1000,muzzy_decay_ms:0,narenas:2"
+# Set in the restarted process: it must not restart again, whatever it finds.
+STARTED = "KEIMA_ALLOCATOR_STARTED"
+
+
+class AllocatorError(Exception):
+    """``--allocator jemalloc`` where jemalloc is not installed."""
+
+
+def jemalloc_library() -> str | None:
+    """The name of the system's jemalloc library (``libjemalloc.so.2``), or None where it has none. Linux only:
+    elsewhere preloading works otherwise, and keima does not try."""
+    if not sys.platform.startswith("linux"):
+        return None
+    return ctypes.util.find_library("jemalloc")
+
+
+def restart_environment(choice: str, environ: dict[str, str], library: str | None) -> dict[str, str] | None:
+    """The environment to start ``keima serve`` again with, or None to go on in this process.
+
+    ``choice`` is one of ``CHOICES``; ``library`` what ``jemalloc_library`` found. None when the choice is
+    ``pymalloc``, when this process is already the restarted one, or when ``auto`` finds no jemalloc. A user's
+    own ``LD_PRELOAD`` is kept (after jemalloc) and a ``MALLOC_CONF`` of theirs wins over keima's.
+    Raises ``AllocatorError`` when the choice is ``jemalloc`` and there is none.
+    """
+    if choice not in CHOICES:
+        raise AllocatorError(f"unknown allocator {choice!r} (one of {', '.join(CHOICES)})")
+    if choice == "pymalloc" or environ.get(STARTED):
+        return None
+    if library is None:
+        if choice == "jemalloc":
+            raise AllocatorError("jemalloc is not installed (Debian: apt install libjemalloc2)")
+        return None
+    env = dict(environ)
+    env["LD_PRELOAD"] = " ".join(p for p in (library, environ.get("LD_PRELOAD", "")) if p)
+    env["PYTHONMALLOC"] = "malloc"
+    env.setdefault("MALLOC_CONF", JEMALLOC_CONF)
+    env[STARTED] = choice
+    return env
+
+
+def adopt(choice: str) -> None:
+    """Start this process again under jemalloc when ``choice`` asks for it and the system has it; returns only
+    when this process goes on as it is (pymalloc, already restarted, or no jemalloc for ``auto``).
+
+    Call it before the process prints, opens or starts anything: the new process starts from the beginning,
+    with the same command line, standard streams and working folder. Raises ``AllocatorError`` as
+    ``restart_environment`` does."""
+    if os.environ.get(STARTED):
+        from keima.server.housekeeping import python_allocator  # the server's module: imported only now
+
+        if python_allocator() != "jemalloc":  # the loader could not preload it (it says so on the standard error too)
+            print("keima serve: jemalloc did not load; Python's allocator it is", file=sys.stderr)
+        return
+    env = restart_environment(choice, dict(os.environ), jemalloc_library())
+    if env is None:
+        return
+    sys.stdout.flush()
+    sys.stderr.flush()
+    try:
+        os.execve(sys.executable, [sys.executable, *sys.orig_argv[1:]], env)
+    except OSError as exc:  # no restart: go on with pymalloc, and say why
+        print(f"keima serve: could not restart under jemalloc ({exc.strerror}); Python's allocator it is",
+              file=sys.stderr)

@@ -1,0 +1,76 @@
+"""``keima serve`` runs on jemalloc where the system has it (``keima.cli.allocator``): the memory of games that
+left goes back to the system, where Python's own allocator keeps most of it (docs/server.md, *Memory*)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import httpx
+import pytest
+
+from keima.cli import allocator
+from server.live import serve
+
+LIB = "libjemalloc.so.2"
+
+
+@pytest.mark.parametrize(
+    ("choice", "environ", "library", "expected"),
+    [
+        # auto: jemalloc where it is installed, Python's allocator where not
+        ("auto", {}, LIB, {"LD_PRELOAD": LIB, "PYTHONMALLOC": "malloc", "MALLOC_CONF": allocator.JEMALLOC_CONF,
+                           allocator.STARTED: "auto"}),
+        ("auto", {}, None, None),
+        ("jemalloc", {}, LIB, {"LD_PRELOAD": LIB, "PYTHONMALLOC": "malloc", "MALLOC_CONF": allocator.JEMALLOC_CONF,
+                               allocator.STARTED: "jemalloc"}),
+        ("pymalloc", {}, LIB, None),
+        # the restarted process goes on: no second restart, whatever it finds
+        ("auto", {allocator.STARTED: "auto"}, LIB, None),
+        # the user's own preload is kept after jemalloc, their MALLOC_CONF wins
+        ("auto", {"LD_PRELOAD": "libmine.so", "MALLOC_CONF": "narenas:1"}, LIB,
+         {"LD_PRELOAD": f"{LIB} libmine.so", "PYTHONMALLOC": "malloc", "MALLOC_CONF": "narenas:1",
+          allocator.STARTED: "auto"}),
+    ],
+)
+def test_restart_environment(choice: str, environ: dict[str, str], library: str | None,
+                             expected: dict[str, str] | None) -> None:
+    env = allocator.restart_environment(choice, {"HOME": "/home/x", **environ}, library)
+    if expected is None:
+        assert env is None
+    else:
+        assert env == {"HOME": "/home/x", **expected}
+
+
+@pytest.mark.parametrize(("choice", "library", "words"),
+                         [("jemalloc", None, "jemalloc is not installed"), ("tcmalloc", LIB, "unknown allocator")])
+def test_a_choice_that_cannot_be_kept_is_refused_with_its_reason(choice: str, library: str | None, words: str) -> None:
+    with pytest.raises(allocator.AllocatorError, match=words):
+        allocator.restart_environment(choice, {}, library)
+
+
+def maps_of(pid: int) -> str:
+    return Path(f"/proc/{pid}/maps").read_text()
+
+
+@pytest.mark.skipif(allocator.jemalloc_library() is None and not os.environ.get("CI"),
+                    reason="jemalloc is not installed here (Debian: libjemalloc2; CI installs it)")
+def test_keima_serve_runs_on_jemalloc_where_installed_and_on_pymalloc_when_asked(tmp_path: Path) -> None:
+    with serve(f"sqlite:///{tmp_path / 'a.db'}") as (proc, base):
+        # The same process (the restart replaces its program, not its id): the one a supervisor started.
+        assert "jemalloc" in maps_of(proc.pid)
+        assert httpx.get(base + "/api/stats").json()["allocator"] == "jemalloc"
+    with serve(f"sqlite:///{tmp_path / 'b.db'}", "--allocator", "pymalloc") as (proc, base):
+        assert "jemalloc" not in maps_of(proc.pid)
+        assert httpx.get(base + "/api/stats").json()["allocator"] == "pymalloc"
+
+
+def test_an_unknown_allocator_in_the_environment_is_a_usage_error(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    r = subprocess.run([sys.executable, "-m", "keima", "serve", "--no-open", "--port", "0",
+                        "--db", f"sqlite:///{tmp_path / 'c.db'}"], capture_output=True, text=True, timeout=60,
+                       env=dict(os.environ, KEIMA_ALLOCATOR="tcmalloc"))
+    assert r.returncode == 2
+    assert "--allocator: unknown allocator 'tcmalloc'" in r.stderr
