@@ -32,3 +32,16 @@ def test_postgres_urls_use_psycopg3() -> None:
     assert normalise_url("postgresql://u@h/d") == "postgresql+psycopg://u@h/d"
     assert normalise_url("postgresql+psycopg://u@h/d") == "postgresql+psycopg://u@h/d"
     assert normalise_url("sqlite:///x.db") == "sqlite:///x.db"
+
+
+def test_serve_called_from_a_program_never_restarts_its_process(monkeypatch: pytest.MonkeyPatch,
+                                                                capsys: pytest.CaptureFixture[str]) -> None:
+    # `keima serve` starts itself again on jemalloc (keima.cli.allocator), but only as a process's own command
+    # line: main() called with arguments (a program embedding keima, this test) would have replaced the caller.
+    restarts: list[object] = []
+    monkeypatch.setattr("os.execve", lambda *a: restarts.append(a))
+    monkeypatch.setattr("keima.cli.allocator.jemalloc_library", lambda: "libjemalloc.so.2")
+    assert main(["serve", "--no-open", "--port", "70000"]) == 2
+    assert restarts == []
+    assert main(["serve", "--no-open", "--port", "0", "--allocator", "jemalloc", "--db", "not a url"]) == 2
+    assert restarts == [] and "not a database URL" in capsys.readouterr().err

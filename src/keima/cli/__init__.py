@@ -88,9 +88,12 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; returns the process exit code."""
+    """Run the command line (``argv``, or this process's own when None); returns the process exit code."""
     parser = build_parser()
     args = parser.parse_args(argv)
+    # Only a process's own command line may start the process again (``keima serve`` on jemalloc): a program
+    # or a test that calls main() with its own arguments keeps its process.
+    args.own_process = argv is None
     func = getattr(args, "func", None)
     if func is None:
         parser.print_help()

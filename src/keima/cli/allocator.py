@@ -40,6 +40,12 @@ def jemalloc_library() -> str | None:
     return ctypes.util.find_library("jemalloc")
 
 
+def check(choice: str) -> None:
+    """Raise ``AllocatorError`` unless ``choice`` is one of ``CHOICES``."""
+    if choice not in CHOICES:
+        raise AllocatorError(f"unknown allocator {choice!r} (one of {', '.join(CHOICES)})")
+
+
 def restart_environment(choice: str, environ: dict[str, str], library: str | None) -> dict[str, str] | None:
     """The environment to start ``keima serve`` again with, or None to go on in this process.
 
@@ -48,8 +54,7 @@ def restart_environment(choice: str, environ: dict[str, str], library: str | Non
     own ``LD_PRELOAD`` is kept (after jemalloc) and a ``MALLOC_CONF`` of theirs wins over keima's.
     Raises ``AllocatorError`` when the choice is ``jemalloc`` and there is none.
     """
-    if choice not in CHOICES:
-        raise AllocatorError(f"unknown allocator {choice!r} (one of {', '.join(CHOICES)})")
+    check(choice)
     if choice == "pymalloc" or environ.get(STARTED):
         return None
     if library is None:
@@ -68,8 +73,9 @@ def adopt(choice: str) -> None:
     """Start this process again under jemalloc when ``choice`` asks for it and the system has it; returns only
     when this process goes on as it is (pymalloc, already restarted, or no jemalloc for ``auto``).
 
-    Call it before the process prints, opens or starts anything: the new process starts from the beginning,
-    with the same command line, standard streams and working folder. Raises ``AllocatorError`` as
+    Call it before the process prints, opens or starts anything, and only for the process's own command line
+    (``keima.cli.main`` without arguments): the new process starts from the beginning, with the same command
+    line, standard streams and working folder, so a program calling it would be replaced. Raises ``AllocatorError`` as
     ``restart_environment`` does."""
     if os.environ.get(STARTED):
         from keima.server.housekeeping import python_allocator  # the server's module: imported only now

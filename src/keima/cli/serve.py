@@ -80,8 +80,13 @@ def run(args: argparse.Namespace) -> int:
 
     from keima.cli import UsageError, error_line
 
+    choice = getattr(args, "allocator", "auto")
     try:
-        allocator.adopt(getattr(args, "allocator", "pymalloc"))  # first: it may start this process again
+        allocator.check(choice)
+        # First, as it may start this process again; not when a program called main() with its own arguments:
+        # its process, its allocator.
+        if getattr(args, "own_process", False):
+            allocator.adopt(choice)
     except allocator.AllocatorError as exc:
         raise UsageError(f"--allocator: {exc}") from None
     from keima.server.app import create_app
