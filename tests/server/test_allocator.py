@@ -3,6 +3,7 @@ left goes back to the system, where Python's own allocator keeps most of it (doc
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 
@@ -10,9 +11,13 @@ import httpx
 import pytest
 
 from keima.cli import allocator
+from keima.server import housekeeping
 from server.live import serve
 
 LIB = "libjemalloc.so.2"
+
+
+NONE_BEFORE = json.dumps({"LD_PRELOAD": None, "PYTHONMALLOC": None, "MALLOC_CONF": None})
 
 
 @pytest.mark.parametrize(
@@ -20,17 +25,18 @@ LIB = "libjemalloc.so.2"
     [
         # auto: jemalloc where it is installed, Python's allocator where not
         ("auto", {}, LIB, {"LD_PRELOAD": LIB, "PYTHONMALLOC": "malloc", "MALLOC_CONF": allocator.JEMALLOC_CONF,
-                           allocator.STARTED: "auto"}),
+                           allocator.STARTED: NONE_BEFORE}),
         ("auto", {}, None, None),
         ("jemalloc", {}, LIB, {"LD_PRELOAD": LIB, "PYTHONMALLOC": "malloc", "MALLOC_CONF": allocator.JEMALLOC_CONF,
-                               allocator.STARTED: "jemalloc"}),
+                               allocator.STARTED: NONE_BEFORE}),
         ("pymalloc", {}, LIB, None),
         # the restarted process goes on: no second restart, whatever it finds
-        ("auto", {allocator.STARTED: "auto"}, LIB, None),
+        ("auto", {allocator.STARTED: NONE_BEFORE}, LIB, None),
         # the user's own preload is kept after jemalloc, their MALLOC_CONF wins
         ("auto", {"LD_PRELOAD": "libmine.so", "MALLOC_CONF": "narenas:1"}, LIB,
          {"LD_PRELOAD": f"{LIB} libmine.so", "PYTHONMALLOC": "malloc", "MALLOC_CONF": "narenas:1",
-          allocator.STARTED: "auto"}),
+          allocator.STARTED: json.dumps({"LD_PRELOAD": "libmine.so", "PYTHONMALLOC": None,
+                                         "MALLOC_CONF": "narenas:1"})}),
     ],
 )
 def test_restart_environment(choice: str, environ: dict[str, str], library: str | None,
@@ -40,6 +46,28 @@ def test_restart_environment(choice: str, environ: dict[str, str], library: str 
         assert env is None
     else:
         assert env == {"HOME": "/home/x", **expected}
+
+
+@pytest.mark.parametrize("before", [{}, {"LD_PRELOAD": "libmine.so", "MALLOC_CONF": "narenas:1"},
+                                    {"PYTHONMALLOC": "pymalloc_debug"}])
+def test_the_restarted_process_gives_its_children_the_environment_it_had_before(before: dict[str, str]) -> None:
+    # A browser opened by keima serve must not inherit jemalloc: Chromium started with it stops at once.
+    environ = {"HOME": "/home/x", **before}
+    env = allocator.restart_environment("auto", environ, LIB)
+    assert env is not None
+    assert allocator.restored_environment(env) == environ
+
+
+def test_adopt_in_the_restarted_process_restores_the_environment_and_keeps_the_allocator_known(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    env = allocator.restart_environment("auto", {"HOME": "/home/x", "LD_PRELOAD": "libmine.so"}, LIB)
+    assert env is not None
+    monkeypatch.setattr(os, "environ", dict(env))
+    monkeypatch.setattr(housekeeping, "python_on_c_malloc", False)
+    monkeypatch.setattr(os, "execve", lambda *a: pytest.fail("restarted twice"))
+    allocator.adopt("auto")
+    assert os.environ == {"HOME": "/home/x", "LD_PRELOAD": "libmine.so"}
+    assert housekeeping.python_on_c_malloc is True
 
 
 @pytest.mark.parametrize(("choice", "library", "words"),

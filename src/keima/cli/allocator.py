@@ -16,6 +16,7 @@ when the system has it, Debian's ``libjemalloc2``), ``jemalloc`` (refuse to star
 from __future__ import annotations
 
 import ctypes.util
+import json
 import os
 import sys
 
@@ -24,8 +25,10 @@ CHOICES = ("auto", "jemalloc", "pymalloc")
 # "muzzy" stage, whose pages still count in the resident size; two arenas, as the server's threads mostly take
 # turns with Python's lock and more arenas would only spread its objects thinner.
 JEMALLOC_CONF = "background_thread:true,dirty_decay_ms:1000,muzzy_decay_ms:0,narenas:2"
-# Set in the restarted process: it must not restart again, whatever it finds.
+# Set in the restarted process, which must not restart again whatever it finds; its value keeps the variables
+# below as they were before, so that the server's own children (a browser, a GTP engine) start without them.
 STARTED = "KEIMA_ALLOCATOR_STARTED"
+CHANGED = ("LD_PRELOAD", "PYTHONMALLOC", "MALLOC_CONF")
 
 
 class AllocatorError(Exception):
@@ -65,7 +68,23 @@ def restart_environment(choice: str, environ: dict[str, str], library: str | Non
     env["LD_PRELOAD"] = " ".join(p for p in (library, environ.get("LD_PRELOAD", "")) if p)
     env["PYTHONMALLOC"] = "malloc"
     env.setdefault("MALLOC_CONF", JEMALLOC_CONF)
-    env[STARTED] = choice
+    env[STARTED] = json.dumps({name: environ.get(name) for name in CHANGED})
+    return env
+
+
+def restored_environment(environ: dict[str, str]) -> dict[str, str]:
+    """``environ`` of a restarted process as it was before ``restart_environment`` (``STARTED`` gone too).
+
+    Chromium started with jemalloc preloaded stops at once (a trap), so the browser ``keima serve`` opens, and
+    any program it runs, must not inherit it."""
+    env = dict(environ)
+    before = json.loads(env.pop(STARTED, "{}") or "{}")
+    for name in CHANGED:
+        if name in before:
+            if before[name] is None:
+                env.pop(name, None)
+            else:
+                env[name] = before[name]
     return env
 
 
@@ -75,12 +94,18 @@ def adopt(choice: str) -> None:
 
     Call it before the process prints, opens or starts anything, and only for the process's own command line
     (``keima.cli.main`` without arguments): the new process starts from the beginning, with the same command
-    line, standard streams and working folder, so a program calling it would be replaced. Raises ``AllocatorError`` as
+    line, standard streams and working folder, so a program calling it would be replaced. In the new process it
+    puts the environment back as it was (``restored_environment``). Raises ``AllocatorError`` as
     ``restart_environment`` does."""
     if os.environ.get(STARTED):
-        from keima.server.housekeeping import python_allocator  # the server's module: imported only now
+        from keima.server import housekeeping  # the server's module: imported only now
 
-        if python_allocator() != "jemalloc":  # the loader could not preload it (it says so on the standard error too)
+        # Started with PYTHONMALLOC=malloc, which the environment will no longer say.
+        housekeeping.python_on_c_malloc = True
+        restored = restored_environment(dict(os.environ))
+        os.environ.clear()
+        os.environ.update(restored)
+        if housekeeping.python_allocator() != "jemalloc":  # the loader said why on the standard error
             print("keima serve: jemalloc did not load; Python's allocator it is", file=sys.stderr)
         return
     env = restart_environment(choice, dict(os.environ), jemalloc_library())

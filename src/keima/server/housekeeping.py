@@ -59,11 +59,16 @@ def _c_heap() -> tuple[str, Any]:
     return _heap
 
 
+# Whether Python hands its objects to the C allocator (PYTHONMALLOC=malloc at the start). keima.cli.allocator
+# sets it in the process it started again, whose environment no longer says so (its children must not inherit it).
+python_on_c_malloc = os.environ.get("PYTHONMALLOC", "").startswith("malloc")
+
+
 def python_allocator() -> str:
     """What holds this process's Python objects: ``"jemalloc"`` (``keima serve``'s choice where it is installed,
     ``keima.cli.allocator``), ``"malloc"`` (the C library's, ``PYTHONMALLOC=malloc`` without jemalloc) or
     ``"pymalloc"`` (Python's own, the default of a Python process)."""
-    if os.environ.get("PYTHONMALLOC", "").startswith("malloc"):
+    if python_on_c_malloc:
         return "jemalloc" if _c_heap()[0] == "jemalloc" else "malloc"
     return "pymalloc"
 
