@@ -32,7 +32,7 @@ CHANGED = ("LD_PRELOAD", "PYTHONMALLOC", "MALLOC_CONF")
 
 
 class AllocatorError(Exception):
-    """``--allocator jemalloc`` where jemalloc is not installed."""
+    """An allocator keima does not know, or ``jemalloc`` asked for where it is not installed."""
 
 
 def jemalloc_library() -> str | None:

@@ -11,7 +11,7 @@ import gc
 import os
 import time
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, Literal
 
 
 class GcPauses:
@@ -64,7 +64,10 @@ def _c_heap() -> tuple[str, Any]:
 python_on_c_malloc = os.environ.get("PYTHONMALLOC", "").startswith("malloc")
 
 
-def python_allocator() -> str:
+Allocator = Literal["jemalloc", "malloc", "pymalloc"]
+
+
+def python_allocator() -> Allocator:
     """What holds this process's Python objects: ``"jemalloc"`` (``keima serve``'s choice where it is installed,
     ``keima.cli.allocator``), ``"malloc"`` (the C library's, ``PYTHONMALLOC=malloc`` without jemalloc) or
     ``"pymalloc"`` (Python's own, the default of a Python process)."""

@@ -12,6 +12,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, RootModel, StrictBool, StrictInt, TypeAdapter
 
 from keima.rules.coords import MAX_SIZE, MIN_SIZE
+from keima.server.housekeeping import Allocator
 
 #: The longest main time (or Fischer cap) and the longest time a move may get: correspondence games run for
 #: weeks, but a clock beyond these is a game nobody is playing (docs/correspondence.md).
@@ -408,7 +409,7 @@ class StatsOut(_Strict):
     p99_ms: float | None
     max_ms: float | None
     gc: GcOut
-    allocator: str
+    allocator: Allocator
 
 
 # -- WebSocket messages from the server (docs/web-api.md, *WebSocket*) -----------------------------------------
