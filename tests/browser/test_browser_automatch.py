@@ -85,9 +85,14 @@ def test_two_people_are_matched_and_see_their_rating_change(new_page: Any, ui: A
     expect(alice.get_by_test_id(f"my-rating-change-{gid}")).to_have_text(f" +{change['B']:.1f}")
     shot(alice, "lobby-after-en")
 
-    # Asking again and cancelling: the form comes back, and the server has no entry left.
+    # Asking again, reloading, and cancelling: the reloaded page shows the wait since the request (it showed
+    # 0:00 after every reload before), the form comes back, and the server has no entry left.
     ask(alice, "Find an opponent")
     expect(alice.get_by_test_id("automatch-waiting")).to_be_visible()
+    alice.wait_for_timeout(3000)
+    alice.reload()
+    # Within a second: a page counting from its own load would still show 0:00 or 0:01.
+    expect(alice.get_by_test_id("automatch-waiting")).to_contain_text(re.compile(r"0:0[3-9]"), timeout=1000)
     alice.get_by_test_id("automatch-cancel").click()
     expect(alice.get_by_test_id("automatch-start")).to_be_visible()
-    assert alice.request.get("/api/automatch").json() == {"waiting": False, "game": None}
+    assert alice.request.get("/api/automatch").json() == {"waiting": False, "game": None, "waited_s": None}

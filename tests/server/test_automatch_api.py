@@ -46,8 +46,8 @@ def test_two_registered_players_get_one_rated_game(client: TestClient, clock: Fa
     bob.req("PATCH", "/api/me", 200, json={"rank": "10k"})
     with alice.ws("/api/lobby/ws") as wa, bob.ws("/api/lobby/ws") as wb:
         assert wa.receive_json()["type"] == "lobby" and wb.receive_json()["type"] == "lobby"
-        assert ask(alice, sizes=[19, 9]) == {"waiting": True, "game": None}
-        assert alice.req("GET", "/api/automatch", 200).json() == {"waiting": True, "game": None}
+        assert ask(alice, sizes=[19, 9]) == {"waiting": True, "game": None, "waited_s": 0.0}
+        assert alice.req("GET", "/api/automatch", 200).json() == {"waiting": True, "game": None, "waited_s": 0.0}
         clock.now += 1
         got = ask(bob, sizes=[9, 13])
         assert got["waiting"] is False and got["game"]
@@ -69,10 +69,10 @@ def test_two_registered_players_get_one_rated_game(client: TestClient, clock: Fa
     mine = bob.req("GET", "/api/me/games", 200).json()["games"]
     assert [g["id"] for g in mine] == [gid] and mine[0]["rated"] is True
     # Both were told by their sockets: a page opened later is not sent to the game again.
-    wait_for(lambda: bob.req("GET", "/api/automatch", 200).json() == {"waiting": False, "game": None}, 5)
+    wait_for(lambda: bob.req("GET", "/api/automatch", 200).json() == {"waiting": False, "game": None, "waited_s": None}, 5)
     with alice.ws("/api/lobby/ws") as again:
         assert again.receive_json()["type"] == "lobby"
-    assert alice.req("GET", "/api/automatch", 200).json() == {"waiting": False, "game": None}
+    assert alice.req("GET", "/api/automatch", 200).json() == {"waiting": False, "game": None, "waited_s": None}
 
 
 def test_the_window_widens_with_waiting(client: TestClient, clock: FakeClock) -> None:
@@ -93,9 +93,9 @@ def test_the_window_widens_with_waiting(client: TestClient, clock: FakeClock) ->
     with strong.ws("/api/lobby/ws") as sock:
         assert sock.receive_json()["type"] == "lobby"
         assert sock.receive_json() == {"type": "matched", "game": made[0]}
-    wait_for(lambda: strong.req("GET", "/api/automatch", 200).json() == {"waiting": False, "game": None}, 5)
+    wait_for(lambda: strong.req("GET", "/api/automatch", 200).json() == {"waiting": False, "game": None, "waited_s": None}, 5)
     clock.now += 61  # a match nobody was told of is forgotten after a minute
-    assert weak.req("GET", "/api/automatch", 200).json() == {"waiting": False, "game": None}
+    assert weak.req("GET", "/api/automatch", 200).json() == {"waiting": False, "game": None, "waited_s": None}
     state = weak.req("GET", f"/api/games/{made[0]}", 200).json()
     # The weaker takes Black, with the handicap that 4 ranks stand for on 9x9 under the French rules.
     assert state["players"]["B"]["name"] == "weakling" and state["handicap"] == 1 and state["komi"] == 0.5
@@ -181,3 +181,14 @@ def test_correspondence_automatch_makes_a_game_of_days(client: TestClient) -> No
     # A live speed and the correspondence speed never meet.
     assert ask(alice, speed="live")["waiting"] is True
     assert ask(Browser(client), speed="correspondence")["waiting"] is True
+
+
+def test_the_wait_is_counted_from_the_request_by_the_servers_clock(client: TestClient, clock: FakeClock) -> None:
+    # A reloaded lobby page asks where it stands: it shows the wait since the request, not from its own load.
+    b = Browser(client)
+    registered(b, "carla")
+    assert ask(b) == {"waiting": True, "game": None, "waited_s": 0.0}
+    clock.now += 83.4
+    assert b.req("GET", "/api/automatch", 200).json() == {"waiting": True, "game": None, "waited_s": 83.4}
+    b.req("DELETE", "/api/automatch", 204)
+    assert b.req("GET", "/api/automatch", 200).json() == {"waiting": False, "game": None, "waited_s": None}

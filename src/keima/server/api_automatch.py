@@ -38,11 +38,13 @@ class AutomatchIn(_Strict):
 
 
 class AutomatchOut(_Strict):
-    """Where the caller stands: ``waiting`` in the queue, or matched with ``game`` (a game made in the last
-    minute), or neither (both false/null)."""
+    """Where the caller stands: ``waiting`` in the queue (for ``waited_s`` seconds so far), or matched with
+    ``game`` (a game made in the last minute), or neither (both false/null)."""
 
     waiting: bool
     game: str | None
+    # Seconds since the caller asked, by the server's clock: a reloaded page shows the wait from its start.
+    waited_s: float | None = None
 
 
 def matchmaker_of(request: Request) -> Matchmaker:
@@ -64,7 +66,7 @@ async def enter(body: AutomatchIn, request: Request) -> Response:
     player, cookie = await caller_player(request, make=True)
     assert player is not None
     game = await matchmaker_of(request).enter(player, body.sizes, body.speed, body.rules, body.handicap)
-    resp = _json(AutomatchOut(waiting=game is None, game=game))
+    resp = _json(AutomatchOut(waiting=game is None, game=game, waited_s=0.0 if game is None else None))
     if cookie is not None:
         set_session_cookie(resp, cookie, is_https(request))
     return resp
@@ -76,11 +78,14 @@ async def status(request: Request) -> Response:
     (told once: by this answer, or by their lobby socket)."""
     pid = await players_of(request).player_id(request.cookies)
     got = None if pid is None else await matchmaker_of(request).status(pid)
-    if got is None:
+    if pid is None or got is None:
         return _json(AutomatchOut(waiting=False, game=None))
-    if got[1] is not None and pid is not None:
-        await matchmaker_of(request).told(pid, got[1])
-    return _json(AutomatchOut(waiting=got[1] is None, game=got[1]))
+    entry, game = got
+    if game is not None:
+        await matchmaker_of(request).told(pid, game)
+        return _json(AutomatchOut(waiting=False, game=game))
+    waited = round(max(0.0, matchmaker_of(request).clock() - entry.since), 1)
+    return _json(AutomatchOut(waiting=True, game=None, waited_s=waited))
 
 
 @router.delete("/api/automatch", status_code=204, responses={204: {}, 404: {"model": ErrorBody}, **_errors})

@@ -43,7 +43,8 @@ export function Automatch() {
     automatchApi.status().then(
       (r) => {
         if (r.game) goTo(r.game);
-        else if (r.waiting) setSince(Date.now());
+        // The wait counts from the request (the server's answer), not from this page's load.
+        else if (r.waiting) setSince(Date.now() - (r.waited_s ?? 0) * 1000);
       },
       () => {},
     );
