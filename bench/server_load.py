@@ -45,6 +45,8 @@ from typing import Any
 import httpx
 from websockets.asyncio.client import ClientConnection, connect
 
+from keima.cli.allocator import CHOICES as ALLOCATORS
+
 
 @dataclass
 class Stats:
@@ -418,7 +420,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--settle", type=float, default=60.0,
                     help="seconds to watch the server's memory after the games end (default 60)")
-    ap.add_argument("--allocator", default="auto", choices=("auto", "jemalloc", "pymalloc"),
+    ap.add_argument("--allocator", default="auto", choices=ALLOCATORS,
                     help="the started server's --allocator (default auto: jemalloc where installed)")
     args = ap.parse_args(argv)
     if not 1 <= args.games <= 5000 or not 0 < args.duration <= 3600 or args.think < 0:
