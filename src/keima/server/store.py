@@ -240,8 +240,9 @@ class Store:
 
     @staticmethod
     def _execute(conn: Connection, ops: list[Callable[[Connection], Any] | Append]) -> list[Any]:
-        # All appended log rows go in one executemany: per-statement work in this thread is what competes
-        # with the event loop for the GIL.
+        # All appended log rows go in one executemany, and all the game-row updates of consecutive appends in
+        # another: per-statement work on this thread (building, caching and binding a statement) is what
+        # competes with the players' moves. The statements are built once (``_LOG_INSERT``, ``_game_update``).
         now = now_utc()
         rows = [
             {"game_id": op.game_id, "seq": op.first_seq + i, "entry": e, "created_at": now}
@@ -250,9 +251,9 @@ class Store:
             for i, e in enumerate(op.entries)
         ]
         if len(rows) == 1:  # a lone row: one plain statement (an executemany of one row costs a pipeline)
-            conn.execute(game_log.insert(), rows[0])
+            conn.execute(_LOG_INSERT, rows[0])
         elif rows:
-            conn.execute(game_log.insert(), rows)
+            conn.execute(_LOG_INSERT, rows)
         results: list[Any] = []
         outbox = [{"game_id": op.game_id, "version": v, "kind": k, "data": d, "created_at": now}
                   for op in ops if isinstance(op, Append) for v, k, d in op.outbox]
@@ -261,20 +262,23 @@ class Store:
                 # Outbox numbers are given in commit order (the subscribers read up to the last one they applied):
                 # transactions that write events take turns. Events are rare (a finished game), moves never wait.
                 conn.exec_driver_sql("SELECT pg_advisory_xact_lock(7243502)")
-            conn.execute(game_outbox.insert(), outbox)
+            conn.execute(_OUTBOX_INSERT, outbox)
+        updates: dict[tuple[str, ...], list[dict[str, Any]]] = {}
         for op in ops:
             if isinstance(op, Append):
                 if op.update is not None:
-                    values: dict[str, Any] = dict(op.update)
-                    # A finished game keeps the time it finished (the lists of finished games are in that order):
-                    # what comes after (chat, the rating change) does not move it. The CASE reads the row as it was.
-                    values["updated_at"] = sa.case((games.c.phase == "finished", games.c.updated_at), else_=now)
-                    conn.execute(games.update().where(games.c.id == op.game_id).values(**values))
+                    keys = tuple(sorted(op.update))
+                    params = {f"v_{k}": v for k, v in op.update.items()}
+                    params["v_id"], params["v_now"] = op.game_id, now
+                    updates.setdefault(keys, []).append(params)
                 for kind, due in op.jobs:
                     set_job(conn, kind, op.game_id, due)
                 results.append(None)
             else:
+                # An op may read or change the game rows: the updates before it are written first, in order.
+                _update_games(conn, updates)
                 results.append(op(conn))
+        _update_games(conn, updates)
         return results
 
     def _run_batch(self, batch: list[_Item]) -> None:
@@ -304,7 +308,7 @@ class Store:
             conn.execute(games.insert().values(**values))
             if entries:
                 conn.execute(
-                    game_log.insert(),
+                    _LOG_INSERT,
                     [{"game_id": row["id"], "seq": i + 1, "entry": e, "created_at": now} for i, e in enumerate(entries)],
                 )
 
@@ -359,19 +363,48 @@ def job_key(kind: str, game_id: str) -> str:
     return f"{kind}:{game_id}"
 
 
+_LOG_INSERT = game_log.insert()
+_OUTBOX_INSERT = game_outbox.insert()
+_JOB_CLEAR = scheduled_jobs.delete().where(scheduled_jobs.c.key == sa.bindparam("v_key"))
+_JOB_MOVE = (scheduled_jobs.update().where(scheduled_jobs.c.key == sa.bindparam("v_key"))
+             .values(due_at=sa.bindparam("v_due", type_=scheduled_jobs.c.due_at.type), claimed_until=None))
+_JOB_ADD = scheduled_jobs.insert()
+_GAME_UPDATES: dict[tuple[str, ...], sa.Update] = {}
+
+
+def _game_update(keys: tuple[str, ...]) -> sa.Update:
+    """The statement that sets the ``games`` columns ``keys`` (parameters ``v_<column>``) and ``updated_at`` of
+    the game ``v_id``, at ``v_now``. Built once per set of columns: SQLAlchemy then finds its compiled form by
+    the statement's memoised cache key instead of building and hashing a new statement for every move."""
+    stmt = _GAME_UPDATES.get(keys)
+    if stmt is None:
+        values: dict[str, Any] = {k: sa.bindparam(f"v_{k}", type_=games.c[k].type) for k in keys}
+        # A finished game keeps the time it finished (the lists of finished games are in that order): what comes
+        # after (chat, the rating change) does not move it. The CASE reads the row as it was.
+        values["updated_at"] = sa.case((games.c.phase == "finished", games.c.updated_at),
+                                       else_=sa.bindparam("v_now", type_=games.c.updated_at.type))
+        stmt = _GAME_UPDATES[keys] = games.update().where(games.c.id == sa.bindparam("v_id")).values(values)
+    return stmt
+
+
+def _update_games(conn: Connection, updates: dict[tuple[str, ...], list[dict[str, Any]]]) -> None:
+    """Write the queued game-row updates (one executemany per set of columns) and empty ``updates``."""
+    for keys, params in updates.items():
+        conn.execute(_game_update(keys), params[0] if len(params) == 1 else params)
+    updates.clear()
+
+
 def set_job(conn: Connection, kind: str, game_id: str, due: datetime | None) -> None:
     """Set (``due``) or clear (None) the scheduler's job ``kind`` of ``game_id`` in the transaction of ``conn``."""
     # One statement for the usual case (a move moves the due time of a running clock): an update, and an insert
     # only for a clock that just started.
     key = job_key(kind, game_id)
     if due is None:
-        conn.execute(scheduled_jobs.delete().where(scheduled_jobs.c.key == key))
+        conn.execute(_JOB_CLEAR, {"v_key": key})
         return
-    moved = conn.execute(scheduled_jobs.update().where(scheduled_jobs.c.key == key)
-                         .values(due_at=due, claimed_until=None))
+    moved = conn.execute(_JOB_MOVE, {"v_key": key, "v_due": due})
     if not moved.rowcount:
-        conn.execute(scheduled_jobs.insert().values(key=key, kind=kind, game_id=game_id, due_at=due,
-                                                    claimed_until=None))
+        conn.execute(_JOB_ADD, {"key": key, "kind": kind, "game_id": game_id, "due_at": due, "claimed_until": None})
 
 
 def _resolve(loop: asyncio.AbstractEventLoop, fut: asyncio.Future[Any], result: Any, exc: BaseException | None) -> None:
