@@ -293,20 +293,23 @@ def parse_engines(specs: list[str]) -> dict[str, str]:
     return out
 
 
-def tune_gc(full_every: float = 600.0) -> None:
-    """Keep the garbage collector's pauses short in a long-running server.
+def tune_gc(full_every: float = 600.0, young_every: float = 0.1) -> None:
+    """Keep the garbage collector's pauses short in a long-running server; call it from the event loop, once the
+    application has started.
 
     A full (generation 2) collection walks every object of every game in memory: with a thousand games it
     stopped the server for a second or two, in the middle of players' moves. Automatic full collections are
     off; one runs every ``full_every`` seconds instead (cycles are rare here, and reference counting frees
-    everything else at once, a game leaving memory included). A middle (generation 1) pass walks up to
-    ``threshold0 * (threshold1 + 1)`` objects, nearly all of them a game's new moves on their way to the old
-    generation: each object is walked about twice whatever the thresholds, so small ones (2,000 and 5, about
-    12,000 objects a pass) cost no more in total than large ones (5,000 and 20: 105,000 objects, passes of
-    50-100 ms under load) and keep every pause short. Objects alive now (modules, the application, the
+    everything else at once, a game leaving memory included). Objects alive now (modules, the application, the
     database engine) are frozen out of all collections.
+
+    The young passes also run by the clock, generations 0 and 1 together every ``young_every`` seconds
+    (``keima.server.housekeeping.collect_young_by_clock`` says why); the count thresholds (2,000 and 5) stay as
+    a backstop for a burst of allocations.
     """
     import gc
+
+    from keima.server.housekeeping import collect_young_by_clock
 
     gc.collect()
     gc.freeze()
@@ -322,6 +325,7 @@ def tune_gc(full_every: float = 600.0) -> None:
         t.start()
 
     schedule()
+    collect_young_by_clock(young_every)
 
 
 def normalise_url(url: str) -> str:
