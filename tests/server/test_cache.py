@@ -245,3 +245,38 @@ def test_release_memory_collects_the_cycles_when_asked() -> None:
     finally:
         if was_enabled:
             gc.enable()
+
+
+def test_a_sweep_lets_many_games_go_a_few_at_a_time(tmp_path: Path) -> None:
+    # Hundreds of games ending together (a tournament round, a load's games reaching their last move) left
+    # memory in one sweep, and freeing them all held the event loop for over 100 ms: the players' moves wait
+    # for no more than EVICT_PER_TURN games at a time.
+    per_turn = cache_module.EVICT_PER_TURN
+
+    async def scenario() -> None:
+        engine = make_engine(f"sqlite:///{tmp_path / 'k.db'}")
+        migrate(engine)
+        store = Store(engine)
+        store.start()
+        hub = Hub(store, LocalPubSub(), idle_seconds=3600)
+        hub.cache.sweep_seconds = 3600
+        try:
+            for _ in range(2 * per_turn + 10):
+                await hub.create(NewGame(size=5, opponent="local").model_dump())
+            total = len(hub.sessions)
+            hub.cache.idle_seconds = 0.0
+            assert hub.cache.sweep() == per_turn
+            between: list[int] = []
+            asyncio.get_running_loop().call_soon(lambda: between.append(len(hub.sessions)))
+            for _ in range(100):
+                if not hub.sessions:
+                    break
+                await asyncio.sleep(0.01)
+            assert between == [total - per_turn]  # other callbacks ran before the next games left
+            assert not hub.sessions  # the rest left on the next turns, without waiting for the next sweep
+        finally:
+            await hub.close()
+            store.stop()
+            engine.dispose()
+
+    run_async(scenario(), 60)

@@ -38,6 +38,11 @@ log = logging.getLogger("keima.server")
 GAME_ID_RE = re.compile(r"[A-Za-z0-9_-]{1,32}")
 
 
+#: The most games one turn of the sweep lets go. Freeing a long game's objects takes a fraction of a millisecond:
+#: when a few hundred games ended together, one sweep that let them all go held the event loop for over 100 ms.
+EVICT_PER_TURN = 16
+
+
 class GameCache:
     """The games of one process, least recently used first (see the module docstring)."""
 
@@ -236,21 +241,31 @@ class GameCache:
                 self._evict(gid)
                 excess -= 1
 
-    def _arm_sweeper(self) -> None:
-        every = max(0.01, min(self.sweep_seconds, self.idle_seconds / 4))
+    def _arm_sweeper(self, every: float | None = None) -> None:
+        if every is None:
+            every = max(0.01, min(self.sweep_seconds, self.idle_seconds / 4))
         self._sweeper = asyncio.get_running_loop().call_later(every, self.sweep)
 
     def sweep(self) -> int:
         """Drop from memory every finished game and every game idle for ``idle_seconds`` that may leave
-        (``evictable``); returns how many left. Runs by itself every few seconds on the event loop."""
+        (``evictable``), at most ``EVICT_PER_TURN`` at a time; returns how many left. Runs by itself every few
+        seconds on the event loop, and again at once while games are left to drop."""
+        if self._sweeper is not None:  # called from elsewhere: this turn replaces the one armed
+            self._sweeper.cancel()
         self._sweeper = None
         cutoff = time.monotonic() - self.idle_seconds
         gone = 0
-        for gid, s in list(self.sessions.items()):
+        more = False
+        for gid in list(self.sessions):
+            s = self.sessions[gid]
             finished = s.game.phase == "finished"
             if (finished or self._used.get(gid, 0.0) <= cutoff) and self.evictable(gid, s):
+                del s  # the game's objects are freed by _evict, one game at a time
                 self._evict(gid)
                 gone += 1
+                if gone == EVICT_PER_TURN:
+                    more = True
+                    break
         if self._evicted_since_trim >= 64:
             self._evicted_since_trim = 0
             # When most of the games have gone, a full collection is cheap (it walks what is left) and it frees
@@ -261,7 +276,9 @@ class GameCache:
             if collect:
                 self._most_held = len(self.sessions)
             release_memory(collect=collect)
-        if self.sessions:
+        if more:
+            self._arm_sweeper(0.0)  # the rest on the next turns, with the players' moves in between
+        elif self.sessions:
             self._arm_sweeper()
         return gone
 
