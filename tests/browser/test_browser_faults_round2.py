@@ -99,6 +99,11 @@ def test_the_phone_header_takes_two_lines(new_page: Any, ui: Any, shot: Any, loc
         # Every link is still there to tap (a line that does not fit scrolls sideways), the menu in view.
         menu = page.get_by_test_id("language").bounding_box()
         assert menu["x"] + menu["width"] <= 390, menu
+        # A guest's way in is in view without scrolling: in French, "Modifier le nom et le niveau" came first and
+        # pushed "S'inscrire" and "Se connecter" out of the line.
+        for link in ("open-register", "open-login"):
+            box = page.get_by_test_id(link).bounding_box()
+            assert box is not None and box["x"] + box["width"] <= 390, (path, link, box)
     page.get_by_test_id("learn-link").click()
     expect(page).to_have_url(re.compile("/learn$"))
     page.get_by_test_id("position-link").click()

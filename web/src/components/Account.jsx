@@ -81,6 +81,17 @@ export function Account({ where = "" } = {}) {
         {player.name && !player.guest ? <NameLink name={player.name} /> : (player.name ?? t("noPlayerName"))}
         {player.rank && <small> ({t("rankWords", player.rank)})</small>}
       </span>
+      {/* A guest's way in comes first: on a phone the line scrolls sideways, and what follows may be out of view. */}
+      {player.guest && (
+        <>
+          <button type="button" class="link" onClick={() => openForm("register")} data-testid="open-register">
+            {t("registerLink")}
+          </button>
+          <button type="button" class="link" onClick={() => openForm("login")} data-testid="open-login">
+            {t("loginLink")}
+          </button>
+        </>
+      )}
       <Bell player={player} />
       <button type="button" class="link" onClick={() => openForm("edit")} data-testid="edit-profile">
         {t("editProfile")}
@@ -90,16 +101,7 @@ export function Account({ where = "" } = {}) {
           {t("awaySettings")}
         </button>
       )}
-      {player.guest ? (
-        <>
-          <button type="button" class="link" onClick={() => openForm("register")} data-testid="open-register">
-            {t("register")}
-          </button>
-          <button type="button" class="link" onClick={() => openForm("login")} data-testid="open-login">
-            {t("login")}
-          </button>
-        </>
-      ) : (
+      {!player.guest && (
         <>
           <button type="button" class="link" onClick={() => openForm("password")} data-testid="open-password">
             {t("changePassword")}

@@ -430,6 +430,9 @@ export const en = {
   save: "Save",
   register: "Register",
   login: "Log in",
+  // The header's links to the forms: short, for a phone's line.
+  registerLink: "Register",
+  loginLink: "Log in",
   logout: "Log out",
   account: "Account",
   editProfile: "Edit name and rank",

@@ -433,6 +433,9 @@ export const fr = {
   save: "Enregistrer",
   register: "S’inscrire",
   login: "Se connecter",
+  // The header's links to the forms: short, for a phone's line.
+  registerLink: "Inscription",
+  loginLink: "Connexion",
   logout: "Se déconnecter",
   account: "Compte",
   editProfile: "Modifier le nom et le niveau",
