@@ -13,6 +13,7 @@ from sqlalchemy.engine import Connection
 
 from keima.server.store import MUTABLE_COLUMNS, Store, make_engine, migrate, now_utc
 from keima.server.tables import game_log, games, scheduled_jobs
+from server.live import run_async
 
 
 def _row(phase: str, moves: int) -> dict[str, Any]:
@@ -47,7 +48,7 @@ def test_a_batch_of_appends_writes_each_row_in_order(db_url: str) -> None:
         )
 
     try:
-        results = asyncio.run(one_turn())
+        results = run_async(one_turn(), 60)
     finally:
         store.stop()
     assert results[1] == {"moves": 1}
@@ -88,7 +89,7 @@ def test_a_failing_append_in_a_batch_fails_alone(db_url: str) -> None:
         )
 
     try:
-        first, second = asyncio.run(one_turn())
+        first, second = run_async(one_turn(), 60)
     finally:
         store.stop()
     assert first is None and isinstance(second, sa.exc.IntegrityError)
