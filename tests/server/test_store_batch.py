@@ -97,3 +97,30 @@ def test_a_failing_append_in_a_batch_fails_alone(db_url: str) -> None:
         summaries = dict(conn.execute(sa.select(games.c.id, games.c.summary)).all())
     engine.dispose()
     assert summaries == {"g1": {"moves": 1}, "g2": None}
+
+
+def test_updates_of_different_columns_in_one_batch_land_in_order(db_url: str) -> None:
+    engine = make_engine(db_url)
+    migrate(engine)
+    now = now_utc()
+    with engine.begin() as conn:
+        conn.execute(games.insert().values(id="g1", created_at=now, updated_at=now, params={}, mode="invite",
+                                           clock={}, phase="playing", people={}))
+    store = Store(engine)
+    store.start()
+
+    async def one_turn() -> list[Any]:
+        return await asyncio.gather(
+            store.write(Store.append("g1", 1, [{"n": 1}], {"phase": "playing", "summary": {"moves": 1}})),
+            store.write(Store.append("g1", 2, [{"n": 2}], {"summary": {"moves": 2}})),
+            store.write(Store.append("g1", 3, [{"n": 3}], {"phase": "scoring", "summary": {"moves": 3}})),
+        )
+
+    try:
+        run_async(one_turn(), 60)
+    finally:
+        store.stop()
+    with engine.connect() as conn:
+        row = conn.execute(sa.select(games.c.phase, games.c.summary)).one()
+    engine.dispose()
+    assert (row.phase, row.summary) == ("scoring", {"moves": 3})  # the last append's, as if written one by one

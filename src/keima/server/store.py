@@ -268,6 +268,8 @@ class Store:
             if isinstance(op, Append):
                 if op.update is not None:
                     keys = tuple(sorted(op.update))
+                    if keys not in updates:  # another set of columns: those queued go first, rows stay in order
+                        _update_games(conn, updates)
                     params = {f"v_{k}": v for k, v in op.update.items()}
                     params["v_id"], params["v_now"] = op.game_id, now
                     updates.setdefault(keys, []).append(params)
@@ -388,7 +390,8 @@ def _game_update(keys: tuple[str, ...]) -> sa.Update:
 
 
 def _update_games(conn: Connection, updates: dict[tuple[str, ...], list[dict[str, Any]]]) -> None:
-    """Write the queued game-row updates (one executemany per set of columns) and empty ``updates``."""
+    """Write the queued game-row updates (one executemany; ``_execute`` queues one set of columns at a time) and
+    empty ``updates``."""
     for keys, params in updates.items():
         conn.execute(_game_update(keys), params[0] if len(params) == 1 else params)
     updates.clear()
