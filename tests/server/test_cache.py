@@ -11,8 +11,8 @@ import gc
 import random
 import time
 import weakref
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -44,6 +44,24 @@ def quick_hub(url: str, idle: float) -> Iterator[tuple[TestClient, Hub]]:
         hub.cache.idle_seconds = idle
         hub.cache.sweep_seconds = 0.02
         yield c, hub
+
+
+@asynccontextmanager
+async def hub_on(path: Path, idle: float, sweep: float) -> AsyncIterator[Hub]:
+    """A hub of its own on a fresh SQLite file ``path``: games idle for ``idle`` s may leave memory, and the cache
+    sweeps every ``sweep`` s."""
+    engine = make_engine(f"sqlite:///{path}")
+    migrate(engine)
+    store = Store(engine)
+    store.start()
+    hub = Hub(store, LocalPubSub(), idle_seconds=idle)
+    hub.cache.sweep_seconds = sweep
+    try:
+        yield hub
+    finally:
+        await hub.close()
+        store.stop()
+        engine.dispose()
 
 
 def seen(s: dict[str, Any]) -> dict[str, Any]:
@@ -138,13 +156,8 @@ def test_intents_racing_with_evictions_are_each_stored_once(tmp_path: Path) -> N
     the one live copy of its game, so each accepted one is stored exactly once and the log replays."""
 
     async def scenario() -> None:
-        engine = make_engine(f"sqlite:///{tmp_path / 'k.db'}")
-        migrate(engine)
-        store = Store(engine)
-        store.start()
-        hub = Hub(store, LocalPubSub(), idle_seconds=0.0)
-        hub.cache.sweep_seconds = 0.0
-        try:
+        async with hub_on(tmp_path / "k.db", idle=0.0, sweep=0.0) as hub:
+            store = hub.store
             games = []
             for _ in range(8):
                 s, tok, _code = await hub.create(NewGame(size=5, opponent="local").model_dump())
@@ -183,10 +196,6 @@ def test_intents_racing_with_evictions_are_each_stored_once(tmp_path: Path) -> N
                     assert again.game.board.colors == s.game.board.colors and again.game.moves == s.game.moves
             finally:
                 await fresh.close()
-        finally:
-            await hub.close()
-            store.stop()
-            engine.dispose()
 
     run_async(scenario(), 120)  # in a thread of its own: Playwright's sync API may hold the main loop
 
@@ -254,13 +263,7 @@ def test_a_sweep_lets_many_games_go_a_few_at_a_time(tmp_path: Path) -> None:
     per_turn = cache_module.EVICT_PER_TURN
 
     async def scenario() -> None:
-        engine = make_engine(f"sqlite:///{tmp_path / 'k.db'}")
-        migrate(engine)
-        store = Store(engine)
-        store.start()
-        hub = Hub(store, LocalPubSub(), idle_seconds=3600)
-        hub.cache.sweep_seconds = 3600
-        try:
+        async with hub_on(tmp_path / "k.db", idle=3600, sweep=3600) as hub:
             for _ in range(2 * per_turn + 10):
                 await hub.create(NewGame(size=5, opponent="local").model_dump())
             total = len(hub.sessions)
@@ -274,9 +277,5 @@ def test_a_sweep_lets_many_games_go_a_few_at_a_time(tmp_path: Path) -> None:
                 await asyncio.sleep(0.01)
             assert between == [total - per_turn]  # other callbacks ran before the next games left
             assert not hub.sessions  # the rest left on the next turns, without waiting for the next sweep
-        finally:
-            await hub.close()
-            store.stop()
-            engine.dispose()
 
     run_async(scenario(), 60)
