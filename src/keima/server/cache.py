@@ -257,7 +257,9 @@ class GameCache:
         gone = 0
         more = False
         for gid in list(self.sessions):
-            s = self.sessions[gid]
+            s = self.sessions.get(gid)
+            if s is None:  # gone meanwhile (an eviction's hooks may let another game go)
+                continue
             finished = s.game.phase == "finished"
             if (finished or self._used.get(gid, 0.0) <= cutoff) and self.evictable(gid, s):
                 del s  # the game's objects are freed by _evict, one game at a time
