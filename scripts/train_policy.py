@@ -31,6 +31,7 @@ import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -90,9 +91,30 @@ def unpack(packed: np.ndarray, size: int) -> np.ndarray:
     return bits.reshape(-1, N_PLANES, size, size)
 
 
+def load_weights(model: Any, net: N.Network, planes: int, torch: Any) -> None:
+    """Set the PyTorch ``model`` of ``train`` to the weights of ``net`` (the inverse of the layout written)."""
+
+    def conv(m: np.ndarray, inputs: int) -> Any:
+        k = int(round((m.shape[0] // inputs) ** 0.5))
+        return torch.from_numpy(m.reshape(k, k, inputs, m.shape[1]).transpose(3, 2, 0, 1).copy())
+
+    channels = net.stem_b.shape[0]
+    with torch.no_grad():
+        model.stem.weight.copy_(conv(net.stem_w, planes))
+        model.stem.bias.copy_(torch.from_numpy(net.stem_b))
+        for i, blk in enumerate(model.blocks):
+            for j, c in enumerate((blk.a, blk.b)):
+                c.weight.copy_(conv(net.blocks_w[2 * i + j], channels))
+                c.bias.copy_(torch.from_numpy(net.blocks_b[2 * i + j]))
+        model.head.weight.copy_(torch.from_numpy(net.head_w).view(1, channels, 1, 1))
+        model.point_bias.copy_(torch.from_numpy(net.head_b))
+
+
 def train(data: Path, out: Path | None, blocks: int, channels: int, epochs: int, device_name: str, batch: int,
-          rate: float, stem: int) -> None:
-    """Train a network on the examples of ``data`` and write the best epoch's weights to ``out``."""
+          rate: float, stem: int, init: Path | None = None) -> None:
+    """Train a network on the examples of ``data`` and write the best epoch's weights to ``out``. ``init``: a
+    network file of the data's board size to start from (its shape replaces ``blocks``, ``channels`` and
+    ``stem``); the held-out figures before the first epoch are then printed as the peer."""
     import torch
     from torch import nn
 
@@ -107,6 +129,15 @@ def train(data: Path, out: Path | None, blocks: int, channels: int, epochs: int,
         peer = z.get("peer", None)
     held = game % 10 == 0
     out = N.network_path(size) if out is None else out
+    start = None
+    if init is not None:
+        start = N.read(init)
+        if N.board_size(start) != size:
+            raise SystemExit(f"{init} is a network for {N.board_size(start)}x{N.board_size(start)}, the examples "
+                             f"are {size}x{size}")
+        channels = start.stem_b.shape[0]
+        blocks = start.blocks_w.shape[0] // 2
+        stem = int(round((start.stem_w.shape[0] // N_PLANES) ** 0.5))
     x_train = torch.from_numpy(planes[~held]).to(device)
     y_train = torch.from_numpy(targets[~held]).to(device)
     x_held = torch.from_numpy(planes[held]).to(device)
@@ -142,7 +173,10 @@ def train(data: Path, out: Path | None, blocks: int, channels: int, epochs: int,
                 h = blk(h)
             return self.head(h).flatten(1) + self.point_bias
 
-    model = Policy().to(device)
+    model = Policy()
+    if start is not None:
+        load_weights(model, start, N_PLANES, torch)
+    model = model.to(device)
     steps = epochs * ((len(y_train) + batch - 1) // batch)
     opt = torch.optim.AdamW(model.parameters(), lr=rate, weight_decay=1e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=rate, total_steps=steps, pct_start=0.1)
@@ -179,6 +213,11 @@ def train(data: Path, out: Path | None, blocks: int, channels: int, epochs: int,
         return top1 / count, top5 / count, ll / count
 
     best: tuple[float, dict[str, torch.Tensor]] | None = None
+    if start is not None:
+        top1, top5, ll = held_out()
+        print(f"before training ({init}): held out: top-1 {top1:.1%}, top-5 {top5:.1%}, log-likelihood {ll:.3f}",
+              flush=True)
+        best = (ll, {k: v.detach().clone() for k, v in model.state_dict().items()})
     gen = torch.Generator(device="cpu").manual_seed(2)
     for epoch in range(epochs):
         order = torch.randperm(len(y_train), generator=gen).to(device)
@@ -248,12 +287,14 @@ def main(argv: list[str] | None = None) -> int:
     tr.add_argument("--batch", type=int, default=256)
     tr.add_argument("--rate", type=float, default=2e-3)
     tr.add_argument("--device", default="cuda")
+    tr.add_argument("--init", type=Path, default=None,
+                    help="a network file to start from (fine-tuning; e.g. the resized 19x19 network for 13x13)")
     args = ap.parse_args(argv)
     if args.command == "extract":
         extract(args.folders, args.out, args.jobs, args.size)
     else:
         train(args.data, args.out, args.blocks, args.channels, args.epochs, args.device, args.batch, args.rate,
-              args.stem)
+              args.stem, args.init)
     return 0
 
 
