@@ -15,7 +15,8 @@ those losses followed a first pass made while keima was ahead on the estimated c
 away; a pass in a game already lost is not one). It can be stopped at any time: the games that finished are in the table.
 ``--target P`` is the sequential test: after each game (from ``--min-games`` decided games on) the series stops
 when the 95% Wilson interval of keima's win rate lies wholly above or wholly below P; the games under way finish
-and count. ``--jobs N`` plays N games at a time, one process each (for a machine with a core per game and one more for GNU
+and count. ``--before W/N`` names the earlier parts of the same series (keima won W of N decided games there):
+the running figures and the sequential test then count the whole series, not this part alone. ``--jobs N`` plays N games at a time, one process each (for a machine with a core per game and one more for GNU
 Go's turns); ``--first K`` numbers the games from K, so that a long match can be played in parts.
 
 Dead-stone agreement::
@@ -51,6 +52,19 @@ def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
     centre = (p + z * z / (2 * n)) / d
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
     return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def parse_before(text: str | None) -> tuple[int, int]:
+    """``--before W/N`` as (W, N); (0, 0) for None. Raises ``ValueError`` naming what is wrong."""
+    if text is None:
+        return 0, 0
+    wins, sep, games = text.partition("/")
+    if not sep or not wins.strip().isdigit() or not games.strip().isdigit():
+        raise ValueError(f"--before {text!r}: write keima's wins and the decided games as W/N, e.g. 146/171")
+    w, n = int(wins), int(games)
+    if w > n:
+        raise ValueError(f"--before {text!r}: {w} wins of {n} games")
+    return w, n
 
 
 def gnugo_dead(gnugo: str, path: Path, size: int) -> frozenset[int]:
@@ -140,9 +154,16 @@ def main() -> int:
                     "--min-games decided games, the 95%% Wilson interval of keima's win rate lies wholly above "
                     "or wholly below P (e.g. 0.8)")
     ap.add_argument("--min-games", type=int, default=10, help="decided games before --target may stop (10)")
+    ap.add_argument("--before", default=None, metavar="W/N",
+                    help="the earlier parts of this series: keima won W of N decided games (counted in the running "
+                         "figures and the sequential test)")
     args = ap.parse_args()
     if args.target is not None and not 0 < args.target < 1:
         ap.error("--target must lie between 0 and 1")
+    try:
+        before = parse_before(args.before)
+    except ValueError as exc:
+        ap.error(str(exc))
     gnugo = shutil.which("gnugo") or ("/usr/games/gnugo" if os.access("/usr/games/gnugo", os.X_OK) else None)
     if gnugo is None:
         print("strength: gnugo is not installed (apt-get install gnugo)", file=sys.stderr)
@@ -170,6 +191,10 @@ def main() -> int:
         log.write(f"# {time.strftime('%Y-%m-%d %H:%M:%S')} {keima} {args.seconds} s/move{threads_note} vs "
                   f"{' '.join(gnugo_argv)}, {args.size}x{args.size}, komi {args.komi}, {args.rules}, {colours}\n")
 
+    def series() -> tuple[int, int]:
+        """keima's wins and the decided games of the whole series (the earlier parts of ``--before`` included)."""
+        return tally["wins"] + before[0], tally["wins"] + tally["losses"] + before[1]
+
     def on_game(line: str, verdict: str, first: bool, ahead: bool) -> None:
         tally[verdict] += 1
         tally["passed_first"] += first
@@ -177,17 +202,17 @@ def main() -> int:
         tally["lost_after_passing_first_ahead"] += ahead and verdict == "losses"
         with table.open("a") as log:
             log.write(line + "\n")
-        n = tally["wins"] + tally["losses"]
-        lo, hi = wilson(tally["wins"], n)
-        print(f"{line} -> keima {tally['wins']}/{n} ({100 * tally['wins'] / max(n, 1):.0f}%, 95% CI "
-              f"{100 * lo:.0f}-{100 * hi:.0f}%), {time.time() - start:.0f} s", flush=True)
+        wins, n = series()
+        lo, hi = wilson(wins, n)
+        print(f"{line} -> keima {wins}/{n}{' in the series' if args.before else ''} ({100 * wins / max(n, 1):.0f}%, "
+              f"95% CI {100 * lo:.0f}-{100 * hi:.0f}%), {time.time() - start:.0f} s", flush=True)
 
     def settled() -> str | None:
         """The sequential test's verdict once the interval is clear of ``--target`` (else None)."""
-        n = tally["wins"] + tally["losses"]
+        wins, n = series()
         if args.target is None or n < args.min_games:
             return None
-        lo, hi = wilson(tally["wins"], n)
+        lo, hi = wilson(wins, n)
         if lo > args.target:
             return f"the 95% interval ({100 * lo:.0f}-{100 * hi:.0f}%) lies above the target {100 * args.target:.0f}%"
         if hi < args.target:
@@ -225,6 +250,11 @@ def main() -> int:
                f"({100 * wins / max(n, 1):.1f}%, 95% CI {100 * lo:.0f}-{100 * hi:.0f}%), {other} without winner; "
                f"keima passed first in {tally['passed_first']} games and lost {tally['lost_after_passing_first']} "
                f"of them, {tally['lost_after_passing_first_ahead']} after passing first while ahead")
+    if args.before:
+        wins, n = series()
+        lo, hi = wilson(wins, n)
+        summary += (f"; with the earlier parts ({before[0]}/{before[1]}), the series: {wins} of {n} "
+                    f"({100 * wins / max(n, 1):.1f}%, 95% CI {100 * lo:.1f}-{100 * hi:.1f}%)")
     print(summary)
     with table.open("a") as log:
         log.write(f"# {summary}\n")
