@@ -4,7 +4,7 @@ Usage::
 
     python scripts/train_policy.py extract GAMES_DIR [GAMES_DIR ...] --out examples.npz [--jobs 16] [--size 19]
     python scripts/train_policy.py train examples.npz [--out src/keima/ai/policy19.npz] \
-        [--blocks 6] [--channels 64] [--epochs 30] [--device cuda]
+        [--blocks 6] [--channels 64] [--epochs 30] [--device cuda] [--init NETWORK.npz]
 
 ``extract`` replays every game of the board size (19 by default) under the folders (sub-folders included) on the search's fast board and
 writes, for each move a player chose, the planes of ``keima.ai.planes`` (bit-packed) and the point played.
@@ -21,7 +21,10 @@ with a cosine learning rate. After each epoch it prints the held-out top-1 and t
 is the network's first choice, or among its first five) and mean log-likelihood, and it keeps the epoch with
 the best held-out log-likelihood. The weights are written in the layout ``keima.ai.network.read`` expects,
 and the script checks that keima's compiled forward pass gives the same scores as PyTorch's on held-out
-positions before it writes them.
+positions before it writes them. ``--init`` starts from a network file instead of fresh weights (its shape then
+replaces ``--blocks``, ``--channels`` and ``--stem``), for example to fine-tune on 13x13 games the 19x19 network
+resized by ``scripts/adapt_policy.py`` (docs/bot.md); the held-out figures before the first epoch are printed, and the starting
+weights are kept when no epoch beats them.
 """
 
 from __future__ import annotations
