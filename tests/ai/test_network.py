@@ -425,6 +425,26 @@ def test_training_writes_a_network_keima_reads(tmp_path: Path) -> None:
     assert N.board_size(net) == 9 and net.blocks_w.shape == (2, 72, 8)
 
 
+def test_training_from_a_network_file_starts_from_its_weights(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("torch")
+    _write_games(tmp_path, 12, 13)
+    start = _random_network(np.random.default_rng(3), 9, 2, 8, 3)
+    N.save(start, tmp_path / "start.npz")
+    script = _load_script("train_policy")
+    examples, out = tmp_path / "examples.npz", tmp_path / "net.npz"
+    assert script.main(["extract", str(tmp_path), "--size", "9", "--out", str(examples), "--jobs", "1"]) == 0  # type: ignore[attr-defined]
+    # Its shape, not the defaults (6 blocks of 64), and at a learning rate too small to move them, its weights: a
+    # weight loaded into the wrong place would come out elsewhere.
+    assert script.main(["train", str(examples), "--out", str(out), "--init", str(tmp_path / "start.npz"),  # type: ignore[attr-defined]
+                        "--epochs", "1", "--rate", "1e-9", "--device", "cpu"]) == 0
+    net = N.read(out)
+    for got, want in zip(net, start, strict=True):
+        assert got.shape == want.shape
+        assert np.allclose(got, want, atol=1e-5)
+    assert "before training" in capsys.readouterr().out
+
+
 def test_the_adapting_script_writes_a_network_for_the_new_size_and_checks_it_on_games(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     games = _write_games(tmp_path, 3, 5)
