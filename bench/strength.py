@@ -16,8 +16,9 @@ away; a pass in a game already lost is not one). It can be stopped at any time: 
 ``--target P`` is the sequential test: after each game (from ``--min-games`` decided games on) the series stops
 when the 95% Wilson interval of keima's win rate lies wholly above or wholly below P; the games under way finish
 and count. ``--before W/N`` names the earlier parts of the same series (keima won W of N decided games there):
-the running figures and the sequential test then count the whole series, not this part alone. ``--jobs N`` plays N games at a time, one process each (for a machine with a core per game and one more for GNU
-Go's turns); ``--first K`` numbers the games from K, so that a long match can be played in parts.
+the running figures and the sequential test then count the whole series, not this part alone. ``--jobs N`` plays
+N games at a time, one process each (for a machine with a core per game and one more for GNU Go's turns);
+``--first K`` numbers the games from K, so that a long match can be played in parts.
 
 Dead-stone agreement::
 
