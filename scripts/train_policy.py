@@ -94,7 +94,7 @@ def unpack(packed: np.ndarray, size: int) -> np.ndarray:
     return bits.reshape(-1, N_PLANES, size, size)
 
 
-def load_weights(model: Any, net: N.Network, planes: int, torch: Any) -> None:
+def load_weights(model: Any, net: N.Network, torch: Any) -> None:
     """Set the PyTorch ``model`` of ``train`` to the weights of ``net`` (the inverse of the layout written)."""
 
     def conv(m: np.ndarray, inputs: int) -> Any:
@@ -103,7 +103,7 @@ def load_weights(model: Any, net: N.Network, planes: int, torch: Any) -> None:
 
     channels = net.stem_b.shape[0]
     with torch.no_grad():
-        model.stem.weight.copy_(conv(net.stem_w, planes))
+        model.stem.weight.copy_(conv(net.stem_w, N_PLANES))
         model.stem.bias.copy_(torch.from_numpy(net.stem_b))
         for i, blk in enumerate(model.blocks):
             for j, c in enumerate((blk.a, blk.b)):
@@ -178,7 +178,7 @@ def train(data: Path, out: Path | None, blocks: int, channels: int, epochs: int,
 
     model = Policy()
     if start is not None:
-        load_weights(model, start, N_PLANES, torch)
+        load_weights(model, start, torch)
     model = model.to(device)
     steps = epochs * ((len(y_train) + batch - 1) // batch)
     opt = torch.optim.AdamW(model.parameters(), lr=rate, weight_decay=1e-4)

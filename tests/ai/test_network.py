@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -254,10 +255,10 @@ def test_each_shipped_network_is_made_for_its_board() -> None:
 GAMES_13 = Path(__file__).resolve().parents[2] / "scripts" / "policy13-games" / "1-local-level10"
 
 
-def _log_likelihood(net: N.Network, games: list[tuple[str, list[tuple[int, int, bool]]]], n: int) -> float:
-    """Mean log-probability ``net`` gives the example moves of ``games`` (``train_prior.read_games``), as
-    ``scripts/train_policy.py`` scores its held-out moves."""
-    replay = _load_script("train_prior").replay  # type: ignore[attr-defined]
+def _log_likelihood(net: N.Network, games: list[tuple[str, list[tuple[int, int, bool]]]], n: int,
+                    replay: Any) -> float:
+    """Mean log-probability ``net`` gives the example moves of ``games`` (``train_prior.read_games``, replayed by
+    its ``replay``), as ``scripts/train_policy.py`` scores its held-out moves."""
     x = np.zeros((n * n, PL.N_PLANES), dtype=np.float32)
     total, count = 0.0, 0
     for _name, moves in games:
@@ -282,10 +283,10 @@ def test_the_13x13_network_learnt_from_13x13_games_beyond_the_19x19_one_resized(
     # order the script reads them) it gives GNU Go's moves more probability than where it started.
     resized = N.resized(SHIPPED, 13)
     assert [a.shape for a in SHIPPED_13] == [a.shape for a in resized]
-    games = _load_script("train_prior").read_games(GAMES_13, 13)  # type: ignore[attr-defined]
-    held = [g for i, g in enumerate(games) if i % 10 == 0][:6]
+    prior: Any = _load_script("train_prior")
+    held = [g for i, g in enumerate(prior.read_games(GAMES_13, 13)) if i % 10 == 0][:6]
     assert len(held) == 6
-    assert _log_likelihood(SHIPPED_13, held, 13) > _log_likelihood(resized, held, 13) + 0.05
+    assert _log_likelihood(SHIPPED_13, held, 13, prior.replay) > _log_likelihood(resized, held, 13, prior.replay) + 0.05
 
 
 @needs_shipped_13
