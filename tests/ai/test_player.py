@@ -347,3 +347,59 @@ def test_estimator_loses_no_capturing_race_to_the_seki_test() -> None:
     for vertex in ("F8", "F7", "G7", "H7", "J7", "H6", "J5", "J2", "H1"):
         assert from_gtp(vertex, 9) in dead
     assert from_gtp("D9", 9) not in dead and from_gtp("E9", 9) not in dead
+
+
+@pytest.mark.parametrize(("size", "handicap", "moves", "color", "expected"), [
+    (19, 0, 0, 2, 0.0),  # an even game: no extra komi
+    (19, 3, 0, 1, 0.0),  # Black, who took the stones, searches the true count
+    (19, 3, 0, 2, 24.0),  # White at the start: 8 points a stone
+    (19, 3, 100, 2, 12.0),  # half way to move 200
+    (19, 3, 200, 2, 0.0),  # run out
+    (19, 3, 250, 2, 0.0),  # never negative
+    (19, 9, 50, 2, 54.0),
+    (9, 2, 0, 2, 16.0 * 81 / 361),  # in proportion to the area on a small board ...
+    (9, 2, 45, 2, 0.0),  # ... and run out sooner (200 x 81 / 361 = 44.9 moves)
+])
+def test_dynamic_komi_of_a_handicap_game(size: int, handicap: int, moves: int, color: int, expected: float) -> None:
+    from keima.ai.searcher import handicap_komi
+
+    game = Game(size, handicap=handicap, rules="french")
+    rng = random.Random(moves)
+    while game.move_number < moves:
+        game.play(rng.choice(game.legal_moves()))
+    assert handicap_komi(game, color) == pytest.approx(expected)
+
+
+def test_extra_komi_moves_the_win_rate_but_not_the_reported_score() -> None:
+    """White's search with extra komi finds its moves more often winning (the playouts are counted with it),
+    while the score it reports is still the true count's: extra komi shifts what the search aims for, not what
+    the bot tells its user."""
+    from keima.ai.searcher import Searcher
+
+    game = Game(9, handicap=2, rules="french")
+    plain = Searcher(1 << 16, seed=5).search(game, 2, None, 3000)
+    extra = Searcher(1 << 16, seed=5).search(game, 2, None, 3000, extra_komi=20.0)
+    assert extra.winrate > plain.winrate + 0.2
+    assert abs(extra.score - plain.score) < 5.0  # both Black's mean margin with the true komi (20 points apart else)
+
+
+def test_the_player_searches_a_handicap_game_with_the_dynamic_komi() -> None:
+    """As White in a handicap game the player hands its search the extra komi; as Black, and in an even game, none."""
+    from keima.ai.searcher import Searcher
+
+    seen: list[float] = []
+
+    class Spy(Searcher):
+        def search(self, *args: object, **kwargs: object) -> object:  # type: ignore[override]
+            seen.append(float(kwargs.get("extra_komi", 0.0)))  # type: ignore[arg-type]
+            return super().search(*args, **kwargs)  # type: ignore[arg-type]
+
+    player = _fixed("intermediate", 200, 7)
+    player._searcher = Spy(1 << 16, seed=7)
+    handicap = Game(19, handicap=4, rules="french")
+    move = player.genmove(handicap, 2, seconds=5.0)
+    _check_move(handicap, move, 2)
+    handicap.play(move)
+    player.genmove(handicap, 1, seconds=5.0)
+    player.genmove(Game(19), 2, seconds=5.0)
+    assert seen == [pytest.approx(32.0), 0.0, 0.0]

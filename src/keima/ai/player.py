@@ -158,7 +158,10 @@ class Player:
         playouts = self.config.playouts
         if budget == 0.0:
             playouts = 0
-        result = self._get_searcher().search(game, color, budget, playouts, candidates, allow_pass)
+        from keima.ai.searcher import handicap_komi
+
+        result = self._get_searcher().search(game, color, budget, playouts, candidates, allow_pass,
+                                             extra_komi=handicap_komi(game, color))
         self.last_result = result
         if allow_pass and game.consecutive_passes >= 1 and result.playouts >= 50 and result.winrate < 0.15:
             # A lost count is accepted instead of throwing stones into the other side (resigning is the seat's).

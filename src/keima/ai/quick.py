@@ -91,10 +91,11 @@ class QuickSearcher:
         """Nothing is kept between moves."""
 
     def search(self, game: Game, color: int, seconds: float | None = None, max_playouts: int | None = None,
-               allowed: list[int] | None = None, allow_pass: bool = True) -> searcher.SearchResult:
+               allowed: list[int] | None = None, allow_pass: bool = True,
+               extra_komi: float = 0.0) -> searcher.SearchResult:
         """Rank ``color``'s moves in ``game`` by the search's root priors; ``allowed`` (default: the referee's
-        legal moves) and ``allow_pass`` as for ``Searcher.search``; ``seconds`` and ``max_playouts`` are not
-        needed (it answers at once). The result has no playouts: visits 0, the win rates are the priors, the
+        legal moves) and ``allow_pass`` as for ``Searcher.search``; ``seconds``, ``max_playouts`` and
+        ``extra_komi`` are not needed (it answers at once, with no playout to count). The result has no playouts: visits 0, the win rates are the priors, the
         ownership all zeros. A pass comes last, or first when no move is left."""
         n = game.size
         b = searcher.load(game, color, set_stone=interpreted(fb.set_stone))

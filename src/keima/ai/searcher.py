@@ -18,6 +18,7 @@ from keima.ai import fastboard as fb
 from keima.ai import network, prediction
 from keima.ai import search as S
 from keima.ai.patterns import PATTERN_TABLE
+from keima.rules import WHITE
 from keima.rules.game import Game
 from keima.rules.scoring import handicap_bonus
 
@@ -32,6 +33,13 @@ NET_VISITS = 16
 #: The network's weight in a prior win rate, per unit of its log-probability above a uniform choice.
 NET_WEIGHT = 0.1
 
+#: Dynamic komi in a handicap game (« linear handicap »): White, having given the stones, searches as if it
+#: received this many more points per handicap stone at the first move, on 19x19 (in proportion to the board's
+#: area on smaller boards) ...
+HANDICAP_KOMI_PER_STONE = 8.0
+#: ... and the extra points shrink linearly to none at this move (on 19x19; in proportion to the area elsewhere).
+HANDICAP_KOMI_MOVES = 200
+
 
 def effective_komi(game: Game) -> float:
     """Return the points White receives in an area count of ``game``: komi plus the handicap bonus.
@@ -42,6 +50,21 @@ def effective_komi(game: Game) -> float:
     if game.rules.scoring == "area":
         return float(game.komi) + handicap_bonus(game.rules, game.handicap)
     return float(game.komi) + max(stones - 1, 0)
+
+
+def handicap_komi(game: Game, color: int) -> float:
+    """Return the points added to White's komi when the search chooses ``color``'s move in ``game`` (0.0 but
+    for White in a handicap game of two stones or more, before the move where the extra points run out).
+
+    Searching the true count, White sees almost every playout lost at the start of a handicap game: all moves
+    look alike and the search throws stones away. With the extra points it looks for the moves that keep the
+    game close, and the points shrink as the stones' advantage should be made up. Black's search, the count,
+    resignation and the reported score keep the true komi."""
+    if color != WHITE or game.handicap < 2:
+        return 0.0
+    area = game.size * game.size / 361
+    left = 1.0 - game.move_number / (HANDICAP_KOMI_MOVES * area)
+    return HANDICAP_KOMI_PER_STONE * area * game.handicap * left if left > 0 else 0.0
 
 
 def load(game: Game, color: int | None = None, set_stone: Callable[..., Any] = fb.set_stone) -> np.ndarray:
@@ -72,10 +95,11 @@ def load(game: Game, color: int | None = None, set_stone: Callable[..., Any] = f
 def search_params(game: Game, heavy: bool = True, fill: int | None = None, wide_prior: bool | None = None,
                   learned: float | None = None, model: prediction.Model | None = None,
                   net: network.Network | None = None, net_visits: int = NET_VISITS,
-                  net_weight: float = NET_WEIGHT) -> tuple[np.ndarray, network.Network, bool]:
+                  net_weight: float = NET_WEIGHT, extra_komi: float = 0.0) -> tuple[np.ndarray, network.Network, bool]:
     """Return the search parameters for ``game`` (``keima.ai.search.make_params``), the policy network and
     whether the search uses it (a network made for another board size is not used). The arguments are
-    ``Searcher``'s (None: the board size's default; ``model``, ``net``: the shipped ones)."""
+    ``Searcher``'s (None: the board size's default; ``model``, ``net``: the shipped ones); ``extra_komi`` is added
+    to White's komi (``handicap_komi``)."""
     n = game.size
     big = n >= 13
     fill = (4 if big else 0) if fill is None else fill
@@ -87,7 +111,7 @@ def search_params(game: Game, heavy: bool = True, fill: int | None = None, wide_
     if net is None:
         net = network.shipped(n)
     use_net = not network.is_empty(net) and network.board_size(net) == n
-    params = S.make_params(effective_komi(game), heavy=heavy, expand=2 if n <= 13 else 4, fill=fill,
+    params = S.make_params(effective_komi(game) + extra_komi, heavy=heavy, expand=2 if n <= 13 else 4, fill=fill,
                            wide_prior=wide, learned=learned, net_visits=net_visits if use_net else -1,
                            net_weight=net_weight)
     return params, net, use_net
@@ -238,18 +262,20 @@ class Searcher:
 
     def search(self, game: Game, color: int, seconds: float | None, max_playouts: int | None,
                allowed: list[int] | None = None, allow_pass: bool = True,
-               stop: Callable[[], bool] | None = None) -> SearchResult:
+               stop: Callable[[], bool] | None = None, extra_komi: float = 0.0) -> SearchResult:
         """Search ``game`` for ``color`` (must be the side to move on the fast board) for at most ``seconds``
         (None: no time limit) and ``max_playouts`` (None: no limit; shared between the threads); at least one
         limit must be set. ``allowed``: referee points the root may play (default: the referee's legal moves).
         ``stop``: asked between slices of playouts; the search ends early once it answers True (a cancelled
-        review). The result's ``score`` is Black's mean area margin over the playouts, komi deducted.
-        Raises ``RuntimeError`` when the tree cannot hold the root's children."""
+        review). ``extra_komi``: points added to White's komi in the playouts (``handicap_komi``); the win rates
+        are then those of that count, but the result's ``score`` is Black's mean area margin over the playouts with
+        the true komi deducted. Raises ``RuntimeError`` when the tree cannot hold the root's children."""
         start = time.perf_counter()
         n = game.size
         b = load(game, color)
         params, net, use_net = search_params(game, self.heavy, self.fill, self.wide_prior, self.learned,
-                                             self._model, self._net, self.net_visits, self.net_weight)
+                                             self._model, self._net, self.net_visits, self.net_weight,
+                                             extra_komi)
         if use_net:
             network.single_threaded_blas()
         mask = np.zeros(b.shape[1], dtype=np.int64)
@@ -318,7 +344,7 @@ class Searcher:
         best = ranked[0] if ranked else (None, 0.0, 0.0)
         # Every playout ends with each point owned by one side (or by neither, in seki), so the owners summed
         # are Black's area minus White's: the mean over the playouts, komi deducted, is Black's expected lead.
-        score = float(own.sum()) / done - float(params[S.P_KOMI]) if done else 0.0
+        score = float(own.sum()) / done - (float(params[S.P_KOMI]) - extra_komi) if done else 0.0
         return SearchResult(best[0], best[2], done, ranked, own_pts, score)
 
     def principal_variation(self, move: int | None, n: int, length: int = 8, min_visits: int = 2) -> list[int | None]:
