@@ -7,7 +7,9 @@ Usage::
 
 Plays ``keima match``'s referee (``keima.match.run_match``, the code behind the command) between keima
 (in-process, ``keima:strong``) and ``gnugo --mode gtp --level 10``, alternating colours. It drives the referee
-through its Python API rather than the command line only to set the bot's search threads (``--threads``). SGF
+through its Python API rather than the command line only to set the bot's search threads (``--threads``); each
+game process compiles keima's search (or loads it from numba's cache) before its game starts, so that every move
+measured is the compiled search's (``--while-compiling`` measures the quick move instead). SGF
 files go under ``bench/out/strength-<size>/``; each finished game is appended to ``bench/out/strength-<size>.txt``
 as it ends, and the script prints keima's wins, losses and win rate (with a 95% Wilson interval) so far, and at
 the end how many games keima passed first in (a pass right after a stone of GNU Go's) and lost, and how many of
@@ -309,6 +311,13 @@ def play_game(args: argparse.Namespace, gnugo_argv: list[str], sgf_dir: str,
             never = Warmup(lambda heard: (heard(False), threading.Event().wait()))
             never.start()
             player_module.DEFAULT_WARMUP = never
+        else:
+            # The series measures the compiled search: compile (or load from numba's cache) before the game, or
+            # the match's background warm-up would let the first moves come from the quick move while it runs
+            # (minutes on a loaded machine with an empty cache).
+            from keima.ai.warmup import DEFAULT
+
+            DEFAULT.run()
         player = KeimaPlayer(args.level, 1000 + number)
         if args.threads is not None:
             import dataclasses
