@@ -357,8 +357,9 @@ def test_estimator_loses_no_capturing_race_to_the_seki_test() -> None:
     (19, 3, 200, 2, 0.0),  # run out
     (19, 3, 250, 2, 0.0),  # never negative
     (19, 9, 50, 2, 54.0),
-    (9, 2, 0, 2, 16.0 * 81 / 361),  # in proportion to the area on a small board ...
-    (9, 2, 45, 2, 0.0),  # ... and run out sooner (200 x 81 / 361 = 44.9 moves)
+    (9, 2, 0, 2, 16.0),  # a stone is worth as much on a small board ...
+    (9, 2, 20, 2, 16.0 * (1 - 20 / (200 * 81 / 361))),
+    (9, 2, 45, 2, 0.0),  # ... but the game is shorter: run out at move 200 x 81 / 361 = 44.9
 ])
 def test_dynamic_komi_of_a_handicap_game(size: int, handicap: int, moves: int, color: int, expected: float) -> None:
     from keima.ai.searcher import handicap_komi

@@ -34,10 +34,11 @@ NET_VISITS = 16
 NET_WEIGHT = 0.1
 
 #: Dynamic komi in a handicap game (« linear handicap »): White, having given the stones, searches as if it
-#: received this many more points per handicap stone at the first move, on 19x19 (in proportion to the board's
-#: area on smaller boards) ...
+#: received this many more points per handicap stone at the first move (about half what a stone gives: a move is
+#: worth about twice the komi, on every board size) ...
 HANDICAP_KOMI_PER_STONE = 8.0
-#: ... and the extra points shrink linearly to none at this move (on 19x19; in proportion to the area elsewhere).
+#: ... and the extra points shrink linearly to none at this move on 19x19 (in proportion to the board's area on
+#: smaller boards, whose games are shorter).
 HANDICAP_KOMI_MOVES = 200
 
 
@@ -62,9 +63,8 @@ def handicap_komi(game: Game, color: int) -> float:
     resignation and the reported score keep the true komi."""
     if color != WHITE or game.handicap < 2:
         return 0.0
-    area = game.size * game.size / 361
-    left = 1.0 - game.move_number / (HANDICAP_KOMI_MOVES * area)
-    return HANDICAP_KOMI_PER_STONE * area * game.handicap * left if left > 0 else 0.0
+    left = 1.0 - game.move_number / (HANDICAP_KOMI_MOVES * game.size * game.size / 361)
+    return HANDICAP_KOMI_PER_STONE * game.handicap * left if left > 0 else 0.0
 
 
 def load(game: Game, color: int | None = None, set_stone: Callable[..., Any] = fb.set_stone) -> np.ndarray:
