@@ -14,9 +14,30 @@ import httpx
 import pytest
 from tests.cluster.conftest import PG_URL, REDIS_BIN
 
+from keima.cli import allocator
+
 pytestmark = [pytest.mark.postgres, pytest.mark.slow]
 
 ROOT = Path(__file__).resolve().parents[2]
+
+
+def descendants(root: int) -> list[int]:
+    """The ids of the processes below ``root`` (its children, theirs, and so on)."""
+    parents: dict[int, int] = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue  # gone meanwhile
+        parents[int(stat.parent.name)] = int(fields[1])
+    found: list[int] = []
+    frontier = [root]
+    while frontier:
+        parent = frontier.pop()
+        kids = [pid for pid, ppid in parents.items() if ppid == parent]
+        found += kids
+        frontier += kids
+    return found
 
 
 def test_cluster_script_serves_a_human_and_a_bot_game(tmp_path: Path) -> None:
@@ -38,6 +59,13 @@ def test_cluster_script_serves_a_human_and_a_bot_game(tmp_path: Path) -> None:
         m = re.search(r"ready: open (http://\S+?)/? ;", log.read_text())
         assert m, log.read_text()
         base = m.group(1).replace("localhost", "127.0.0.1")
+        if allocator.jemalloc_library() is not None:
+            # The web processes forked by `keima serve --workers 2` run jemalloc's background thread too.
+            webs = [pid for pid in descendants(proc.pid) if b"serve" in Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")]
+            assert len(webs) == 3, webs  # the one that forked, and its two web processes
+            for pid in webs:
+                names = [Path(t, "comm").read_text().strip() for t in Path(f"/proc/{pid}/task").iterdir()]
+                assert "jemalloc_bg_thd" in names, (pid, names)
         with httpx.Client(base_url=base, timeout=30) as c:
             assert "<" in c.get("/").text
             r = c.post("/api/games", json={"opponent": "local", "size": 9})

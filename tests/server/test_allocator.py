@@ -102,3 +102,57 @@ def test_an_unknown_allocator_in_the_environment_is_a_usage_error(tmp_path: Path
                        env=dict(os.environ, KEIMA_ALLOCATOR="tcmalloc"))
     assert r.returncode == 2
     assert "--allocator: unknown allocator 'tcmalloc'" in r.stderr
+
+
+CHILD_THREADS = """
+import glob, os, sys, time
+from keima.cli import allocator
+
+def threads():
+    # A new thread gets its name a moment after it starts: wait for it (at most 5 s) once there are two.
+    deadline = time.monotonic() + 5
+    while True:
+        names = sorted(open(t + "/comm").read().strip() for t in glob.glob("/proc/self/task/*"))
+        if names.count("python") < 2 or time.monotonic() > deadline:
+            return names
+        time.sleep(0.01)
+
+pid = os.fork()
+if pid == 0:
+    before = threads()
+    started = allocator.restart_background_thread()
+    print("child", before, started, threads(), flush=True)
+    os._exit(0)
+os.waitpid(pid, 0)
+print("parent", allocator.restart_background_thread(), threads(), flush=True)
+"""
+
+
+def _fork_and_report(env: dict[str, str]) -> dict[str, str]:
+    import subprocess
+    import sys
+
+    r = subprocess.run([sys.executable, "-c", CHILD_THREADS], capture_output=True, text=True, timeout=60, env=env)
+    assert r.returncode == 0, r.stderr
+    return {line.split(" ", 1)[0]: line.split(" ", 1)[1] for line in r.stdout.splitlines()}
+
+
+@pytest.mark.skipif(allocator.jemalloc_library() is None and not os.environ.get("CI"),
+                    reason="jemalloc is not installed here (Debian: libjemalloc2; CI installs it)")
+def test_a_forked_web_process_gets_jemallocs_background_thread_again() -> None:
+    lib = allocator.jemalloc_library()
+    assert lib is not None
+    env = dict(os.environ, LD_PRELOAD=lib, PYTHONMALLOC="malloc", MALLOC_CONF=allocator.JEMALLOC_CONF)
+    seen = _fork_and_report(env)
+    # The fork leaves the child without the thread; asked, jemalloc starts it again.
+    assert seen["child"] == "['python'] True ['jemalloc_bg_thd', 'python']", seen
+    assert "jemalloc_bg_thd" in seen["parent"]
+    # Options that do not ask for the thread (a user's MALLOC_CONF wins over keima's): nothing started.
+    seen = _fork_and_report(dict(env, MALLOC_CONF="narenas:2"))
+    assert seen["child"] == "['python'] False ['python']", seen
+
+
+def test_without_jemalloc_there_is_no_background_thread_to_start() -> None:
+    env = {k: v for k, v in os.environ.items() if k not in ("LD_PRELOAD", "MALLOC_CONF", "PYTHONMALLOC")}
+    seen = _fork_and_report(env)
+    assert seen["child"] == "['python'] False ['python']", seen

@@ -88,6 +88,28 @@ def restored_environment(environ: dict[str, str]) -> dict[str, str]:
     return env
 
 
+def restart_background_thread() -> bool:
+    """Start jemalloc's background thread again in a process forked from one that ran it; returns whether it did.
+
+    jemalloc does not start that thread in a forked child (``keima serve --workers N``'s web processes), whose
+    freed pages would then go back to the system only when keima purges them or the process allocates. False,
+    and nothing done, where jemalloc is not this process's allocator or its options do not ask for the thread
+    (a user's own ``MALLOC_CONF``). Never raises."""
+    try:
+        mallctl = ctypes.CDLL(None).mallctl  # only where jemalloc is loaded: the C library has no mallctl
+    except (OSError, AttributeError):
+        return False
+    mallctl.restype = ctypes.c_int
+    mallctl.argtypes = [ctypes.c_char_p, ctypes.c_void_p, ctypes.POINTER(ctypes.c_size_t), ctypes.c_void_p,
+                        ctypes.c_size_t]
+    wanted = ctypes.c_bool(False)
+    size = ctypes.c_size_t(ctypes.sizeof(wanted))
+    if mallctl(b"opt.background_thread", ctypes.byref(wanted), ctypes.byref(size), None, 0) != 0 or not wanted.value:
+        return False
+    on = ctypes.c_bool(True)
+    return bool(mallctl(b"background_thread", None, None, ctypes.byref(on), ctypes.sizeof(on)) == 0)
+
+
 def adopt(choice: str) -> None:
     """Start this process again under jemalloc when ``choice`` asks for it and the system has it; returns only
     when this process goes on as it is (pymalloc, already restarted, or no jemalloc for ``auto``).

@@ -203,6 +203,7 @@ def _serve_forked(app: object, args: argparse.Namespace, sock: object, address: 
             code = 1
             try:
                 signal.signal(signal.SIGINT, signal.SIG_DFL)
+                allocator.restart_background_thread()
                 server = _server(app, args.log_level)
                 server.run(sockets=[sock])
                 code = 0 if server.started else 1
