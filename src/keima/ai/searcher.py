@@ -57,9 +57,10 @@ def handicap_komi(game: Game, color: int) -> float:
     """Return the points added to White's komi when the search chooses ``color``'s move in ``game`` (0.0 but
     for White in a handicap game of two stones or more, before the move where the extra points run out).
 
-    Searching the true count, White sees almost every playout lost at the start of a handicap game: all moves
-    look alike and the search throws stones away. With the extra points it looks for the moves that keep the
-    game close, and the points shrink as the stones' advantage should be made up. Black's search, the count,
+    Searching the true count, White sees most playouts lost once the position settles (at the first moves the
+    playouts are still too noisy to tell: about 44% won on an empty 19x19 board with three stones): all moves
+    look alike and the search drifts into moves that only lose more slowly. With the extra points it looks for
+    the moves that keep the game close, and the points shrink as the stones' advantage should be made up. Black's search, the count,
     resignation and the reported score keep the true komi."""
     if color != WHITE or game.handicap < 2:
         return 0.0
