@@ -40,6 +40,19 @@ def descendants(root: int) -> list[int]:
     return found
 
 
+def command_line(pid: int) -> list[bytes]:
+    """The arguments of process ``pid`` ([] once it is gone)."""
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+    except OSError:
+        return []
+
+
+def thread_names(pid: int) -> list[str]:
+    """The names of process ``pid``'s threads."""
+    return [Path(t, "comm").read_text().strip() for t in Path(f"/proc/{pid}/task").iterdir()]
+
+
 def test_cluster_script_serves_a_human_and_a_bot_game(tmp_path: Path) -> None:
     if not PG_URL or not PG_URL.startswith("postgresql"):
         pytest.skip("needs PostgreSQL: set KEIMA_TEST_PG_URL")
@@ -61,10 +74,12 @@ def test_cluster_script_serves_a_human_and_a_bot_game(tmp_path: Path) -> None:
         base = m.group(1).replace("localhost", "127.0.0.1")
         if allocator.jemalloc_library() is not None:
             # The web processes forked by `keima serve --workers 2` run jemalloc's background thread too.
-            webs = [pid for pid in descendants(proc.pid) if b"serve" in Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")]
+            webs = [pid for pid in descendants(proc.pid) if b"serve" in command_line(pid)]
             assert len(webs) == 3, webs  # the one that forked, and its two web processes
             for pid in webs:
-                names = [Path(t, "comm").read_text().strip() for t in Path(f"/proc/{pid}/task").iterdir()]
+                deadline = time.monotonic() + 10  # a new thread is named a moment after it starts
+                while "jemalloc_bg_thd" not in (names := thread_names(pid)) and time.monotonic() < deadline:
+                    time.sleep(0.1)
                 assert "jemalloc_bg_thd" in names, (pid, names)
         with httpx.Client(base_url=base, timeout=30) as c:
             assert "<" in c.get("/").text
