@@ -318,10 +318,17 @@ def test_the_phone_lobby_keeps_a_finished_games_links_together(new_page: Any, ui
     ui.play_api(page, gid, {"type": "resign"})
     page.goto("/")
     line = page.get_by_test_id("lobby-finished").locator(f'li[data-game="{gid}"]')
-    review = line.get_by_role("link", name="Review").bounding_box()
-    sgf = line.get_by_role("link", name="SGF").bounding_box()
+    expect(line.get_by_role("link", name="SGF")).to_be_visible()
+    # Measured in one step: the lists above may still grow as the lobby loads, which moves the line between
+    # two separate measurements (CI once saw the SGF link 141 px below the Review link that way).
+    review, sgf, what = line.evaluate(
+        """li => {
+             const box = el => { const r = el.getBoundingClientRect(); return {y: r.y, width: r.width, height: r.height}; };
+             const link = text => [...li.querySelectorAll('a')].find(a => a.textContent.trim() === text);
+             return [box(link('Review')), box(link('SGF')), box(li.querySelector('.what'))];
+           }"""
+    )
     assert abs(review["y"] - sgf["y"]) < 2, (review, sgf)
-    what = line.locator(".what").bounding_box()
     assert what["width"] >= 150, what  # the settings are not squeezed into a narrow column
 
 
