@@ -15,6 +15,9 @@ playouts per second on the empty 9x9 board.
 one and with two threads (root parallelism, ``keima.ai.searcher.Searcher(threads=2)``), alternating the two so
 that both see the same machine load; the ratio is the gain of the second thread on this machine as it is.
 
+``--nakade-only`` prints the heavy playout rate with the nakade self-atari (``make_params(nakade=...)``) off
+and on, alternating, on the four positions.
+
 ``--prior-only`` prints the 19x19 search rate of one thread (iterations per second of CPU time) with the learned
 prior (``keima.ai.prediction``) off and on, alternating; the ratio is what the prior's features cost the search.
 """
@@ -45,10 +48,10 @@ def position(n: int, moves: int, seed: int = 7) -> Game:
     return game
 
 
-def fast_rate(game: Game, heavy: bool, seconds: float) -> float:
+def fast_rate(game: Game, heavy: bool, seconds: float, nakade: bool = True) -> float:
     """Playouts per second of the compiled core from ``game``'s position."""
     b = load(game)
-    params = S.make_params(7.5, heavy=heavy)
+    params = S.make_params(7.5, heavy=heavy, nakade=nakade)
     own = np.zeros(b.shape[1], dtype=np.float64)
     S.run_playouts(b, 2, PATTERN_TABLE, params, own, 1, False)  # compile or load from cache outside the timing
     done = 0
@@ -131,6 +134,21 @@ def prior_rate(seconds: float) -> None:
         print(f"{label:<16} {off:>12.0f} {on:>11.0f} {on / off:>5.2f}x", flush=True)
 
 
+def nakade_rate(seconds: float) -> None:
+    """Print heavy playouts per CPU second with the nakade self-atari off and on, alternating."""
+    print(f"{'position':<16} {'nakade off/s':>13} {'nakade on/s':>12} {'ratio':>6}")
+    for n, mid in ((9, 30), (19, 120)):
+        for label, moves in (("empty", 0), ("mid-game", mid)):
+            game = position(n, moves)
+            rates = {False: 0.0, True: 0.0}
+            for _ in range(2):
+                for on in rates:
+                    rates[on] += fast_rate(game, True, seconds / 2, nakade=on) / 2
+            name = f"{n}x{n} {label}"
+            print(f"{name:<16} {rates[False]:>13.0f} {rates[True]:>12.0f} {rates[True] / rates[False]:>5.2f}x",
+                  flush=True)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--seconds", type=float, default=3.0, help="measuring time per figure")
@@ -138,7 +156,12 @@ def main() -> None:
                     help="only the search rate with one and two threads (19x19, wall clock)")
     ap.add_argument("--prior-only", action="store_true",
                     help="only the search rate with the learned prior off and on (19x19, one thread)")
+    ap.add_argument("--nakade-only", action="store_true",
+                    help="only the heavy playout rate with the nakade self-atari off and on")
     args = ap.parse_args()
+    if args.nakade_only:
+        nakade_rate(args.seconds)
+        return
     if args.threads_only:
         threads_rate(args.seconds)
         return

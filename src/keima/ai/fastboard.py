@@ -393,6 +393,104 @@ def self_atari_size(b: np.ndarray, p: int, c: int) -> int:
     return size
 
 
+NAKADE_MAX = 6  # the largest chain a nakade self-atari may fill (the rabbity six)
+
+
+@njit(cache=True)
+def is_nakade_self_atari(b: np.ndarray, p: int, c: int) -> bool:
+    """True when ``c`` at ``p`` is a self-atari that kills as a nakade: the chain it makes (at most ``NAKADE_MAX``
+    stones) and its one liberty fill a region that the opponent alone encloses, and once the opponent captures,
+    the space the chain leaves is a shape with one vital point (two or three points; the square, or the pyramid
+    four; the bulky or crossed five; the rabbity six), so ``c`` can play there again and leave one eye.
+
+    False for any move that is not a self-atari, or whose chain is larger (see ``self_atari_size``)."""
+    size = self_atari_size(b, p, c)
+    if size == 0 or size > NAKADE_MAX:
+        return False
+    col = b[COL]
+    w = b[META, M_W]
+    pts = np.empty(NAKADE_MAX, dtype=np.int64)
+    pts[0] = p
+    k = 1
+    for q in (p - 1, p + 1, p - w, p + w):
+        if col[q] == c:
+            s = b[HEAD, q]
+            seen = False
+            for i in range(k):
+                if pts[i] == s:
+                    seen = True
+            if seen:
+                continue
+            h = s
+            while True:
+                pts[k] = s
+                k += 1
+                s = b[NXT, s]
+                if s == h:
+                    break
+    # The liberty left, and the region's closure: the liberty touches only the opponent, the border or the chain.
+    lib = -1
+    for i in range(k):
+        s = pts[i]
+        for q in (s - 1, s + 1, s - w, s + w):
+            if col[q] == EMPTY and q != p:
+                lib = q
+    for q in (lib - 1, lib + 1, lib - w, lib + w):
+        if col[q] == EMPTY and q != p:
+            return False
+        if col[q] == c:
+            inside = False
+            for i in range(k):
+                if pts[i] == q:
+                    inside = True
+            if not inside:
+                return False
+    # The owner: each opposing chain around the region is larger than the chain, as a group is around the stones
+    # played into its eye space. Otherwise the region is more likely the chain's own (its eye, or its last
+    # liberties in a race), where the self-atari only throws the chain away.
+    opp = 3 - c
+    for i in range(k + 1):
+        s = pts[i] if i < k else lib
+        for q in (s - 1, s + 1, s - w, s + w):
+            if col[q] == opp and b[SIZE, b[HEAD, q]] <= k:
+                return False
+    if k <= 3:
+        return True
+    # The shape: neighbours inside the chain (the most of any stone) and the bounding box.
+    top = 0
+    r0, r1, c0, c1 = 1 << 30, -1, 1 << 30, -1
+    for i in range(k):
+        s = pts[i]
+        r, cc = s // w, s % w
+        r0, r1, c0, c1 = min(r0, r), max(r1, r), min(c0, cc), max(c1, cc)
+        deg = 0
+        for j in range(k):
+            d = pts[j] - s
+            if d == 1 or d == -1 or d == w or d == -w:
+                deg += 1
+        top = max(top, deg)
+    h, wd = r1 - r0 + 1, c1 - c0 + 1
+    if k == 4:
+        return top == 3 or (h == 2 and wd == 2)  # the pyramid, the square
+    if k == 5:
+        if top == 4:
+            return True  # the crossed five
+        if h * wd != 6:
+            return False
+        # The bulky five: a 2x3 box less a corner (less the middle of a long side, it is the U, which lives).
+        for rr in (r0, r1):
+            for ccol in (c0, c1):
+                q = rr * w + ccol
+                present = False
+                for i in range(k):
+                    if pts[i] == q:
+                        present = True
+                if not present:
+                    return True
+        return False
+    return top == 4 and h == 3 and wd == 3  # the rabbity six: a cross and one corner of its 3x3 box
+
+
 @njit(cache=True)
 def area_score(b: np.ndarray, komi: float, own: np.ndarray) -> float:
     """Score a finished playout by area (stones + empty points whose neighbours are all one colour), Black minus

@@ -43,6 +43,7 @@ from keima.ai.fastboard import (
     atari_lib,
     in_atari,
     is_legal,
+    is_nakade_self_atari,
     is_true_eye,
     place,
     play_pass,
@@ -61,8 +62,8 @@ F_VIS, F_WIN, F_RVIS, F_RWIN, F_PRIOR = range(5)
 
 # Search parameters (``params`` array indices).
 (P_KOMI, P_HEAVY, P_EXPAND, P_PRIOR, P_RAVE_BIAS, P_UCT_C, P_SELF_ATARI, P_PATTERN_PROB, P_FILL,
- P_WIDE_PRIOR, P_LEARNED, P_NET_VISITS, P_NET_WEIGHT) = range(13)
-N_PARAMS = 13
+ P_WIDE_PRIOR, P_LEARNED, P_NET_VISITS, P_NET_WEIGHT, P_NAKADE) = range(14)
+N_PARAMS = 14
 
 
 def new_tree(max_nodes: int) -> tuple[np.ndarray, np.ndarray]:
@@ -77,7 +78,7 @@ def new_tree(max_nodes: int) -> tuple[np.ndarray, np.ndarray]:
 def make_params(komi: float, heavy: bool = True, expand: int = 2, prior: float = 10.0, rave_bias: float = 0.04,
                 uct_c: float = 0.05, self_atari: int = 2, pattern_prob: float = 0.9, fill: int = 0,
                 wide_prior: bool = False, learned: float = 0.0, net_visits: int = -1,
-                net_weight: float = 0.0) -> np.ndarray:
+                net_weight: float = 0.0, nakade: bool = True) -> np.ndarray:
     """Return the search parameter vector (komi from Black's point of view: Black's margin minus ``komi``).
 
     ``fill``: before a heavy playout's random move, how many random empty points to try for one whose 3x3
@@ -88,7 +89,9 @@ def make_params(komi: float, heavy: bool = True, expand: int = 2, prior: float =
     per unit of log-probability above a uniform choice; 0 keeps the hand-written prior.
     ``net_visits``: the policy network (``keima.ai.network``) sets the priors of a node's children once the node
     has this many visits of its own (the root at once); -1: never. ``net_weight``: its weight, as ``learned``'s,
-    in place of the learned prior's at the nodes it has seen."""
+    in place of the learned prior's at the nodes it has seen. ``nakade``: a heavy playout may make a self-atari of
+    ``self_atari`` stones or more when it kills as a nakade (``keima.ai.fastboard.is_nakade_self_atari``);
+    without it, a group whose eye space holds opposing stones could never be killed in a playout."""
     p = np.zeros(N_PARAMS, dtype=np.float64)
     p[P_KOMI] = komi
     p[P_HEAVY] = 1.0 if heavy else 0.0
@@ -103,6 +106,7 @@ def make_params(komi: float, heavy: bool = True, expand: int = 2, prior: float =
     p[P_LEARNED] = learned
     p[P_NET_VISITS] = net_visits
     p[P_NET_WEIGHT] = net_weight
+    p[P_NAKADE] = 1.0 if nakade else 0.0
     return p
 
 
@@ -129,13 +133,16 @@ def pattern_code(b: np.ndarray, p: int, c: int) -> int:
 
 
 @njit(cache=True)
-def _acceptable(b: np.ndarray, p: int, c: int, self_atari: int) -> bool:
-    """A playout may play ``p``: legal, not an own true eye, not a self-atari of ``self_atari`` stones or more."""
+def _acceptable(b: np.ndarray, p: int, c: int, self_atari: int, nakade: bool) -> bool:
+    """A playout may play ``p``: legal, not an own true eye, not a self-atari of ``self_atari`` stones or more
+    unless ``nakade`` and it kills as a nakade."""
     if not is_legal(b, p, c):
         return False
     if is_true_eye(b, p, c):
         return False
-    return not (self_atari > 0 and self_atari_size(b, p, c) >= self_atari)
+    if self_atari > 0 and self_atari_size(b, p, c) >= self_atari:
+        return nakade and is_nakade_self_atari(b, p, c)
+    return True
 
 
 @njit(cache=True)
@@ -190,6 +197,7 @@ def _tactical_moves(b: np.ndarray, c: int, cand: np.ndarray, self_atari: int) ->
 def playout_move(b: np.ndarray, c: int, heavy: bool, pat: np.ndarray, params: np.ndarray, cand: np.ndarray) -> int:
     """Pick the playout move for colour ``c`` (the side to move); ``PASS`` when nothing acceptable remains."""
     self_atari = int(params[P_SELF_ATARI]) if heavy else 0
+    nakade = params[P_NAKADE] > 0.5
     if heavy:
         n = _tactical_moves(b, c, cand, self_atari)
         if n > 0:
@@ -199,7 +207,7 @@ def playout_move(b: np.ndarray, c: int, heavy: bool, pat: np.ndarray, params: np
             w = b[META, M_W]
             n = 0
             for q in (last - w - 1, last - w, last - w + 1, last - 1, last + 1, last + w - 1, last + w, last + w + 1):
-                if b[COL, q] == EMPTY and pat[pattern_code(b, q, c)] == 1 and _acceptable(b, q, c, self_atari):
+                if b[COL, q] == EMPTY and pat[pattern_code(b, q, c)] == 1 and _acceptable(b, q, c, self_atari, nakade):
                     cand[n] = q
                     n += 1
             if n > 0:
@@ -223,7 +231,7 @@ def playout_move(b: np.ndarray, c: int, heavy: bool, pat: np.ndarray, params: np
     while k > 0:
         i = np.random.randint(k)
         p = el[i]
-        if _acceptable(b, p, c, self_atari):
+        if _acceptable(b, p, c, self_atari, nakade):
             return int(p)
         k -= 1
         # Move the rejected point past the live range; EMPTY_POS stays consistent for both points.
