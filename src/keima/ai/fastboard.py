@@ -397,6 +397,12 @@ NAKADE_MAX = 6  # the largest chain a nakade self-atari may fill (the rabbity si
 
 
 @njit(cache=True)
+def _holds(pts: np.ndarray, k: int, q: int) -> bool:
+    """Whether ``q`` is among ``pts[:k]``."""
+    return bool((pts[:k] == q).any())
+
+
+@njit(cache=True)
 def is_nakade_self_atari(b: np.ndarray, p: int, c: int) -> bool:
     """True when ``c`` at ``p`` is a self-atari that kills as a nakade: the chain it makes (at most ``NAKADE_MAX``
     stones) and its one liberty fill a region that the opponent alone encloses, and once the opponent captures,
@@ -415,11 +421,7 @@ def is_nakade_self_atari(b: np.ndarray, p: int, c: int) -> bool:
     for q in (p - 1, p + 1, p - w, p + w):
         if col[q] == c:
             s = b[HEAD, q]
-            seen = False
-            for i in range(k):
-                if pts[i] == s:
-                    seen = True
-            if seen:
+            if _holds(pts, k, s):
                 continue
             h = s
             while True:
@@ -438,13 +440,8 @@ def is_nakade_self_atari(b: np.ndarray, p: int, c: int) -> bool:
     for q in (lib - 1, lib + 1, lib - w, lib + w):
         if col[q] == EMPTY and q != p:
             return False
-        if col[q] == c:
-            inside = False
-            for i in range(k):
-                if pts[i] == q:
-                    inside = True
-            if not inside:
-                return False
+        if col[q] == c and not _holds(pts, k, q):
+            return False
     # The owner: each opposing chain around the region is larger than the chain, as a group is around the stones
     # played into its eye space. Otherwise the region is more likely the chain's own (its eye, or its last
     # liberties in a race), where the self-atari only throws the chain away.
@@ -480,12 +477,7 @@ def is_nakade_self_atari(b: np.ndarray, p: int, c: int) -> bool:
         # The bulky five: a 2x3 box less a corner (less the middle of a long side, it is the U, which lives).
         for rr in (r0, r1):
             for ccol in (c0, c1):
-                q = rr * w + ccol
-                present = False
-                for i in range(k):
-                    if pts[i] == q:
-                        present = True
-                if not present:
+                if not _holds(pts, k, rr * w + ccol):
                     return True
         return False
     return top == 4 and h == 3 and wd == 3  # the rabbity six: a cross and one corner of its 3x3 box
