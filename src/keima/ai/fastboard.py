@@ -405,9 +405,10 @@ def _holds(pts: np.ndarray, k: int, q: int) -> bool:
 @njit(cache=True)
 def is_nakade_self_atari(b: np.ndarray, p: int, c: int) -> bool:
     """True when ``c`` at ``p`` is a self-atari that kills as a nakade: the chain it makes (at most ``NAKADE_MAX``
-    stones) and its one liberty fill a region that the opponent alone encloses, and once the opponent captures,
-    the space the chain leaves is a shape with one vital point (two or three points; the square, or the pyramid
-    four; the bulky or crossed five; the rabbity six), so ``c`` can play there again and leave one eye.
+    stones) and its one liberty fill a region that the opponent alone encloses, with chains each larger than it,
+    and once the opponent captures, the space the chain leaves is a shape with one vital point (two or three
+    points; the square, or the pyramid four; the bulky or crossed five; the rabbity six), so ``c`` can play there
+    again and leave one eye.
 
     False for any move that is not a self-atari, or whose chain is larger (see ``self_atari_size``)."""
     size = self_atari_size(b, p, c)
