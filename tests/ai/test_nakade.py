@@ -34,7 +34,8 @@ def _board(rows: list[str]) -> tuple[np.ndarray, int, int]:
     return b, n, star
 
 
-def _pad(rows: list[str], n: int = 7) -> list[str]:
+def _pad(rows: list[str], n: int) -> list[str]:
+    """``rows`` widened and lengthened with empty points to ``n`` x ``n``."""
     return [r.ljust(n, ".") for r in rows] + ["." * n] * (n - len(rows))
 
 

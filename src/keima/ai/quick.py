@@ -96,7 +96,8 @@ class QuickSearcher:
         """Rank ``color``'s moves in ``game`` by the search's root priors; ``allowed`` (default: the referee's
         legal moves) and ``allow_pass`` as for ``Searcher.search``; ``seconds``, ``max_playouts`` and
         ``extra_komi`` are not needed (it answers at once, with no playout to count). The result has no
-        playouts: visits 0, the win rates are the priors, the ownership all zeros. A pass comes last, or first when no move is left."""
+        playouts: visits 0, the win rates are the priors, the ownership all zeros. A pass comes last, or first
+        when no move is left."""
         n = game.size
         b = searcher.load(game, color, set_stone=interpreted(fb.set_stone))
         params, net, use_net = searcher.search_params(game)

@@ -207,7 +207,8 @@ def playout_move(b: np.ndarray, c: int, heavy: bool, pat: np.ndarray, params: np
             w = b[META, M_W]
             n = 0
             for q in (last - w - 1, last - w, last - w + 1, last - 1, last + 1, last + w - 1, last + w, last + w + 1):
-                if b[COL, q] == EMPTY and pat[pattern_code(b, q, c)] == 1 and _acceptable(b, q, c, self_atari, nakade):
+                if (b[COL, q] == EMPTY and pat[pattern_code(b, q, c)] == 1
+                        and _acceptable(b, q, c, self_atari, nakade)):
                     cand[n] = q
                     n += 1
             if n > 0:

@@ -60,8 +60,8 @@ def handicap_komi(game: Game, color: int) -> float:
     Searching the true count, White sees most playouts lost once the position settles (at the first moves the
     playouts are still too noisy to tell: about 44% won on an empty 19x19 board with three stones): all moves
     look alike and the search drifts into moves that only lose more slowly. With the extra points it looks for
-    the moves that keep the game close, and the points shrink as the stones' advantage should be made up. Black's search, the count,
-    resignation and the reported score keep the true komi."""
+    the moves that keep the game close, and the points shrink as the stones' advantage should be made up.
+    Black's search, the count, resignation and the reported score keep the true komi."""
     if color != WHITE or game.handicap < 2:
         return 0.0
     left = 1.0 - game.move_number / (HANDICAP_KOMI_MOVES * game.size * game.size / 361)
@@ -96,7 +96,8 @@ def load(game: Game, color: int | None = None, set_stone: Callable[..., Any] = f
 def search_params(game: Game, heavy: bool = True, fill: int | None = None, wide_prior: bool | None = None,
                   learned: float | None = None, model: prediction.Model | None = None,
                   net: network.Network | None = None, net_visits: int = NET_VISITS,
-                  net_weight: float = NET_WEIGHT, extra_komi: float = 0.0) -> tuple[np.ndarray, network.Network, bool]:
+                  net_weight: float = NET_WEIGHT,
+                  extra_komi: float = 0.0) -> tuple[np.ndarray, network.Network, bool]:
     """Return the search parameters for ``game`` (``keima.ai.search.make_params``), the policy network and
     whether the search uses it (a network made for another board size is not used). The arguments are
     ``Searcher``'s (None: the board size's default; ``model``, ``net``: the shipped ones); ``extra_komi`` is added
