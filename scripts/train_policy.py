@@ -2,15 +2,18 @@
 
 Usage::
 
-    python scripts/train_policy.py extract GAMES_DIR [GAMES_DIR ...] --out examples.npz [--jobs 16] [--size 19]
-    python scripts/train_policy.py train examples.npz [--out src/keima/ai/policy19.npz] \
+    python scripts/train_policy.py extract GAMES_DIR [GAMES_DIR ...] --out examples.npz [--jobs 16] [--size 19] \
+        [--skip-player NAME]
+    python scripts/train_policy.py train examples.npz [more.npz ...] [--out src/keima/ai/policy19.npz] \
         [--blocks 6] [--channels 64] [--epochs 30] [--device cuda] [--init NETWORK.npz]
 
 ``extract`` replays every game of the board size (19 by default) under the folders (sub-folders included) on the search's fast board and
 writes, for each move a player chose, the planes of ``keima.ai.planes`` (bit-packed) and the point played.
 Passes and moves whose node has a comment starting "random" (the random openings of
 ``scripts/gnugo_selfplay.py``) are played on the board but are not examples, as in ``scripts/train_prior.py``.
-The examples keep the index of their game, so that ``train`` can hold whole games out.
+The examples keep the index of their game, so that ``train`` can hold whole games out. A game's setup stones
+(handicap) are placed first. ``--skip-player NAME`` leaves out the moves of the player whose ``PB``/``PW``
+starts with NAME, to learn one side of a match record (GNU Go's moves, or keima's, in ``bench/results/``).
 
 ``extract`` also notes, as a peer, the rank of the played move under the learned linear prior
 (``keima.ai.prediction``), which ``train`` reports on the same held-out moves. ``train`` needs PyTorch (keima
@@ -19,8 +22,9 @@ tower of ``keima.ai.network`` on the others: the cross-entropy of the played mov
 (the ``PL_CANDIDATE`` plane), each batch turned by one of the 8 rotations and reflections of the board, AdamW
 with a cosine learning rate. After each epoch it prints the held-out top-1 and top-5 (how often the move played
 is the network's first choice, or among its first five) and mean log-likelihood, and it keeps the epoch with
-the best held-out log-likelihood. The weights are written in the layout ``keima.ai.network.read`` expects,
-and the script checks that keima's compiled forward pass gives the same scores as PyTorch's on held-out
+the best held-out log-likelihood. Several examples files are trained on together, each holding out one game in
+ten of its own, and the held-out figures of each are printed before and after training. The weights are written
+in the layout ``keima.ai.network.read`` expects, and the script checks that keima's compiled forward pass gives the same scores as PyTorch's on held-out
 positions before it writes them. ``--init`` starts from a network file instead of fresh weights (its shape then
 replaces ``--blocks``, ``--channels`` and ``--stem``), for example to fine-tune on 13x13 games the 19x19 network
 resized by ``scripts/adapt_policy.py`` (docs/bot.md); the held-out figures before the first epoch are printed, and the starting
@@ -69,10 +73,11 @@ def extract_game(moves: list[tuple[int, int, bool]], n: int) -> tuple[np.ndarray
     return np.stack(packed), np.array(targets, np.int16), np.array(peer_ranks, np.int16)
 
 
-def extract(folders: list[Path], out: Path, jobs: int, size: int) -> None:
-    """Write the examples of every ``size`` x ``size`` game under ``folders`` to ``out``."""
+def extract(folders: list[Path], out: Path, jobs: int, size: int, skip_player: str | None = None) -> None:
+    """Write the examples of every ``size`` x ``size`` game under ``folders`` to ``out`` (without the moves of
+    a player whose name starts with ``skip_player``, see ``train_prior.read_games``)."""
     t0 = time.time()
-    games = [g for folder in folders for g in read_games(folder, size)]
+    games = [g for folder in folders for g in read_games(folder, size, skip_player)]
     args = ([moves for _name, moves in games], [size] * len(games))
     if jobs <= 1:
         results = list(map(extract_game, *args))
@@ -113,24 +118,37 @@ def load_weights(model: Any, net: N.Network, torch: Any) -> None:
         model.point_bias.copy_(torch.from_numpy(net.head_b))
 
 
-def train(data: Path, out: Path | None, blocks: int, channels: int, epochs: int, device_name: str, batch: int,
-          rate: float, stem: int, init: Path | None = None) -> None:
-    """Train a network on the examples of ``data`` and write the best epoch's weights to ``out``. ``init``: a
-    network file of the data's board size to start from (its shape replaces ``blocks``, ``channels`` and
-    ``stem``); the held-out figures before the first epoch are then printed as the peer."""
+def train(data: Path | list[Path], out: Path | None, blocks: int, channels: int, epochs: int, device_name: str,
+          batch: int, rate: float, stem: int, init: Path | None = None) -> None:
+    """Train a network on the examples of ``data`` (one file or several of one board size, trained on
+    together; each holds out one game in ten of its own) and write the best epoch's weights to ``out``.
+    ``init``: a network file of the data's board size to start from (its shape replaces ``blocks``, ``channels``
+    and ``stem``); the held-out figures before the first epoch are then printed as the peer. With several
+    files, the held-out figures of each are printed too.
+
+    Raises SystemExit when the files' board sizes differ, or ``init`` is for another size."""
     import torch
     from torch import nn
 
     t0 = time.time()
     device = torch.device(device_name)
     torch.manual_seed(1)
-    with np.load(data) as z:
-        size = int(z["size"]) if "size" in z else 19
-        planes = unpack(z["planes"], size)
-        targets = z["targets"].astype(np.int64)
-        game = z["game"]
-        peer = z.get("peer", None)
-    held = game % 10 == 0
+    files = [data] if isinstance(data, Path) else list(data)
+    parts: list[tuple[int, np.ndarray, np.ndarray, np.ndarray, np.ndarray | None]] = []
+    for f in files:
+        with np.load(f) as z:
+            parts.append((int(z["size"]) if "size" in z else 19, z["planes"], z["targets"].astype(np.int64),
+                          z["game"], z.get("peer", None)))
+    size = parts[0][0]
+    if any(part[0] != size for part in parts):
+        raise SystemExit(f"the examples files are of different board sizes: {sorted({part[0] for part in parts})}")
+    planes = unpack(np.concatenate([part[1] for part in parts]), size)
+    targets = np.concatenate([part[2] for part in parts])
+    game = np.concatenate([part[3] for part in parts])
+    source = np.concatenate([np.full(len(part[2]), i, np.int32) for i, part in enumerate(parts)])
+    peer = None if any(part[4] is None for part in parts) else np.concatenate([part[4] for part in parts])
+    held = game % 10 == 0  # one game in ten of each file
+    held_source = torch.from_numpy(source[held])
     out = N.network_path(size) if out is None else out
     start = None
     if init is not None:
@@ -145,8 +163,9 @@ def train(data: Path, out: Path | None, blocks: int, channels: int, epochs: int,
     y_train = torch.from_numpy(targets[~held]).to(device)
     x_held = torch.from_numpy(planes[held]).to(device)
     y_held = torch.from_numpy(targets[held]).to(device)
-    print(f"{len(y_train)} training examples, {len(y_held)} held out ({int(held.sum())} from "
-          f"{len(np.unique(game[held]))} games); {time.time() - t0:.0f} s", flush=True)
+    held_games = len(np.unique(source[held].astype(np.int64) << 32 | game[held]))
+    print(f"{len(y_train)} training examples, {len(y_held)} held out, from {held_games} games; "
+          f"{time.time() - t0:.0f} s", flush=True)
     if peer is not None and held.any() and size == 19:  # the learned prior was made for 19x19
         print(f"peer, the learned linear prior (keima.ai.prediction) on the held-out moves: "
               f"top-1 {np.mean(peer[held] == 0):.1%}, top-5 {np.mean(peer[held] < 5):.1%}", flush=True)
@@ -199,25 +218,32 @@ def train(data: Path, out: Path | None, blocks: int, channels: int, epochs: int,
         xb, t = torch.rot90(xb, k & 3, (2, 3)), torch.rot90(t, k & 3, (2, 3))
         return xb.contiguous(), t.flatten(1).argmax(1)
 
-    def held_out() -> tuple[float, float, float]:
+    def held_out(per_file: bool = False) -> tuple[float, float, float]:
+        """(top-1, top-5, mean log-likelihood) on all the held-out moves; ``per_file`` prints each file's."""
         model.eval()
-        top1 = top5 = 0
-        ll = 0.0
+        ranks, lls = [], []
         with torch.no_grad():
             for i in range(0, len(y_held), 1024):
                 xb, yb = x_held[i:i + 1024], y_held[i:i + 1024]
                 lp = torch.log_softmax(logits_of(xb), 1)
-                ll += float(lp.gather(1, yb[:, None]).sum())
-                rank = (lp > lp.gather(1, yb[:, None])).sum(1)
-                top1 += int((rank == 0).sum())
-                top5 += int((rank < 5).sum())
+                lls.append(lp.gather(1, yb[:, None])[:, 0].cpu())
+                ranks.append((lp > lp.gather(1, yb[:, None])).sum(1).cpu())
         model.train()
+        rank = torch.cat(ranks) if ranks else torch.zeros(0)
+        ll = torch.cat(lls) if lls else torch.zeros(0)
+        if per_file and len(files) > 1:
+            for i, f in enumerate(files):
+                m = held_source == i
+                k = max(int(m.sum()), 1)
+                print(f"  {f}: {int(m.sum())} held-out moves, top-1 {float((rank[m] == 0).sum()) / k:.1%}, "
+                      f"top-5 {float((rank[m] < 5).sum()) / k:.1%}, log-likelihood {float(ll[m].sum()) / k:.3f}",
+                      flush=True)
         count = max(len(y_held), 1)
-        return top1 / count, top5 / count, ll / count
+        return float((rank == 0).sum()) / count, float((rank < 5).sum()) / count, float(ll.sum()) / count
 
     best: tuple[float, dict[str, torch.Tensor]] | None = None
     if start is not None:
-        top1, top5, ll = held_out()
+        top1, top5, ll = held_out(per_file=True)
         print(f"before training ({init}): held out: top-1 {top1:.1%}, top-5 {top5:.1%}, log-likelihood {ll:.3f}",
               flush=True)
         best = (ll, {k: v.detach().clone() for k, v in model.state_dict().items()})
@@ -242,6 +268,7 @@ def train(data: Path, out: Path | None, blocks: int, channels: int, epochs: int,
     assert best is not None
     model.load_state_dict(best[1])
     print(f"kept the epoch with held-out log-likelihood {best[0]:.3f}", flush=True)
+    held_out(per_file=True)
 
     def mat(conv: nn.Conv2d) -> np.ndarray:
         w = conv.weight.detach().cpu().numpy()  # (out, in, kh, kw)
@@ -280,8 +307,10 @@ def main(argv: list[str] | None = None) -> int:
     ex.add_argument("--out", type=Path, required=True)
     ex.add_argument("--jobs", type=int, default=2)
     ex.add_argument("--size", type=int, default=19)
+    ex.add_argument("--skip-player", default=None,
+                    help="the moves of a player whose PB/PW starts with this are played but are not examples")
     tr = sub.add_parser("train")
-    tr.add_argument("data", type=Path)
+    tr.add_argument("data", type=Path, nargs="+", help="examples files of one board size, trained on together")
     tr.add_argument("--out", type=Path, default=None, help="default: the shipped network of the data's board size")
     tr.add_argument("--blocks", type=int, default=6)
     tr.add_argument("--channels", type=int, default=64)
@@ -294,7 +323,7 @@ def main(argv: list[str] | None = None) -> int:
                     help="a network file to start from (fine-tuning; e.g. the resized 19x19 network for 13x13)")
     args = ap.parse_args(argv)
     if args.command == "extract":
-        extract(args.folders, args.out, args.jobs, args.size)
+        extract(args.folders, args.out, args.jobs, args.size, args.skip_player)
     else:
         train(args.data, args.out, args.blocks, args.channels, args.epochs, args.device, args.batch, args.rate,
               args.stem, args.init)

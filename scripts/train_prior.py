@@ -58,8 +58,13 @@ def candidates(b: np.ndarray, c: int, points: np.ndarray, raw: np.ndarray) -> in
     return k
 
 
-def read_games(folder: Path, size: int) -> list[tuple[str, list[tuple[int, int, bool]]]]:
-    """(name, [(colour, fast point or PASS, is_example)]) of every SGF game of ``size`` under ``folder``."""
+def read_games(folder: Path, size: int, skip_player: str | None = None) \
+        -> list[tuple[str, list[tuple[int, int, bool]]]]:
+    """(name, [(colour, fast point or PASS, is_example)]) of every SGF game of ``size`` under ``folder``.
+
+    The root's setup stones (``AB``/``AW``: handicap stones) come first, as moves that are not examples. With
+    ``skip_player``, the moves of a player whose name (``PB``/``PW``) starts with it are played but are not
+    examples either (to learn one side of a match only)."""
     games = []
     for path in sorted(folder.rglob("*.sgf")):
         try:
@@ -69,7 +74,16 @@ def read_games(folder: Path, size: int) -> list[tuple[str, list[tuple[int, int, 
             continue
         if game.get_size() != size:
             continue
+        root = game.get_root()
+        skipped = {colour for colour, prop in (("b", "PB"), ("w", "PW"))
+                   if skip_player is not None and root.has_property(prop)
+                   and str(root.get(prop)).startswith(skip_player)}
         moves = []
+        blacks, whites, _empty = root.get_setup_stones()
+        for colour, stones in (("b", blacks), ("w", whites)):
+            for row, col in sorted(stones):
+                c = fb.BLACK if colour == "b" else fb.WHITE
+                moves.append((c, fb.to_fast((size - 1 - row) * size + col, size), False))
         for node in game.get_main_sequence()[1:]:
             colour, move = node.get_move()
             if colour is None:
@@ -81,7 +95,8 @@ def read_games(folder: Path, size: int) -> list[tuple[str, list[tuple[int, int, 
             else:
                 row, col = move
                 p = (size - 1 - row) * size + col
-                moves.append((c, fb.to_fast(p, size), not comment.startswith("random")))
+                example = not comment.startswith("random") and colour not in skipped
+                moves.append((c, fb.to_fast(p, size), example))
         games.append((path.name, moves))
     return games
 

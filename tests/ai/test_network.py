@@ -443,6 +443,28 @@ def test_the_examples_are_the_chosen_moves_with_their_planes(tmp_path: Path) -> 
         assert np.array_equal(planes[i].reshape(PL.N_PLANES, 81).T, x)
 
 
+def test_a_handicap_game_is_replayed_from_its_stones_and_one_players_moves_can_be_left_out(tmp_path: Path) -> None:
+    # A match record of keima's benchmarks: three handicap stones as setup (AB), then the players' moves. The
+    # stones are on the board before the first move, and are never examples; with skip_player, the moves of the
+    # player so named are played but are not examples either.
+    (tmp_path / "h3.sgf").write_text(
+        "(;GM[1]FF[4]SZ[9]PB[gnugo]PW[keima:strong]HA[3]AB[cc][gg][cg];W[ee];B[ec];W[ce];B[dd])")
+    prior: Any = _load_script("train_prior")
+
+    def examples(skip: str | None) -> list[tuple[int, str, int]]:
+        [(_name, moves)] = prior.read_games(tmp_path, 9, skip)
+        out = []
+        for b, c, p in prior.replay(moves, 9):
+            stones = sum(1 for q in range(81) if b[fb.COL, fb.to_fast(q, 9)] != fb.EMPTY)
+            out.append((c, to_gtp(fb.from_fast(p, 9), 9), stones))
+        return out
+
+    assert examples(None) == [(fb.WHITE, "E5", 3), (fb.BLACK, "E7", 4), (fb.WHITE, "C5", 5), (fb.BLACK, "D6", 6)]
+    assert examples("keima") == [(fb.BLACK, "E7", 4), (fb.BLACK, "D6", 6)]
+    assert examples("gnugo") == [(fb.WHITE, "E5", 3), (fb.WHITE, "C5", 5)]
+    assert examples("nobody") == examples(None)
+
+
 def test_training_writes_a_network_keima_reads(tmp_path: Path) -> None:
     pytest.importorskip("torch")
     _write_games(tmp_path, 12, 12)
@@ -453,6 +475,31 @@ def test_training_writes_a_network_keima_reads(tmp_path: Path) -> None:
                         "--epochs", "2", "--device", "cpu"]) == 0
     net = N.read(out)
     assert N.board_size(net) == 9 and net.blocks_w.shape == (2, 72, 8)
+
+
+def test_training_on_several_files_holds_out_one_game_in_ten_of_each(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("torch")
+    script = _load_script("train_policy")
+    files = []
+    for name, count, seed in (("a", 12, 21), ("b", 3, 22)):
+        folder = tmp_path / name
+        folder.mkdir()
+        _write_games(folder, count, seed)
+        files.append(tmp_path / f"{name}.npz")
+        script.extract([folder], files[-1], 1, 9)  # type: ignore[attr-defined]
+    held = []
+    for f in files:
+        with np.load(f) as z:
+            held.append(int((z["game"] % 10 == 0).sum()))  # games 0 and 10 of a, game 0 of b
+    out = tmp_path / "net.npz"
+    assert script.main(["train", *map(str, files), "--out", str(out), "--blocks", "1", "--channels", "8",  # type: ignore[attr-defined]
+                        "--epochs", "1", "--device", "cpu"]) == 0
+    printed = capsys.readouterr().out
+    assert f"{sum(held)} held out, from 3 games" in printed
+    for f, count in zip(files, held, strict=True):
+        assert f"{f}: {count} held-out moves" in printed
+    assert N.board_size(N.read(out)) == 9
 
 
 def test_training_from_a_network_file_starts_from_its_weights(
