@@ -91,6 +91,7 @@ def dead_stone_agreement(folders: list[str], gnugo: str, out: Path) -> int:
     from keima.rules import to_gtp
     from keima.rules.render import board_diagram
 
+    out.mkdir(parents=True, exist_ok=True)  # a fresh --out folder, as the matches make theirs
     report = out / "deadstones.txt"
     games = same = stones_total = stones_diff = 0
     keima_only = gnugo_only = keima_dead = gnugo_dead_total = 0
