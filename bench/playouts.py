@@ -16,7 +16,8 @@ one and with two threads (root parallelism, ``keima.ai.searcher.Searcher(threads
 that both see the same machine load; the ratio is the gain of the second thread on this machine as it is.
 
 ``--nakade-only`` prints the heavy playout rate with the nakade self-atari (``make_params(nakade=...)``) off
-and on, alternating, on the four positions.
+and on, alternating, on the four positions; ``--low-liberty-only`` the same for the two-liberty answers
+(``make_params(low_liberty=...)``).
 
 ``--prior-only`` prints the 19x19 search rate of one thread (iterations per second of CPU time) with the learned
 prior (``keima.ai.prediction``) off and on, alternating; the ratio is what the prior's features cost the search.
@@ -48,10 +49,11 @@ def position(n: int, moves: int, seed: int = 7) -> Game:
     return game
 
 
-def fast_rate(game: Game, heavy: bool, seconds: float, nakade: bool = True) -> float:
-    """Playouts per second of the compiled core from ``game``'s position."""
+def fast_rate(game: Game, heavy: bool, seconds: float, **switches: bool) -> float:
+    """Playouts per second of the compiled core from ``game``'s position; ``switches``: playout switches of
+    ``make_params`` (``nakade``, ``low_liberty``) set otherwise than by default."""
     b = load(game)
-    params = S.make_params(7.5, heavy=heavy, nakade=nakade)
+    params = S.make_params(7.5, heavy=heavy, **switches)
     own = np.zeros(b.shape[1], dtype=np.float64)
     S.run_playouts(b, 2, PATTERN_TABLE, params, own, 1, False)  # compile or load from cache outside the timing
     done = 0
@@ -134,18 +136,19 @@ def prior_rate(seconds: float) -> None:
         print(f"{label:<16} {off:>12.0f} {on:>11.0f} {on / off:>5.2f}x", flush=True)
 
 
-def nakade_rate(seconds: float) -> None:
-    """Print heavy playouts per CPU second with the nakade self-atari off and on, alternating."""
-    print(f"{'position':<16} {'nakade off/s':>13} {'nakade on/s':>12} {'ratio':>6}")
+def switch_rate(seconds: float, switch: str) -> None:
+    """Print heavy playouts per CPU second with the playout switch ``switch`` of ``make_params`` off and on,
+    alternating."""
+    print(f"{'position':<16} {switch + ' off/s':>17} {switch + ' on/s':>16} {'ratio':>6}")
     for n, mid in ((9, 30), (19, 120)):
         for label, moves in (("empty", 0), ("mid-game", mid)):
             game = position(n, moves)
             rates = {False: 0.0, True: 0.0}
             for _ in range(2):
                 for on in rates:
-                    rates[on] += fast_rate(game, True, seconds / 2, nakade=on) / 2
+                    rates[on] += fast_rate(game, True, seconds / 2, **{switch: on}) / 2
             name = f"{n}x{n} {label}"
-            print(f"{name:<16} {rates[False]:>13.0f} {rates[True]:>12.0f} {rates[True] / rates[False]:>5.2f}x",
+            print(f"{name:<16} {rates[False]:>17.0f} {rates[True]:>16.0f} {rates[True] / rates[False]:>5.2f}x",
                   flush=True)
 
 
@@ -158,9 +161,11 @@ def main() -> None:
                     help="only the search rate with the learned prior off and on (19x19, one thread)")
     ap.add_argument("--nakade-only", action="store_true",
                     help="only the heavy playout rate with the nakade self-atari off and on")
+    ap.add_argument("--low-liberty-only", action="store_true",
+                    help="only the heavy playout rate with the two-liberty answers off and on")
     args = ap.parse_args()
-    if args.nakade_only:
-        nakade_rate(args.seconds)
+    if args.nakade_only or args.low_liberty_only:
+        switch_rate(args.seconds, "nakade" if args.nakade_only else "low_liberty")
         return
     if args.threads_only:
         threads_rate(args.seconds)

@@ -15,7 +15,8 @@ prior of ``keima.ai.prediction`` added to the hand-written one; ``big`` and the 
 policy network of ``keima.ai.network``; every other configuration leaves it out), ``net:W:V`` with the
 network's weight W and visit threshold V instead of ``NET_WEIGHT`` and ``NET_VISITS``. ``--seconds S`` gives
 each move S seconds instead of a playout count (the fair comparison when one side spends time on the network);
-``--a-net FILE`` / ``--b-net FILE`` give a side another network than the shipped one.
+``--a-net FILE`` / ``--b-net FILE`` give a side another network than the shipped one. ``net-lowlib-off`` is
+``net`` without the playouts' two-liberty answers (``make_params(low_liberty=False)``).
 Prints A's wins with a 95% Wilson interval.
 """
 
@@ -65,7 +66,7 @@ def config(name: str) -> str:
     """Check a configuration name for argparse (``learned:WEIGHT`` or a key of ``CONFIGS``)."""
     base, *numbers = name.split(":")
     allowed = {"learned": (0, 1), "net": (0, 2)}.get(base, (0,))
-    if base not in (*CONFIGS, "net") or len(numbers) not in allowed:
+    if base not in (*CONFIGS, "net", "net-lowlib-off") or len(numbers) not in allowed:
         raise argparse.ArgumentTypeError(f"unknown configuration {name!r} (net takes net or net:WEIGHT:VISITS)")
     for i, number in enumerate(numbers):
         # A ValueError here is reported by argparse as an invalid value; the network's visits are a count.
@@ -76,10 +77,11 @@ def config(name: str) -> str:
 def searcher(name: str, net_file: Path | None = None) -> Searcher:
     """A searcher of configuration ``name``; ``net_file``: another policy network than the shipped one."""
     base, *numbers = name.split(":")
-    if base == "net":
+    if base in ("net", "net-lowlib-off"):
         weight, visits = (float(numbers[0]), int(numbers[1])) if numbers else (NET_WEIGHT, NET_VISITS)
         net = None if net_file is None else network.read(net_file)
-        return Searcher(1 << 20, seed=None, net_weight=weight, net_visits=visits, net=net)
+        return Searcher(1 << 20, seed=None, net_weight=weight, net_visits=visits, net=net,
+                        low_liberty=base == "net")
     fill, wide, threads, learned = CONFIGS[base]
     return Searcher(1 << 20, seed=None, fill=fill, wide_prior=wide, threads=threads,
                     learned=float(numbers[0]) if numbers else learned, net_visits=-1)

@@ -30,6 +30,7 @@ from keima.ai.fastboard import (
     HEAD,
     M_KO,
     M_LAST,
+    M_LAST2,
     M_N,
     M_NEMPTY,
     M_PASSES,
@@ -38,6 +39,7 @@ from keima.ai.fastboard import (
     META,
     NXT,
     PASS,
+    PLIB,
     WHITE,
     area_score,
     atari_lib,
@@ -53,7 +55,7 @@ from keima.ai.fastboard import (
 from keima.ai.network import forward
 from keima.ai.planes import N_PLANES, fill_planes
 from keima.ai.prediction import move_score
-from keima.ai.tactics import escape_is_laddered, ladder_atari
+from keima.ai.tactics import escape_is_laddered, ladder_atari, liberties_after, two_libs
 
 T_MOVE, T_COLOR, T_FIRST, T_NCHILD = range(4)
 T_META = 4
@@ -62,8 +64,8 @@ F_VIS, F_WIN, F_RVIS, F_RWIN, F_PRIOR = range(5)
 
 # Search parameters (``params`` array indices).
 (P_KOMI, P_HEAVY, P_EXPAND, P_PRIOR, P_RAVE_BIAS, P_UCT_C, P_SELF_ATARI, P_PATTERN_PROB, P_FILL,
- P_WIDE_PRIOR, P_LEARNED, P_NET_VISITS, P_NET_WEIGHT, P_NAKADE) = range(14)
-N_PARAMS = 14
+ P_WIDE_PRIOR, P_LEARNED, P_NET_VISITS, P_NET_WEIGHT, P_NAKADE, P_LOW_LIBERTY) = range(15)
+N_PARAMS = 15
 
 
 def new_tree(max_nodes: int) -> tuple[np.ndarray, np.ndarray]:
@@ -78,7 +80,7 @@ def new_tree(max_nodes: int) -> tuple[np.ndarray, np.ndarray]:
 def make_params(komi: float, heavy: bool = True, expand: int = 2, prior: float = 10.0, rave_bias: float = 0.04,
                 uct_c: float = 0.05, self_atari: int = 2, pattern_prob: float = 0.9, fill: int = 0,
                 wide_prior: bool = False, learned: float = 0.0, net_visits: int = -1,
-                net_weight: float = 0.0, nakade: bool = True) -> np.ndarray:
+                net_weight: float = 0.0, nakade: bool = True, low_liberty: bool = True) -> np.ndarray:
     """Return the search parameter vector (komi from Black's point of view: Black's margin minus ``komi``).
 
     ``fill``: before a heavy playout's random move, how many random empty points to try for one whose 3x3
@@ -91,7 +93,10 @@ def make_params(komi: float, heavy: bool = True, expand: int = 2, prior: float =
     has this many visits of its own (the root at once); -1: never. ``net_weight``: its weight, as ``learned``'s,
     in place of the learned prior's at the nodes it has seen. ``nakade``: a heavy playout may make a self-atari of
     ``self_atari`` stones or more when it kills as a nakade (``keima.ai.fastboard.is_nakade_self_atari``);
-    without it, a group whose eye space holds opposing stones could never be killed in a playout."""
+    without it, a group whose eye space holds opposing stones could never be killed in a playout.
+    ``low_liberty``: a heavy playout answers a move that leaves a chain with two liberties (``_low_liberty_moves``:
+    the attacker's atari that the chain cannot simply run from, the defender's move that gains liberties) before
+    its patterns, so that fights and ladders are played out rather than left to chance."""
     p = np.zeros(N_PARAMS, dtype=np.float64)
     p[P_KOMI] = komi
     p[P_HEAVY] = 1.0 if heavy else 0.0
@@ -107,6 +112,7 @@ def make_params(komi: float, heavy: bool = True, expand: int = 2, prior: float =
     p[P_NET_VISITS] = net_visits
     p[P_NET_WEIGHT] = net_weight
     p[P_NAKADE] = 1.0 if nakade else 0.0
+    p[P_LOW_LIBERTY] = 1.0 if low_liberty else 0.0
     return p
 
 
@@ -194,6 +200,70 @@ def _tactical_moves(b: np.ndarray, c: int, cand: np.ndarray, self_atari: int) ->
 
 
 @njit(cache=True)
+def _low_liberty_moves(b: np.ndarray, c: int, cand: np.ndarray) -> int:
+    """Fill ``cand`` with the moves of a two-liberty fight around the last move. First, the capture of an opposing
+    chain the player's own previous move put in atari, if the opponent left it there. Against the chain just played,
+    when it has two liberties: an atari (not a self-atari) whose other liberty gives the chain at most two
+    liberties if it runs there, so the chase goes on or the chain dies (a ladder is read out this way, one atari
+    a move). Only when there is none, for own chains next to the last move with two liberties: the capture of a
+    neighbouring opposing chain in atari, or a liberty where the chain reaches three liberties or more. Returns how
+    many were found."""
+    last = b[META, M_LAST]
+    if last <= 0:
+        return 0
+    w = b[META, M_W]
+    col = b[COL]
+    opp = 3 - c
+    n = 0
+    # An atari of the player's own last move that the opponent left: take the chain (the end of a chase).
+    mine = b[META, M_LAST2]
+    if mine > 0 and col[mine] == c:
+        for q in (mine - 1, mine + 1, mine - w, mine + w):
+            if col[q] == opp:
+                n = _add_capture(b, b[HEAD, q], c, cand, n)
+        if n > 0:
+            return n
+    # A chain of two liberties has at most eight pseudo-liberties (four stones around each): a cheap filter
+    # before its liberties are walked.
+    if col[last] == opp and b[PLIB, b[HEAD, last]] <= 8:
+        k, l1, l2 = two_libs(b, last)
+        if k == 2:
+            for i in range(2):
+                x = l1 if i == 0 else l2
+                y = l2 if i == 0 else l1
+                if (n < cand.shape[0] and is_legal(b, x, c) and self_atari_size(b, x, c) == 0
+                        and liberties_after(b, y, opp, x, 3) <= 2):
+                    cand[n] = x
+                    n += 1
+        if n > 0:
+            return n  # the chase first: the own chains it leaves short of liberties are safe while it lasts
+    h0 = -1
+    for q in (last - 1, last + 1, last - w, last + w):
+        if col[q] != c:
+            continue
+        h = b[HEAD, q]
+        if h == h0 or b[PLIB, h] > 8:
+            continue  # the same chain seen from another side, or more than two liberties
+        h0 = h
+        k, l1, l2 = two_libs(b, q)
+        if k != 2:
+            continue
+        s = h
+        while True:
+            for r in (s - 1, s + 1, s - w, s + w):
+                if col[r] == opp:
+                    n = _add_capture(b, b[HEAD, r], c, cand, n)
+            s = b[NXT, s]
+            if s == h:
+                break
+        for x in (l1, l2):
+            if n < cand.shape[0] and is_legal(b, x, c) and liberties_after(b, x, c, -1, 3) >= 3:
+                cand[n] = x
+                n += 1
+    return n
+
+
+@njit(cache=True)
 def playout_move(b: np.ndarray, c: int, heavy: bool, pat: np.ndarray, params: np.ndarray, cand: np.ndarray) -> int:
     """Pick the playout move for colour ``c`` (the side to move); ``PASS`` when nothing acceptable remains."""
     self_atari = int(params[P_SELF_ATARI]) if heavy else 0
@@ -202,6 +272,10 @@ def playout_move(b: np.ndarray, c: int, heavy: bool, pat: np.ndarray, params: np
         n = _tactical_moves(b, c, cand, self_atari)
         if n > 0:
             return int(cand[np.random.randint(n)])
+        if params[P_LOW_LIBERTY] > 0.5:
+            n = _low_liberty_moves(b, c, cand)
+            if n > 0:
+                return int(cand[np.random.randint(n)])
         last = b[META, M_LAST]
         if last > 0 and np.random.random() < params[P_PATTERN_PROB]:
             w = b[META, M_W]

@@ -97,7 +97,7 @@ def search_params(game: Game, heavy: bool = True, fill: int | None = None, wide_
                   learned: float | None = None, model: prediction.Model | None = None,
                   net: network.Network | None = None, net_visits: int = NET_VISITS,
                   net_weight: float = NET_WEIGHT,
-                  extra_komi: float = 0.0) -> tuple[np.ndarray, network.Network, bool]:
+                  extra_komi: float = 0.0, low_liberty: bool = True) -> tuple[np.ndarray, network.Network, bool]:
     """Return the search parameters for ``game`` (``keima.ai.search.make_params``), the policy network and
     whether the search uses it (a network made for another board size is not used). The arguments are
     ``Searcher``'s (None: the board size's default; ``model``, ``net``: the shipped ones); ``extra_komi`` is added
@@ -115,7 +115,7 @@ def search_params(game: Game, heavy: bool = True, fill: int | None = None, wide_
     use_net = not network.is_empty(net) and network.board_size(net) == n
     params = S.make_params(effective_komi(game) + extra_komi, heavy=heavy, expand=2 if n <= 13 else 4, fill=fill,
                            wide_prior=wide, learned=learned, net_visits=net_visits if use_net else -1,
-                           net_weight=net_weight)
+                           net_weight=net_weight, low_liberty=low_liberty)
     return params, net, use_net
 
 
@@ -189,7 +189,7 @@ class Searcher:
                  threads: int = 1, fill: int | None = None, wide_prior: bool | None = None,
                  learned: float | None = None, model: prediction.Model | None = None,
                  net: network.Network | None = None, net_visits: int | None = None,
-                 net_weight: float | None = None) -> None:
+                 net_weight: float | None = None, low_liberty: bool = True) -> None:
         if threads < 1:
             raise ValueError(f"threads must be at least 1, not {threads}")
         #: The big-board knowledge (fill-board tries in the playouts, the wide prior): None turns each on from
@@ -207,6 +207,8 @@ class Searcher:
         self._net = net
         self.net_visits = NET_VISITS if net_visits is None else net_visits
         self.net_weight = NET_WEIGHT if net_weight is None else net_weight
+        #: The playouts' two-liberty answers (``keima.ai.search.make_params``); off only for A/B tests.
+        self.low_liberty = low_liberty
         self.max_nodes = max_nodes
         self.heavy = heavy
         self.trees = [_Tree(max_nodes) for _ in range(threads)]
@@ -277,7 +279,7 @@ class Searcher:
         b = load(game, color)
         params, net, use_net = search_params(game, self.heavy, self.fill, self.wide_prior, self.learned,
                                              self._model, self._net, self.net_visits, self.net_weight,
-                                             extra_komi)
+                                             extra_komi, self.low_liberty)
         if use_net:
             network.single_threaded_blas()
         mask = np.zeros(b.shape[1], dtype=np.int64)

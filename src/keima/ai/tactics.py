@@ -13,7 +13,9 @@ from keima.ai.fastboard import (
     COL,
     EMPTY,
     HEAD,
+    M_STAMP,
     M_W,
+    MARK,
     META,
     NXT,
     PLIB,
@@ -158,3 +160,45 @@ def ladder_atari(b: np.ndarray, p: int, c: int) -> bool:
                 and atari_ladders(b, p, c, b[HEAD, q]):
             return True
     return False
+
+
+@njit(cache=True)
+def liberties_after(b: np.ndarray, p: int, c: int, skip: int, cap: int) -> int:
+    """The liberties, counted up to ``cap``, of the chain ``c`` would make by playing the empty point ``p``, with
+    the point ``skip`` taken as occupied (an opposing stone about to be played there; -1: none). Captures the move
+    would make are not counted: the figure is a lower bound when one is made."""
+    col = b[COL]
+    meta = b[META]
+    w = meta[M_W]
+    meta[M_STAMP] += 1
+    stamp = meta[M_STAMP]
+    mark = b[MARK]
+    mark[p] = stamp  # neither a liberty of the new chain nor counted twice
+    if skip >= 0:
+        mark[skip] = stamp
+    n = 0
+    for q in (p - 1, p + 1, p - w, p + w):
+        if col[q] == EMPTY and mark[q] != stamp:
+            mark[q] = stamp
+            n += 1
+    # Own neighbouring chains join the new chain with their liberties (heads are marked so each is walked once;
+    # a head is a stone, never a liberty, so one stamp serves both).
+    for q in (p - 1, p + 1, p - w, p + w):
+        if col[q] != c:
+            continue
+        h = b[HEAD, q]
+        if mark[h] == stamp:
+            continue
+        mark[h] = stamp
+        s = h
+        while True:
+            for r in (s - 1, s + 1, s - w, s + w):
+                if col[r] == EMPTY and mark[r] != stamp:
+                    mark[r] = stamp
+                    n += 1
+                    if n >= cap:
+                        return cap
+            s = b[NXT, s]
+            if s == h:
+                break
+    return min(n, cap)
