@@ -164,6 +164,24 @@ def _add_capture(b: np.ndarray, h: int, c: int, cand: np.ndarray, n: int) -> int
 
 
 @njit(cache=True)
+def _add_captures_around(b: np.ndarray, h: int, c: int, cand: np.ndarray, n: int) -> int:
+    """Append to ``cand[:n]`` the captures of the opposing chains in atari next to the chain headed by ``h`` (of
+    colour ``c``): how a chain short of liberties gains some. Returns the new count."""
+    w = b[META, M_W]
+    col = b[COL]
+    opp = 3 - c
+    s = h
+    while True:
+        for r in (s - 1, s + 1, s - w, s + w):
+            if col[r] == opp:
+                n = _add_capture(b, b[HEAD, r], c, cand, n)
+        s = b[NXT, s]
+        if s == h:
+            break
+    return n
+
+
+@njit(cache=True)
 def _tactical_moves(b: np.ndarray, c: int, cand: np.ndarray, self_atari: int) -> int:
     """Fill ``cand`` with urgent moves around the last move: captures of chains in atari, escapes of own chains put
     in atari. Returns how many were found."""
@@ -184,14 +202,7 @@ def _tactical_moves(b: np.ndarray, c: int, cand: np.ndarray, self_atari: int) ->
             h = b[HEAD, q]
             if not in_atari(b, h):
                 continue
-            s = h
-            while True:
-                for r in (s - 1, s + 1, s - w, s + w):
-                    if col[r] == opp:
-                        n = _add_capture(b, b[HEAD, r], c, cand, n)
-                s = b[NXT, s]
-                if s == h:
-                    break
+            n = _add_captures_around(b, h, c, cand, n)
             lib = atari_lib(b, h)
             if is_legal(b, lib, c) and self_atari_size(b, lib, c) == 0 and n < cand.shape[0]:
                 cand[n] = lib
@@ -248,14 +259,7 @@ def _low_liberty_moves(b: np.ndarray, c: int, cand: np.ndarray) -> int:
         k, l1, l2 = two_libs(b, q)
         if k != 2:
             continue
-        s = h
-        while True:
-            for r in (s - 1, s + 1, s - w, s + w):
-                if col[r] == opp:
-                    n = _add_capture(b, b[HEAD, r], c, cand, n)
-            s = b[NXT, s]
-            if s == h:
-                break
+        n = _add_captures_around(b, h, c, cand, n)
         for x in (l1, l2):
             if n < cand.shape[0] and is_legal(b, x, c) and liberties_after(b, x, c, -1, 3) >= 3:
                 cand[n] = x
