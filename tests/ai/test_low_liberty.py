@@ -16,9 +16,10 @@ from keima.ai.patterns import PATTERN_TABLE
 from keima.ai.tactics import liberties_after
 
 
-def _board(rows: list[str], last: tuple[int, int], to_move: int = fb.BLACK) -> tuple[np.ndarray, int]:
+def _board(rows: list[str], last: tuple[int, int], to_move: int = fb.BLACK,
+           before: tuple[int, int] | None = None) -> tuple[np.ndarray, int]:
     """A fast board from square ``rows`` ("X" black, "O" white) with the stone at ``last`` (row, column) as the
-    last move and ``to_move`` to play."""
+    last move, the one at ``before`` as the move before it, and ``to_move`` to play."""
     n = len(rows)
     b = fb.new_board(n)
     for r, line in enumerate(rows):
@@ -27,12 +28,14 @@ def _board(rows: list[str], last: tuple[int, int], to_move: int = fb.BLACK) -> t
             if ch in "XO":
                 fb.set_stone(b, fb.to_fast(r * n + c, n), fb.BLACK if ch == "X" else fb.WHITE)
     b[fb.META, fb.M_LAST] = fb.to_fast(last[0] * n + last[1], n)
+    if before is not None:
+        b[fb.META, fb.M_LAST2] = fb.to_fast(before[0] * n + before[1], n)
     b[fb.META, fb.M_TOMOVE] = to_move
     return b, n
 
 
-def _moves(rows: list[str], last: tuple[int, int]) -> set[tuple[int, int]]:
-    b, n = _board(rows, last)
+def _moves(rows: list[str], last: tuple[int, int], before: tuple[int, int] | None) -> set[tuple[int, int]]:
+    b, n = _board(rows, last, before=before)
     cand = np.zeros(64, dtype=np.int64)
     k = S._low_liberty_moves(b, fb.BLACK, cand)
     return {divmod(fb.from_fast(int(p), n), n) for p in cand[:k]}
@@ -40,29 +43,35 @@ def _moves(rows: list[str], last: tuple[int, int]) -> set[tuple[int, int]]:
 
 EMPTY_ROW = "........."
 CASES = [
-    # (name, rows, last move, Black's answers (row, column))
+    # (name, rows, last move, the move before it, Black's answers (row, column))
     ("a ladder: both ataris keep the chase on two liberties",
      [EMPTY_ROW, EMPTY_ROW, "....X....", "..XO.....", "...X.....", EMPTY_ROW, EMPTY_ROW, EMPTY_ROW, EMPTY_ROW],
-     (3, 3), {(2, 3), (3, 4)}),
+     (3, 3), None, {(2, 3), (3, 4)}),
+    ("the chase goes before the chains it leaves on two liberties (D5 here)",
+     [EMPTY_ROW, EMPTY_ROW, "...XX....", "..XOOX...", "...XO....", EMPTY_ROW, EMPTY_ROW, EMPTY_ROW, EMPTY_ROW],
+     (4, 4), (3, 5), {(5, 4)}),
+    ("White left the stone Black's last move put in atari: take it, before the chase of A9",
+     ["O........", EMPTY_ROW, EMPTY_ROW, "....X....", "...XO....", "....X....", EMPTY_ROW, EMPTY_ROW, EMPTY_ROW],
+     (0, 0), (5, 4), {(4, 5)}),
     ("an atari the stone runs from into three liberties is not played",
      [EMPTY_ROW, EMPTY_ROW, "...X.....", "..XO.....", EMPTY_ROW, EMPTY_ROW, EMPTY_ROW, EMPTY_ROW, EMPTY_ROW],
-     (3, 3), set()),
+     (3, 3), None, set()),
     ("Black's two-liberty chain extends where it gains liberties",
      [EMPTY_ROW, EMPTY_ROW, EMPTY_ROW, "....O....", "...OX....", ".....O...", "....O....", EMPTY_ROW, EMPTY_ROW],
-     (4, 3), {(4, 5)}),
+     (4, 3), None, {(4, 5)}),
     ("Black's two-liberty chain captures a neighbour in atari, or extends where it gains liberties",
      [EMPTY_ROW, EMPTY_ROW, "....X....", "...XO....", "....X.O..", "....OO...", EMPTY_ROW, EMPTY_ROW, EMPTY_ROW],
-     (5, 4), {(3, 5), (4, 3)}),
+     (5, 4), None, {(3, 5), (4, 3)}),
     ("three liberties on both sides: nothing to answer",
      [EMPTY_ROW, EMPTY_ROW, EMPTY_ROW, EMPTY_ROW, "...OX....", EMPTY_ROW, EMPTY_ROW, EMPTY_ROW, EMPTY_ROW],
-     (4, 3), set()),
+     (4, 3), None, set()),
 ]
 
 
-@pytest.mark.parametrize(("name", "rows", "last", "expected"), CASES, ids=[c[0] for c in CASES])
+@pytest.mark.parametrize(("name", "rows", "last", "before", "expected"), CASES, ids=[c[0] for c in CASES])
 def test_the_answers_to_a_two_liberty_fight(name: str, rows: list[str], last: tuple[int, int],
-                                            expected: set[tuple[int, int]]) -> None:
-    assert _moves(rows, last) == expected, name
+                                            before: tuple[int, int] | None, expected: set[tuple[int, int]]) -> None:
+    assert _moves(rows, last, before) == expected, name
 
 
 def _random_position(rng: random.Random, n: int, moves: int) -> np.ndarray:
