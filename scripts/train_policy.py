@@ -24,8 +24,8 @@ with a cosine learning rate. After each epoch it prints the held-out top-1 and t
 is the network's first choice, or among its first five) and mean log-likelihood, and it keeps the epoch with
 the best held-out log-likelihood. Several examples files are trained on together, each holding out one game in
 ten of its own, and the held-out figures of each are printed before and after training. The weights are written
-in the layout ``keima.ai.network.read`` expects, and the script checks that keima's compiled forward pass gives the same scores as PyTorch's on held-out
-positions before it writes them. ``--init`` starts from a network file instead of fresh weights (its shape then
+in the layout ``keima.ai.network.read`` expects, and the script checks that keima's compiled forward pass gives
+the same scores as PyTorch's on held-out positions before it writes them. ``--init`` starts from a network file instead of fresh weights (its shape then
 replaces ``--blocks``, ``--channels`` and ``--stem``), for example to fine-tune on 13x13 games the 19x19 network
 resized by ``scripts/adapt_policy.py`` (docs/bot.md); the held-out figures before the first epoch are printed, and the starting
 weights are kept when no epoch beats them.
@@ -226,8 +226,9 @@ def train(data: Path | list[Path], out: Path | None, blocks: int, channels: int,
             for i in range(0, len(y_held), 1024):
                 xb, yb = x_held[i:i + 1024], y_held[i:i + 1024]
                 lp = torch.log_softmax(logits_of(xb), 1)
-                lls.append(lp.gather(1, yb[:, None])[:, 0].cpu())
-                ranks.append((lp > lp.gather(1, yb[:, None])).sum(1).cpu())
+                played = lp.gather(1, yb[:, None])
+                lls.append(played[:, 0].cpu())
+                ranks.append((lp > played).sum(1).cpu())
         model.train()
         rank = torch.cat(ranks) if ranks else torch.zeros(0)
         ll = torch.cat(lls) if lls else torch.zeros(0)
