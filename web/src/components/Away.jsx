@@ -36,7 +36,10 @@ export function Away({ player, onClose }) {
   });
   const [error, setError] = useState(null);
   const [done, setDone] = useState(null);
-  // The answers of registering and logging in carry no settings: read them once the panel opens.
+  // The answers of registering and logging in carry no settings: read them once the panel opens. Until that
+  // answer is in, the vacation switch waits: its days held are unknown, and an answer read after a click
+  // would put back the state from before it.
+  const [loaded, setLoaded] = useState(false);
   useEffect(() => {
     playersApi
       .me()
@@ -50,7 +53,8 @@ export function Away({ player, onClose }) {
           notify: { ...(p.notify || {}), ...f.notify },
         }));
       })
-      .catch(() => {});
+      .catch(() => {})
+      .finally(() => setLoaded(true));
   }, []);
   const vacation = player.vacation || { on: false, days_left: 0 };
   const days = Math.floor(vacation.days_left * 10) / 10;
@@ -84,6 +88,7 @@ export function Away({ player, onClose }) {
         class={vacation.on ? "vacation on" : "vacation"}
         aria-pressed={vacation.on ? "true" : "false"}
         onClick={toggleVacation}
+        disabled={!loaded}
         data-testid="vacation"
       >
         {vacation.on ? t("vacationOn", days) : t("vacationOff", days)}
