@@ -8,6 +8,7 @@
 // reads them again. The list is placed under the button within the screen: the account bar it sits in may
 // be at the screen's left edge, or (on a phone) a strip that scrolls sideways and would clip it.
 import { useEffect, useLayoutEffect, useRef, useState } from "preact/hooks";
+import { ROOT } from "../api.js";
 import { t } from "../i18n.js";
 import { bellRang, playersApi } from "../players.js";
 
@@ -33,16 +34,20 @@ export function Bell({ player }) {
   const button = useRef(null);
   const list = useRef(null);
   const stopped = useRef(false);
-  const load = () =>
-    playersApi
+  // Bumped by "mark all read": a list asked for before it would bring the unread count back.
+  const marked = useRef(0);
+  const load = () => {
+    const at = marked.current;
+    return playersApi
       .notifications()
       .then((data) => {
-        if (stopped.current) return;
+        if (stopped.current || at !== marked.current) return;
         setTold(null);
         setItems(data.notifications || []);
         show(data.notifications || []);
       })
       .catch(() => {});
+  };
 
   useLayoutEffect(() => {
     const el = list.current;
@@ -103,6 +108,7 @@ export function Bell({ player }) {
   if (!player?.id) return null;
 
   async function readAll() {
+    marked.current += 1;
     await playersApi.readNotifications({ all: true }).catch(() => {});
     setTold(null);
     setItems(items.map((n) => ({ ...n, read: true })));
@@ -134,9 +140,9 @@ export function Bell({ player }) {
               {items.map((n) => (
                 <li key={n.id} class={n.read ? "read" : "unread"}>
                   {n.game ? (
-                    <a href={`/g/${n.game}`}>{n.text}</a>
+                    <a href={`${ROOT}g/${encodeURIComponent(n.game)}`}>{n.text}</a>
                   ) : n.tournament ? (
-                    <a href={`/t/${encodeURIComponent(n.tournament)}`}>{n.text}</a>
+                    <a href={`${ROOT}t/${encodeURIComponent(n.tournament)}`}>{n.text}</a>
                   ) : (
                     n.text
                   )}
