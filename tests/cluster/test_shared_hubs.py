@@ -16,8 +16,9 @@ from tests.cluster.conftest import run_async
 from keima.server.errors import Refused
 from keima.server.hub import Hub
 from keima.server.redis_pubsub import RedisPubSub
+from keima.server.rows import from_row
 from keima.server.session import GameSession
-from keima.server.store import Store, from_row, make_engine, migrate
+from keima.server.store import Store, make_engine, migrate
 from keima.server.view import move_out
 
 pytestmark = pytest.mark.postgres

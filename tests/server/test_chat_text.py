@@ -10,8 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from keima.server.errors import Refused
-from keima.server.schemas import CHAT_MAX
-from keima.server.text import clean_text, visible
+from keima.server.text import CHAT_MAX, clean_text, visible
 
 from .helpers import act, new_game
 

@@ -11,7 +11,8 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
-from keima.server.store import MUTABLE_COLUMNS, Store, make_engine, migrate, now_utc
+from keima.server.rows import MUTABLE_COLUMNS
+from keima.server.store import Store, make_engine, migrate, now_utc
 from keima.server.tables import game_log, games, scheduled_jobs
 from server.live import run_async
 

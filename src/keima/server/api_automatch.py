@@ -12,11 +12,10 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Request, Response
 from pydantic import BaseModel, ConfigDict, Field
 
-from keima.server.api_players import caller_player, is_https, players_of, set_session_cookie
-from keima.server.errors import Refused
+from keima.server.errors import ErrorBody, Refused
 from keima.server.matchmaker import Matchmaker
 from keima.server.origin import same_origin
-from keima.server.schemas import ErrorBody
+from keima.server.requests import caller_player, is_https, players_of, set_session_cookie
 
 router = APIRouter()
 _errors: dict[int | str, dict[str, Any]] = {code: {"model": ErrorBody} for code in (401, 403, 409, 422, 429)}

@@ -10,10 +10,9 @@ from typing import Any
 from fastapi import APIRouter, Request, Response
 
 from keima.server import conditional
-from keima.server.api_players import caller_token
-from keima.server.errors import Refused
+from keima.server.errors import ErrorBody, Refused
 from keima.server.origin import same_origin as _same_origin
-from keima.server.schemas import ErrorBody
+from keima.server.requests import caller_token
 from keima.server.session import GameSession, token_hash
 
 router = APIRouter()

@@ -7,11 +7,10 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Path, Request, Response
 from pydantic import BaseModel, ConfigDict, Field
 
-from keima.server.api_players import players_of
-from keima.server.errors import Refused
+from keima.server.errors import ErrorBody, Refused
 from keima.server.mutes import Mutes
 from keima.server.origin import same_origin
-from keima.server.schemas import ErrorBody
+from keima.server.requests import players_of
 
 router = APIRouter()
 _errors: dict[int | str, dict[str, Any]] = {code: {"model": ErrorBody} for code in (401, 403, 422)}

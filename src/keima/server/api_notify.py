@@ -16,14 +16,13 @@ from fastapi.responses import HTMLResponse
 from sqlalchemy.engine import Connection
 
 from keima.server import notify, timesource
-from keima.server.api_players import _need, players_of
-from keima.server.away import upsert
-from keima.server.errors import Refused
+from keima.server.errors import ErrorBody, Refused
 from keima.server.mailer import Mailer, line_of
 from keima.server.notify_settings import lang_of, settings_row
 from keima.server.origin import same_origin as _same_origin
-from keima.server.schemas import ErrorBody
+from keima.server.requests import players_of, required_player
 from keima.server.schemas_players import NotificationOut, NotificationsOut, ReadIn
+from keima.server.settings import upsert
 from keima.server.tables import player_settings
 
 router = APIRouter()
@@ -42,7 +41,7 @@ async def _run(fn: Any, *args: Any) -> Any:
 @router.get("/api/me/notifications", responses={200: {"model": NotificationsOut}, **_errors})
 async def list_notifications(request: Request, unread: bool | None = Query(default=None)) -> Response:
     """The caller's notifications, newest first (``unread=true``: only those not read yet)."""
-    player = await _need(request)
+    player = await required_player(request)
     engine = request.app.state.hub.store.engine
     rows = await _run(notify.listing, engine, player.id, unread)
     lang = lang_of(request, await _run(settings_row, engine, player.id))
@@ -57,7 +56,7 @@ async def list_notifications(request: Request, unread: bool | None = Query(defau
 async def read_notifications(body: ReadIn, request: Request) -> Response:
     """Mark notifications read: ``{"ids": [...]}`` or ``{"all": true}``; answers ``{"read": n}``."""
     _same_origin(request)
-    player = await _need(request)
+    player = await required_player(request)
     if not body.all and body.ids is None:
         raise Refused("invalid-request", "give the notifications' ids, or all: true", field="ids")
     n = await _run(notify.mark_read, request.app.state.hub.store.engine, player.id, None if body.all else body.ids)
@@ -68,7 +67,7 @@ async def read_notifications(body: ReadIn, request: Request) -> Response:
 async def seen(request: Request) -> Response:
     """A keima page of the caller is visible now: no email for the next 5 minutes (the player is here)."""
     _same_origin(request)
-    player = await _need(request)
+    player = await required_player(request)
     await request.app.state.hub.store.write(upsert(player.id, seen_at=timesource.now_utc()))
     return Response(status_code=204)
 

@@ -18,12 +18,12 @@ from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict
 
 from keima.server import bot_players, store_player
-from keima.server.api_players import players_of
 from keima.server.api_ratings import find_player
-from keima.server.errors import Refused, quote
+from keima.server.errors import ErrorBody, Refused, quote
 from keima.server.lobby import Lobby
 from keima.server.players import name_key
-from keima.server.schemas import Color, ErrorBody
+from keima.server.requests import players_of
+from keima.server.schemas import Color
 from keima.server.schemas_players import GameSummary
 from keima.server.view import bot_name
 

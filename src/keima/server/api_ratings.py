@@ -22,12 +22,11 @@ from sqlalchemy.engine import Engine
 from keima.ratings import game as rating_game
 from keima.ratings import ranks
 from keima.server import bot_players
-from keima.server.errors import Refused
+from keima.server.errors import ErrorBody, Refused
 from keima.server.hub import Hub
 from keima.server.players import name_key
 from keima.server.ratings_subscriber import history_of, rating_of
 from keima.server.records import record_of
-from keima.server.schemas import ErrorBody
 from keima.server.tables import players
 
 router = APIRouter()

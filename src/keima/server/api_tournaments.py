@@ -23,14 +23,13 @@ from keima.ratings import ranks
 from keima.server import ratings_subscriber
 from keima.server import store_tournaments as st
 from keima.server import tournaments as ops
-from keima.server.api_players import players_of
-from keima.server.errors import Refused, quote
+from keima.server.errors import ErrorBody, Refused, quote
 from keima.server.hub import Hub
 from keima.server.lobby import LOBBY
 from keima.server.notice_socket import serve_notices
 from keima.server.origin import same_origin
 from keima.server.players import Player, name_key
-from keima.server.schemas import ErrorBody
+from keima.server.requests import players_of
 from keima.server.schemas_tournaments import (
     AbsentIn,
     DirectorIn,

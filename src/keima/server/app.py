@@ -28,18 +28,24 @@ from keima.server import (
     api_ratings,
     api_tournaments,
     http_edge,
+    lobby_routes,
     routes_analysis,
     routes_games,
     routes_ui,
     storage_errors,
     tournament_rounds,
 )
+from keima.server.away import AwaySettings
+from keima.server.chat import Chat
 from keima.server.conditional import Conditional
 from keima.server.http_edge import BodyLimit, SecurityHeaders, content_security_policy
 from keima.server.hub import Hub
-from keima.server.limits import Limits
+from keima.server.limits import ChatFlood, Limits
+from keima.server.lobby import Lobby
 from keima.server.mailer import Mailer, Smtp
 from keima.server.matchmaker import Matchmaker
+from keima.server.mutes import Mutes
+from keima.server.players import Players, load_secret
 from keima.server.positions import router as positions_router
 from keima.server.pubsub import PLAYER_PREFIX, LocalPubSub, PubSub
 from keima.server.review import REVIEW_MAX_BODY
@@ -103,7 +109,14 @@ def create_app(db_url: str | None = None, *, pubsub: PubSub | None = None, dist:
         # Cluster mode: login and chat limits counted in Redis, once across the processes.
         limits = Limits(redis_url)
         cluster_parts.append(limits)
-        await api_players.setup(app, hub, limits)
+        # The players and what each request needs of them (``keima.server.requests``), signed by the server's key.
+        secret = await asyncio.get_running_loop().run_in_executor(None, load_secret, hub.store)
+        app.state.players = Players(hub.store, secret, limits, engines=hub.engines)
+        app.state.lobby = Lobby(hub)
+        app.state.mutes = Mutes(hub.store, secret)
+        app.state.chat = Chat(hub, limits, handle=app.state.mutes.handle)
+        app.state.chat_flood = ChatFlood(limits)
+        app.state.away = AwaySettings(hub.store, hub.service)
         matchmaker = app.state.matchmaker = Matchmaker(hub, app.state.players)
         matchmaker.start()
         tournament_rounds.install(hub, app.state.players)
@@ -133,6 +146,7 @@ def create_app(db_url: str | None = None, *, pubsub: PubSub | None = None, dist:
         lifespan=lifespan,
     )
     app.include_router(api_players.router)
+    app.include_router(lobby_routes.router)
     app.include_router(api_ratings.router)
     app.include_router(api_automatch.router)
     app.include_router(api_player_games.router)

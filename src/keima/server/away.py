@@ -12,79 +12,23 @@ import asyncio
 import contextlib
 import dataclasses
 import logging
-from dataclasses import dataclass
-from datetime import UTC, datetime
 from typing import Any
 
 import sqlalchemy as sa
-from sqlalchemy.engine import Connection, Engine
+from fastapi import Request, WebSocket
+from sqlalchemy.engine import Engine
 
 from keima.server import store_reads, timesource
 from keima.server.errors import Refused
 from keima.server.pauses import valid_zone
+from keima.server.players import Player
 from keima.server.service import GameService
 from keima.server.session import GameSession
+from keima.server.settings import Away, as_datetime, read, upsert
 from keima.server.store import Store
-from keima.server.tables import games, player_settings, players
-from keima.server.vacation import Vacation
+from keima.server.tables import games
 
 log = logging.getLogger("keima.server")
-
-
-def _ts(d: datetime | None) -> float | None:
-    if d is None:
-        return None
-    return (d if d.tzinfo is not None else d.replace(tzinfo=UTC)).timestamp()
-
-
-def _dt(t: float | None) -> datetime | None:
-    return None if t is None else datetime.fromtimestamp(t, UTC)
-
-
-@dataclass(frozen=True)
-class Away:
-    """What pauses a player's correspondence clocks: their time zone (None: UTC) and vacation."""
-
-    time_zone: str | None
-    vacation: Vacation
-    #: The rest of the player's settings, as ``GET /api/me`` shows them (``keima.server.notify``).
-    email: str | None = None
-    email_verified: bool = False
-    lang: str | None = None
-    notify: dict[str, Any] | None = None
-
-    def out(self, now: float) -> dict[str, Any]:
-        """``MeOut.vacation``: ``{"on", "days_left", "until"}`` (``until``: Unix time it ends by itself)."""
-        v = self.vacation
-        on = v.away(now)
-        return {"on": on, "days_left": round(v.left_at(now) / 86400, 2), "until": v.ends_at() if on else None}
-
-
-def read(engine: Engine, player_id: str) -> Away:
-    """The stored settings of ``player_id`` (without a vacation yet: 7 days as of the account's creation, and
-    the days earned since). Blocking."""
-    with engine.connect() as conn:
-        row = conn.execute(sa.select(player_settings).where(player_settings.c.player_id == player_id)).first()
-        created = conn.execute(sa.select(players.c.created_at).where(players.c.id == player_id)).scalar()
-    if row is None or row.vacation_left is None:
-        vac = Vacation(at=_ts(created) or timesource.now())
-    else:
-        vac = Vacation(left=row.vacation_left, at=_ts(row.vacation_at) or 0.0, since=_ts(row.vacation_since))
-    if row is None:
-        return Away(None, vac)
-    return Away(row.time_zone, vac, row.email, bool(row.email_verified), row.lang, row.notify)
-
-
-def upsert(player_id: str, **values: Any) -> Any:
-    """A store operation setting some columns of ``player_id``'s settings row (made when missing)."""
-
-    def op(conn: Connection) -> None:
-        done = conn.execute(player_settings.update().where(player_settings.c.player_id == player_id)
-                            .values(**values)).rowcount
-        if not done:
-            conn.execute(player_settings.insert().values(player_id=player_id, **values))
-
-    return op
 
 
 class AwaySettings:
@@ -124,8 +68,8 @@ class AwaySettings:
             vac = away.vacation.start(now) if on else away.vacation.stop(now)
         except ValueError as exc:
             raise Refused("no-vacation-left", str(exc)) from None
-        await self.store.write(upsert(player_id, vacation_left=vac.left, vacation_at=_dt(vac.at),
-                                      vacation_since=_dt(vac.since)))
+        await self.store.write(upsert(player_id, vacation_left=vac.left, vacation_at=as_datetime(vac.at),
+                                      vacation_since=as_datetime(vac.since)))
         away = dataclasses.replace(away, vacation=vac)
         await self.pass_on(player_id, away, ended_at=None if on else now)
         return away
@@ -163,3 +107,17 @@ def _live(engine: Engine, ids: list[str]) -> list[str]:
     with engine.connect() as conn:
         return [r.id for r in conn.execute(sa.select(games.c.id).where(games.c.id.in_(ids),
                                                                       games.c.phase != "finished"))]
+
+
+def away_of(conn: Request | WebSocket) -> AwaySettings:
+    """The players' time zones and vacations (``keima.server.away``)."""
+    settings: AwaySettings = conn.app.state.away
+    return settings
+
+
+async def seated(conn: Request | WebSocket, player: Player, s: Any) -> None:
+    """``player`` just sat down in the game ``s``: its clock learns their time zone and vacation (a
+    correspondence game only)."""
+    if s.clock.spec.correspondence:
+        settings = away_of(conn)
+        await settings.pass_on(player.id, await settings.get(player.id), only=s.id)

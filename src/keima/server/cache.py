@@ -30,8 +30,9 @@ from keima.server import cluster, timesource
 from keima.server.errors import Refused
 from keima.server.housekeeping import release_memory
 from keima.server.pubsub import PubSub
+from keima.server.rows import from_row, mutable_part, to_row
 from keima.server.session import GameSession
-from keima.server.store import Store, from_row, mutable_part, now_utc, to_row
+from keima.server.store import Store, now_utc
 
 log = logging.getLogger("keima.server")
 

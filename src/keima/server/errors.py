@@ -6,8 +6,9 @@ client's input inside a message.
 
 from __future__ import annotations
 
+from pydantic import BaseModel, ConfigDict
+
 from keima.rules.game import GameError, IllegalMove
-from keima.server.schemas import ErrorBody, ErrorDetail
 
 # How much of a client's own text an error message repeats: enough to recognise it, never a whole body.
 QUOTE_LIMIT = 60
@@ -112,3 +113,23 @@ def quote(text: str, limit: int = QUOTE_LIMIT) -> str:
     cut = text[:limit]
     shown = ascii(cut)
     return shown + "..." if len(text) > limit else shown
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class ErrorDetail(_Strict):
+    """``line``: the line of the client's text the refusal is about (an SGF record's fault), else null."""
+
+    code: str
+    message: str
+    reason: str | None
+    field: str | None
+    line: int | None = None
+
+
+class ErrorBody(_Strict):
+    """Every error answer."""
+
+    error: ErrorDetail

@@ -22,10 +22,10 @@ from typing import TYPE_CHECKING, Any, Literal, cast
 from keima.server import store_reads, timesource
 from keima.server.events import GameEvent
 from keima.server.pubsub import player_channel
+from keima.server.rows import from_row
 from keima.server.schemas import Color
 from keima.server.schemas_players import GameSummary, LobbyOut
 from keima.server.session import GameSession
-from keima.server.store import from_row
 from keima.server.view import status_of, summary_line
 
 if TYPE_CHECKING:

@@ -12,7 +12,7 @@ from fastapi import Request
 from sqlalchemy.engine import Connection
 
 from keima.server import notify, timesource
-from keima.server.away import upsert
+from keima.server.settings import upsert
 from keima.server.tables import player_settings
 
 

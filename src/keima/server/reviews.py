@@ -108,7 +108,7 @@ def review_json(row: dict[str, Any]) -> dict[str, Any]:
 def stored_game(store: Any, game_id: str) -> Game | None:
     """The referee game of ``game_id`` as ``store`` (``keima.server.store.Store``) holds it; None when there is
     none. Blocking: call it from a thread."""
-    from keima.server.store import from_row
+    from keima.server.rows import from_row
 
     stored = store.load(game_id)
     return None if stored is None else from_row(stored.row, stored.entries, stored.people).game

@@ -15,8 +15,8 @@ from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict, Field
 
 from keima.record import DEFAULT_MAX_BYTES
-from keima.server.api_players import caller_player, is_https, needs_player, set_session_cookie
 from keima.server.http_edge import json_response
+from keima.server.requests import caller_player, is_https, needs_player, set_session_cookie
 from keima.server.reviews import ReviewService, review_id
 
 router = APIRouter()

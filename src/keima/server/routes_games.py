@@ -12,28 +12,27 @@ from fastapi.responses import Response
 from keima import ai
 from keima.rules.coords import MAX_SIZE, MIN_SIZE
 from keima.server import game_socket, timesource
-from keima.server.api_players import (
-    caller_player,
-    caller_token,
-    chat_player,
-    is_https,
-    needs_player,
-    players_of,
-    seated,
-    set_session_cookie,
-)
+from keima.server.away import seated
 from keima.server.chat import game_sgf
-from keima.server.errors import Refused
+from keima.server.errors import ErrorBody, Refused
 from keima.server.housekeeping import python_allocator
 from keima.server.http_edge import json_response
 from keima.server.hub import Hub
 from keima.server.mutes import without_muted_state
 from keima.server.newgame import new_game_id
 from keima.server.origin import same_origin as _same_origin
+from keima.server.requests import (
+    caller_player,
+    caller_token,
+    chat_player,
+    is_https,
+    needs_player,
+    players_of,
+    set_session_cookie,
+)
 from keima.server.schemas import (
     ActionBody,
     Created,
-    ErrorBody,
     GameEnvelope,
     GameState,
     GcOut,

@@ -12,7 +12,9 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, RootModel, StrictBool, StrictInt, TypeAdapter
 
 from keima.rules.coords import MAX_SIZE, MIN_SIZE
+from keima.server.errors import ErrorDetail
 from keima.server.housekeeping import Allocator
+from keima.server.text import CHAT_MAX
 
 #: The longest main time (or Fischer cap) and the longest time a move may get: correspondence games run for
 #: weeks, but a clock beyond these is a game nobody is playing (docs/correspondence.md).
@@ -145,9 +147,6 @@ class AcceptAction(_ActionBase):
 
 class ResumeAction(_ActionBase):
     type: Literal["resume"]
-
-
-CHAT_MAX = 500
 
 
 class ChatAction(_Strict):
@@ -353,22 +352,6 @@ class GameEnvelope(_Strict):
     """Answer of ``POST /api/games/{id}/actions``."""
 
     game: GameState
-
-
-class ErrorDetail(_Strict):
-    """``line``: the line of the client's text the refusal is about (an SGF record's fault), else null."""
-
-    code: str
-    message: str
-    reason: str | None
-    field: str | None
-    line: int | None = None
-
-
-class ErrorBody(_Strict):
-    """Every error answer."""
-
-    error: ErrorDetail
 
 
 class SizesOut(_Strict):

@@ -26,7 +26,9 @@ import unicodedata
 from collections.abc import Iterable
 
 from keima.server.errors import Refused
-from keima.server.schemas import CHAT_MAX
+
+#: The longest chat message kept, in characters (after ``clean_text``).
+CHAT_MAX = 500
 
 NAME_MIN, NAME_MAX = 3, 20
 PASSWORD_MIN, PASSWORD_MAX = 6, 200
