@@ -13,6 +13,8 @@ from typing import Any
 import pytest
 from tests.cluster.conftest import run_async
 
+from keima.server import newgame
+from keima.server.app import make_hub
 from keima.server.errors import Refused
 from keima.server.hub import Hub
 from keima.server.redis_pubsub import RedisPubSub
@@ -31,7 +33,7 @@ class Node:
         self.engine = make_engine(db)
         self.store = Store(self.engine)
         self.pubsub = RedisPubSub(redis, advertise_s=0.1)
-        self.hub = Hub(self.store, self.pubsub, shared=True)
+        self.hub = make_hub(self.store, self.pubsub, shared=True)
 
     async def start(self) -> None:
         self.store.start()
@@ -91,14 +93,14 @@ def test_a_stale_copy_is_reloaded_before_a_change(with_nodes: Callable[[Body], N
 
 async def _test_a_stale_copy_is_reloaded_before_a_change(nodes: tuple[Node, Node]) -> None:
     a, b = nodes
-    s, token, _ = await a.hub.create(body())
+    s, token, _ = await newgame.create(a.hub.service, body())
     th = s.seats.black
-    await b.hub.get(s.id)  # b caches version 0
-    await a.hub.act(s.id, {"type": "play", "move": "E5"}, th)
+    await b.hub.cache.get(s.id)  # b caches version 0
+    await a.hub.service.act(s.id, {"type": "play", "move": "E5"}, th)
     # b's copy says Black to move; the stored game says White: b must reload, not refuse or fork the log.
-    s2 = await b.hub.act(s.id, {"type": "play", "move": "C3"}, th)
+    s2 = await b.hub.service.act(s.id, {"type": "play", "move": "C3"}, th)
     assert s2.version == 2 and vertices(s2) == ["E5", "C3"]
-    s3 = await a.hub.act(s.id, {"type": "play", "move": "G7"}, th)
+    s3 = await a.hub.service.act(s.id, {"type": "play", "move": "G7"}, th)
     assert vertices(s3) == ["E5", "C3", "G7"]
     stored = a.store.load(s.id)
     assert stored is not None and len(stored.entries) == 3
@@ -113,10 +115,10 @@ async def _test_fifty_conflicting_actions_leave_one_consistent_game(nodes: tuple
     once: every acknowledged action is stored exactly once, no colour plays twice in a row, nothing follows the
     resignation."""
     a, b = nodes
-    s, token, invite = await a.hub.create(body(opponent="invite"))
+    s, token, invite = await newgame.create(a.hub.service, body(opponent="invite"))
     assert invite is not None
     black = s.seats.black
-    _s, white_token = await b.hub.join(s.id, invite, None)
+    _s, white_token = await b.hub.service.join(s.id, invite, None)
     assert white_token is not None
     from keima.server.session import token_hash
 
@@ -135,7 +137,7 @@ async def _test_fifty_conflicting_actions_leave_one_consistent_game(nodes: tuple
 
     async def one(hub: Hub, action: dict[str, Any], seat: str | None) -> tuple[str, Any]:
         try:
-            await hub.act(s.id, action, seat)
+            await hub.service.act(s.id, action, seat)
             return "ok", action
         except Refused as exc:
             return exc.code, None
@@ -164,13 +166,13 @@ def test_a_change_on_one_hub_reaches_a_subscriber_of_the_other(with_nodes: Calla
 
 async def _test_a_change_on_one_hub_reaches_a_subscriber_of_the_other(nodes: tuple[Node, Node]) -> None:
     a, b = nodes
-    s, _token, _ = await a.hub.create(body())
+    s, _token, _ = await newgame.create(a.hub.service, body())
     th = s.seats.black
-    await b.hub.get(s.id)
+    await b.hub.cache.get(s.id)
     sub = b.pubsub.subscribe(s.id)
     try:
         await asyncio.sleep(0.2)  # the subscription reaches Redis
-        await a.hub.act(s.id, {"type": "play", "move": "E5"}, th)
+        await a.hub.service.act(s.id, {"type": "play", "move": "E5"}, th)
         it = sub.__aiter__()
         # (The subscription first offers b's state of the game as it holds it: version 0.)
         text = await _state_at(it, 1)
@@ -178,10 +180,10 @@ async def _test_a_change_on_one_hub_reaches_a_subscriber_of_the_other(nodes: tup
         assert json.loads(text)["event"]["move"]["vertex"] == "E5"
         # b's copy follows the stored game (reloaded in the background on the remote message).
         for _ in range(50):
-            if b.hub.sessions.get(s.id) is not None and b.hub.sessions[s.id].version == 1:
+            if b.hub.cache.sessions.get(s.id) is not None and b.hub.cache.sessions[s.id].version == 1:
                 break
             await asyncio.sleep(0.02)
-        assert b.hub.sessions[s.id].version == 1
+        assert b.hub.cache.sessions[s.id].version == 1
     finally:
         sub.close()
 
@@ -193,12 +195,12 @@ def test_a_state_nobody_else_watches_goes_out_bare(with_nodes: Callable[[Body], 
 async def _lonely_game_that_b_watches(a: Node, b: Node) -> tuple[GameSession, str | None, Any, Any]:
     """A game on ``a`` that nobody else watched when its first move went out (so sent bare), then watched from
     ``b``: returns (game, Black's seat, b's subscription, its iterator)."""
-    s, _token, _ = await a.hub.create(body())
+    s, _token, _ = await newgame.create(a.hub.service, body())
     th = s.seats.black
-    await a.hub.act(s.id, {"type": "play", "move": "E5"}, th)
+    await a.hub.service.act(s.id, {"type": "play", "move": "E5"}, th)
     await asyncio.sleep(0.2)  # the move's delta went out (a creation publishes nothing) and reached nobody
     assert a.pubsub.bare_sent == 0
-    await b.hub.get(s.id)
+    await b.hub.cache.get(s.id)
     sub = b.pubsub.subscribe(s.id)
     await asyncio.sleep(0.3)  # the subscription reaches Redis
     return s, th, sub, sub.__aiter__()
@@ -220,11 +222,11 @@ async def _test_a_state_nobody_else_watches_goes_out_bare(nodes: tuple[Node, Nod
     a, b = nodes
     s, th, sub, it = await _lonely_game_that_b_watches(a, b)
     try:
-        await a.hub.act(s.id, {"type": "play", "move": "C3"}, th)  # still bare: b's interest is not known yet
+        await a.hub.service.act(s.id, {"type": "play", "move": "C3"}, th)  # still bare: b's interest is not known yet
         text = await _state_at(it, 2)
         assert [m["vertex"] for m in json.loads(text)["moves"]] == ["E5", "C3"]
         assert a.pubsub.bare_sent == 1
-        await a.hub.act(s.id, {"type": "play", "move": "D4"}, th)  # Redis said b listens: the text goes along
+        await a.hub.service.act(s.id, {"type": "play", "move": "D4"}, th)  # Redis said b listens: the text goes along
         text = await _state_at(it, 3)
         assert json.loads(text)["event"]["move"]["vertex"] == "D4"  # the delta itself
         assert a.pubsub.bare_sent == 1
@@ -242,8 +244,8 @@ async def _test_a_bare_notice_reaches_watchers_whose_copy_was_dropped(nodes: tup
     a, b = nodes
     s, th, sub, it = await _lonely_game_that_b_watches(a, b)
     try:
-        b.hub.drop(b.hub.sessions[s.id])
-        await a.hub.act(s.id, {"type": "play", "move": "C3"}, th)  # bare
+        b.hub.cache.drop(b.hub.cache.sessions[s.id])
+        await a.hub.service.act(s.id, {"type": "play", "move": "C3"}, th)  # bare
         text = await _state_at(it, 2)
         assert [m["vertex"] for m in json.loads(text)["moves"]] == ["E5", "C3"]
         assert a.pubsub.bare_sent == 1
@@ -260,8 +262,8 @@ async def _test_watchers_are_counted_over_both_processes(nodes: tuple[Node, Node
     own counts in Redis every ``advertise_s`` seconds (0.1 s here), and a process that stops takes its count with
     it. A player's subscription (no viewer) is not counted, nor a viewer's second one in the same process."""
     a, b = nodes
-    s, _token, _ = await a.hub.create(body())
-    await b.hub.get(s.id)
+    s, _token, _ = await newgame.create(a.hub.service, body())
+    await b.hub.cache.get(s.id)
     subs = [a.pubsub.subscribe(s.id), a.pubsub.subscribe(s.id, "ann"), b.pubsub.subscribe(s.id, "bob"),
             b.pubsub.subscribe(s.id, "bob"), b.pubsub.subscribe(s.id, "cid")]
     try:
@@ -289,14 +291,14 @@ async def _test_a_time_loss_is_stored_once(nodes: tuple[Node, Node]) -> None:
     """Both hubs hold the game with Black's clock running out: each timer fires, one stores the loss, the other
     reads it back."""
     a, b = nodes
-    s, _token, _ = await a.hub.create(body(clock={"type": "absolute", "main": 0.3}))
-    await b.hub.get(s.id)
+    s, _token, _ = await newgame.create(a.hub.service, body(clock={"type": "absolute", "main": 0.3}))
+    await b.hub.cache.get(s.id)
     await asyncio.sleep(1.2)
     stored = a.store.load(s.id)
     assert stored is not None
     assert len(stored.entries) == 1, stored.entries
     for hub in (a.hub, b.hub):
-        g = await hub.get(s.id, fresh=True)
+        g = await hub.cache.get(s.id, fresh=True)
         assert g.game.phase == "finished" and g.game.result is not None and "T" in g.game.result
 
 
@@ -308,9 +310,9 @@ async def _test_a_watching_copy_catches_up_in_place(nodes: tuple[Node, Node]) ->
     """Moves, an undo (two moves taken back) and a pass made on hub a: hub b, watching, folds each new entry into
     the copy it holds (the same object, not a reload), and ends with exactly the state of the game read afresh."""
     a, b = nodes
-    s, _token, _ = await a.hub.create(body())
+    s, _token, _ = await newgame.create(a.hub.service, body())
     th = s.seats.black
-    held = await b.hub.get(s.id)
+    held = await b.hub.cache.get(s.id)
     sub = b.pubsub.subscribe(s.id)
     try:
         await asyncio.sleep(0.3)
@@ -321,13 +323,13 @@ async def _test_a_watching_copy_catches_up_in_place(nodes: tuple[Node, Node]) ->
             {"type": "play", "move": "E7"}, {"type": "pass"},
         ]
         for action in actions:
-            await a.hub.act(s.id, action, th)
-        final = a.hub.sessions[s.id]
+            await a.hub.service.act(s.id, action, th)
+        final = a.hub.cache.sessions[s.id]
         for _ in range(100):
             if held.version == final.version:
                 break
             await asyncio.sleep(0.02)
-        assert b.hub.sessions[s.id] is held and not held.broken
+        assert b.hub.cache.sessions[s.id] is held and not held.broken
         fresh = from_row(a.store.load(s.id).row, a.store.load(s.id).entries)  # type: ignore[union-attr]
         assert held.state_json(0.0) == fresh.state_json(0.0)
         assert vertices(held) == vertices(fresh)

@@ -20,7 +20,8 @@ import pytest
 from fastapi.testclient import TestClient
 
 from keima.server import cache as cache_module
-from keima.server import create_app
+from keima.server import create_app, newgame
+from keima.server.app import make_hub
 from keima.server.housekeeping import release_memory
 from keima.server.hub import Hub
 from keima.server.pubsub import LocalPubSub
@@ -54,7 +55,7 @@ async def hub_on(path: Path, idle: float, sweep: float) -> AsyncIterator[Hub]:
     migrate(engine)
     store = Store(engine)
     store.start()
-    hub = Hub(store, LocalPubSub(), idle_seconds=idle)
+    hub = make_hub(store, LocalPubSub(), idle_seconds=idle)
     hub.cache.sweep_seconds = sweep
     try:
         yield hub
@@ -92,27 +93,27 @@ def test_an_evicted_game_behaves_exactly_as_one_kept_in_memory(sqlite_url: str) 
         with c.websocket_connect(f"/api/games/{kept[0]}/ws") as spectator:
             spectator.receive_json()
             for who, action in script:
-                wait_for(lambda: gone[0] not in hub.sessions, timeout=10)
+                wait_for(lambda: gone[0] not in hub.cache.sessions, timeout=10)
                 results = []
                 for gid, *tokens in (kept, gone):
                     r = c.post(f"/api/games/{gid}/actions", json=action, headers={"X-Keima-Seat": tokens[who - 1]})
                     results.append((r.status_code, r.json().get("error")))
                 assert results[0] == results[1], action
-                assert kept[0] in hub.sessions
+                assert kept[0] in hub.cache.sessions
             for gid, black, _white in (kept, gone):
                 wait_for(lambda gid=gid, black=black: state(c, gid, black)["proposal"] is not None)
-            wait_for(lambda: gone[0] not in hub.sessions, timeout=10)
+            wait_for(lambda: gone[0] not in hub.cache.sessions, timeout=10)
             a, b = state(c, kept[0], kept[1]), state(c, gone[0], gone[1])
             assert a["phase"] == "scoring" and seen(a) == seen(b)
             for who in (1, 2):
-                wait_for(lambda: gone[0] not in hub.sessions, timeout=10)
+                wait_for(lambda: gone[0] not in hub.cache.sessions, timeout=10)
                 for gid, *tokens in (kept, gone):
                     act(c, gid, tokens[who - 1], {"type": "accept"})
             a, b = state(c, kept[0], kept[1]), state(c, gone[0], gone[1])
             assert a["phase"] == "finished" and seen(a) == seen(b)
-            assert kept[0] in hub.sessions  # finished, but watched
+            assert kept[0] in hub.cache.sessions  # finished, but watched
         # The spectator left: the finished game goes at the next sweep.
-        wait_for(lambda: kept[0] not in hub.sessions, timeout=10)
+        wait_for(lambda: kept[0] not in hub.cache.sessions, timeout=10)
         assert seen(state(c, kept[0], kept[1])) == seen(a)
 
 
@@ -122,10 +123,10 @@ def test_a_finished_game_nobody_watches_leaves_memory_at_once(sqlite_url: str) -
         gid, tok = g["game"]["id"], g["seat"]["token"]
         act(c, gid, tok, {"type": "play", "move": 40})
         time.sleep(0.2)
-        assert gid in hub.sessions  # in play and recently used: it stays
+        assert gid in hub.cache.sessions  # in play and recently used: it stays
         s = act(c, gid, tok, {"type": "resign"})["game"]
         assert s["result"] == "B+R"
-        wait_for(lambda: gid not in hub.sessions, timeout=2)
+        wait_for(lambda: gid not in hub.cache.sessions, timeout=2)
         again = state(c, gid, tok)
         assert again["result"] == "B+R" and [m["point"] for m in again["moves"]] == [40]
 
@@ -142,13 +143,13 @@ def test_watched_and_timed_games_never_leave_memory(sqlite_url: str) -> None:
         act(c, watched["game"]["id"], watched["seat"]["token"], {"type": "play", "move": 40})
         with c.websocket_connect(f"/api/games/{watched['game']['id']}/ws") as ws:
             ws.receive_json()
-            wait_for(lambda: waiting["game"]["id"] not in hub.sessions, timeout=10)
+            wait_for(lambda: waiting["game"]["id"] not in hub.cache.sessions, timeout=10)
             time.sleep(0.3)  # many sweeps
-            assert timed["game"]["id"] in hub.sessions and watched["game"]["id"] in hub.sessions
+            assert timed["game"]["id"] in hub.cache.sessions and watched["game"]["id"] in hub.cache.sessions
         after = state(c, waiting["game"]["id"], waiting["seat"]["token"])
         assert seen(after) == seen(before) and after["clock"]["B"]["main"] == 60
-        wait_for(lambda: watched["game"]["id"] not in hub.sessions, timeout=10)
-        assert timed["game"]["id"] in hub.sessions
+        wait_for(lambda: watched["game"]["id"] not in hub.cache.sessions, timeout=10)
+        assert timed["game"]["id"] in hub.cache.sessions
 
 
 def test_intents_racing_with_evictions_are_each_stored_once(tmp_path: Path) -> None:
@@ -160,7 +161,7 @@ def test_intents_racing_with_evictions_are_each_stored_once(tmp_path: Path) -> N
             store = hub.store
             games = []
             for _ in range(8):
-                s, tok, _code = await hub.create(NewGame(size=5, opponent="local").model_dump())
+                s, tok, _code = await newgame.create(hub.service, NewGame(size=5, opponent="local").model_dump())
                 games.append((s.id, token_hash(tok)))
             rng = random.Random(11)
             accepted: dict[str, int] = {gid: 0 for gid, _ in games}
@@ -169,7 +170,7 @@ def test_intents_racing_with_evictions_are_each_stored_once(tmp_path: Path) -> N
             async def player(gid: str, th: str) -> None:
                 for _ in range(12):
                     try:
-                        await hub.act(gid, {"type": "play", "move": rng.randrange(25)}, th)
+                        await hub.service.act(gid, {"type": "play", "move": rng.randrange(25)}, th)
                         accepted[gid] += 1
                     except Exception as exc:  # only the referee's refusals (Refused 409), no failed write
                         assert getattr(exc, "status", None) == 409, repr(exc)
@@ -184,14 +185,14 @@ def test_intents_racing_with_evictions_are_each_stored_once(tmp_path: Path) -> N
             await asyncio.gather(sweeper(), *(player(gid, th) for gid, th in games for _ in range(3)))
             assert evictions > 20
             # A second hub on the same database (a restarted server) rebuilds each game from its stored log.
-            fresh = Hub(store, LocalPubSub())
+            fresh = make_hub(store, LocalPubSub())
             try:
                 for gid, _th in games:
-                    s = await hub.get(gid)
+                    s = await hub.cache.get(gid)
                     assert s.version == accepted[gid] == len(s.game.events)
                     stored = await asyncio.get_running_loop().run_in_executor(None, store.load, gid)
                     assert stored is not None and len(stored.entries) == accepted[gid]
-                    again = await fresh.get(gid)
+                    again = await fresh.cache.get(gid)
                     assert again is not s and again.version == s.version
                     assert again.game.board.colors == s.game.board.colors and again.game.moves == s.game.moves
             finally:
@@ -211,7 +212,7 @@ def test_a_game_in_memory_keeps_the_base_of_its_next_delta_out_of_the_collectors
         gid, tok = g["game"]["id"], g["seat"]["token"]
         for move in (60, 300, 61):
             act(c, gid, tok, {"type": "play", "move": move})
-        s = hub.sessions[gid]
+        s = hub.cache.sessions[gid]
         assert list(s.view.board) == list(s.game.board.colors)
         assert [p for p, color in enumerate(s.view.board) if color] == [60, 61, 300]
         assert not gc.is_tracked(s.view.board)
@@ -231,7 +232,7 @@ def test_a_full_collection_follows_the_games_leaving_down_to_a_quarter(sqlite_ur
         held = set(ids[:kept])
         hub.cache.pins.append(lambda gid: gid in held)
         hub.cache.idle_seconds = 0.05
-        wait_for(lambda: len(hub.sessions) == kept, timeout=20)
+        wait_for(lambda: len(hub.cache.sessions) == kept, timeout=20)
         wait_for(lambda: bool(calls), timeout=5)
         assert calls == collected
 
@@ -265,17 +266,17 @@ def test_a_sweep_lets_many_games_go_a_few_at_a_time(tmp_path: Path) -> None:
     async def scenario() -> None:
         async with hub_on(tmp_path / "k.db", idle=3600, sweep=3600) as hub:
             for _ in range(2 * per_turn + 10):
-                await hub.create(NewGame(size=5, opponent="local").model_dump())
-            total = len(hub.sessions)
+                await newgame.create(hub.service, NewGame(size=5, opponent="local").model_dump())
+            total = len(hub.cache.sessions)
             hub.cache.idle_seconds = 0.0
             assert hub.cache.sweep() == per_turn
             between: list[int] = []
-            asyncio.get_running_loop().call_soon(lambda: between.append(len(hub.sessions)))
+            asyncio.get_running_loop().call_soon(lambda: between.append(len(hub.cache.sessions)))
             for _ in range(100):
-                if not hub.sessions:
+                if not hub.cache.sessions:
                     break
                 await asyncio.sleep(0.01)
             assert between == [total - per_turn]  # other callbacks ran before the next games left
-            assert not hub.sessions  # the rest left on the next turns, without waiting for the next sweep
+            assert not hub.cache.sessions  # the rest left on the next turns, without waiting for the next sweep
 
     run_async(scenario(), 60)

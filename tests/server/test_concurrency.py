@@ -6,8 +6,9 @@ import asyncio
 import random
 from pathlib import Path
 
+from keima.server import newgame
+from keima.server.app import make_hub
 from keima.server.errors import Refused
-from keima.server.hub import Hub
 from keima.server.pubsub import LocalPubSub
 from keima.server.rows import from_row
 from keima.server.schemas import NewGame
@@ -22,11 +23,11 @@ def test_concurrent_intents_on_many_games(tmp_path: Path) -> None:
         migrate(engine)
         store = Store(engine)
         store.start()
-        hub = Hub(store, LocalPubSub())
+        hub = make_hub(store, LocalPubSub())
         try:
             games = []
             for _ in range(20):
-                s, tok, _code = await hub.create(NewGame(size=5, opponent="local").model_dump())
+                s, tok, _code = await newgame.create(hub.service, NewGame(size=5, opponent="local").model_dump())
                 games.append((s.id, token_hash(tok)))
             rng = random.Random(7)
             outcomes: dict[str, list[bool]] = {gid: [] for gid, _ in games}
@@ -37,7 +38,7 @@ def test_concurrent_intents_on_many_games(tmp_path: Path) -> None:
                 for _ in range(15):
                     action = {"type": "play", "move": rng.randrange(25)}
                     try:
-                        await hub.act(gid, action, th)
+                        await hub.service.act(gid, action, th)
                         outcomes[gid].append(True)
                     except Refused as exc:
                         assert exc.status == 409, exc.message
@@ -45,7 +46,7 @@ def test_concurrent_intents_on_many_games(tmp_path: Path) -> None:
 
             await asyncio.gather(*(player(gid, th) for gid, th in games for _ in range(3)))
             for gid, _th in games:
-                s = hub.sessions[gid]
+                s = hub.cache.sessions[gid]
                 applied = sum(outcomes[gid])
                 assert s.version == applied == len(s.game.events)
                 stored = await asyncio.get_running_loop().run_in_executor(None, store.load, gid)

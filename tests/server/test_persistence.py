@@ -178,14 +178,14 @@ def test_games_dropped_from_memory_reload_from_the_database(sqlite_url: str) -> 
             act(c, g["game"]["id"], g["seat"]["token"], {"type": "play", "move": i})
             games.append(g)
         hub = c.app.state.hub  # type: ignore[attr-defined]
-        assert len(hub.sessions) == 2
+        assert len(hub.cache.sessions) == 2
         for i, g in enumerate(games):
             gid, tok = g["game"]["id"], g["seat"]["token"]
             s = act(c, gid, tok, {"type": "play", "move": 40})["game"]
             assert [m["point"] for m in s["moves"]] == [i, 40] and s["you"] == ["B", "W"]
-        assert len(hub.sessions) == 2
+        assert len(hub.cache.sessions) == 2
         # A game with a running clock stays in memory (its timer lives there).
         timed = new_game(c, size=9, opponent="local", clock={"type": "absolute", "main": 600})
         for _ in range(3):
             new_game(c, size=9, opponent="local")
-        assert timed["game"]["id"] in hub.sessions
+        assert timed["game"]["id"] in hub.cache.sessions

@@ -64,7 +64,7 @@ def test_a_disputed_marking_is_shown_and_play_resumes(stubborn_client: TestClien
     # The note is stored with the resumption: the game read back from the database (after leaving memory, or
     # on another process of a cluster) still shows it.
     hub = c.app.state.hub  # type: ignore[attr-defined]
-    hub.drop(hub.sessions[gid])
+    hub.cache.drop(hub.cache.sessions[gid])
     assert state(c, gid)["bot_note"] == s["bot_note"]
     # Once the person plays on, the dispute is being settled on the board: the note goes.
     wait_for(lambda: state(c, gid)["to_move"] == "B")

@@ -18,7 +18,7 @@ from server.helpers import act, new_game
 
 
 def _session(client: TestClient, gid: str):  # type: ignore[no-untyped-def]
-    return client.app.state.hub.sessions[gid]  # type: ignore[attr-defined]
+    return client.app.state.hub.cache.sessions[gid]  # type: ignore[attr-defined]
 
 
 def test_the_sent_state_is_the_models_serialization(fast_client: TestClient) -> None:

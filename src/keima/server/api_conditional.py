@@ -21,7 +21,7 @@ _errors: dict[int | str, dict[str, Any]] = {code: {"model": ErrorBody} for code 
 
 async def _seat(request: Request, game_id: str) -> tuple[GameSession, int]:
     token = await caller_token(request, game_id)
-    s = await request.app.state.hub.get(game_id, fresh=True)
+    s = await request.app.state.hub.cache.get(game_id, fresh=True)
     held = s.seats.held_by(None if token is None else token_hash(token))
     if not held:
         raise Refused("not-your-seat", "only a player of this game leaves conditional moves in it")

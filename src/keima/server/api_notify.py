@@ -18,10 +18,10 @@ from sqlalchemy.engine import Connection
 from keima.server import notify, timesource
 from keima.server.errors import ErrorBody, Refused
 from keima.server.mailer import Mailer, line_of
+from keima.server.notify_schemas import NotificationOut, NotificationsOut, ReadIn
 from keima.server.notify_settings import lang_of, settings_row
 from keima.server.origin import same_origin as _same_origin
 from keima.server.requests import players_of, required_player
-from keima.server.schemas_players import NotificationOut, NotificationsOut, ReadIn
 from keima.server.settings import upsert
 from keima.server.tables import player_settings
 

@@ -21,10 +21,10 @@ from keima.server import bot_players, store_player
 from keima.server.api_ratings import find_player
 from keima.server.errors import ErrorBody, Refused, quote
 from keima.server.lobby import Lobby
+from keima.server.lobby_schemas import GameSummary
 from keima.server.players import name_key
 from keima.server.requests import players_of
 from keima.server.schemas import Color
-from keima.server.schemas_players import GameSummary
 from keima.server.view import bot_name
 
 router = APIRouter()
@@ -87,7 +87,7 @@ async def player_games(request: Request, name: str,
         opponent_id = await loop.run_in_executor(None, store_player.player_id_named, engine, name_key(opponent))
         if opponent_id is None and row.level is None:
             # A person's opponent may be a bot level, named as games name it.
-            opponent_level = bot_players.level_named(opponent, request.app.state.hub.engines)
+            opponent_level = bot_players.level_named(opponent, request.app.state.hub.bots.engines)
         if opponent_id is None and opponent_level is None:
             raise Refused("invalid-request", f"opponent: no player named {quote(opponent)}", field="opponent")
 

@@ -129,9 +129,9 @@ async def _anonymize(conn: Request | WebSocket, player_id: str, name: str) -> No
     games = await asyncio.get_running_loop().run_in_executor(
         None, store_reads.anonymize, hub.store.engine, player_id, name)
     for gid in games:
-        s = hub.sessions.get(gid)
+        s = hub.cache.sessions.get(gid)
         if s is not None:
-            hub.drop(s)
+            hub.cache.drop(s)
 
 
 @router.post("/api/players", status_code=201, responses={201: {"model": MeOut}, **_errors})

@@ -109,7 +109,7 @@ async def find_player(request: Request, name: str) -> tuple[Engine, Found]:
     GTP engines it offers). Raises ``Refused`` 404 for a name nobody has (a deleted account's included)."""
     hub: Hub = request.app.state.hub
     engine = hub.store.engine
-    found = await asyncio.get_running_loop().run_in_executor(None, _player, engine, name, list(hub.engines))
+    found = await asyncio.get_running_loop().run_in_executor(None, _player, engine, name, list(hub.bots.engines))
     if found is None:
         raise Refused("not-found", f"no player named {name!r}")
     return engine, found

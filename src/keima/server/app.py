@@ -29,10 +29,14 @@ from keima.server import (
     api_tournaments,
     http_edge,
     lobby_routes,
+    notify,
+    ratings_subscriber,
+    records,
     routes_analysis,
     routes_games,
     routes_ui,
     storage_errors,
+    tournament_results,
     tournament_rounds,
 )
 from keima.server.away import AwaySettings
@@ -52,10 +56,21 @@ from keima.server.review import REVIEW_MAX_BODY
 from keima.server.review import router as review_router
 from keima.server.reviews import ReviewService, stored_game
 from keima.server.routes_ui import DIST
+from keima.server.service import WARN
 from keima.server.store import Store, default_url, make_engine, migrate
 from keima.version import package_version
 
 log = logging.getLogger("keima.server")
+
+
+def make_hub(store: Store, pubsub: PubSub, **options: Any) -> Hub:
+    """The process's ``Hub`` (``options``: its keyword arguments) with what every domain adds to the games: the
+    durable subscribers of their events (the players' records, ratings, tournament results, notifications, in
+    that order) and the scheduler's jobs of ratings (``rated``) and notifications (``warn``)."""
+    return Hub(store, pubsub, subscribers=[records.SUBSCRIBER, ratings_subscriber.SUBSCRIBER,
+                                           tournament_results.SUBSCRIBER, notify.SUBSCRIBER],
+               handlers={ratings_subscriber.RATED: ratings_subscriber.rated_handler, WARN: notify.warn_handler},
+               **options)
 
 
 def create_app(db_url: str | None = None, *, pubsub: PubSub | None = None, dist: Path | None = None,
@@ -92,15 +107,15 @@ def create_app(db_url: str | None = None, *, pubsub: PubSub | None = None, dist:
             await rps.start()
             cluster_parts = [rps, queue]
             review_queue = queue
-            hub = Hub(store, rps, cache_size=cache_size, shared=True, jobs=queue, engines=engines)
+            hub = make_hub(store, rps, cache_size=cache_size, shared=True, jobs=queue, engines=engines)
             rps.on_remote = hub.on_remote
             rps.rebuildable = hub.rebuildable
             # Automatch ends a wait when the player's last lobby socket closes, in whichever process it was.
             rps.counted = lambda channel: hub.rebuildable(channel) or channel.startswith(PLAYER_PREFIX)
             rps.on_subscribed = lambda channel: hub.spawn(hub.refresh(channel))
-            hub.start_sweep()
+            hub.bots.start_sweep()
         else:
-            hub = Hub(store, pubsub or LocalPubSub(), cache_size=cache_size, engines=engines)
+            hub = make_hub(store, pubsub or LocalPubSub(), cache_size=cache_size, engines=engines)
         app.state.hub = hub
         reviews = ReviewService(engine, lambda gid: stored_game(store, gid), jobs=review_queue)
         app.state.reviews = reviews
@@ -111,7 +126,7 @@ def create_app(db_url: str | None = None, *, pubsub: PubSub | None = None, dist:
         cluster_parts.append(limits)
         # The players and what each request needs of them (``keima.server.requests``), signed by the server's key.
         secret = await asyncio.get_running_loop().run_in_executor(None, load_secret, hub.store)
-        app.state.players = Players(hub.store, secret, limits, engines=hub.engines)
+        app.state.players = Players(hub.store, secret, limits, engines=hub.bots.engines)
         app.state.lobby = Lobby(hub)
         app.state.mutes = Mutes(hub.store, secret)
         app.state.chat = Chat(hub, limits, handle=app.state.mutes.handle)

@@ -54,7 +54,7 @@ class Chat:
         sender, ``storage-error`` when it could not be stored."""
         text = clean_text(action["text"])
         to = action.get("to") or "players"
-        s = await self.hub.get(game_id)
+        s = await self.hub.cache.get(game_id)
         seats = s.seats.held_by(thash)
         sender = self._sender(s, seats, to, thash, player)[1]
         wait = await self.rate.check(sender)

@@ -51,9 +51,9 @@ class GameSocket:
         self.sent = asyncio.Condition()
 
     async def _session(self, at_least: int) -> GameSession:
-        s = self.hub.sessions.get(self.game_id)
+        s = self.hub.cache.sessions.get(self.game_id)
         if s is None or s.broken or s.version < at_least:
-            s = await self.hub.get(self.game_id, fresh=True)
+            s = await self.hub.cache.get(self.game_id, fresh=True)
         return s
 
     async def send_state(self, at_least: int = -1, *, first: bool = False) -> None:
@@ -88,7 +88,7 @@ class GameSocket:
             else:
                 await self.send_state(version)
             return
-        seats = self.hub.sessions[self.game_id].seats.held_by(self.thash) if self.game_id in self.hub.sessions \
+        seats = self.hub.cache.sessions[self.game_id].seats.held_by(self.thash) if self.game_id in self.hub.cache.sessions \
             else frozenset()
         state = with_you(text, seats) if seats else text
         if self.player_id is not None:
@@ -109,7 +109,7 @@ class GameSocket:
 async def serve(hub: Hub, websocket: WebSocket, game_id: str) -> None:
     """Serve one game WebSocket until it closes (see the module docstring)."""
     try:
-        await hub.get(game_id, fresh=True)
+        await hub.cache.get(game_id, fresh=True)
     except Refused:
         await websocket.close(code=4404)
         return
@@ -134,9 +134,9 @@ async def serve(hub: Hub, websocket: WebSocket, game_id: str) -> None:
         sent: str | None = None
         try:
             while True:
-                current = hub.sessions.get(game_id)
+                current = hub.cache.sessions.get(game_id)
                 if current is not None:
-                    waiting = hub.bot_task(current) is not None or hub.needs_estimate(current)
+                    waiting = hub.bots.task(current) is not None or hub.bots.needs_estimate(current)
                     want = "no-bot-worker" if waiting and await hub.jobs.workers() == 0 else None
                     if want != sent:
                         await websocket.send_text(WsNotice(type="notice", notice=want).model_dump_json())  # type: ignore[arg-type]
@@ -154,7 +154,7 @@ async def serve(hub: Hub, websocket: WebSocket, game_id: str) -> None:
         return
     loop = asyncio.get_running_loop()
     sender = loop.create_task(pump())
-    s0 = hub.sessions.get(game_id)
+    s0 = hub.cache.sessions.get(game_id)
     watcher = None
     if hub.jobs is not None and s0 is not None and s0.bot_color is not None:
         watcher = loop.create_task(watch_workers())
@@ -176,7 +176,7 @@ async def serve(hub: Hub, websocket: WebSocket, game_id: str) -> None:
 def _viewer(hub: Hub, game_id: str, sock: GameSocket, player: Any) -> str | None:
     """Who the lobby's "watching" count sees in this socket: None for a seated player (the players are not
     watching), else the viewer's player (one person's tabs count once), else this socket alone."""
-    s = hub.sessions.get(game_id)
+    s = hub.cache.sessions.get(game_id)
     if s is not None and s.seats.held_by(sock.thash):
         return None
     return f"player:{player.id}" if player is not None else f"socket:{id(sock)}"
@@ -213,7 +213,7 @@ async def _receive(hub: Hub, sock: GameSocket, raw: str | None, player: Any) -> 
             current = None if player is None else await players_of(sock.ws).current(sock.ws.cookies)
             s = await sock.ws.app.state.chat.post(sock.game_id, action, sock.thash, current)
         else:
-            s = await hub.act(sock.game_id, action, sock.thash)
+            s = await hub.service.act(sock.game_id, action, sock.thash)
         await sock.caught_up(s.version)
         await sock.ws.send_text(WsAck(type="ack", id=msg_id).model_dump_json())
     except Refused as exc:

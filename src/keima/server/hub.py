@@ -1,47 +1,43 @@
-"""The hub: the parts of one server process that hold and change games, put together.
+"""The hub: the parts of one server process that hold and change games, put together, and nothing else.
 
 - ``cache`` (``keima.server.cache.GameCache``): the games in memory, loaded, evicted and caught up with the log;
 - ``service`` (``keima.server.service.GameService``): the one write path, with its game events;
-- ``clocks`` and ``scheduler`` (``keima.server.scheduler``): a clock running out, in memory and durably;
+- ``clocks`` and ``scheduler`` (``keima.server.scheduler``): a clock running out, in memory and durably, and the
+  timed jobs other domains add (``handlers``: the ratings' ``rated``, the notifications' ``warn``);
 - ``bots`` (``keima.server.bots.BotRunner``): the computer seats and the dead-stone estimate;
-- ``outbox`` (``keima.server.outbox.Outbox``): the durable subscribers of game events (the players' records
-  ratings and tournament results);
+- ``outbox`` (``keima.server.outbox.Outbox``): the durable subscribers of game events that other domains give
+  (``subscribers``: the players' records and ratings, tournament results, notifications);
 - ``bell`` (``keima.server.bell.Bell``): a notification stored tells the player's pages, after its commit;
 - ``gc_pauses`` (``keima.server.housekeeping``): the process's garbage-collector figures.
 
-The front ends (routes, sockets, the worker) call the hub; the hub calls its parts. Cluster mode (``shared``):
-several processes on one database, live updates through Redis (``keima.server.redis_pubsub``), see
-``keima.server.service`` for how a change is stored once.
+The routes, sockets and the worker use its parts directly (``hub.service.act``, ``hub.cache.get``): the hub holds
+them and starts and stops them together; it forwards nothing. ``keima.server.app.make_hub`` gives it every
+domain's subscribers and jobs. Cluster mode (``shared``): several processes on one database, live updates through
+Redis (``keima.server.redis_pubsub``), see ``keima.server.service`` for how a change is stored once; the methods
+below keep this process's copies in step.
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Coroutine
+from collections.abc import Callable, Coroutine, Mapping, Sequence
 from typing import Any
 
-from keima.server import notify, ratings_subscriber, records, timesource, tournament_results
+from keima.server import timesource
 from keima.server.bell import Bell
 from keima.server.bots import BotRunner
 from keima.server.cache import GameCache
 from keima.server.housekeeping import GcPauses
-from keima.server.newgame import build
-from keima.server.outbox import Outbox
+from keima.server.outbox import Outbox, Subscriber
 from keima.server.pubsub import PubSub
-from keima.server.scheduler import (
-    FLAG,
-    RATED,
-    SCORING,
-    Clocks,
-    Scheduler,
-    flag_handler,
-    rated_handler,
-    scoring_handler,
-    warn_handler,
-)
-from keima.server.service import WARN, GameService, Listener
+from keima.server.scheduler import FLAG, SCORING, Clocks, Handler, Scheduler, flag_handler, scoring_handler
+from keima.server.service import GameService
 from keima.server.session import GameSession
 from keima.server.store import Store
+
+#: A timed job of the scheduler that a domain above the games adds (the ratings' ``rated``, the notifications'
+#: ``warn``): made for the process's game service.
+HandlerFactory = Callable[[GameService], Handler]
 
 log = logging.getLogger("keima.server")
 
@@ -55,7 +51,8 @@ class Hub:
 
     def __init__(self, store: Store, pubsub: PubSub, *, bot_threads: int | None = None,
                  cache_size: int = 2000, idle_seconds: float = 30.0, shared: bool = False, jobs: Any = None,
-                 timers: bool = True, engines: dict[str, str] | None = None) -> None:
+                 timers: bool = True, engines: dict[str, str] | None = None,
+                 subscribers: Sequence[Subscriber] = (), handlers: Mapping[str, HandlerFactory] | None = None) -> None:
         self.store = store
         self.pubsub = pubsub
         self.shared = shared
@@ -65,13 +62,11 @@ class Hub:
         self.service = GameService(self.cache, store, pubsub, shared=shared)
         self.clocks = Clocks(self.service, self.cache, enabled=timers)
         self.bots = BotRunner(self.service, self.cache, threads=bot_threads, jobs=jobs, engines=engines)
-        self.outbox = Outbox(store.engine, [records.SUBSCRIBER, ratings_subscriber.SUBSCRIBER,
-                                            tournament_results.SUBSCRIBER, notify.SUBSCRIBER])
+        self.outbox = Outbox(store.engine, list(subscribers))
         self.service.listeners.append(self.outbox.listener)
-        self.scheduler = Scheduler(store.engine, {FLAG: flag_handler(self.service),
-                                                  RATED: rated_handler(self.service),
-                                                  SCORING: scoring_handler(self.service),
-                                                  WARN: warn_handler(self.service)})
+        jobs_run: dict[str, Handler] = {FLAG: flag_handler(self.service), SCORING: scoring_handler(self.service)}
+        jobs_run.update({kind: make(self.service) for kind, make in (handlers or {}).items()})
+        self.scheduler = Scheduler(store.engine, jobs_run)
         self.gc_pauses = GcPauses()
         self.cache.on_load.append(self._loaded)
         self.bell = Bell(store.engine, pubsub)
@@ -89,67 +84,8 @@ class Hub:
         await self.clocks.close()
         await self.bots.close()
 
-    # ------------------------------------------------------------------------------------------ reading
-    @property
-    def sessions(self) -> dict[str, GameSession]:
-        """The games in memory, by id."""
-        return self.cache.sessions
-
-    @property
-    def engines(self) -> dict[str, str]:
-        """The GTP engines offered as opponents (name -> command line)."""
-        return self.bots.engines
-
-    @property
-    def listeners(self) -> list[Listener]:
-        """This process's listeners to game events (``GameService.listeners``)."""
-        return self.service.listeners
-
-    @property
-    def timings(self) -> Any:
-        """Seconds from taking a game's lock to the stored change, for the last actions."""
-        return self.service.timings
-
-    async def get(self, game_id: str, *, fresh: bool = False) -> GameSession:
-        """See ``GameCache.get``."""
-        return await self.cache.get(game_id, fresh=fresh)
-
-    def drop(self, s: GameSession) -> None:
-        """See ``GameCache.drop``."""
-        self.cache.drop(s)
-
-    bot_task = staticmethod(BotRunner.task)
-    needs_estimate = staticmethod(BotRunner.needs_estimate)
-
-    # ------------------------------------------------------------------------------------------ changing
-    async def create(self, body: dict[str, Any], *, game_id: str | None = None, token: str | None = None,
-                     person: dict[str, Any] | None = None) -> tuple[GameSession, str, str | None]:
-        """Create and store a game from a validated ``NewGame`` dict; returns (session, seat token, invitation
-        code). Raises ``Refused`` ``invalid-request`` for settings the rules or the bot refuse (see
-        ``keima.server.newgame.build``), ``storage-error`` when it could not be stored."""
-        s, token, invite = build(body, self.engines, game_id=game_id, token=token, person=person)
-        await self.service.create(s)
-        return s, token, invite
-
-    async def act(self, game_id: str, action: dict[str, Any], thash: str | None) -> GameSession:
-        """See ``GameService.act``."""
-        return await self.service.act(game_id, action, thash)
-
-    async def join(self, game_id: str, code: str | None, thash: str | None, *, token: str | None = None,
-                   person: dict[str, Any] | None = None) -> tuple[GameSession, str | None]:
-        """See ``GameService.join``."""
-        return await self.service.join(game_id, code, thash, token=token, person=person)
-
-    async def run_job(self, kind: str, game_id: str, version: int) -> str:
-        """See ``BotRunner.run_job``."""
-        return await self.bots.run_job(kind, game_id, version)
-
-    def start_sweep(self, every: float = 2.0) -> None:
-        """See ``BotRunner.start_sweep``."""
-        self.bots.start_sweep(every)
-
     def spawn(self, coro: Coroutine[Any, Any, Any]) -> None:
-        """Run ``coro`` as a background task of the hub (cancelled by ``close``)."""
+        """Run ``coro`` as a background task of the process (cancelled by ``close``)."""
         self.bots.spawn(coro)
 
     # ------------------------------------------------------------------------------------------ cluster

@@ -135,7 +135,7 @@ async def keima_job(ctx: dict[str, Any], kind: str, game_id: str, version: int) 
 
     hub = ctx["hub"]
     try:
-        outcome: str = await hub.run_job(kind, game_id, version)
+        outcome: str = await hub.bots.run_job(kind, game_id, version)
     except Refused as exc:
         log.warning("job %s %s@%d: %s", kind, game_id, version, exc.message)
         return "gone"
@@ -187,7 +187,7 @@ def make_worker(db_url: str, redis_url: str, *, jobs: int = 1, warm: bool = True
     keyed by Message-ID, so web processes sending too send nothing twice), with ``public_url`` in the links."""
     from arq import Worker, func
 
-    from keima.server.hub import Hub
+    from keima.server.app import make_hub
     from keima.server.redis_pubsub import RedisPubSub
     from keima.server.reviews import ReviewService, stored_game
     from keima.server.store import Store, make_engine
@@ -202,7 +202,7 @@ def make_worker(db_url: str, redis_url: str, *, jobs: int = 1, warm: bool = True
         await pubsub.start()
         queue = JobQueue(redis_url)
         await queue.start()
-        hub = Hub(store, pubsub, shared=True, jobs=queue, timers=False, bot_threads=jobs)
+        hub = make_hub(store, pubsub, shared=True, jobs=queue, timers=False, bot_threads=jobs)
         reviews = ReviewService(engine, lambda gid: stored_game(store, gid), jobs=queue)
         ctx.update(reviews=reviews, review_lock=asyncio.Lock())
         pubsub.on_remote = hub.on_remote

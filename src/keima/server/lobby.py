@@ -21,10 +21,10 @@ from typing import TYPE_CHECKING, Any, Literal, cast
 
 from keima.server import store_reads, timesource
 from keima.server.events import GameEvent
+from keima.server.lobby_schemas import GameSummary, LobbyOut
 from keima.server.pubsub import player_channel
 from keima.server.rows import from_row
 from keima.server.schemas import Color
-from keima.server.schemas_players import GameSummary, LobbyOut
 from keima.server.session import GameSession
 from keima.server.view import status_of, summary_line
 
@@ -49,7 +49,7 @@ class Lobby:
         self._cache: tuple[int, float, str] | None = None
         self._changes = 0  # notices sent from this process (a list read across one is not kept)
         self._cache_lock = asyncio.Lock()
-        hub.listeners.append(self.on_change)
+        hub.service.listeners.append(self.on_change)
         hub.cache.on_evict.append(self._forget)
 
     def _forget(self, game_id: str) -> None:

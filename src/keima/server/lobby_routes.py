@@ -15,6 +15,7 @@ from fastapi import APIRouter, Query, Request, Response, WebSocket, WebSocketDis
 from keima.server.bell import NOTICE as BELL_NOTICE
 from keima.server.errors import ErrorBody
 from keima.server.lobby import LOBBY, Lobby
+from keima.server.lobby_schemas import GamesOut
 from keima.server.matchmaker import MATCHED_PREFIX, matched_json
 from keima.server.notice_socket import serve_notices
 from keima.server.notify import unread_count
@@ -24,7 +25,6 @@ from keima.server.requests import (
     players_of,
     required_player,
 )
-from keima.server.schemas_players import GamesOut
 from keima.server.storage_errors import WS_TRY_AGAIN_LATER, storage_unreachable
 
 log = logging.getLogger("keima.server.players")

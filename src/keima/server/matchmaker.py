@@ -201,7 +201,7 @@ class Matchmaker:
         body = {"size": m.size, "rules": m.rules, "komi": None, "handicap": m.handicap, "placement": None,
                 "clock": m.clock, "opponent": "invite", "color": "B", "bot_level": None, "engine": None,
                 "rated": m.rated}
-        s, _token, _invite = build(body, self.hub.engines, game_id=gid,
+        s, _token, _invite = build(body, self.hub.bots.engines, game_id=gid,
                                    token=self.players.seat_token(black.id, gid), person=black.person())
         seat_opponent(s, self.players.seat_token(white.id, gid), white.person(), timesource.now())
         await self.hub.service.create(s)

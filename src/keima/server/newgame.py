@@ -12,6 +12,7 @@ from keima.rules.ruleset import RulesError, get_ruleset
 from keima.server import timesource
 from keima.server.clock import ClockSpec, GameClock
 from keima.server.errors import Refused
+from keima.server.service import GameService
 from keima.server.session import GameSession, Seats, token_hash
 from keima.server.store import now_utc
 
@@ -126,3 +127,14 @@ def seat_opponent(s: GameSession, token: str, person: dict[str, Any], now: float
     s.people[s.invite_color] = dict(person)
     s.invite_hash = s.invite_color = None
     s.sync_clock(now)
+
+
+async def create(service: GameService, body: dict[str, Any], *, engines: dict[str, str] | None = None,
+                 game_id: str | None = None, token: str | None = None,
+                 person: dict[str, Any] | None = None) -> tuple[GameSession, str, str | None]:
+    """Create and store a game from a validated ``NewGame`` dict (``engines``: the GTP engines this server offers);
+    returns (session, seat token, invitation code). Raises ``Refused`` ``invalid-request`` for settings the rules or
+    the bot refuse (see ``build``), ``storage-error`` when it could not be stored."""
+    s, token, invite = build(body, engines or {}, game_id=game_id, token=token, person=person)
+    await service.create(s)
+    return s, token, invite

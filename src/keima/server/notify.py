@@ -27,6 +27,7 @@ kind by email ``now`` and has not had a keima page visible in the last ``ACTIVE_
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 from datetime import UTC, datetime, timedelta
@@ -38,6 +39,10 @@ from sqlalchemy.engine import Connection, Engine
 from keima.server import bell, timesource
 from keima.server.outbox import Subscriber
 from keima.server.pauses import zone
+from keima.server.scheduler import Handler
+from keima.server.service import WARN_S, GameService
+from keima.server.session import cname
+from keima.server.store import now_utc
 from keima.server.tables import emails, notifications, player_settings
 
 log = logging.getLogger("keima.server")
@@ -57,7 +62,6 @@ DEFAULT_PREFS: dict[str, Pref] = {"your-turn": "now", "challenge-accepted": "now
                                   # A round's pairing and start time matter days ahead: said at once.
                                   "tournament-round": "now"}
 ACTIVE_S = 300.0  # a page visible this recently: the player is here, no email
-WARN_S = 86400.0  # a correspondence clock under a day left warns its player
 DIGEST_HOUR = 18  # the day's digest goes at 18:00 in the player's time zone
 #: The event types this subscriber reads (``keima.server.events.durable_types``).
 EVENT_KINDS = frozenset({"moved", "passed", "handicap", "joined", "undo_requested", "chatted", "finished"})
@@ -275,3 +279,26 @@ def mark_read(engine: Engine, player_id: str, ids: list[int] | None) -> int:
         q = q.where(n.id.in_(ids))
     with engine.begin() as conn:
         return int(conn.execute(q.values(read=True)).rowcount)
+
+
+def warn_handler(service: GameService) -> Handler:
+    """The scheduler's ``warn`` job: tell the player whose correspondence clock runs low (``keima.server.notify``,
+    ``clock-low``); returns when to look again when it is not low yet (a clock read again after a pause)."""
+
+    async def run(game_id: str) -> datetime | None:
+        s = await service.cache.get(game_id, fresh=True)
+        c = s.clock.running
+        if c is None or not s.clock.spec.correspondence:
+            return None
+        now = timesource.now()
+        left = s.clock.time_left(c, now)
+        threshold = min(WARN_S, s.clock.spec.per_move_s / 2)
+        if left > threshold + 1:
+            return datetime.fromtimestamp(s.clock.runs_out_at(c, now) - threshold, tz=now_utc().tzinfo)
+        person, other = s.people.get(c) or {}, s.people.get(3 - c) or {}
+        await asyncio.get_running_loop().run_in_executor(
+            None, warn, service.store.engine, game_id, s.version, person.get("id"), cname(c), round(left),
+            other.get("name"))
+        return None
+
+    return run

@@ -232,7 +232,7 @@ async def position_from_sgf(body: SgfIn) -> dict[str, Any]:
 async def count_game(game_id: str, request: Request) -> dict[str, Any]:
     """The count of a game being counted or finished by counting, step by step (409 for any other game)."""
     hub = request.app.state.hub
-    s = await hub.get(game_id)
+    s = await hub.cache.get(game_id)
     async with s.lock:
         g = s.game
         if not (g.phase == "scoring" or (g.phase == "finished" and g.end_reason == "score")):

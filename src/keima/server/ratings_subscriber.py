@@ -22,6 +22,7 @@ another.
 
 from __future__ import annotations
 
+import asyncio
 from datetime import UTC, datetime
 from typing import Any
 
@@ -36,6 +37,8 @@ from keima.ratings.handicap import rank_difference
 from keima.rules.ruleset import RulesError, get_ruleset
 from keima.server import bot_players, store_events, store_tournaments
 from keima.server.outbox import Subscriber
+from keima.server.scheduler import Handler
+from keima.server.service import GameService
 from keima.server.store import now_utc, set_job
 from keima.server.tables import event_progress, game_outbox, games, rating_changes, rating_history, ratings
 
@@ -169,3 +172,16 @@ def change_of(engine: Engine, game_id: str) -> dict[str, float] | None:
 def has_rated_game(engine: Engine, player_id: str) -> bool:
     """Whether ``player_id`` has played a rated game (their rank is then earned, no longer declared). Blocking."""
     return rating_of(engine, player_id) is not None
+
+
+def rated_handler(service: GameService) -> Handler:
+    """The scheduler's ``rated`` job (``keima.server.ratings_subscriber.RATED``): record in the game how its rating
+    moved each player (a game told it already, or not rated, changes nothing)."""
+
+    async def run(game_id: str) -> datetime | None:
+        change = await asyncio.get_running_loop().run_in_executor(None, change_of, service.store.engine, game_id)
+        if change is not None:
+            await service.change(game_id, lambda s: s.rate(change), fresh=True)
+        return None
+
+    return run

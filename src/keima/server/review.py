@@ -392,7 +392,7 @@ async def review_record(body: ReviewIn) -> dict[str, Any]:
 async def review_game(game_id: str, request: Request) -> dict[str, Any]:
     """The move tree of a game of this server, read from its SGF record (players, and the chat as comments on
     the move after which each message was sent); 404 for an unknown game."""
-    s = await request.app.state.hub.get(game_id)
+    s = await request.app.state.hub.cache.get(game_id)
     async with s.lock:
         text = game_sgf(s)
     return await _review(text.encode("utf-8"))

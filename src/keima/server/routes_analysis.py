@@ -59,7 +59,7 @@ async def analyse_game(game_id: str, request: Request) -> Response:
     """Start the bot's review of a finished game, or return the stored one (200; 202 when this request
     started it). 409 ``game-in-progress`` for a game still being played; 429 past the limits."""
     hub = request.app.state.hub
-    s = await hub.get(game_id, fresh=True)
+    s = await hub.cache.get(game_id, fresh=True)
     requester, cookie = await _requester(request)
     body, started = await reviews_of(request).start_game(s.game, s.id, requester)
     return _answer(request, body, started, cookie)

@@ -11,7 +11,7 @@ from fastapi.responses import Response
 
 from keima import ai
 from keima.rules.coords import MAX_SIZE, MIN_SIZE
-from keima.server import game_socket, timesource
+from keima.server import game_socket, newgame, timesource
 from keima.server.away import seated
 from keima.server.chat import game_sgf
 from keima.server.errors import ErrorBody, Refused
@@ -79,7 +79,7 @@ async def info(request: Request) -> InfoOut:
         rulesets={name: r.as_dict() for name, r in PRESETS.items()},
         default_ruleset=DEFAULT_RULESET,
         bot_levels=list(ai.LEVELS),
-        engines=list(hub_of(request).engines),
+        engines=list(hub_of(request).bots.engines),
         sizes=SizesOut(min=MIN_SIZE, max=MAX_SIZE, common=[9, 13, 19]),
         clock_types=list(CLOCK_TYPES),
         clock_presets=CORRESPONDENCE_PRESETS,
@@ -90,12 +90,12 @@ async def stats(request: Request) -> StatsOut:
     """Server-side figures: games in memory, and the time from an action's arrival at its game to its
     stored change (the server's share of a move's round trip), over the last 100,000 actions."""
     hub = hub_of(request)
-    ms = sorted(t * 1000 for t in hub.timings)
+    ms = sorted(t * 1000 for t in hub.service.timings)
 
     def pct(q: float) -> float | None:
         return round(ms[min(len(ms) - 1, int(q * len(ms)))], 3) if ms else None
 
-    return StatsOut(games_in_memory=len(hub.sessions), actions=len(ms), p50_ms=pct(0.5), p99_ms=pct(0.99),
+    return StatsOut(games_in_memory=len(hub.cache.sessions), actions=len(ms), p50_ms=pct(0.5), p99_ms=pct(0.99),
                     max_ms=round(ms[-1], 3) if ms else None, gc=GcOut(**hub.gc_pauses.summary()),
                     allocator=python_allocator())
 
@@ -132,8 +132,9 @@ async def create_game(request: Request, body: NewGame | None = None) -> Response
         raise _unregistered()
     gid = new_game_id()
     token = None if player is None else players_of(request).seat_token(player.id, gid)
-    s, token, invite = await hub_of(request).create(data, game_id=gid, token=token,
-                                                    person=None if player is None else player.person())
+    hub = hub_of(request)
+    s, token, invite = await newgame.create(hub.service, data, engines=hub.bots.engines, game_id=gid, token=token,
+                                            person=None if player is None else player.person())
     if player is not None:
         await players_of(request).seat(s.id, sorted(s.people), player.id)
         await seated(request, player, s)
@@ -143,7 +144,7 @@ async def create_game(request: Request, body: NewGame | None = None) -> Response
 async def get_game(game_id: str, request: Request) -> Response:
     """The game's state (``you``: the seats the caller holds)."""
     hub = hub_of(request)
-    s = await hub.get(game_id, fresh=True)
+    s = await hub.cache.get(game_id, fresh=True)
     seats = s.seats.held_by(_thash(await caller_token(request, game_id)))
     # The caller's muted senders' messages are left out (keima.server.mutes).
     muted = await request.app.state.mutes.of(await players_of(request).player_id(request.cookies))
@@ -159,10 +160,10 @@ async def join_game(game_id: str, body: JoinGame, request: Request) -> Response:
     _same_origin(request)
     token = await caller_token(request, game_id)
     player, cookie = await caller_player(request, make=needs_player(request, body.code is None))
-    if (player is None or player.guest) and (await hub_of(request).get(game_id)).params.get("rated"):
+    if (player is None or player.guest) and (await hub_of(request).cache.get(game_id)).params.get("rated"):
         raise _unregistered()
     seat = None if player is None else players_of(request).seat_token(player.id, game_id)
-    s, new = await hub_of(request).join(game_id, body.code, _thash(token), token=seat,
+    s, new = await hub_of(request).service.join(game_id, body.code, _thash(token), token=seat,
                                         person=None if player is None else player.person())
     if new is None:
         assert token is not None
@@ -185,7 +186,7 @@ async def act(game_id: str, request: Request, action: ActionBody) -> Response:
         player, cookie = await chat_player(request, game_id, data)
         s = await request.app.state.chat.post(game_id, data, th, player)
     else:
-        s = await hub_of(request).act(game_id, data, th)
+        s = await hub_of(request).service.act(game_id, data, th)
     resp = json_response(envelope_json(s.state_json(timesource.now(), s.seats.held_by(th))))
     if cookie is not None:
         set_session_cookie(resp, cookie, is_https(request))
@@ -207,7 +208,7 @@ async def withdraw_game(game_id: str, request: Request) -> Response:
 @router.get("/api/games/{game_id}/sgf", responses={200: {"content": {"application/x-go-sgf": {}}}, **errors})
 async def sgf(game_id: str, request: Request) -> Response:
     """The game record as an SGF file: players, ranks, date, clock, server and the chat as comments."""
-    s = await hub_of(request).get(game_id, fresh=True)
+    s = await hub_of(request).cache.get(game_id, fresh=True)
     async with s.lock:
         text = game_sgf(s)
     return Response(

@@ -25,13 +25,12 @@ from typing import Any
 
 from sqlalchemy.engine import Engine
 
-from keima.server import notify, store_events, timesource
+from keima.server import store_events, timesource
 from keima.server.cache import GameCache
 from keima.server.errors import Refused
 from keima.server.housekeeping import Background
-from keima.server.ratings_subscriber import RATED, change_of
-from keima.server.service import FLAG, SCORING, WARN_S, GameService
-from keima.server.session import GameSession, cname
+from keima.server.service import FLAG, SCORING, GameService
+from keima.server.session import GameSession
 from keima.server.store import now_utc
 
 log = logging.getLogger("keima.server")
@@ -167,19 +166,6 @@ def flag_handler(service: GameService) -> Handler:
     return run
 
 
-def rated_handler(service: GameService) -> Handler:
-    """The scheduler's ``rated`` job (``keima.server.ratings_subscriber.RATED``): record in the game how its rating
-    moved each player (a game told it already, or not rated, changes nothing)."""
-
-    async def run(game_id: str) -> datetime | None:
-        change = await asyncio.get_running_loop().run_in_executor(None, change_of, service.store.engine, game_id)
-        if change is not None:
-            await service.change(game_id, lambda s: s.rate(change), fresh=True)
-        return None
-
-    return run
-
-
 def scoring_handler(service: GameService) -> Handler:
     """The scheduler's ``scoring`` job: past a correspondence game's scoring deadline, its marking stands; returns
     when to look again (the deadline moved: someone acted meanwhile), None once done."""
@@ -193,28 +179,4 @@ def scoring_handler(service: GameService) -> Handler:
     return run
 
 
-def warn_handler(service: GameService) -> Handler:
-    """The scheduler's ``warn`` job: tell the player whose correspondence clock runs low (``keima.server.notify``,
-    ``clock-low``); returns when to look again when it is not low yet (a clock read again after a pause)."""
-
-    async def run(game_id: str) -> datetime | None:
-        s = await service.cache.get(game_id, fresh=True)
-        c = s.clock.running
-        if c is None or not s.clock.spec.correspondence:
-            return None
-        now = timesource.now()
-        left = s.clock.time_left(c, now)
-        threshold = min(WARN_S, s.clock.spec.per_move_s / 2)
-        if left > threshold + 1:
-            return datetime.fromtimestamp(s.clock.runs_out_at(c, now) - threshold, tz=now_utc().tzinfo)
-        person, other = s.people.get(c) or {}, s.people.get(3 - c) or {}
-        await asyncio.get_running_loop().run_in_executor(
-            None, notify.warn, service.store.engine, game_id, s.version, person.get("id"), cname(c), round(left),
-            other.get("name"))
-        return None
-
-    return run
-
-
-__all__ = ["FLAG", "RATED", "SCORING", "Clocks", "Scheduler", "flag_handler", "rated_handler", "scoring_handler",
-           "warn_handler"]
+__all__ = ["FLAG", "SCORING", "Clocks", "Handler", "Scheduler", "flag_handler", "scoring_handler"]

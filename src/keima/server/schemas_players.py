@@ -3,11 +3,11 @@ game-level bodies are in ``keima.server.schemas``."""
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from keima.server.schemas import Color
+from keima.server.notify_schemas import NotifyKind, NotifyPref
 
 
 class _Strict(BaseModel):
@@ -42,11 +42,6 @@ class VacationOut(_Strict):
     until: float | None
 
 
-NotifyPref = Literal["off", "now", "digest"]
-NotifyKind = Literal["your-turn", "challenge-accepted", "undo-request", "chat", "game-finished", "clock-low",
-                     "automatch", "tournament-round"]
-
-
 class MePatch(_Strict):
     """``PATCH /api/me``: a new name and/or rank (``""`` or null clears the rank), a time zone (an IANA name), an
     email address (``""`` removes it), the language of the emails, and per kind of notification ``off``, ``now``
@@ -58,32 +53,6 @@ class MePatch(_Strict):
     email: Annotated[str, Field(max_length=254, pattern=r"^$|^[^@\s<>,;]+@[^@\s<>,;]+\.[^@\s<>,;]+$")] | None = None
     lang: Literal["en", "fr"] | None = None
     notify: dict[NotifyKind, NotifyPref] | None = None
-
-
-class NotificationOut(_Strict):
-    """One notification: its ``kind``, ``game`` (or null), ``text`` in the reader's language, ``at`` (Unix);
-    ``tournament``: the tournament of a ``tournament-round`` notification (else null)."""
-
-    id: int
-    kind: str
-    game: str | None
-    text: str
-    at: float
-    read: bool
-    tournament: str | None = None
-
-
-class NotificationsOut(_Strict):
-    """``GET /api/me/notifications``."""
-
-    notifications: list[NotificationOut]
-
-
-class ReadIn(_Strict):
-    """``POST /api/me/notifications/read``: the ids, or ``all``."""
-
-    ids: Annotated[list[int], Field(max_length=500)] | None = None
-    all: bool = False
 
 
 class Credentials(_Strict):
@@ -100,65 +69,3 @@ class PasswordChange(_Strict):
     new: Annotated[str, Field(min_length=1, max_length=200)]
 
 
-class PlayerBrief(_Strict):
-    """A seat in a summary (``name`` None: a seat held by no player account)."""
-
-    name: str | None
-    rank: str | None
-    kind: Literal["human", "bot"]
-
-
-class GameSummary(_Strict):
-    """A game in a list: ``status`` ``open`` (a challenge anyone may accept), ``waiting`` (an invitation not
-    taken yet), ``live`` or ``finished``; ``players`` null for a free seat; ``moves`` the number of moves;
-    ``you`` the seats the reader holds (in "my games"); ``time_left`` each side's seconds (games with a clock)."""
-
-    id: str
-    size: int
-    rules: str
-    komi: float
-    handicap: int
-    clock: dict[str, Any] | None
-    clock_text: str | None
-    status: Literal["open", "waiting", "live", "finished"]
-    mode: str
-    players: dict[Color, PlayerBrief | None]
-    moves: int
-    to_move: Color
-    result: str | None
-    phase: str
-    spectators: int
-    created_at: str
-    you: list[Color]
-    time_left: dict[Color, float] | None
-    time_at: float | None = None
-    """The server's Unix time of ``time_left``: the running side has ``time_left - (now - time_at)``."""
-    running: Color | None = None
-    """The side whose clock runs."""
-    rated: bool = False
-    """Whether the game counts for the players' ratings."""
-    rating_change: dict[Color, float] | None = None
-    """Once a rated game is rated: how it moved each player's rating, in points."""
-    paused: dict[Color, Literal["weekend", "vacation"] | None] | None = None
-    """Correspondence games: why the running side's clock stands still (a page does not count it down)."""
-
-
-class GamesOut(_Strict):
-    """``GET /api/games`` and ``GET /api/me/games``."""
-
-    games: list[GameSummary]
-    now: float | None = None
-    """The server's Unix time when the list was sent (a page ticks the clocks from it)."""
-
-
-class LobbyOut(_Strict):
-    """A lobby WebSocket message: the three lists, and the reader's games in progress (``mine``, null for a
-    reader without a player)."""
-
-    type: Literal["lobby"]
-    open: list[GameSummary]
-    live: list[GameSummary]
-    finished: list[GameSummary]
-    mine: list[GameSummary] | None
-    now: float | None = None
-    """The server's Unix time when the message was sent."""

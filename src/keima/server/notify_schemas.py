@@ -1,0 +1,44 @@
+"""The typed bodies of the notification endpoints (docs/web-api.md, *Notifications*): what a player may be told of,
+the bell's list and marking it read."""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+NotifyPref = Literal["off", "now", "digest"]
+
+
+NotifyKind = Literal["your-turn", "challenge-accepted", "undo-request", "chat", "game-finished", "clock-low",
+                     "automatch", "tournament-round"]
+
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+class NotificationOut(_Strict):
+    """One notification: its ``kind``, ``game`` (or null), ``text`` in the reader's language, ``at`` (Unix);
+    ``tournament``: the tournament of a ``tournament-round`` notification (else null)."""
+
+    id: int
+    kind: str
+    game: str | None
+    text: str
+    at: float
+    read: bool
+    tournament: str | None = None
+
+
+class NotificationsOut(_Strict):
+    """``GET /api/me/notifications``."""
+
+    notifications: list[NotificationOut]
+
+
+class ReadIn(_Strict):
+    """``POST /api/me/notifications/read``: the ids, or ``all``."""
+
+    ids: Annotated[list[int], Field(max_length=500)] | None = None
+    all: bool = False
