@@ -1,4 +1,4 @@
-"""A review on the workers' queue (``keima.server.jobs.keima_review``), without Redis: each job runs one chunk,
+"""A review on the workers' queue (``keima.server.worker.keima_review``), without Redis: each job runs one chunk,
 stores the positions searched and queues the next chunk behind a delay; a worker runs one chunk at a time, in a
 job slot of its own."""
 
@@ -14,7 +14,7 @@ import pytest
 from arq.worker import Retry
 
 from keima.ai.analysis import NICE
-from keima.server import jobs
+from keima.server import worker
 from keima.server.reviews import ReviewService
 from keima.server.store import make_engine, migrate
 
@@ -47,19 +47,19 @@ def test_a_review_runs_in_chunks_on_the_queue(tmp_path: Path, monkeypatch: pytes
         assert started and queue.queued == [(body["id"], 0, 0.0)]
         outcomes = []
         while True:
-            outcome = await jobs.keima_review(ctx, body["id"])
+            outcome = await worker.keima_review(ctx, body["id"])
             outcomes.append(outcome)
             if outcome != "more":
                 break
             # Each chunk stored what it searched and queued the next one after it, a little later.
             done = (await service.get(body["id"]))["progress"]["done"]
-            assert queue.queued[-1] == (body["id"], done, jobs.REVIEW_DELAY)
+            assert queue.queued[-1] == (body["id"], done, worker.REVIEW_DELAY)
         final = await service.get(body["id"])
         assert final["status"] == "done" and len(final["moves"]) == 6
         # A chunk of another review waits while one runs here.
         async with ctx["review_lock"]:
             with pytest.raises(Retry):
-                await jobs.keima_review(ctx, body["id"])
+                await worker.keima_review(ctx, body["id"])
         return outcomes
 
     try:
@@ -82,6 +82,6 @@ def test_the_review_thread_runs_at_a_lower_priority(tmp_path: Path) -> None:
 
 
 def test_a_worker_keeps_a_slot_for_reviews() -> None:
-    worker = jobs.make_worker("sqlite://", "redis://127.0.0.1:1/0", jobs=2, warm=False)
-    assert worker.max_jobs == 3
-    assert "keima_review" in worker.functions
+    made = worker.make_worker("sqlite://", "redis://127.0.0.1:1/0", jobs=2, warm=False)
+    assert made.max_jobs == 3
+    assert "keima_review" in made.functions

@@ -64,8 +64,8 @@ def run(args: argparse.Namespace) -> int:
         os.nice(args.nice)
     logging.basicConfig(level=args.log_level.upper(), format="%(asctime)s %(name)s %(levelname)s %(message)s")
     url = normalise_url(args.db)
-    from keima.server.jobs import make_worker
     from keima.server.store import prepare_database
+    from keima.server.worker import make_worker
 
     try:
         prepare_database(url)

@@ -35,12 +35,20 @@ from keima.ratings import game as rating_game
 from keima.ratings.glicko2 import Rating
 from keima.ratings.handicap import rank_difference
 from keima.rules.ruleset import RulesError, get_ruleset
-from keima.server import bot_players, store_events, store_tournaments
+from keima.server import bot_players, store_events
 from keima.server.outbox import Subscriber
 from keima.server.scheduler import Handler
 from keima.server.service import GameService
 from keima.server.store import now_utc, set_job
-from keima.server.tables import event_progress, game_outbox, games, rating_changes, rating_history, ratings
+from keima.server.tables import (
+    event_progress,
+    game_outbox,
+    games,
+    rating_changes,
+    rating_history,
+    ratings,
+    tournament_games,
+)
 
 NAME = "ratings"
 KINDS = frozenset({"finished"})
@@ -81,7 +89,7 @@ def _store(conn: Connection, player_id: str, r: Rating, event: dict[str, Any], a
 
 
 def _apply(conn: Connection, event: dict[str, Any]) -> None:
-    fixed = store_tournaments.fixed_result(conn, event["game_id"])
+    fixed = fixed_result(conn, event["game_id"])
     if fixed is not None:
         # A tournament director fixed this game's result: the ratings count theirs (recompute applies it).
         event = {**event, "data": {**event["data"], "result": fixed}}
@@ -185,3 +193,10 @@ def rated_handler(service: GameService) -> Handler:
         return None
 
     return run
+
+
+def fixed_result(conn: Connection, game_id: str) -> str | None:
+    """The result a director fixed for tournament game ``game_id`` (None: none, or not a tournament game)."""
+    g = tournament_games.c
+    fixed: str | None = conn.execute(sa.select(g.fixed_result).where(g.game_id == game_id)).scalar()
+    return fixed

@@ -8,7 +8,7 @@ It runs in *chunks* (``ReviewService.run_chunk``): each searches positions one a
 (``keima.ai.analysis.Analyst``) and stores each position's evaluation and the per-move list built so far, until
 the review is done, cancelled, or the chunk's time is up. In a single process the chunks run one after another in
 one thread of lowered priority (``keima.ai.analysis.lower_priority``); in a cluster each chunk is a job of the
-workers' queue (``keima.server.jobs.keima_review``) that queues the next one with a delay, so that the live bot
+workers' queue (``keima.server.worker.keima_review``) that queues the next one with a delay, so that the live bot
 moves queued meanwhile go first, and a worker runs at most one review chunk at a time, in a thread of lowered
 priority, in a job slot of its own. A worker killed mid-review loses one chunk: the stored evaluations stay, and
 the next chunk (queued again by the next request that finds the review stalled) goes on from there.

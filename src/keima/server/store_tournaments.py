@@ -288,8 +288,3 @@ def tournament_of_game(conn: Connection, game_id: str) -> tuple[str, int, int] |
     return None if row is None else (row.tournament_id, row.round, row.table_number)
 
 
-def fixed_result(conn: Connection, game_id: str) -> str | None:
-    """The result a director fixed for tournament game ``game_id`` (None: none, or not a tournament game)."""
-    g = tournament_games.c
-    fixed: str | None = conn.execute(sa.select(g.fixed_result).where(g.game_id == game_id)).scalar()
-    return fixed
