@@ -120,7 +120,7 @@ async def _test_fifty_conflicting_actions_leave_one_consistent_game(nodes: tuple
     black = s.seats.black
     _s, white_token = await b.hub.service.join(s.id, invite, None)
     assert white_token is not None
-    from keima.server.session import token_hash
+    from keima.server.seats import token_hash
 
     white = token_hash(white_token)
     rnd = random.Random(11)

@@ -26,7 +26,7 @@ from keima.server.housekeeping import release_memory
 from keima.server.hub import Hub
 from keima.server.pubsub import LocalPubSub
 from keima.server.schemas import NewGame
-from keima.server.session import token_hash
+from keima.server.seats import token_hash
 from keima.server.store import Store, make_engine, migrate
 from server.helpers import act, new_game, state, two_players, wait_for
 from server.live import run_async

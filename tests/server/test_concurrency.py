@@ -12,7 +12,7 @@ from keima.server.errors import Refused
 from keima.server.pubsub import LocalPubSub
 from keima.server.rows import from_row
 from keima.server.schemas import NewGame
-from keima.server.session import token_hash
+from keima.server.seats import token_hash
 from keima.server.store import Store, make_engine, migrate
 from server.live import run_async
 

@@ -11,7 +11,7 @@ from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from fastapi.testclient import TestClient
 
-from keima.server.schemas import GameState, WsState
+from keima.server.answers import GameState, WsState
 from keima.server.store import make_engine, metadata, migrate
 from keima.server.view import game_state, ws_state_json
 from server.helpers import act, new_game

@@ -13,7 +13,8 @@ from keima.server import conditional
 from keima.server.errors import ErrorBody, Refused
 from keima.server.origin import same_origin as _same_origin
 from keima.server.requests import caller_token
-from keima.server.session import GameSession, token_hash
+from keima.server.seats import token_hash
+from keima.server.session import GameSession
 
 router = APIRouter()
 _errors: dict[int | str, dict[str, Any]] = {code: {"model": ErrorBody} for code in (400, 403, 404, 409, 422)}

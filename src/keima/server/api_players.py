@@ -34,7 +34,7 @@ from keima.server.requests import (
     set_session_cookie,
 )
 from keima.server.schemas_players import Credentials, MeOut, MePatch, PasswordChange, VacationOut
-from keima.server.session import token_hash
+from keima.server.seats import token_hash
 from keima.server.settings import Away
 from keima.server.text import rank_words
 

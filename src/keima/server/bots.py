@@ -24,6 +24,7 @@ from keima.server import timesource
 from keima.server.cache import GameCache
 from keima.server.errors import Refused, game_error
 from keima.server.events import GameEvent
+from keima.server.folding import take_notes
 from keima.server.service import GameService
 from keima.server.session import PLAY_PHASES, GameSession
 from keima.timecontrol import TimeBudget
@@ -301,5 +302,5 @@ def answer_entry(s: GameSession, answer: seat.Decision | seat.Review, color: int
             entry["bot_note"] = answer.message
         elif s.bot_note is not None:
             entry["bot_note"] = None
-        s.take_notes(entry)
+        take_notes(s, entry)
     return entry

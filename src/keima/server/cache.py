@@ -28,6 +28,7 @@ from datetime import datetime
 from keima.rules.game import GameError
 from keima.server import cluster, timesource
 from keima.server.errors import Refused
+from keima.server.folding import fold
 from keima.server.housekeeping import release_memory
 from keima.server.pubsub import PubSub
 from keima.server.rows import from_row, mutable_part, to_row
@@ -176,7 +177,7 @@ class GameCache:
             if not any("join" in e or "revoke" in e for e in entries):  # those change the games row: read it
                 try:
                     for entry in entries:
-                        s.fold(entry)
+                        fold(s, entry)
                     folded = True
                 except Exception as exc:  # an entry that does not fit this copy: read the game again
                     log.warning("game %s: catching up failed (%s); reloading", game_id, exc)

@@ -18,14 +18,16 @@ from fastapi import WebSocket, WebSocketDisconnect
 from pydantic import ValidationError
 
 from keima.server import timesource
+from keima.server.answers import WsAck, WsError, WsErrorDetail, WsNotice, WsPong
 from keima.server.errors import Refused
 from keima.server.http_edge import MAX_BODY, printable, validation_error
 from keima.server.hub import Hub
 from keima.server.mutes import without_muted_delta, without_muted_state
 from keima.server.origin import cross_origin
 from keima.server.requests import caller_token, check_chat_flood, players_of
-from keima.server.schemas import WS_ADAPTER, WsAck, WsError, WsErrorDetail, WsNotice, WsPong
-from keima.server.session import GameSession, token_hash
+from keima.server.schemas import WS_ADAPTER
+from keima.server.seats import token_hash
+from keima.server.session import GameSession
 from keima.server.view import with_you, ws_state_json
 
 PROTOCOL = 2

@@ -12,8 +12,9 @@ from keima.rules.ruleset import RulesError, get_ruleset
 from keima.server import timesource
 from keima.server.clock import ClockSpec, GameClock
 from keima.server.errors import Refused
+from keima.server.seats import Seats, token_hash
 from keima.server.service import GameService
-from keima.server.session import GameSession, Seats, token_hash
+from keima.server.session import GameSession
 from keima.server.store import now_utc
 
 

@@ -40,8 +40,8 @@ from keima.server import bell, timesource
 from keima.server.outbox import Subscriber
 from keima.server.pauses import zone
 from keima.server.scheduler import Handler
+from keima.server.seats import cname
 from keima.server.service import WARN_S, GameService
-from keima.server.session import cname
 from keima.server.store import now_utc
 from keima.server.tables import emails, notifications, player_settings
 

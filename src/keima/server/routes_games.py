@@ -12,6 +12,17 @@ from fastapi.responses import Response
 from keima import ai
 from keima.rules.coords import MAX_SIZE, MIN_SIZE
 from keima.server import game_socket, newgame, timesource
+from keima.server.answers import (
+    Created,
+    GameEnvelope,
+    GameState,
+    GcOut,
+    InfoOut,
+    InviteOut,
+    SeatOut,
+    SizesOut,
+    StatsOut,
+)
 from keima.server.away import seated
 from keima.server.chat import game_sgf
 from keima.server.errors import ErrorBody, Refused
@@ -30,21 +41,9 @@ from keima.server.requests import (
     players_of,
     set_session_cookie,
 )
-from keima.server.schemas import (
-    ActionBody,
-    Created,
-    GameEnvelope,
-    GameState,
-    GcOut,
-    InfoOut,
-    InviteOut,
-    JoinGame,
-    NewGame,
-    SeatOut,
-    SizesOut,
-    StatsOut,
-)
-from keima.server.session import GameSession, token_hash
+from keima.server.schemas import ActionBody, JoinGame, NewGame
+from keima.server.seats import token_hash
+from keima.server.session import GameSession
 from keima.server.view import colors_out, created_json, envelope_json
 from keima.version import package_version
 

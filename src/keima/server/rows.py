@@ -9,7 +9,9 @@ from typing import Any
 
 from keima.server import timesource
 from keima.server.clock import ClockSpec, GameClock
-from keima.server.session import GameSession, Seats
+from keima.server.folding import replay
+from keima.server.seats import Seats
+from keima.server.session import GameSession
 from keima.server.view import summary_line
 
 # The ``games`` columns that change during a game (the others are written once, at creation).
@@ -66,7 +68,7 @@ def from_row(row: Mapping[str, Any], entries: list[dict[str, Any]],
         invite_hash=row["invite_hash"],
         invite_color=row["invite_color"],
     )
-    s.replay(entries)
+    replay(s, entries)
     frozen = row.get("people")
     if frozen:
         s.people = {(1 if k == "B" else 2): dict(v) for k, v in frozen.items()}

@@ -35,7 +35,8 @@ from keima.server.errors import Refused
 from keima.server.events import GameEvent, durable, event_of
 from keima.server.pubsub import PubSub
 from keima.server.rows import mutable_part, to_row
-from keima.server.session import GameSession, token_hash
+from keima.server.seats import token_hash
+from keima.server.session import GameSession
 from keima.server.store import Store, now_utc
 from keima.server.view import wall_time
 

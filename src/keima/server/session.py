@@ -5,26 +5,25 @@ A session changes only through its methods that return a log entry (``apply``: a
 service (``keima.server.service``), which stores the entry before anyone is told. An entry is a delta:
 ``{"undo": n, "events": [Event dicts], "clock": snapshot, "undo_request": "B" | None, "proposal": [points] | None,
 "join": "W", "chat": {...}, "rename": {...}, "revoke": ["B"], "bot_note": ..., "rated": {"B": 12.3, "W": -12.1}}``: take back ``n`` game events,
-then apply ``events``; the other keys replace the session's value when present. ``fold`` applies one stored entry
-(``replay`` folds a whole log, ``keima.server.cache`` the entries another process stored), so the database alone
-rebuilds every game. Every refusal raises ``Refused`` and leaves the session exactly as it was.
+then apply ``events``; the other keys replace the session's value when present. ``keima.server.folding`` applies
+stored entries to a session (a whole log, or the entries another process stored), so the database alone rebuilds
+every game. Every refusal raises ``Refused`` and leaves the session exactly as it was.
 """
 
 from __future__ import annotations
 
 import asyncio
-import hashlib
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from keima.rules.board import BLACK, WHITE, color_name, color_word, opponent
-from keima.rules.events import Event
+from keima.rules.board import BLACK, WHITE, color_word, opponent
 from keima.rules.game import Game, GameError
 from keima.server import timesource
 from keima.server.clock import GameClock
-from keima.server.errors import Refused, game_error, quote
+from keima.server.errors import Refused, game_error
 from keima.server.events import Before
+from keima.server.seats import REVOKED, Seats, cname, parse_cname
 from keima.server.view import StateView
 
 PLAY_PHASES = ("handicap", "play")
@@ -32,49 +31,6 @@ PLAY_PHASES = ("handicap", "play")
 #: and never later than ``SCORING_MAX_S`` after it began; then the marking on the board stands (``end_scoring``).
 SCORING_ANSWER_S = 3 * 86400.0
 SCORING_MAX_S = 7 * 86400.0
-#: What a revoked seat holds instead of a token's hash: no token hashes to it (a hash is 64 hex digits).
-REVOKED = "revoked"
-
-
-def token_hash(token: str) -> str:
-    """Return the stored form of a seat token or invitation code (SHA-256, hex)."""
-    return hashlib.sha256(token.encode("utf-8", "replace")).hexdigest()
-
-
-def cname(color: int) -> str:
-    """``"B"`` or ``"W"``."""
-    return color_name(color)
-
-
-def parse_cname(text: str) -> int:
-    """Return the colour for ``"B"``/``"W"``; raises ``Refused`` (400) otherwise."""
-    if text == "B":
-        return BLACK
-    if text == "W":
-        return WHITE
-    raise Refused("bad-request", f"color must be 'B' or 'W', not {quote(text)}", field="color")
-
-
-@dataclass
-class Seats:
-    """Which token (by hash) holds each seat; None = free (or the bot's)."""
-
-    black: str | None = None
-    white: str | None = None
-
-    def held_by(self, thash: str | None) -> frozenset[int]:
-        """Return the colours that the token with hash ``thash`` holds."""
-        if thash is None:
-            return frozenset()
-        out = set()
-        if self.black == thash:
-            out.add(BLACK)
-        if self.white == thash:
-            out.add(WHITE)
-        return frozenset(out)
-
-    def get(self, color: int) -> str | None:
-        return self.black if color == BLACK else self.white
 
 
 @dataclass
@@ -127,64 +83,6 @@ class GameSession:
             handicap=params["handicap"],
             placement=params["placement"],
         )
-
-    def replay(self, entries: list[dict[str, Any]]) -> None:
-        """Fold a stored log into this fresh session (``fold`` for each entry: its game replayed by the referee,
-        its clock, undo request and proposal as of the last entry); raises ``GameError`` (or
-        ``KeyError``/``TypeError``/``ValueError``) for a log that does not replay."""
-        for entry in entries:
-            self.fold(entry)
-        self.sync_clock(timesource.now())
-
-    def fold(self, entry: dict[str, Any]) -> None:
-        """Apply one stored log entry (the next version) to this session: the one routine by which a log becomes
-        a game, from the start (``replay``) or from a copy another process has moved past (``catch_up``).
-        The running clock is left stopped: the caller restarts it (``sync_clock``). Raises ``GameError`` (or
-        ``KeyError``/``TypeError``/``ValueError``) for an entry that does not fit; the session is then half
-        changed and must be dropped."""
-        g = self.game
-        n = int(entry.get("undo", 0))
-        for _ in range(n):
-            g.undo()
-        if n:
-            del self.event_dicts[len(self.event_dicts) - n :]
-        for d in entry.get("events", ()):
-            g.apply(Event.from_dict(d))
-            self.event_dicts.append(d)
-        if "clock" in entry:
-            self.clock.restore(entry["clock"])
-        if "join" in entry:
-            self.invite_hash = None
-        for name in entry.get("revoke", ()):
-            self.revoke(frozenset({parse_cname(name)}), {})
-        self.take_notes(entry)
-        self.version += 1
-
-    def take_notes(self, entry: dict[str, Any]) -> None:
-        """Take what a stored log entry says besides the game's events and the clock: the undo request, the
-        dead-stone proposal, the computer seat's note on a marking and a chat message (``keima.server.chat``)."""
-        if "undo_request" in entry:
-            u = entry["undo_request"]
-            self.undo_request = None if u is None else parse_cname(u)
-        if "proposal" in entry:
-            p = entry["proposal"]
-            self.proposal = None if p is None else frozenset(p)
-        if "bot_note" in entry:
-            self.bot_note = entry["bot_note"]
-        if "scoring" in entry:
-            sc = entry["scoring"]
-            self.scoring = None if sc is None else (float(sc[0]), float(sc[1]))
-        if "chat" in entry:
-            self.chat.append(entry["chat"])
-        if "rename" in entry:
-            r = entry["rename"]
-            self.people[parse_cname(r["color"])] = dict(r["person"])
-        if "rated" in entry:
-            self.rating_change = dict(entry["rated"])
-
-    @staticmethod
-    def _replay_args(params: dict[str, Any]) -> dict[str, Any]:
-        return {k: params[k] for k in ("size", "rules", "komi", "handicap", "placement")}
 
     # -------------------------------------------------------------------------------------------- clock
     def clock_should_run(self) -> int | None:

@@ -36,7 +36,8 @@ from keima.server.hub import Hub
 from keima.server.newgame import build
 from keima.server.players import Players
 from keima.server.scheduler import Handler
-from keima.server.session import GameSession, token_hash
+from keima.server.seats import token_hash
+from keima.server.session import GameSession
 from keima.server.tournament_results import SERVER
 from keima.tournament.model import TimeSystem, Tournament
 

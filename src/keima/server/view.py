@@ -26,13 +26,9 @@ from keima.ratings.game import MIN_MOVES
 from keima.rules.board import BLACK, WHITE
 from keima.rules.coords import to_gtp
 from keima.seat import engine_of
-from keima.server.clock import GameClock, clock_words
-from keima.server.pauses import next_pause, resumes_at
-from keima.server.schemas import (
+from keima.server.answers import (
     ChatOut,
-    ClockIn,
     ClockOut,
-    Color,
     GameState,
     InviteOut,
     MoveOut,
@@ -41,6 +37,9 @@ from keima.server.schemas import (
     SideClockOut,
     UndoRequestOut,
 )
+from keima.server.clock import GameClock, clock_words
+from keima.server.pauses import next_pause, resumes_at
+from keima.server.schemas import ClockIn, Color
 
 if TYPE_CHECKING:
     from datetime import datetime
