@@ -222,7 +222,11 @@ class UI:
             page.locator('select[name="bot_level"]').select_option(level)
         if opponent != "local":
             page.locator('select[name="color"]').select_option(color)
-        page.locator('form.new-game button[type="submit"]').click()
+        submit = page.locator('form.new-game button[type="submit"]')
+        # Enabled once the server's info has come (the bot's levels): the choices made must still stand then.
+        expect(submit).to_be_enabled()
+        expect(page.locator(f'input[name="opponent"][value="{opponent}"]')).to_be_checked()
+        submit.click()
         page.wait_for_url(re.compile(r"/g/[^/?]+$"))
         self.point(page, "A1").wait_for()
         return str(page.url.rsplit("/g/", 1)[1])

@@ -81,3 +81,34 @@ def test_unknown_game_is_said_plainly(new_page: Any) -> None:
     expect(error).to_have_text("This game does not exist")
     page.get_by_role("link", name="Home").click()
     expect(page.get_by_role("heading", name="New game")).to_be_visible()
+
+
+def test_a_late_answer_of_the_server_keeps_the_opponent_chosen(new_page: Any, server: Any) -> None:
+    """The form fills its defaults from /api/info; an answer that came after the click on "both sides on this
+    screen" put the opponent back to the computer, and the game meant for one screen started against keima (CI: in
+    test_the_quick_count_table_says_which_rows_make_the_total, F1 came out black after the bot's answer to E1)."""
+    page = new_page()
+    held: list[Any] = []
+    page.route("**/api/info", lambda route: held.append(route))
+    page.goto("/")
+    page.locator("form.new-game").wait_for()
+    local = page.locator('input[name="opponent"][value="local"]')
+    local.check()
+    page.locator('input[name="komi"]').fill("7.5")
+    for _ in range(100):  # the page asked for the server's info; its answer is held until now
+        if held:
+            break
+        page.wait_for_timeout(50)
+    assert held, "the page never asked for /api/info"
+    with page.expect_response(re.compile(r"/api/info$")):
+        for route in held:
+            route.continue_()
+    start = page.get_by_role("button", name="Start the game")
+    expect(start).to_be_enabled()  # the answer's handler has run
+    expect(local).to_be_checked()
+    expect(page.locator('input[name="komi"]')).to_have_value("7.5")
+    start.click()
+    page.wait_for_url(re.compile(r"/g/[^/?]+$"))
+    game = server.game(page.url.rsplit("/g/", 1)[1])
+    assert game["mode"] == "local", game["players"]
+    assert game["komi"] == 7.5

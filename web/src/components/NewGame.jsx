@@ -1,7 +1,7 @@
 // The new-game form: size, rules, komi, handicap and its placement, clock,
 // opponent (the bot at a level, a person through an invitation link, or both
 // sides on this screen) and the creator's colour.
-import { useEffect, useState } from "preact/hooks";
+import { useEffect, useRef, useState } from "preact/hooks";
 import { api } from "../api.js";
 import { clockSettings, num, t, tn } from "../i18n.js";
 import { ErrorNote } from "./ErrorNote.jsx";
@@ -74,23 +74,35 @@ export function NewGame({ onCreated }) {
     color: "B",
   });
 
+  // The fields the person has set. The server's answer to api/info may come after the first clicks (a slow server
+  // or connection): its defaults fill only the other fields. It put the opponent back to the bot when it came after
+  // a click on "both sides on this screen", and a game meant for one screen started against the computer (CI saw
+  // it: the second stone of the "local" game was Black's again, after the bot's answer).
+  const touched = useRef(new Set());
+
   useEffect(() => {
     api
       .info()
       .then((data) => {
         setInfo(data);
-        setForm((f) => ({
-          ...f,
-          rules: data.default_ruleset || f.rules,
-          botLevel: data.bot_levels?.length ? levelValue(data.bot_levels[0]) : null,
-          opponent: data.bot_levels?.length ? "bot" : "invite",
-        }));
+        const bots = !!data.bot_levels?.length;
+        setForm((f) => {
+          const mine = touched.current;
+          return {
+            ...f,
+            rules: mine.has("rules") ? f.rules : data.default_ruleset || f.rules,
+            botLevel: mine.has("botLevel") ? f.botLevel : bots ? levelValue(data.bot_levels[0]) : null,
+            // The bot stays chosen only where the server has one.
+            opponent: mine.has("opponent") && (bots || f.opponent !== "bot") ? f.opponent : bots ? "bot" : "invite",
+          };
+        });
       })
       .catch(setError);
   }, []);
 
   const set = (key) => (evt) => {
     const target = evt.currentTarget;
+    touched.current.add(key);
     setForm((f) => ({ ...f, [key]: target.value }));
   };
 
