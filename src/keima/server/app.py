@@ -37,6 +37,7 @@ from keima.server import (
     routes_ui,
     storage_errors,
     tournament_results,
+    tournament_round_routes,
     tournament_rounds,
 )
 from keima.server.away import AwaySettings
@@ -166,6 +167,7 @@ def create_app(db_url: str | None = None, *, pubsub: PubSub | None = None, dist:
     app.include_router(api_automatch.router)
     app.include_router(api_player_games.router)
     app.include_router(api_tournaments.router)
+    app.include_router(tournament_round_routes.router)
     app.include_router(api_notify.router)
     app.include_router(api_mutes.router)
     app.include_router(api_conditional.router)

@@ -2,7 +2,7 @@
 updates.
 
 Lists are read from the database: each game's line is stored with it at each change (``summary`` on ``games``,
-``keima.server.view.summary_line``), never rebuilt from its log. Live updates go through the ``PubSub`` interface,
+``keima.server.summary.summary_line``), never rebuilt from its log. Live updates go through the ``PubSub`` interface,
 so that a multi-process deployment carries them across processes:
 
 - channel ``"lobby"``: a notice (the message is ``"lobby"``) whenever a game enters or leaves a list (created,
@@ -26,7 +26,7 @@ from keima.server.pubsub import player_channel
 from keima.server.rows import from_row
 from keima.server.schemas import Color
 from keima.server.session import GameSession
-from keima.server.view import status_of, summary_line
+from keima.server.summary import status_of, summary_line
 
 if TYPE_CHECKING:
     from keima.server.hub import Hub

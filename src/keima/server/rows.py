@@ -12,7 +12,7 @@ from keima.server.clock import ClockSpec, GameClock
 from keima.server.folding import replay
 from keima.server.seats import Seats
 from keima.server.session import GameSession
-from keima.server.view import summary_line
+from keima.server.summary import summary_line
 
 # The ``games`` columns that change during a game (the others are written once, at creation).
 MUTABLE_COLUMNS = ("phase", "result", "seat_b", "seat_w", "invite_hash", "people", "summary")

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from pydantic import TypeAdapter
 
@@ -37,9 +37,13 @@ from keima.server.answers import (
     SideClockOut,
     UndoRequestOut,
 )
-from keima.server.clock import GameClock, clock_words
+from keima.server.clock import GameClock
 from keima.server.pauses import next_pause, resumes_at
 from keima.server.schemas import ClockIn, Color
+
+if TYPE_CHECKING:
+
+    pass
 
 if TYPE_CHECKING:
     from datetime import datetime
@@ -375,64 +379,6 @@ def _clock_sides(s: ViewedGame, now: float) -> dict[str, Any] | None:
             for c, side in s.clock.sides.items()}
 
 
-def status_of(s: ViewedGame) -> Literal["open", "waiting", "live", "finished"]:
-    """``"finished"``, ``"open"`` (a challenge waiting for anyone), ``"waiting"`` (an invitation not taken
-    yet) or ``"live"``."""
-    if s.game.phase == "finished":
-        return "finished"
-    if s.invite_hash is not None:
-        return "open" if s.mode == "open" else "waiting"
-    return "live"
-
-
-def counts_as_rated(s: ViewedGame) -> bool:
-    """Whether the game is shown as rated: offered rated, and not a finished abandoned start (a side played fewer
-    than ``MIN_MOVES`` stones: the ratings leave it out, docs/ratings.md), which the pages called "rated" while
-    no rating moved."""
-    if not s.params.get("rated"):
-        return False
-    if s.game.phase != "finished":
-        return True
-    played = {BLACK: 0, WHITE: 0}
-    for m in s.game.moves:
-        if m.point is not None:
-            played[m.color] = played.get(m.color, 0) + 1
-    return min(played.values()) >= MIN_MOVES
-
-
-def summary_line(s: ViewedGame, now: float) -> dict[str, Any]:
-    """The lobby's line of a game as it is stored with it (``GameSummary`` but ``spectators`` and ``you``, which
-    depend on the reader), its clock read as of ``now``: ``time_left`` of each side as of ``time_at`` (the
-    server's Unix time), ``running`` the side whose clock runs."""
-    seated: dict[str, dict[str, Any] | None] = {}
-    for c in (BLACK, WHITE):
-        if c == s.bot_color:
-            seated[color_out(c)] = {"name": bot_name(s.bot_level), "rank": None, "kind": "bot"}
-        elif c in s.people:
-            p = s.people[c]
-            seated[color_out(c)] = {"name": p["name"], "rank": p.get("rank"), "kind": "human"}
-        elif s.seats.get(c) is not None:
-            seated[color_out(c)] = {"name": None, "rank": None, "kind": "human"}
-        else:
-            seated[color_out(c)] = None
-    g = s.game
-    spec = s.clock.spec.as_dict()
-    left = None
-    if s.clock.enabled:
-        left = {color_out(c): round(s.clock.time_left(c, now), 1) for c in (BLACK, WHITE)}
-    return {
-        "id": s.id, "size": g.size, "rules": g.rules.name, "komi": g.komi, "handicap": g.handicap,
-        "clock": spec if s.clock.enabled else None, "clock_text": clock_words(spec), "status": status_of(s),
-        "mode": s.mode, "players": seated, "moves": len(g.moves), "to_move": color_out(g.to_move),
-        "result": g.result, "phase": g.phase, "created_at": s.created_at.isoformat(), "time_left": left,
-        "time_at": wall_time(now) if left is not None else None,
-        "running": None if s.clock.running is None else color_out(s.clock.running),
-        "rated": counts_as_rated(s), "rating_change": s.rating_change,
-        "paused": {color_out(c): s.clock.paused(c, now) if s.clock.running == c else None for c in (BLACK, WHITE)}
-        if s.clock.enabled and s.clock.spec.correspondence else None,
-    }
-
-
 def with_you(state: str, seats: frozenset[int]) -> str:
     """The spectators' state JSON ``state`` (ending in ``"you":[]}``) for a viewer holding ``seats``."""
     tail = ',"you":[]}'
@@ -458,3 +404,18 @@ def created_json(state: str, seat: SeatOut, invite: InviteOut | None) -> str:
     """A ``Created`` answer: the state JSON ``state``, the caller's seat and the invitation (or None)."""
     inv = "null" if invite is None else invite.model_dump_json()
     return f'{{"game":{state},"seat":{seat.model_dump_json()},"invite":{inv}}}'
+
+
+def counts_as_rated(s: ViewedGame) -> bool:
+    """Whether the game is shown as rated: offered rated, and not a finished abandoned start (a side played fewer
+    than ``MIN_MOVES`` stones: the ratings leave it out, docs/ratings.md), which the pages called "rated" while
+    no rating moved."""
+    if not s.params.get("rated"):
+        return False
+    if s.game.phase != "finished":
+        return True
+    played = {BLACK: 0, WHITE: 0}
+    for m in s.game.moves:
+        if m.point is not None:
+            played[m.color] = played.get(m.color, 0) + 1
+    return min(played.values()) >= MIN_MOVES
