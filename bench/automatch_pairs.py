@@ -1,4 +1,4 @@
-"""How long automatch's pairing takes for a queue of n waiting players (``keima.server.automatch.pairs``), which
+"""How long automatch's pairing takes for a queue of n waiting players (``keima.server.automatch.pairs.pairs``), which
 every server process runs once a second: players at random ranks from 25k to 5d, waiting 0 to 90 s, asking for
 one to three board sizes and one of two speeds.
 
@@ -12,7 +12,7 @@ import sys
 import time
 
 from keima.ratings.ranks import rating_of_number
-from keima.server.automatch import Entry, pairs
+from keima.server.automatch.pairs import Entry, pairs
 
 
 def queue(n: int, rng: random.Random) -> list[Entry]:

@@ -1,4 +1,4 @@
-"""How long a player page's reads take on a large database: ``keima.server.store_player.game_lines`` (the first
+"""How long a player page's reads take on a large database: ``keima.server.players.store.game_lines`` (the first
 page, a page deep in the history by its ``before`` key, a result filter, an opponent filter) and ``opponents``.
 
 Seeds ``--games`` finished games (and a tenth as many live ones) between ``--players`` players straight into the
@@ -21,9 +21,9 @@ from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from keima.server import store_player
-from keima.server.store import make_engine, migrate
-from keima.server.tables import game_players, games, players
+from keima.server.players import store as store_player
+from keima.server.storage.store import make_engine, migrate
+from keima.server.storage.tables import game_players, games, players
 
 
 def seed(engine: Any, n_games: int, n_players: int, mine: int, rng: random.Random) -> str:

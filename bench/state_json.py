@@ -2,7 +2,7 @@
 clock, its ``GameState`` JSON made for the three kinds of viewer (Black, White, spectators) after every change.
 
 Prints the time per change (min and median of ``--rounds`` rounds of ``--changes`` changes). It also runs on the
-tree before ``keima.server.view`` existed (``PYTHONPATH=<old tree>/src``), to compare the two in one sitting.
+tree before ``keima.server.games.view`` existed (``PYTHONPATH=<old tree>/src``), to compare the two in one sitting.
 
     python bench/state_json.py
 """
@@ -17,8 +17,8 @@ import time
 from typing import Any
 
 from keima.rules.game import Game
-from keima.server import clock as clock_module
-from keima.server import session as session_module
+from keima.server.games import clock as clock_module
+from keima.server.games import session as session_module
 
 
 def main() -> None:
@@ -31,7 +31,7 @@ def main() -> None:
     g = Game(size=19)
     for _ in range(args.moves):
         g.play(rng.choice(g.legal_moves()), g.to_move)
-    # GameClock since keima.server.view; Clock before.
+    # GameClock since keima.server.games.view; Clock before.
     clock_cls: Any = getattr(clock_module, "GameClock", None) or clock_module.Clock  # type: ignore[attr-defined]
     spec = clock_module.ClockSpec.from_dict({"type": "byoyomi", "main": 600, "period": 30, "periods": 5})
     s: Any = session_module.GameSession(
@@ -58,7 +58,7 @@ def main() -> None:
         for _ in range(args.changes):
             change()
         per_change.append((time.perf_counter() - t0) / args.changes * 1e6)
-    kind = "keima.server.view" if old_with_you is None else "before keima.server.view"
+    kind = "keima.server.games.view" if old_with_you is None else "before keima.server.games.view"
     print(f"{kind}: state JSON for 3 kinds of viewer per change, {args.moves}-move 19x19 game: "
           f"min {min(per_change):.1f} us, median {statistics.median(per_change):.1f} us")
 

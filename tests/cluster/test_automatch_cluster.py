@@ -12,8 +12,8 @@ import pytest
 import sqlalchemy as sa
 from tests.cluster.conftest import Cluster, run_async
 
-from keima.server.store import make_engine
-from keima.server.tables import automatch, game_players, players
+from keima.server.storage.store import make_engine
+from keima.server.storage.tables import automatch, game_players, players
 
 pytestmark = [pytest.mark.postgres, pytest.mark.slow]
 

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from tests.cluster.conftest import REDIS_BIN, RedisServer, run_async
 
+from keima.server.accounts.limits import CHAT_ADDRESS_LIMIT, ChatFlood, Limits, RedisLimit
 from keima.server.errors import Refused
-from keima.server.limits import CHAT_ADDRESS_LIMIT, ChatFlood, Limits, RedisLimit
 
 
 def test_two_processes_share_the_chat_limits_in_redis(tmp_path: Path) -> None:

@@ -14,8 +14,8 @@ import pytest
 import sqlalchemy as sa
 from tests.cluster.conftest import Cluster, RedisServer
 
-from keima.server.store import make_engine
-from keima.server.tables import game_log, player_records
+from keima.server.storage.store import make_engine
+from keima.server.storage.tables import game_log, player_records
 
 pytestmark = [pytest.mark.postgres, pytest.mark.slow]
 

@@ -1,4 +1,4 @@
-"""Rate limits across a cluster (keima.server.limits): two real ``keima serve --redis`` processes allow the login and
+"""Rate limits across a cluster (keima.server.accounts.limits): two real ``keima serve --redis`` processes allow the login and
 chat limits once between them, not once each; the Redis limiter falls back to counting in its process while Redis
 is down, and goes back to Redis when it returns; a logout on one process ends the session on the other within the
 documented bound (``SESSION_CACHE_S``, docs/deploy.md)."""
@@ -15,9 +15,9 @@ import httpx
 import pytest
 from tests.cluster.conftest import REDIS_BIN, Cluster, RedisServer, free_port, run_async
 
-from keima.server.chat import CHAT_LIMIT
-from keima.server.limits import Limits, RateLimit, RedisLimit
-from keima.server.players import LOGIN_LIMIT, SESSION_CACHE_S, SESSION_COOKIE
+from keima.server.accounts.limits import Limits, RateLimit, RedisLimit
+from keima.server.accounts.service import LOGIN_LIMIT, SESSION_CACHE_S, SESSION_COOKIE
+from keima.server.games.chat import CHAT_LIMIT
 
 # ---------------------------------------------------------------------------------------------- the limiter
 
@@ -89,7 +89,7 @@ def test_the_redis_limit_falls_back_to_the_process_while_redis_is_down(
         finally:
             await limits.close()
 
-    with caplog.at_level(logging.WARNING, logger="keima.server.limits"):
+    with caplog.at_level(logging.WARNING, logger="keima.server.accounts.limits"):
         try:
             run_async(main())
         finally:

@@ -25,7 +25,7 @@ import pytest
 import websockets
 from tests.cluster.conftest import Cluster, RedisServer, free_port, run_async
 
-from keima.server.players import LOGIN_LIMIT, SESSION_COOKIE
+from keima.server.accounts.service import LOGIN_LIMIT, SESSION_COOKIE
 
 pytestmark = [pytest.mark.postgres, pytest.mark.slow]
 

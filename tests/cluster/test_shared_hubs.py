@@ -13,15 +13,15 @@ from typing import Any
 import pytest
 from tests.cluster.conftest import run_async
 
-from keima.server import newgame
 from keima.server.app import make_hub
 from keima.server.errors import Refused
-from keima.server.hub import Hub
-from keima.server.redis_pubsub import RedisPubSub
-from keima.server.rows import from_row
-from keima.server.session import GameSession
-from keima.server.store import Store, make_engine, migrate
-from keima.server.view import move_out
+from keima.server.games import newgame
+from keima.server.games.hub import Hub
+from keima.server.games.rows import from_row
+from keima.server.games.session import GameSession
+from keima.server.games.view import move_out
+from keima.server.live.redis_pubsub import RedisPubSub
+from keima.server.storage.store import Store, make_engine, migrate
 
 pytestmark = pytest.mark.postgres
 
@@ -120,7 +120,7 @@ async def _test_fifty_conflicting_actions_leave_one_consistent_game(nodes: tuple
     black = s.seats.black
     _s, white_token = await b.hub.service.join(s.id, invite, None)
     assert white_token is not None
-    from keima.server.seats import token_hash
+    from keima.server.games.seats import token_hash
 
     white = token_hash(white_token)
     rnd = random.Random(11)

@@ -15,8 +15,8 @@ import pytest
 import sqlalchemy as sa
 from tests.cluster.conftest import Cluster, RedisServer
 
-from keima.server.store import make_engine
-from keima.server.tables import tournament_games, tournament_log
+from keima.server.storage.store import make_engine
+from keima.server.storage.tables import tournament_games, tournament_log
 
 pytestmark = [pytest.mark.postgres, pytest.mark.slow]
 

@@ -15,8 +15,8 @@ from typing import Any
 import pytest
 from tests.cluster.conftest import Cluster
 
-from keima.server.store import make_engine
-from keima.server.tables import emails
+from keima.server.storage.store import make_engine
+from keima.server.storage.tables import emails
 
 pytestmark = [pytest.mark.postgres, pytest.mark.slow]
 

@@ -102,14 +102,14 @@ def apply_delta(game: dict[str, Any], delta: dict[str, Any]) -> dict[str, Any]:
 
 
 def deliver_racing(engine: Any, subscriber: Any, limit: int, threads: int = 4) -> None:
-    """Deliver the outbox to ``subscriber`` (a ``keima.server.outbox.Subscriber``) from ``threads`` threads at
+    """Deliver the outbox to ``subscriber`` (a ``keima.server.games.outbox.Subscriber``) from ``threads`` threads at
     once, ``limit`` events a round, then to the end; fails with the first error a thread met (SQLite's "database
     is locked" aside: that thread tries again)."""
     import threading
 
     import sqlalchemy as sa
 
-    from keima.server import store_events
+    from keima.server.storage import queues as store_events
 
     errors: list[BaseException] = []
 

@@ -12,7 +12,7 @@ import sqlalchemy as sa
 from fastapi.testclient import TestClient
 
 from keima.server import create_app
-from keima.server.players import GUEST_LIMIT, LOGIN_LIMIT, REGISTER_LIMIT, SESSION_COOKIE
+from keima.server.accounts.service import GUEST_LIMIT, LOGIN_LIMIT, REGISTER_LIMIT, SESSION_COOKIE
 
 from .test_players import Browser, open_challenge, registered
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from fastapi.testclient import TestClient
 
 from keima.rules.game import Game
-from keima.server.answers import Created, GameEnvelope, GameState, InfoOut, StatsOut
 from keima.server.errors import ErrorBody
+from keima.server.games.answers import Created, GameEnvelope, GameState, InfoOut, StatsOut
 from server.helpers import act, new_game, state, two_players, wait_for
 
 

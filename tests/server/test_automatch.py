@@ -15,10 +15,11 @@ from hypothesis import strategies as st
 from keima.ratings.handicap import rank_difference
 from keima.ratings.ranks import rating_of_number, rating_of_rank
 from keima.rules.ruleset import get_ruleset
-from keima.server import automatch, store_automatch
-from keima.server.automatch import Entry
-from keima.server.store import make_engine, migrate
-from keima.server.tables import automatch as queue
+from keima.server.automatch import pairs as automatch
+from keima.server.automatch import store as store_automatch
+from keima.server.automatch.pairs import Entry
+from keima.server.storage.store import make_engine, migrate
+from keima.server.storage.tables import automatch as queue
 
 FRENCH = get_ruleset("french")
 

@@ -14,10 +14,10 @@ from typing import Any
 import sqlalchemy as sa
 from fastapi.testclient import TestClient
 
-from keima.server import notify
-from keima.server.mailer import Mailer, line_of
-from keima.server.store import make_engine
-from keima.server.tables import notifications
+from keima.server.notifications import notify
+from keima.server.notifications.mailer import Mailer, line_of
+from keima.server.storage.store import make_engine
+from keima.server.storage.tables import notifications
 
 from .test_automatch_api import FakeClock, ask
 from .test_notifications import corr_game, deliver, play

@@ -17,11 +17,13 @@ from keima.ratings import ranks
 from keima.ratings.glicko2 import Rating
 from keima.ratings.handicap import rank_difference
 from keima.rules.ruleset import get_ruleset
-from keima.server import bot_players, ratings_subscriber, store_events
+from keima.server.accounts.text import check_name, reserved_reason
 from keima.server.errors import Refused
-from keima.server.store import make_engine, migrate, now_utc
-from keima.server.tables import game_outbox, games, rating_history
-from keima.server.text import check_name, reserved_reason
+from keima.server.ratings import bot_players
+from keima.server.ratings import subscriber as ratings_subscriber
+from keima.server.storage import queues as store_events
+from keima.server.storage.store import make_engine, migrate, now_utc
+from keima.server.storage.tables import game_outbox, games, rating_history
 
 from .helpers import deliver_racing, wait_for
 from .test_players import Browser, registered

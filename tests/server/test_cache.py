@@ -19,15 +19,16 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from keima.server import cache as cache_module
-from keima.server import create_app, newgame
+from keima.server import create_app
 from keima.server.app import make_hub
+from keima.server.games import cache as cache_module
+from keima.server.games import newgame
+from keima.server.games.hub import Hub
+from keima.server.games.schemas import NewGame
+from keima.server.games.seats import token_hash
 from keima.server.housekeeping import release_memory
-from keima.server.hub import Hub
-from keima.server.pubsub import LocalPubSub
-from keima.server.schemas import NewGame
-from keima.server.seats import token_hash
-from keima.server.store import Store, make_engine, migrate
+from keima.server.live.pubsub import LocalPubSub
+from keima.server.storage.store import Store, make_engine, migrate
 from server.helpers import act, new_game, state, two_players, wait_for
 from server.live import run_async
 

@@ -7,10 +7,10 @@ import pytest
 import sqlalchemy as sa
 from fastapi.testclient import TestClient
 
-import keima.server.chat as chat_mod
-import keima.server.limits as limits_mod
+import keima.server.accounts.limits as limits_mod
+import keima.server.games.chat as chat_mod
 from keima.server import create_app
-from keima.server.limits import CHAT_ADDRESS_LIMIT, CHAT_GAME_LIMIT
+from keima.server.accounts.limits import CHAT_ADDRESS_LIMIT, CHAT_GAME_LIMIT
 
 from .test_players import Browser, open_challenge
 

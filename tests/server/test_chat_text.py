@@ -9,8 +9,8 @@ from fastapi.testclient import TestClient
 from hypothesis import given
 from hypothesis import strategies as st
 
+from keima.server.accounts.text import CHAT_MAX, clean_text, visible
 from keima.server.errors import Refused
-from keima.server.text import CHAT_MAX, clean_text, visible
 
 from .helpers import act, new_game
 

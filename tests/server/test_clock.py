@@ -7,8 +7,8 @@ from fastapi.testclient import TestClient
 from hypothesis import given
 from hypothesis import strategies as st
 
-from keima.server.clock import ClockSpec, GameClock
-from keima.server.view import clock_out
+from keima.server.games.clock import ClockSpec, GameClock
+from keima.server.games.view import clock_out
 from server.helpers import act, new_game, state, two_players, wait_for
 
 B, W = 1, 2

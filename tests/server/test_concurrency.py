@@ -6,14 +6,14 @@ import asyncio
 import random
 from pathlib import Path
 
-from keima.server import newgame
 from keima.server.app import make_hub
 from keima.server.errors import Refused
-from keima.server.pubsub import LocalPubSub
-from keima.server.rows import from_row
-from keima.server.schemas import NewGame
-from keima.server.seats import token_hash
-from keima.server.store import Store, make_engine, migrate
+from keima.server.games import newgame
+from keima.server.games.rows import from_row
+from keima.server.games.schemas import NewGame
+from keima.server.games.seats import token_hash
+from keima.server.live.pubsub import LocalPubSub
+from keima.server.storage.store import Store, make_engine, migrate
 from server.live import run_async
 
 

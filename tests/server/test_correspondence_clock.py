@@ -11,9 +11,9 @@ from fastapi.testclient import TestClient
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from keima.server import pauses
-from keima.server.clock import CORRESPONDENCE_PRESETS, ClockSpec, GameClock, duration_words
-from keima.server.pauses import Pause
+from keima.server.games import pauses
+from keima.server.games.clock import CORRESPONDENCE_PRESETS, ClockSpec, GameClock, duration_words
+from keima.server.games.pauses import Pause
 
 from .helpers import act, new_game, state, two_players
 

@@ -11,8 +11,8 @@ import sqlalchemy as sa
 from fastapi.testclient import TestClient
 
 from keima.server import create_app
-from keima.server.store import make_engine
-from keima.server.tables import game_log, scheduled_jobs
+from keima.server.storage.store import make_engine
+from keima.server.storage.tables import game_log, scheduled_jobs
 
 from .helpers import act, new_game, state, wait_for
 from .moved_time import moved_time

@@ -16,7 +16,7 @@ import sqlalchemy as sa
 import uvicorn
 
 from keima.cli import main
-from keima.server.store import make_engine
+from keima.server.storage.store import make_engine
 from server.live import Seat, game_state, run_async, serve
 
 NORMAL, FULL = 1, 2  # PRAGMA synchronous

@@ -13,9 +13,9 @@ from typing import Any
 import httpx
 import sqlalchemy as sa
 
-from keima.server import records
-from keima.server.store import make_engine, migrate, now_utc
-from keima.server.tables import game_log, game_outbox, games, player_records
+from keima.server.ratings import records
+from keima.server.storage.store import make_engine, migrate, now_utc
+from keima.server.storage.tables import game_log, game_outbox, games, player_records
 
 from .helpers import deliver_racing, wait_for
 from .live import TIMEOUT, serve

@@ -12,8 +12,8 @@ import pytest
 from fastapi.testclient import TestClient
 
 from keima.server import create_app
-from keima.server.answers import WsError
 from keima.server.errors import ErrorBody
+from keima.server.games.answers import WsError
 from server.fuzz_corpus import HEADERS, WS_FRAMES, http_corpus
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from fastapi.testclient import TestClient
 
-from keima.server.mailer import line_of, result_words
+from keima.server.notifications.mailer import line_of, result_words
 
 from .helpers import wait_for
 from .test_players import Browser, registered

@@ -19,9 +19,10 @@ import sqlalchemy as sa
 from aiosmtpd.controller import Controller
 from fastapi.testclient import TestClient
 
-from keima.server import create_app, notify
-from keima.server.mailer import Smtp
-from keima.server.tables import notifications
+from keima.server import create_app
+from keima.server.notifications import notify
+from keima.server.notifications.mailer import Smtp
+from keima.server.storage.tables import notifications
 
 from .helpers import deliver_racing, wait_for
 from .moved_time import MovedTime, moved_time

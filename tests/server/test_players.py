@@ -15,10 +15,10 @@ import pytest
 import sqlalchemy as sa
 from fastapi.testclient import TestClient
 
-import keima.server.store as store_mod
+import keima.server.storage.store as store_mod
 from keima.server import create_app
-from keima.server.players import LOGIN_LIMIT, check_rank
-from keima.server.store import make_engine
+from keima.server.accounts.service import LOGIN_LIMIT, check_rank
+from keima.server.storage.store import make_engine
 
 from .helpers import act, state, wait_for
 

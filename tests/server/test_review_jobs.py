@@ -15,8 +15,8 @@ from arq.worker import Retry
 
 from keima.ai.analysis import NICE
 from keima.server import worker
-from keima.server.reviews import ReviewService
-from keima.server.store import make_engine, migrate
+from keima.server.reviews.bot_reviews import ReviewService
+from keima.server.storage.store import make_engine, migrate
 
 from .live import run_async
 

@@ -1,4 +1,4 @@
-"""Which database errors ``keima.server.storage_errors`` answers 503 (the database out of reach) and which it
+"""Which database errors ``keima.server.edge.unreachable`` answers 503 (the database out of reach) and which it
 leaves to the application's last-resort 500 (a fault of the server: a constraint broken, a bad query)."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from sqlalchemy import exc as sa_exc
 
-from keima.server.storage_errors import install, storage_unreachable
+from keima.server.edge.unreachable import install, storage_unreachable
 
 
 def engine_on_a_closed_port() -> sa.Engine:

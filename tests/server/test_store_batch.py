@@ -11,9 +11,9 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
-from keima.server.rows import MUTABLE_COLUMNS
-from keima.server.store import Store, make_engine, migrate, now_utc
-from keima.server.tables import game_log, games, scheduled_jobs
+from keima.server.games.rows import MUTABLE_COLUMNS
+from keima.server.storage.store import Store, make_engine, migrate, now_utc
+from keima.server.storage.tables import game_log, games, scheduled_jobs
 from server.live import run_async
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from keima.server.service import Timings
+from keima.server.games.service import Timings
 
 
 @pytest.mark.parametrize(("size", "appended", "kept"), [

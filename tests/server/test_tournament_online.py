@@ -10,8 +10,8 @@ from typing import Any
 import sqlalchemy as sa
 from fastapi.testclient import TestClient
 
-from keima.server.store import make_engine, now_utc
-from keima.server.tables import scheduled_jobs, tournament_log
+from keima.server.storage.store import make_engine, now_utc
+from keima.server.storage.tables import scheduled_jobs, tournament_log
 
 from .helpers import wait_for
 from .test_players import Browser, registered

@@ -1,4 +1,4 @@
-"""The tournament changes of ``keima.server.tournaments`` on values, without storage: swaps keep a round whole,
+"""The tournament changes of ``keima.server.tournaments.changes`` on values, without storage: swaps keep a round whole,
 and a started round refuses to change (Hypothesis draws the players and the swaps)."""
 
 from __future__ import annotations
@@ -9,9 +9,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from keima.server import tournaments as ops
 from keima.server.errors import Refused
-from keima.server.store_tournaments import Outcome, Stored
+from keima.server.tournaments import changes as ops
+from keima.server.tournaments.store import Outcome, Stored
 from keima.tournament.model import GeneralParameters, Player, Tournament
 
 

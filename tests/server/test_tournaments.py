@@ -275,9 +275,9 @@ def test_a_club_tournament_of_thirty_players_and_five_rounds(fast_client: TestCl
 def test_changes_at_once_take_turns(db_url: str) -> None:
     """Eight directors' changes of one tournament at once, on threads: each is stored, none lost, each once in
     the log (the row is locked first, on SQLite and PostgreSQL)."""
-    from keima.server import store_tournaments as st
-    from keima.server import tournaments as ops
-    from keima.server.store import make_engine, migrate, now_utc
+    from keima.server.storage.store import make_engine, migrate, now_utc
+    from keima.server.tournaments import changes as ops
+    from keima.server.tournaments import store as st
     from keima.tournament.model import Player, Tournament
 
     engine = make_engine(db_url)
@@ -310,9 +310,9 @@ def test_changes_at_once_take_turns(db_url: str) -> None:
 def test_a_change_computed_on_a_replaced_state_is_computed_again(db_url: str) -> None:
     """A change is computed before the lock: when another change is stored meanwhile, it is computed again on the
     new state, never stored on the old one."""
-    from keima.server import store_tournaments as st
-    from keima.server import tournaments as ops
-    from keima.server.store import make_engine, migrate, now_utc
+    from keima.server.storage.store import make_engine, migrate, now_utc
+    from keima.server.tournaments import changes as ops
+    from keima.server.tournaments import store as st
     from keima.tournament.model import Player, Tournament
 
     engine = make_engine(db_url)
@@ -341,7 +341,7 @@ def test_an_account_signs_up_at_the_rank_keima_shows_for_it(fast_client: TestCli
     """The rank a player's page shows: their rating's once rated, their declared rank before, 20k for nobody
     known (the walk found a rated account signed up at 20k while its page said 6k?)."""
     from keima.ratings import ranks
-    from keima.server.tables import ratings
+    from keima.server.storage.tables import ratings
 
     d, rated, declared, unknown = (Browser(fast_client) for _ in range(4))
     registered(d, "directrice")

@@ -13,7 +13,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from keima.server import create_app
-from keima.server.vacation import CAP_S, DAY, MIN_START_S, START_S, Vacation
+from keima.server.accounts.vacation import CAP_S, DAY, MIN_START_S, START_S, Vacation
 
 from .helpers import wait_for
 from .moved_time import MovedTime, moved_time

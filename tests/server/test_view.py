@@ -1,4 +1,4 @@
-"""The state sent to clients is the schemas' models serialized (keima.server.view), and the storage mapping
+"""The state sent to clients is the schemas' models serialized (keima.server.games.view), and the storage mapping
 and the first migration agree with the live tables."""
 
 from __future__ import annotations
@@ -11,9 +11,9 @@ from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from fastapi.testclient import TestClient
 
-from keima.server.answers import GameState, WsState
-from keima.server.store import make_engine, metadata, migrate
-from keima.server.view import game_state, ws_state_json
+from keima.server.games.answers import GameState, WsState
+from keima.server.games.view import game_state, ws_state_json
+from keima.server.storage.store import make_engine, metadata, migrate
 from server.helpers import act, new_game
 
 

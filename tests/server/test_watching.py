@@ -8,7 +8,7 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
-from keima.server.players import SESSION_COOKIE
+from keima.server.accounts.service import SESSION_COOKIE
 
 from .helpers import two_players, wait_for
 

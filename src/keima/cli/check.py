@@ -71,7 +71,7 @@ def _local(files: list[Path], rules: str | None, jobs: int) -> Iterator[dict[str
 def _remote(files: list[Path], rules: str | None, url: str) -> Iterator[dict[str, Any]]:
     import asyncio
 
-    from keima.server.jobs import QUEUE, redis_settings
+    from keima.server.live.jobs import QUEUE, redis_settings
 
     async def main() -> list[dict[str, Any]]:
         from arq import create_pool

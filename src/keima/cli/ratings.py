@@ -36,8 +36,8 @@ def _recompute(args: argparse.Namespace) -> int:
     if not args.db:
         raise UsageError("--db URL is required (the server's database)")
     from keima.cli.serve import normalise_url
-    from keima.server.database import make_engine, migrate
-    from keima.server.ratings_subscriber import recompute
+    from keima.server.ratings.subscriber import recompute
+    from keima.server.storage.database import make_engine, migrate
 
     try:
         engine = make_engine(normalise_url(args.db))

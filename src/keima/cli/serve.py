@@ -90,7 +90,7 @@ def run(args: argparse.Namespace) -> int:
     except allocator.AllocatorError as exc:
         raise UsageError(f"--allocator: {exc}") from None
     from keima.server.app import create_app
-    from keima.server.store import default_url
+    from keima.server.storage.store import default_url
 
     if not 0 <= args.port <= 65535:
         raise UsageError(f"--port must be 0..65535, not {args.port}")
@@ -124,7 +124,7 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"--db: not a database URL: {url!r} ({exc})") from None
     # Open and migrate the database now, so that a wrong URL or a stopped database server gets one clear line.
     try:
-        from keima.server.store import prepare_database
+        from keima.server.storage.store import prepare_database
 
         prepare_database(url)
     except Exception as exc:
@@ -151,7 +151,7 @@ def run(args: argparse.Namespace) -> int:
     sys.setswitchinterval(0.0005)
     smtp_url = getattr(args, "smtp", None)
     if smtp_url:
-        from keima.server.mailer import Smtp
+        from keima.server.notifications.mailer import Smtp
 
         try:
             Smtp.parse(smtp_url)

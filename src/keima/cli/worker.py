@@ -53,7 +53,7 @@ def run(args: argparse.Namespace) -> int:
     if not 0 <= args.nice <= 19:
         raise UsageError(f"--nice must be 0 to 19, not {args.nice}")
     if args.smtp:
-        from keima.server.mailer import Smtp
+        from keima.server.notifications.mailer import Smtp
 
         try:
             Smtp.parse(args.smtp)
@@ -64,7 +64,7 @@ def run(args: argparse.Namespace) -> int:
         os.nice(args.nice)
     logging.basicConfig(level=args.log_level.upper(), format="%(asctime)s %(name)s %(levelname)s %(message)s")
     url = normalise_url(args.db)
-    from keima.server.store import prepare_database
+    from keima.server.storage.store import prepare_database
     from keima.server.worker import make_worker
 
     try:

@@ -49,7 +49,7 @@ def shown_rank(rating: float, deviation: float) -> str:
 
 
 def rating_of_rank(rank: str) -> float:
-    """The rating a declared rank ("15k", "3d", the form ``keima.server.text.check_rank`` gives) stands for: the
+    """The rating a declared rank ("15k", "3d", the form ``keima.server.accounts.text.check_rank`` gives) stands for: the
     middle of the rank, so that it reads back as the same rank. Raises ``ValueError`` for anything else."""
     digits, kind = rank[:-1], rank[-1:]
     if not digits.isdigit() or kind not in ("k", "d"):

@@ -1,7 +1,7 @@
 """The ASGI application: the JSON + WebSocket API of docs/web-api.md and the built browser UI, put together.
 
 ``create_app(db_url)`` returns a FastAPI application; on start-up it opens the database, brings the schema to
-the newest migration, starts the writer thread and makes the process's hub (``keima.server.hub``); on shut-down
+the newest migration, starts the writer thread and makes the process's hub (``keima.server.games.hub``); on shut-down
 it stops them. The routes live in their modules (``routes_games``, ``api_players``, ``api_ratings``, ``api_automatch``,
 ``api_player_games``, ``api_tournaments``, ``positions``, ``review``, ``routes_ui``), the HTTP edge in ``http_edge``.
 """
@@ -18,47 +18,45 @@ from typing import Any
 
 from fastapi import FastAPI
 
-from keima.server import (
-    api_automatch,
-    api_conditional,
-    api_mutes,
-    api_notify,
-    api_player_games,
-    api_players,
-    api_ratings,
-    api_tournaments,
-    http_edge,
-    lobby_routes,
-    notify,
-    ratings_subscriber,
-    records,
-    routes_analysis,
-    routes_games,
-    routes_ui,
-    storage_errors,
-    tournament_results,
-    tournament_round_routes,
-    tournament_rounds,
-)
-from keima.server.away import AwaySettings
-from keima.server.chat import Chat
-from keima.server.conditional import Conditional
-from keima.server.http_edge import BodyLimit, SecurityHeaders, content_security_policy
-from keima.server.hub import Hub
-from keima.server.limits import ChatFlood, Limits
-from keima.server.lobby import Lobby
-from keima.server.mailer import Mailer, Smtp
-from keima.server.matchmaker import Matchmaker
-from keima.server.mutes import Mutes
-from keima.server.players import Players, load_secret
-from keima.server.positions import router as positions_router
-from keima.server.pubsub import PLAYER_PREFIX, LocalPubSub, PubSub
-from keima.server.review import REVIEW_MAX_BODY
-from keima.server.review import router as review_router
-from keima.server.reviews import ReviewService, stored_game
-from keima.server.routes_ui import DIST
-from keima.server.service import WARN
-from keima.server.store import Store, default_url, make_engine, migrate
+from keima.server.accounts.limits import ChatFlood, Limits
+from keima.server.accounts.mutes import Mutes
+from keima.server.accounts.service import Players, load_secret
+from keima.server.automatch import routes as api_automatch
+from keima.server.automatch.matchmaker import Matchmaker
+from keima.server.edge import http as http_edge
+from keima.server.edge import ui as routes_ui
+from keima.server.edge import unreachable as storage_errors
+from keima.server.edge.http import BodyLimit, SecurityHeaders, content_security_policy
+from keima.server.edge.ui import DIST
+from keima.server.games import conditional_routes as api_conditional
+from keima.server.games import routes as routes_games
+from keima.server.games.away import AwaySettings
+from keima.server.games.chat import Chat
+from keima.server.games.conditional import Conditional
+from keima.server.games.hub import Hub
+from keima.server.games.service import WARN
+from keima.server.live.pubsub import PLAYER_PREFIX, LocalPubSub, PubSub
+from keima.server.lobby import routes as lobby_routes
+from keima.server.lobby.lobby import Lobby
+from keima.server.notifications import notify
+from keima.server.notifications import routes as api_notify
+from keima.server.notifications.mailer import Mailer, Smtp
+from keima.server.players import games_routes as api_player_games
+from keima.server.players import mutes_routes as api_mutes
+from keima.server.players import routes as api_players
+from keima.server.ratings import records
+from keima.server.ratings import routes as api_ratings
+from keima.server.ratings import subscriber as ratings_subscriber
+from keima.server.reviews import bot_review_routes as routes_analysis
+from keima.server.reviews.bot_reviews import ReviewService, stored_game
+from keima.server.reviews.positions import router as positions_router
+from keima.server.reviews.record_review import REVIEW_MAX_BODY
+from keima.server.reviews.record_review import router as review_router
+from keima.server.storage.store import Store, default_url, make_engine, migrate
+from keima.server.tournaments import results as tournament_results
+from keima.server.tournaments import round_routes as tournament_round_routes
+from keima.server.tournaments import rounds as tournament_rounds
+from keima.server.tournaments import routes as api_tournaments
 from keima.version import package_version
 
 log = logging.getLogger("keima.server")
@@ -84,7 +82,7 @@ def create_app(db_url: str | None = None, *, pubsub: PubSub | None = None, dist:
     Redis, bot moves and estimates on the workers' queue, games checked against the database before each
     change. ``engines``: GTP engines offered as opponents, name -> command line (their commands are run as child
     processes, one per game, in the web process). ``smtp_url``: where to send the notifications' emails
-    (``keima.server.mailer``; None: no email, the bell only); ``public_url``: the server's address as players
+    (``keima.server.notifications.mailer``; None: no email, the bell only); ``public_url``: the server's address as players
     reach it, for the links in the emails (default ``http://localhost:8000``)."""
     smtp = None if not smtp_url else Smtp.parse(smtp_url)
     url = db_url or default_url()
@@ -99,8 +97,8 @@ def create_app(db_url: str | None = None, *, pubsub: PubSub | None = None, dist:
         cluster_parts: list[Any] = []
         review_queue: Any = None
         if redis_url:
-            from keima.server.jobs import JobQueue
-            from keima.server.redis_pubsub import RedisPubSub
+            from keima.server.live.jobs import JobQueue
+            from keima.server.live.redis_pubsub import RedisPubSub
 
             rps = RedisPubSub(redis_url)
             queue = JobQueue(redis_url)
@@ -125,7 +123,7 @@ def create_app(db_url: str | None = None, *, pubsub: PubSub | None = None, dist:
         # Cluster mode: login and chat limits counted in Redis, once across the processes.
         limits = Limits(redis_url)
         cluster_parts.append(limits)
-        # The players and what each request needs of them (``keima.server.requests``), signed by the server's key.
+        # The players and what each request needs of them (``keima.server.accounts.requests``), signed by the server's key.
         secret = await asyncio.get_running_loop().run_in_executor(None, load_secret, hub.store)
         app.state.players = Players(hub.store, secret, limits, engines=hub.bots.engines)
         app.state.lobby = Lobby(hub)

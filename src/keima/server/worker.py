@@ -1,4 +1,4 @@
-"""The ``keima worker`` process: it takes the jobs of the cluster's queue (``keima.server.jobs``: bot moves,
+"""The ``keima worker`` process: it takes the jobs of the cluster's queue (``keima.server.live.jobs``: bot moves,
 dead-stone estimates, chunks of the bot's reviews, records to check), runs them on its own games' hub, and keeps its
 heartbeat key alive so that the web processes know a worker is running.
 """
@@ -11,7 +11,7 @@ import logging
 import secrets
 from typing import Any
 
-from keima.server.jobs import (
+from keima.server.live.jobs import (
     HEARTBEAT_S,
     HEARTBEAT_TTL_S,
     QUEUE,
@@ -59,7 +59,7 @@ async def keima_review(ctx: dict[str, Any], review_id: str) -> str:
     job is taken again later)."""
     from arq.worker import Retry
 
-    from keima.server.reviews import CHUNK_SECONDS
+    from keima.server.reviews.bot_reviews import CHUNK_SECONDS
 
     lock: asyncio.Lock = ctx["review_lock"]
     if lock.locked():
@@ -87,14 +87,14 @@ def make_worker(db_url: str, redis_url: str, *, jobs: int = 1, warm: bool = True
                 public_url: str | None = None) -> Any:
     """Return an arq ``Worker`` that runs keima's jobs with ``jobs`` searches at a time, on the database at
     ``db_url``. ``warm``: start compiling the bot in the background as it starts (``warm_up``). ``smtp_url``: the
-    worker also sends the notifications' email queue through that server (``keima.server.mailer``; the queue is
+    worker also sends the notifications' email queue through that server (``keima.server.notifications.mailer``; the queue is
     keyed by Message-ID, so web processes sending too send nothing twice), with ``public_url`` in the links."""
     from arq import Worker, func
 
     from keima.server.app import make_hub
-    from keima.server.redis_pubsub import RedisPubSub
-    from keima.server.reviews import ReviewService, stored_game
-    from keima.server.store import Store, make_engine
+    from keima.server.live.redis_pubsub import RedisPubSub
+    from keima.server.reviews.bot_reviews import ReviewService, stored_game
+    from keima.server.storage.store import Store, make_engine
 
     async def startup(ctx: dict[str, Any]) -> None:
         if warm:
@@ -112,8 +112,8 @@ def make_worker(db_url: str, redis_url: str, *, jobs: int = 1, warm: bool = True
         pubsub.on_remote = hub.on_remote
         pubsub.rebuildable = hub.rebuildable
         if smtp_url:
-            from keima.server.mailer import Mailer, Smtp
-            from keima.server.players import Players, load_secret
+            from keima.server.accounts.service import Players, load_secret
+            from keima.server.notifications.mailer import Mailer, Smtp
 
             secret = await asyncio.to_thread(load_secret, store)  # the web processes' key: the same links
             mailer = Mailer(engine, Smtp.parse(smtp_url), public_url or "http://localhost:8000",

@@ -1,0 +1,98 @@
+"""Automatch endpoints (docs/web-api.md, *Automatch*): ``POST``, ``GET`` and ``DELETE /api/automatch``.
+
+The queue and the pairing are ``keima.server.automatch.matchmaker``'s; these routes check the caller and the request.
+Guests may automatch: a caller without a player gets a guest (as for an open challenge), and a game with a guest
+in it is unrated (ratings belong to accounts, docs/ratings.md).
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Request, Response
+from pydantic import BaseModel, ConfigDict, Field
+
+from keima.server.accounts.requests import caller_player, is_https, players_of, set_session_cookie
+from keima.server.automatch.matchmaker import Matchmaker
+from keima.server.edge.origin import same_origin
+from keima.server.errors import ErrorBody, Refused
+
+router = APIRouter()
+_errors: dict[int | str, dict[str, Any]] = {code: {"model": ErrorBody} for code in (401, 403, 409, 422, 429)}
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class AutomatchIn(_Strict):
+    """``POST /api/automatch``: the board sizes one accepts (9, 13, 19; the first preferred), the speed
+    (``"blitz"``, ``"live"``, ``"correspondence"``), the ruleset,
+    and whether one accepts a handicap game (given only when both players ask for it)."""
+
+    sizes: Annotated[list[int], Field(min_length=1, max_length=3)]
+    speed: Annotated[str, Field(min_length=1, max_length=40)]
+    rules: Annotated[str, Field(min_length=1, max_length=40)] = "french"
+    handicap: bool = False
+
+
+class AutomatchOut(_Strict):
+    """Where the caller stands: ``waiting`` in the queue (for ``waited_s`` seconds so far), or matched with
+    ``game`` (a game made in the last minute), or neither (both false/null)."""
+
+    waiting: bool
+    game: str | None
+    # Seconds since the caller asked, by the server's clock: a reloaded page shows the wait from its start.
+    waited_s: float | None = None
+
+
+def matchmaker_of(request: Request) -> Matchmaker:
+    """The process's ``Matchmaker``."""
+    m: Matchmaker = request.app.state.matchmaker
+    return m
+
+
+def _json(out: AutomatchOut) -> Response:
+    return Response(out.model_dump_json(), media_type="application/json")
+
+
+@router.post("/api/automatch", responses={200: {"model": AutomatchOut}, **_errors})
+async def enter(body: AutomatchIn, request: Request) -> Response:
+    """Wait for an automatch game (a caller without a player gets a guest). The answer has the game when a
+    match was made at once; otherwise the lobby socket says ``{"type": "matched", "game": id}`` later. 409
+    ``already-waiting`` for a second request while waiting, 422 for a size, speed or ruleset not offered."""
+    same_origin(request)
+    player, cookie = await caller_player(request, make=True)
+    assert player is not None
+    game = await matchmaker_of(request).enter(player, body.sizes, body.speed, body.rules, body.handicap)
+    resp = _json(AutomatchOut(waiting=game is None, game=game, waited_s=0.0 if game is None else None))
+    if cookie is not None:
+        set_session_cookie(resp, cookie, is_https(request))
+    return resp
+
+
+@router.get("/api/automatch", responses={200: {"model": AutomatchOut}, **_errors})
+async def status(request: Request) -> Response:
+    """Whether the caller is waiting, or the game they were matched with in the last minute and not told of yet
+    (told once: by this answer, or by their lobby socket)."""
+    pid = await players_of(request).player_id(request.cookies)
+    got = None if pid is None else await matchmaker_of(request).status(pid)
+    if pid is None or got is None:
+        return _json(AutomatchOut(waiting=False, game=None))
+    entry, game = got
+    if game is not None:
+        await matchmaker_of(request).told(pid, game)
+        return _json(AutomatchOut(waiting=False, game=game))
+    waited = round(max(0.0, matchmaker_of(request).clock() - entry.since), 1)
+    return _json(AutomatchOut(waiting=True, game=None, waited_s=waited))
+
+
+@router.delete("/api/automatch", status_code=204, responses={204: {}, 404: {"model": ErrorBody}, **_errors})
+async def cancel(request: Request) -> Response:
+    """Stop waiting (204); 404 ``not-waiting`` when the caller was not waiting (never asked, or matched
+    already: the game stands)."""
+    same_origin(request)
+    pid = await players_of(request).player_id(request.cookies)
+    if pid is None or not await matchmaker_of(request).cancel(pid):
+        raise Refused("not-waiting", "you are not waiting for an automatch game (a game found already stands)")
+    return Response(status_code=204)

@@ -1,0 +1,154 @@
+"""The lobby: open challenges, live games and finished games as short summaries, "my games", and their live
+updates.
+
+Lists are read from the database: each game's line is stored with it at each change (``summary`` on ``games``,
+``keima.server.games.summary.summary_line``), never rebuilt from its log. Live updates go through the ``PubSub`` interface,
+so that a multi-process deployment carries them across processes:
+
+- channel ``"lobby"``: a notice (the message is ``"lobby"``) whenever a game enters or leaves a list (created,
+  joined, finished), and at most every ``MOVES_EVERY`` seconds when only move counts changed;
+- channel ``"player:<id>"``: a notice whenever a game of that player changes.
+
+The lobby WebSocket (``/api/lobby/ws``) sends ``{"type": "lobby", "open", "live", "finished", "mine"}`` at once
+and again after each notice; the lists of one notice are made once per process and shared by every socket.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from typing import TYPE_CHECKING, Any, Literal, cast
+
+from keima.server import timesource
+from keima.server.games import reads as store_reads
+from keima.server.games.events import GameEvent
+from keima.server.games.rows import from_row
+from keima.server.games.schemas import Color
+from keima.server.games.session import GameSession
+from keima.server.games.summary import status_of, summary_line
+from keima.server.live.pubsub import player_channel
+from keima.server.lobby.schemas import GameSummary, LobbyOut
+
+if TYPE_CHECKING:
+    from keima.server.games.hub import Hub
+
+Status = Literal["open", "live", "finished"]
+LOBBY = "lobby"
+MOVES_EVERY = 2.0
+LIST_LIMIT = 30
+FRESH = 0.5
+
+
+class Lobby:
+    """The lists and their notices for one server process (``app.state.lobby``)."""
+
+    def __init__(self, hub: Hub) -> None:
+        self.hub = hub
+        self._seen: dict[str, tuple[str, int]] = {}
+        self._last_moves_notice = 0.0
+        self._moves_pending: asyncio.TimerHandle | None = None
+        self._cache: tuple[int, float, str] | None = None
+        self._changes = 0  # notices sent from this process (a list read across one is not kept)
+        self._cache_lock = asyncio.Lock()
+        hub.service.listeners.append(self.on_change)
+        hub.cache.on_evict.append(self._forget)
+
+    def _forget(self, game_id: str) -> None:
+        # A game's last lobby reading lives as long as the game in memory (a game read again is news to the lists).
+        self._seen.pop(game_id, None)
+
+    # -- notices -------------------------------------------------------------------------------------------
+    def notify(self) -> None:
+        """Tell every lobby socket (in every process) that the lists changed."""
+        # The lists made before this change must not go to a socket that opens now: it would never hear of the
+        # change (its notice went out before it subscribed).
+        self._cache = None
+        self._changes += 1
+        self.hub.pubsub.publish(LOBBY, time.time_ns(), LOBBY)
+
+    def on_change(self, s: GameSession, events: list[GameEvent]) -> None:
+        """Game service listener: a notice on the lobby channel when a game enters or leaves a list or a player
+        changes their name, a throttled one when only its move count changed, and one on each seated player's
+        channel."""
+        for person in s.people.values():
+            self.hub.pubsub.publish(player_channel(person["id"]), time.time_ns(), "mine")
+        status, moves = status_of(s), len(s.game.moves)
+        before = self._seen.get(s.id)
+        self._seen[s.id] = (status, moves)
+        if len(self._seen) > 20_000:  # a bound whatever happens to the games (they leave by _forget)
+            self._seen.clear()
+        if before is None or before[0] != status or any(e.type in ("renamed", "withdrawn", "rated") for e in events):
+            self.notify()
+        elif before[1] != moves and status == "live":
+            self._notify_moves()
+
+    def _notify_moves(self) -> None:
+        if self._moves_pending is not None:
+            return
+        wait = self._last_moves_notice + MOVES_EVERY - time.monotonic()
+
+        def fire() -> None:
+            self._moves_pending = None
+            self._last_moves_notice = time.monotonic()
+            self.notify()
+
+        if wait <= 0:
+            fire()
+        else:
+            self._moves_pending = asyncio.get_running_loop().call_later(wait, fire)
+
+    # -- reading -------------------------------------------------------------------------------------------
+    async def games(self, status: Status, *, size: int | None = None, limit: int = LIST_LIMIT,
+                    player_id: str | None = None) -> list[GameSummary]:
+        """The summaries of the newest games with ``status`` (of ``player_id`` only, when given: then ``live``
+        includes their open and waiting games), at most ``limit``: the lines stored with the games, with the
+        number of spectators (``PubSub.watchers``: never the players) and the reader's seats."""
+        loop = asyncio.get_running_loop()
+        engine = self.hub.store.engine
+        rows = await loop.run_in_executor(None, store_reads.game_lines, engine, status, size, limit, player_id)
+        return await self.summaries(rows, player_id)
+
+    async def summaries(self, rows: list[tuple[str, dict[str, Any] | None, dict[str, Any] | None]],
+                        reader_id: str | None) -> list[GameSummary]:
+        """The summaries of games read as ``(id, stored lobby line or None, people)``, in that order, with the
+        number of spectators and the seats ``reader_id`` holds (``you``)."""
+        loop = asyncio.get_running_loop()
+        watchers = await self.hub.pubsub.watchers([gid for gid, _line, _people in rows])
+        out: list[GameSummary] = []
+        for gid, line, people in rows:
+            if line is None:  # a game stored before lines were: made once from its log
+                line = await loop.run_in_executor(None, self._backfill, gid)
+                if line is None:
+                    continue
+            you = [cast(Color, c) for c, p in sorted((people or {}).items())
+                   if reader_id and p.get("id") == reader_id]
+            out.append(GameSummary(**line, spectators=watchers.get(gid, 0), you=you))
+        return out
+
+    def _backfill(self, game_id: str) -> dict[str, Any] | None:
+        stored = self.hub.store.load(game_id)
+        if stored is None:
+            return None
+        try:
+            s = from_row(stored.row, stored.entries, stored.people)
+        except Exception:  # a game whose log does not replay is left out of the lists (GET shows the error)
+            return None
+        line = summary_line(s, timesource.now())
+        store_reads.save_line(self.hub.store.engine, game_id, line)
+        return line
+
+    async def lists_json(self, version: int) -> str:
+        """The JSON object body of the three lobby lists as of notice ``version`` (made once per notice; a
+        reader that has seen no notice yet, version 0, gets lists at most ``FRESH`` seconds old)."""
+        async with self._cache_lock:
+            if self._cache is not None:
+                cached_version, made, text = self._cache
+                if (version and cached_version >= version) or (not version and time.monotonic() - made < FRESH):
+                    return text
+            changes = self._changes
+            lists = LobbyOut(type="lobby", open=await self.games("open"), live=await self.games("live"),
+                             finished=await self.games("finished"), mine=None)
+            text = lists.model_dump_json(exclude={"mine", "now"})
+            if changes == self._changes:  # not kept when a change came while the lists were read
+                self._cache = (version, time.monotonic(), text)
+            return text

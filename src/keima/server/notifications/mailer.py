@@ -1,0 +1,314 @@
+"""Sending the queued emails (``keima.server.notifications.notify`` queues them) through SMTP, with retries, never in the way
+of a move.
+
+The SMTP server is given as a URL (``keima serve --smtp URL`` or ``KEIMA_SMTP_URL``, so that a password stays out
+of the command line): ``smtp://user:password@host:587?from=keima@example.org`` (STARTTLS when the server offers
+it), ``smtps://...`` (TLS from the start, port 465 by default), ``smtp://host:25`` without a login. Without one,
+nothing is sent: the bell alone tells the players (said once at start).
+
+Every process sends: each poll claims the due messages with one conditional update each (another process's claim
+lapses after ``CLAIM_S``), sends them with smtplib in a thread, and marks them sent. A process killed between the
+sending and the marking sends that message again: delivery is at least once, and the receiving side drops a
+duplicate by its ``Message-ID``, which is the queue's key (the event, the player).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import smtplib
+import ssl
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from email.message import EmailMessage
+from email.utils import formatdate
+from typing import Any
+from urllib.parse import parse_qs, quote, unquote, urlsplit
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Engine
+
+from keima.server import timesource
+from keima.server.housekeeping import Background
+from keima.server.notifications import notify
+from keima.server.storage.tables import emails
+
+log = logging.getLogger("keima.server")
+
+CLAIM_S = 120.0
+MAX_TRIES = 12
+
+
+@dataclass(frozen=True)
+class Smtp:
+    """Where and how to send: ``host``, ``port``, ``tls`` (from the start), ``user``/``password`` (None: no
+    login), ``sender`` (the From address)."""
+
+    host: str
+    port: int
+    tls: bool = False
+    user: str | None = None
+    password: str | None = None
+    sender: str = "keima@localhost"
+
+    @classmethod
+    def parse(cls, url: str) -> Smtp:
+        """Read an SMTP URL (see the module docstring); raises ``ValueError`` for one that is not."""
+        parts = urlsplit(url)
+        if parts.scheme not in ("smtp", "smtps") or not parts.hostname:
+            raise ValueError(f"not an SMTP URL (smtp://[user:password@]host[:port][?from=address]): {url[:40]!r}")
+        tls = parts.scheme == "smtps"
+        sender = parse_qs(parts.query).get("from", [f"keima@{parts.hostname}"])[0]
+        return cls(parts.hostname, parts.port or (465 if tls else 25), tls,
+                   unquote(parts.username) if parts.username else None,
+                   unquote(parts.password) if parts.password else None, sender)
+
+    def send(self, msg: EmailMessage) -> None:
+        """Send ``msg``; raises ``OSError``/``smtplib.SMTPException`` when it could not. Blocking."""
+        if self.tls:
+            with smtplib.SMTP_SSL(self.host, self.port, context=ssl.create_default_context(), timeout=30) as s:
+                self._deliver(s, msg)
+            return
+        with smtplib.SMTP(self.host, self.port, timeout=30) as s:
+            s.ehlo()
+            if s.has_extn("starttls"):
+                s.starttls(context=ssl.create_default_context())
+                s.ehlo()
+            self._deliver(s, msg)
+
+    def _deliver(self, s: smtplib.SMTP, msg: EmailMessage) -> None:
+        if self.user:
+            s.login(self.user, self.password or "")
+        s.send_message(msg)
+
+
+# ---------------------------------------------------------------------------------------------------- the words
+_WORDS: dict[str, dict[str, str]] = {
+    "en": {
+        "your-turn": "Your move against {opponent}", "challenge-accepted": "{opponent} accepted your game",
+        "undo-request": "{opponent} asks to take back a move", "chat": "{opponent} wrote: {text}",
+        "game-finished": "Game over against {opponent}: {result}",
+        "clock-low": "Your clock against {opponent} is running low: {left} left",
+        "automatch": "Automatch found your game against {opponent}",
+        "tournament-round.paired": "{name}: round {round} is paired",
+        "tournament-round.started": "{name}: round {round} has started",
+        "tournament-round.starts": "{name}: round {round} starts on {when} (UTC)",
+        "digest": "keima: your day", "open": "Open the game", "open-tournament": "Open the tournament",
+        "unsubscribe": "Stop these emails",
+        "someone": "your opponent", "verify": "Confirm your email address for keima",
+        "verify-body": "Open this link to receive keima's notifications at this address:",
+    },
+    "fr": {
+        "your-turn": "À vous de jouer contre {opponent}", "challenge-accepted": "{opponent} a accepté votre partie",
+        "undo-request": "{opponent} demande à reprendre un coup", "chat": "{opponent} a écrit\u00a0: {text}",
+        "game-finished": "Partie terminée contre {opponent}\u00a0: {result}",
+        "clock-low": "Votre pendule contre {opponent} s’épuise\u00a0: il reste {left}",
+        "automatch": "L’appariement automatique a trouvé votre partie contre {opponent}",
+        "tournament-round.paired": "{name}\u00a0: la ronde {round} est appariée",
+        "tournament-round.started": "{name}\u00a0: la ronde {round} a commencé",
+        "tournament-round.starts": "{name}\u00a0: la ronde {round} commence le {when} (UTC)",
+        "digest": "keima\u00a0: votre journée", "open": "Ouvrir la partie", "open-tournament": "Ouvrir le tournoi",
+        "unsubscribe": "Ne plus recevoir ces courriels",
+        "someone": "votre adversaire", "verify": "Confirmez votre adresse pour keima",
+        "verify-body": "Ouvrez ce lien pour recevoir les notifications de keima à cette adresse\u00a0:",
+    },
+}
+
+
+#: A game's result in words (the page's own, web/src/i18n): winner, then how; "{w}" the winner, "{n}" the points.
+_RESULTS: dict[str, dict[str, str]] = {
+    "en": {"B": "Black", "W": "White", "R": "{w} wins by resignation", "T": "{w} wins on time",
+           "F": "{w} wins by forfeit", "1": "{w} wins by {n} point", "n": "{w} wins by {n} points",
+           "draw": "Draw (jigo)", "void": "No result"},
+    "fr": {"B": "Noir", "W": "Blanc", "R": "{w} gagne par abandon", "T": "{w} gagne au temps",
+           "F": "{w} gagne par forfait", "1": "{w} gagne de {n}\u00a0point", "n": "{w} gagne de {n}\u00a0points",
+           "draw": "Partie nulle (jigo)", "void": "Sans résultat"},
+}
+
+
+def result_words(result: str, lang: str) -> str:
+    """An SGF result ("B+R", "W+3.5", "0", "Void") in words in ``lang`` ("Noir gagne par abandon"); a result it
+    cannot read is returned as it is."""
+    w = _RESULTS.get((lang or "en")[:2], _RESULTS["en"])
+    if result in ("0", "Draw", "Jigo"):
+        return w["draw"]
+    if result in ("Void", "?"):
+        return w["void"]
+    winner, plus, how = result.partition("+")
+    if not plus or winner not in ("B", "W"):
+        return result
+    key = {"Resign": "R", "Time": "T", "Forfeit": "F"}.get(how, how)
+    if key in ("R", "T", "F"):
+        return w[key].format(w=w[winner])
+    try:
+        points = float(how)
+    except ValueError:
+        return result
+    french = (lang or "en")[:2] == "fr"
+    n = f"{points:g}".replace(".", ",") if french else f"{points:g}"
+    one = points < 2 if french else points == 1  # "1,5 point" but "1.5 points"
+    return w["1" if one else "n"].format(w=w[winner], n=n)
+
+
+def words(lang: str) -> dict[str, str]:
+    """The texts in ``lang`` (English for a language keima does not speak)."""
+    return _WORDS.get((lang or "en")[:2], _WORDS["en"])
+
+
+def line_of(item: dict[str, Any], lang: str) -> str:
+    """One notification in words (``{"kind", "game", "data"}``), in ``lang``: the bell and the emails use it."""
+    from keima.server.games.clock import duration_words
+
+    w = words(lang)
+    data = item.get("data") or {}
+    left = data.get("left")
+    key = item["kind"]
+    when = ""
+    if key == "tournament-round":  # one text per action; a start still to come says when
+        key = f"{key}.{data.get('action', 'paired')}"
+        start = _instant(data.get("start_at"))
+        if key.endswith(".started") and start is not None and start > timesource.now_utc():
+            key, when = f"{key[:-2]}s", start.strftime("%Y-%m-%d %H:%M")
+    return w[key].format(opponent=data.get("opponent") or w["someone"], text=data.get("text", ""),
+                         result=result_words(data.get("result") or "", lang), left=duration_words(left) if left else "",
+                         name=data.get("name") or "", round=data.get("round") or "", when=when)
+
+
+def _instant(text: Any) -> datetime | None:
+    """An ISO time in UTC (None: none, or not one)."""
+    try:
+        at = datetime.fromisoformat(str(text)) if text else None
+    except ValueError:
+        return None
+    return None if at is None else (at if at.tzinfo else at.replace(tzinfo=UTC)).astimezone(UTC)
+
+
+class Mailer:
+    """Sends the queue (see the module docstring). ``smtp`` None: nothing is sent (the queue stays).
+    ``public_url``: the server's address as the players reach it, for the links; ``sign(purpose, text)``: the
+    server's signature, for the unsubscribe links."""
+
+    def __init__(self, engine: Engine, smtp: Smtp | None, public_url: str, sign: Callable[[str, str], str], *,
+                 poll_s: float = 5.0) -> None:
+        self.engine = engine
+        self.smtp = smtp
+        self.public_url = public_url.rstrip("/")
+        self.sign = sign
+        self.poll_s = poll_s
+        self.sent = 0
+        self._loop = Background(self._run)
+
+    def start(self) -> None:
+        """Start sending (from the event loop); says once when no SMTP server is set."""
+        if self.smtp is None:
+            log.warning("keima: no SMTP server (--smtp / KEIMA_SMTP_URL): notifications go to the bell only")
+            return
+        log.info("keima: emails through %s:%d", self.smtp.host, self.smtp.port)
+        self._loop.start()
+
+    async def close(self) -> None:
+        """Stop sending."""
+        await self._loop.close()
+
+    def unsubscribe_url(self, player_id: str) -> str:
+        """The link that stops every email to ``player_id``."""
+        return f"{self.public_url}/api/unsubscribe?p={quote(player_id)}&t={self.sign('unsubscribe', player_id)}"
+
+    def message(self, message_id: str, payload: dict[str, Any]) -> EmailMessage:
+        """The email of a queued ``payload``, in its player's language, with its unsubscribe link and header."""
+        lang = payload.get("lang") or "en"
+        w = words(lang)
+        items = payload["items"]
+        lines = []
+        for item in items:
+            lines.append(line_of(item, lang))
+            if item.get("game"):
+                lines.append(f"  {w['open']}: {self.public_url}/g/{item['game']}")
+            elif (item.get("data") or {}).get("tournament"):
+                lines.append(f"  {w['open-tournament']}: {self.public_url}/t/{quote(item['data']['tournament'])}")
+        unsubscribe = self.unsubscribe_url(payload["player"])
+        msg = EmailMessage()
+        msg["From"] = self.smtp.sender if self.smtp else "keima@localhost"
+        msg["To"] = payload["to"]
+        msg["Subject"] = w["digest"] if payload.get("digest") or not items else line_of(items[0], lang)
+        msg["Date"] = formatdate(timesource.now(), usegmt=True)
+        host = urlsplit(self.public_url).hostname or "keima"
+        msg["Message-ID"] = f"<{message_id}@{host}>"
+        msg["List-Unsubscribe"] = f"<{unsubscribe}>"
+        msg["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
+        if payload.get("verify"):
+            msg.replace_header("Subject", w["verify"])
+            lines = [w["verify-body"], self.verify_url(payload["player"], payload["to"])]
+        msg.set_content("\n".join(lines) + f"\n\n-- \n{w['unsubscribe']}: {unsubscribe}\n")
+        msg["Content-Language"] = lang[:2]  # after the content, which replaces the Content- headers
+        return msg
+
+    def verify_url(self, player_id: str, address: str) -> str:
+        """The link that confirms ``address`` as ``player_id``'s."""
+        sig = self.sign("verify", f"{player_id}|{address}")
+        return f"{self.public_url}/api/verify?p={quote(player_id)}&e={quote(address)}&t={sig}"
+
+    async def run_once(self) -> int:
+        """Queue the digests whose hour has come and send every due message this process can claim; returns how
+        many were sent."""
+        loop = asyncio.get_running_loop()
+        await loop.run_in_executor(None, notify.queue_digests, self.engine)
+        if self.smtp is None:
+            return 0
+        due = await loop.run_in_executor(None, _claim_due, self.engine, 50)
+        sent = 0
+        for message_id, payload, tries in due:
+            msg = self.message(message_id, payload)
+            try:
+                await loop.run_in_executor(None, self.smtp.send, msg)
+            except (OSError, smtplib.SMTPException) as exc:
+                log.warning("email %s: %s: %s (try %d)", message_id, type(exc).__name__, exc, tries + 1)
+                await loop.run_in_executor(None, _retry, self.engine, message_id, tries + 1)
+                continue
+            await loop.run_in_executor(None, _sent, self.engine, message_id)
+            sent += 1
+        self.sent += sent
+        return sent
+
+    async def _run(self) -> None:
+        while True:
+            try:
+                await self.run_once()
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:  # the database is away: the next poll tries again
+                log.warning("mailer: %s", type(exc).__name__)
+            await asyncio.sleep(self.poll_s)
+
+
+def _claim_due(engine: Engine, limit: int) -> list[tuple[str, dict[str, Any], int]]:
+    now = timesource.now_utc()
+    e = emails.c
+    out = []
+    with engine.connect() as conn:
+        rows = conn.execute(sa.select(e.message_id, e.message, e.due_at, e.tries)
+                            .where(e.sent_at.is_(None), e.due_at <= now, e.tries < MAX_TRIES)
+                            .order_by(e.due_at).limit(limit)).all()
+    for r in rows:
+        with engine.begin() as conn:
+            claimed = conn.execute(emails.update().where(e.message_id == r.message_id, e.due_at == r.due_at,
+                                                         e.sent_at.is_(None))
+                                   .values(due_at=now + timedelta(seconds=CLAIM_S))).rowcount
+        if claimed:
+            out.append((r.message_id, json.loads(r.message), r.tries))
+    return out
+
+
+def _retry(engine: Engine, message_id: str, tries: int) -> None:
+    # 30 s, 1 min, 2 min ... at most an hour between tries.
+    wait = min(3600.0, 30.0 * 2 ** (tries - 1))
+    with engine.begin() as conn:
+        conn.execute(emails.update().where(emails.c.message_id == message_id)
+                     .values(tries=tries, due_at=timesource.now_utc() + timedelta(seconds=wait)))
+
+
+def _sent(engine: Engine, message_id: str) -> None:
+    with engine.begin() as conn:
+        conn.execute(emails.update().where(emails.c.message_id == message_id).values(sent_at=timesource.now_utc()))

@@ -1,0 +1,94 @@
+"""The routes of the bot's reviews (docs/web-api.md, *Reviews by the bot*): start or find the review of a finished
+game or of an uploaded record, read it, cancel it. The work is ``keima.server.reviews.bot_reviews``'.
+
+The requester, whom the limits count and who alone may cancel, is the caller's player (a browser gets a guest
+player, as when it plays), else the caller's address (an API client without a player).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Request
+from fastapi.responses import Response
+from pydantic import BaseModel, ConfigDict, Field
+
+from keima.record import DEFAULT_MAX_BYTES
+from keima.server.accounts.requests import caller_player, is_https, needs_player, set_session_cookie
+from keima.server.edge.http import json_response
+from keima.server.reviews.bot_reviews import ReviewService, review_id
+
+router = APIRouter()
+
+#: ``POST /api/analysis`` carries a record as large as ``POST /api/review``'s (the SGF reader's limit).
+ANALYSIS_MAX_BODY = 2 * DEFAULT_MAX_BYTES + 1024
+
+
+class RecordIn(BaseModel):
+    """``POST /api/analysis``: the SGF text of the record to review."""
+
+    model_config = ConfigDict(extra="forbid")
+    sgf: Annotated[str, Field(min_length=2, max_length=DEFAULT_MAX_BYTES)]
+
+
+def reviews_of(request: Request) -> ReviewService:
+    """The process's review service."""
+    service: ReviewService = request.app.state.reviews
+    return service
+
+
+async def _requester(request: Request) -> tuple[str, str | None]:
+    """The requester's key ("player:ID" or "address:HOST") and a new session cookie to set, if one was made."""
+    player, cookie = await caller_player(request, make=needs_player(request, False))
+    if player is not None:
+        return f"player:{player.id}", cookie
+    return f"address:{request.client.host if request.client else '?'}", None
+
+
+def _answer(request: Request, body: dict[str, Any], started: bool, cookie: str | None) -> Response:
+    resp = json_response(json.dumps(body), 202 if started else 200)
+    resp.headers["Location"] = body["url"]
+    if cookie is not None:
+        set_session_cookie(resp, cookie, is_https(request))
+    return resp
+
+
+@router.post("/api/games/{game_id}/analysis", status_code=202)
+async def analyse_game(game_id: str, request: Request) -> Response:
+    """Start the bot's review of a finished game, or return the stored one (200; 202 when this request
+    started it). 409 ``game-in-progress`` for a game still being played; 429 past the limits."""
+    hub = request.app.state.hub
+    s = await hub.cache.get(game_id, fresh=True)
+    requester, cookie = await _requester(request)
+    body, started = await reviews_of(request).start_game(s.game, s.id, requester)
+    return _answer(request, body, started, cookie)
+
+
+@router.get("/api/games/{game_id}/analysis")
+async def game_review(game_id: str, request: Request) -> Response:
+    """The stored review of a game, whatever its status, without starting one: a page that opens the game shows a
+    review asked for before at once. 404 ``not-found`` when none was asked for."""
+    return json_response(json.dumps(await reviews_of(request).get(review_id("game", game_id))))
+
+
+@router.post("/api/analysis", status_code=202)
+async def analyse_record(data: RecordIn, request: Request) -> Response:
+    """Start the bot's review of an uploaded SGF record, or return the stored review of the same game (the same
+    rules, setup and moves). 422 for a record that cannot be read; 429 past the limits."""
+    requester, cookie = await _requester(request)
+    body, started = await reviews_of(request).start_record(data.sgf, requester)
+    return _answer(request, body, started, cookie)
+
+
+@router.get("/api/analysis/{review_id}")
+async def get_review(review_id: str, request: Request) -> Response:
+    """A review: its status, progress and the per-move list so far."""
+    return json_response(json.dumps(await reviews_of(request).get(review_id)))
+
+
+@router.delete("/api/analysis/{review_id}")
+async def cancel_review(review_id: str, request: Request) -> Response:
+    """Cancel a queued or running review; only its requester may (403 ``not-requester``)."""
+    requester, _cookie = await _requester(request)
+    return json_response(json.dumps(await reviews_of(request).cancel(review_id, requester)))

@@ -1,0 +1,4 @@
+"""Tournaments on the server: the director's and players' changes as a stored state, their storage, the endpoints,
+the online rounds played as keima games with their results carried to the standings, and the files for the
+federations (the pairing and the standings themselves are ``keima.tournament``).
+"""

@@ -1,0 +1,337 @@
+"""The tournament endpoints (docs/web-api.md, *Tournaments*): create or import, directors, players, rounds,
+results, standings, the files, the log and the caller's own view.
+
+Reading is public. Changing needs a session (401 without one) and, but for signing up and a player's result at the
+table, a director or co-director of the tournament (403 for anyone else). Every change is one locked transaction
+(``keima.server.tournaments.store.change``) that logs who made it; the rules of each change are in
+``keima.server.tournaments.changes``. After each change the tournament's channel is told (``tournament_channel``), so that
+its pages update live, in every process.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+from datetime import UTC, datetime
+from typing import Any
+
+from fastapi import APIRouter, Query, Request
+from fastapi.responses import Response
+
+from keima.ratings import ranks
+from keima.server.accounts.requests import players_of
+from keima.server.accounts.service import Player, name_key
+from keima.server.edge.origin import same_origin
+from keima.server.errors import ErrorBody, Refused, quote
+from keima.server.games.hub import Hub
+from keima.server.ratings import subscriber as ratings_subscriber
+from keima.server.tournaments import changes as ops
+from keima.server.tournaments import store as st
+from keima.server.tournaments.schemas import (
+    AbsentIn,
+    DirectorIn,
+    NewTournament,
+    PersonOut,
+    PlayerIn,
+    RoundOut,
+    SettingsOut,
+    TGameOut,
+    TournamentLine,
+    TournamentOut,
+    TournamentPatch,
+    TournamentsOut,
+    TPlayerOut,
+    YouOut,
+)
+from keima.tournament import opengotha_xml, rating_lists
+from keima.tournament.model import (
+    DEFAULT_CRITERIA,
+    GeneralParameters,
+    HandicapParameters,
+    PairingParameters,
+    System,
+    Tournament,
+    TournamentError,
+    parse_rank,
+    rank_text,
+    rating_from_rank,
+)
+from keima.tournament.model import (
+    Player as TPlayer,
+)
+
+router = APIRouter()
+_errors: dict[int | str, dict[str, Any]] = {code: {"model": ErrorBody} for code in (401, 403, 404, 409, 422)}
+#: The largest OpenGotha file ``POST /api/tournaments/import`` reads.
+IMPORT_MAX = 4 * 1024 * 1024
+
+
+def tournament_channel(tid: str) -> str:
+    """The pub/sub channel told of each change of tournament ``tid`` (its version)."""
+    return f"tournament:{tid}"
+
+
+def _hub(request: Request) -> Hub:
+    hub: Hub = request.app.state.hub
+    return hub
+
+
+def _json(model: Any, status: int = 200) -> Response:
+    return Response(model.model_dump_json(), status_code=status, media_type="application/json")
+
+
+async def _run(fn: Any, *args: Any) -> Any:
+    return await asyncio.get_running_loop().run_in_executor(None, fn, *args)
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+async def _caller(request: Request, *, registered: bool = False) -> Player:
+    player = await players_of(request).current(request.cookies)
+    if player is None:
+        raise Refused("not-logged-in", "log in first")
+    if registered and player.guest:
+        raise Refused("not-director", "a guest cannot direct a tournament: register first")
+    return player
+
+
+async def _stored(request: Request, tid: str) -> st.Stored:
+    s: st.Stored | None = await _run(st.read, _hub(request).store.engine, tid)
+    if s is None:
+        raise Refused("not-found", f"no tournament {quote(tid)}")
+    return s
+
+
+async def _change(request: Request, tid: str, do: st.Change, *, director: bool = True) -> st.Stored:
+    """Run ``do`` on tournament ``tid`` for the caller (a director when ``director``), tell its channel, and
+    return the tournament as it is after."""
+    same_origin(request)
+    player = await _caller(request)
+    engine = _hub(request).store.engine
+
+    def guarded(s: st.Stored) -> st.Outcome:
+        # Checked under the tournament's lock: a co-director removed meanwhile changes nothing.
+        if director and player.id not in s.directors:
+            raise Refused("not-director", "only the director and co-directors change this tournament")
+        return do(s)
+
+    try:
+        await _run(st.change, engine, tid, guarded, player.id, player.name, _now())
+    except TournamentError as exc:
+        raise ops.engine_error(exc) from None
+    after: st.Stored = await _stored(request, tid)
+    _hub(request).pubsub.publish(tournament_channel(tid), after.version, '{"type":"tournament"}')
+    return after
+
+
+async def _answer(request: Request, s: st.Stored, status: int = 200) -> Response:
+    player = await players_of(request).current(request.cookies)
+    return _json(await _out(request, s, player), status)
+
+
+# -- the answers -------------------------------------------------------------------------------------------------
+async def _out(request: Request, s: st.Stored, caller: Player | None) -> TournamentOut:
+    t, settings = s.tournament, s.settings
+    names = await _run(st.names_of, _hub(request).store.engine, list(set(s.directors) | set(s.accounts.values())))
+    rounds = []
+    for rn in range(1, t.general.number_of_rounds + 1):
+        info = ops.round_info(settings, rn)
+        games = [TGameOut(table=g.table, white=g.white, black=g.black, handicap=g.handicap,
+                          result=ops.RESULT_NAMES[g.result], by_forfeit=g.by_default,  # type: ignore[arg-type]
+                          game=_made(s, rn, g.table)) for g in t.games_of_round(rn)]
+        rounds.append(RoundOut(round=rn, started=bool(info.get("started")), start_at=info.get("start_at"),
+                               bye=t.byes.get(rn), present=sorted(ops.present(settings, rn)), games=games))
+    mine = None if caller is None else next((k for k, v in s.accounts.items() if v == caller.id), None)
+    return TournamentOut(
+        id=s.id, name=t.general.name, system=t.system.value.lower(), rounds=t.general.number_of_rounds,
+        size=int(t.general.size), komi=t.general.komi, version=s.version,
+        settings=SettingsOut(online=bool(settings.get("online")), rated=bool(settings.get("rated")),
+                             registration_open=bool(settings.get("registration_open")),
+                             forfeit_minutes=int(settings.get("forfeit_minutes") or 0)),
+        directors=[PersonOut(name=names.get(pid, "?"), role=role)
+                   for pid, role in sorted(s.directors.items(), key=lambda x: (x[1] != "director", x[0]))],
+        players=[_player_out(p, s, names) for p in t.players],
+        round_list=rounds,
+        you=YouOut(role=None if caller is None else s.directors.get(caller.id), player=mine),
+    )
+
+
+def _made(s: st.Stored, rn: int, table: int) -> str | None:
+    gid = s.games.get((rn, table))
+    return gid if gid in s.made else None
+
+
+def _player_out(p: TPlayer, s: st.Stored, names: dict[str, str]) -> TPlayerOut:
+    account = s.accounts.get(p.key)
+    return TPlayerOut(key=p.key, name=p.name, first_name=p.first_name, rank=rank_text(p.rank), rating=p.rating,
+                      club=p.club, country=p.country, account=None if account is None else names.get(account),
+                      absent=[r for r in range(1, s.tournament.general.number_of_rounds + 1) if not p.plays(r)])
+
+
+# -- creating ----------------------------------------------------------------------------------------------------
+def _new_tournament(body: NewTournament) -> Tournament:
+    system = System.MCMAHON if body.system == "mcmahon" else System.SWISS
+    try:
+        bar = parse_rank(body.mm_bar)
+    except TournamentError as exc:
+        raise Refused("invalid-request", str(exc), field="mm_bar") from None
+    day = body.begin_date or _now().date().isoformat()
+    general = GeneralParameters(
+        name=body.name, short_name=(body.name.replace(" ", "")[:20] or "tournament"), location=body.location,
+        begin_date=day, end_date=day, number_of_rounds=body.rounds, size=str(body.size), komi=str(body.komi),
+        rules=body.rules, internet=body.online, mm_bar=bar)
+    # Swiss rounds are even games; McMahon keeps OpenGotha's handicap rule.
+    handicap = HandicapParameters() if system is System.MCMAHON else HandicapParameters(ceiling=0)
+    t = Tournament(general=general, handicap=handicap, criteria=DEFAULT_CRITERIA[system],
+                   pairing=PairingParameters.for_system(system))
+    try:
+        t.general.ruleset()
+    except TournamentError as exc:
+        raise Refused("invalid-request", str(exc), field="rules") from None
+    return t
+
+
+async def _create(request: Request, t: Tournament, settings: dict[str, Any], action: str,
+                  detail: dict[str, Any]) -> Response:
+    same_origin(request)
+    player = await _caller(request, registered=True)
+    tid = secrets.token_urlsafe(8)
+    await _run(st.create, _hub(request).store.engine, tid, t, settings, player.id, player.name, action, detail,
+               _now())
+    return await _answer(request, await _stored(request, tid), 201)
+
+
+@router.post("/api/tournaments", status_code=201, responses={201: {"model": TournamentOut}, **_errors})
+async def create_tournament(body: NewTournament, request: Request) -> Response:
+    """Create a tournament directed by the caller, a registered player (401 without a session, 403 a guest)."""
+    settings = ops.new_settings(online=body.online, rated=body.rated,
+                                registration_open=body.registration_open, forfeit_minutes=body.forfeit_minutes,
+                                clock=None if body.clock is None else body.clock.model_dump())
+    return await _create(request, _new_tournament(body), settings, "create", {"name": body.name})
+
+
+@router.post("/api/tournaments/import", status_code=201, responses={201: {"model": TournamentOut}, **_errors},
+             openapi_extra={"requestBody": {"content": {"application/xml": {"schema": {"type": "string"}}},
+                                            "required": True}})
+async def import_tournament(request: Request) -> Response:
+    """Create a tournament from an OpenGotha file (the request's body), directed by the caller; 422 for a file
+    that is not one."""
+    data = await request.body()
+    if len(data) > IMPORT_MAX:
+        raise Refused("too-large", "this file is too large")
+    try:
+        t = opengotha_xml.read(data)
+        t.check()
+    except (TournamentError, ValueError) as exc:
+        raise Refused("invalid-request", f"not an OpenGotha file: {exc}") from None
+    settings = ops.new_settings(registration_open=False)
+    # The rounds the file has results in are under way: they are not paired again.
+    for g in t.games:
+        if g.result.value != "UNKNOWN":
+            settings["rounds"][str(g.round)] = {"started": True, "start_at": None}
+    detail = {"name": t.general.name, "players": len(t.players), "games": len(t.games)}
+    return await _create(request, t, settings, "import", detail)
+
+
+@router.get("/api/tournaments", responses={200: {"model": TournamentsOut}})
+async def list_tournaments(request: Request, limit: int = Query(50, ge=1, le=200)) -> Response:
+    """The tournaments, newest first."""
+    rows = await _run(st.listing, _hub(request).store.engine, limit)
+    return _json(TournamentsOut(tournaments=[TournamentLine(**r) for r in rows]))
+
+
+@router.get("/api/tournaments/{tid}", responses={200: {"model": TournamentOut}, **_errors})
+async def get_tournament(tid: str, request: Request) -> Response:
+    """The whole tournament: settings, directors, players, each round's pairings and results."""
+    return await _answer(request, await _stored(request, tid))
+
+
+@router.patch("/api/tournaments/{tid}", responses={200: {"model": TournamentOut}, **_errors})
+async def patch_tournament(tid: str, body: TournamentPatch, request: Request) -> Response:
+    """Change the name or the settings (registration open, online, rated, forfeit limit, clock)."""
+    patch = body.model_dump(exclude_unset=True)
+    if "clock" in patch and body.clock is not None:
+        patch["clock"] = body.clock.model_dump()
+    return await _answer(request, await _change(request, tid, ops.update(patch)))
+
+
+# -- directors ---------------------------------------------------------------------------------------------------
+async def _account(request: Request, name: str, field: str) -> tuple[str, str, str | None]:
+    row = await _run(st.player_by_name, _hub(request).store.engine, name_key(name))
+    if row is None or row[3]:
+        raise Refused("not-found", f"no registered player named {quote(name)}", field=field)
+    return row[0], row[1], row[2]
+
+
+@router.post("/api/tournaments/{tid}/directors", responses={200: {"model": TournamentOut}, **_errors})
+async def add_director(tid: str, body: DirectorIn, request: Request) -> Response:
+    """Name a registered player co-director (404 no such player, 409 directs already)."""
+    pid, name, _ = await _account(request, body.name, "name")
+    return await _answer(request, await _change(request, tid, ops.add_director(pid, name)))
+
+
+@router.delete("/api/tournaments/{tid}/directors/{name}", responses={200: {"model": TournamentOut}, **_errors})
+async def drop_director(tid: str, name: str, request: Request) -> Response:
+    """Remove a co-director (the director stays: 409)."""
+    pid, shown, _ = await _account(request, name, "name")
+    return await _answer(request, await _change(request, tid, ops.drop_director(pid, shown)))
+
+
+# -- players -----------------------------------------------------------------------------------------------------
+def _typed_player(body: PlayerIn) -> tuple[TPlayer, str]:
+    try:
+        if body.ffg_line is not None:
+            return next(rating_lists.read_ffg([body.ffg_line])).to_player(), "ffg"
+        if body.egd_line is not None:
+            return next(rating_lists.read_egd([body.egd_line])).to_player(rank_from_grade=True), "egd"
+        rank = parse_rank(body.rank)
+    except StopIteration:
+        raise Refused("invalid-request", "this line is not a player of the list") from None
+    except TournamentError as exc:
+        raise Refused("invalid-request", str(exc)) from None
+    rating = body.rating if body.rating is not None else rating_from_rank(rank)
+    return TPlayer(name=body.name.strip(), first_name=body.first_name.strip(), rank=rank, rating=rating,
+                   club=body.club, country=body.country.upper(), egf_pin=body.egf_pin,
+                   ffg_licence=body.ffg_licence), "typed"
+
+
+@router.post("/api/tournaments/{tid}/players", status_code=201,
+             responses={201: {"model": TournamentOut}, **_errors})
+async def register_player(tid: str, body: PlayerIn, request: Request) -> Response:
+    """Register a player typed in, or from a line of the FFG or EGD rating list (409: registered already)."""
+    player, how = _typed_player(body)
+    account = None if body.account is None else (await _account(request, body.account, "account"))[0]
+    return await _answer(request, await _change(request, tid, ops.register(player, account, how)), 201)
+
+
+@router.post("/api/tournaments/{tid}/signup", status_code=201, responses={201: {"model": TournamentOut}, **_errors})
+async def sign_up(tid: str, request: Request) -> Response:
+    """The caller's account registers itself, under its name and rank, while registration is open (409 closed or
+    registered already; a guest: 403). The rank is the one keima shows for the account: its rating's once it has
+    played a rated game (or declared a rank, which starts its rating), else 20k, as a director would guess for a
+    player nobody knows."""
+    me = await _caller(request, registered=True)
+    rated = await _run(ratings_subscriber.rating_of, _hub(request).store.engine, me.id)
+    shown = ranks.rank_label(rated[0].rating) if rated is not None else me.rank
+    try:
+        rank = parse_rank(shown or "20k")
+    except TournamentError:
+        rank = parse_rank("20k")
+    player = TPlayer(name=me.name, first_name="", rank=rank, rating=rating_from_rank(rank))
+    return await _answer(request, await _change(request, tid, ops.sign_up(player, me.id), director=False), 201)
+
+
+@router.delete("/api/tournaments/{tid}/players/{key}", responses={200: {"model": TournamentOut}, **_errors})
+async def withdraw_player(tid: str, key: str, request: Request) -> Response:
+    """Remove a player not paired yet (409 once paired: mark them absent instead)."""
+    return await _answer(request, await _change(request, tid, ops.withdraw(key)))
+
+
+@router.put("/api/tournaments/{tid}/players/{key}/absent", responses={200: {"model": TournamentOut}, **_errors})
+async def set_absent(tid: str, key: str, body: AbsentIn, request: Request) -> Response:
+    """Mark a player absent from a round (or present again) before that round pairs them."""
+    return await _answer(request, await _change(request, tid, ops.set_absent(key, body.round, body.absent)))
+
+

@@ -1,0 +1,257 @@
+"""The typed bodies of the tournament endpoints (docs/web-api.md, *Tournaments*), as pydantic models: what the
+routes accept and what they answer, and what ``/openapi.json`` shows."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from keima.server.games.schemas import ClockIn
+
+ResultName = Literal["unknown", "black", "white", "draw", "both_win", "both_lose"]
+Name = Annotated[str, Field(min_length=1, max_length=100)]
+Short = Annotated[str, Field(max_length=100)]
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class NewTournament(_Strict):
+    """``POST /api/tournaments``: the caller (a registered player) directs it."""
+
+    name: Name
+    rounds: Annotated[int, Field(ge=1, le=20)] = 5
+    system: Literal["mcmahon", "swiss"] = "mcmahon"
+    size: Literal[9, 13, 19] = 19
+    komi: Annotated[float, Field(ge=-100, le=100)] = 7.5
+    rules: Annotated[str, Field(min_length=1, max_length=40)] = "french"
+    begin_date: Annotated[str, Field(pattern=r"^\d{4}-\d{2}-\d{2}$")] | None = None
+    location: Short = ""
+    #: McMahon bar: players at or above this rank start on the same score (``"4d"``).
+    mm_bar: Annotated[str, Field(max_length=4)] = "4d"
+    online: bool = False
+    rated: bool = False
+    registration_open: bool = True
+    forfeit_minutes: Annotated[int, Field(ge=1, le=240)] = 15
+    clock: ClockIn | None = None
+
+
+class TournamentPatch(_Strict):
+    """``PATCH /api/tournaments/{id}``: the settings to change."""
+
+    name: Name | None = None
+    online: bool | None = None
+    rated: bool | None = None
+    registration_open: bool | None = None
+    forfeit_minutes: Annotated[int, Field(ge=1, le=240)] | None = None
+    clock: ClockIn | None = None
+
+
+class DirectorIn(_Strict):
+    """``POST /api/tournaments/{id}/directors``: the account named co-director."""
+
+    name: Name
+
+
+class PlayerIn(_Strict):
+    """``POST /api/tournaments/{id}/players``: a player typed in (``name`` and ``rank`` at least), or one line of
+    the FFG rating list (``ffg_line``) or of the EGD's (``egd_line``). ``account``: the keima account that plays
+    for them online and sees their table."""
+
+    name: Short = ""
+    first_name: Short = ""
+    rank: Annotated[str, Field(max_length=4)] = ""
+    rating: Annotated[int, Field(ge=-900, le=3200)] | None = None
+    club: Annotated[str, Field(max_length=8)] = ""
+    country: Annotated[str, Field(max_length=2)] = ""
+    egf_pin: Annotated[str, Field(max_length=12)] = ""
+    ffg_licence: Annotated[str, Field(max_length=12)] = ""
+    ffg_line: Annotated[str, Field(max_length=200)] | None = None
+    egd_line: Annotated[str, Field(max_length=300)] | None = None
+    account: Name | None = None
+
+    @model_validator(mode="after")
+    def _one_source(self) -> PlayerIn:
+        lines = (self.ffg_line is not None) + (self.egd_line is not None)
+        if lines > 1 or (lines == 0 and not (self.name.strip() and self.rank.strip())):
+            raise ValueError("give name and rank, or one ffg_line, or one egd_line")
+        return self
+
+
+class AbsentIn(_Strict):
+    """``PUT /api/tournaments/{id}/players/{key}/absent``: absent from ``round`` (or present again)."""
+
+    round: Annotated[int, Field(ge=1, le=20)]
+    absent: bool = True
+
+
+class PairIn(_Strict):
+    """``POST /api/tournaments/{id}/rounds/{n}/pairing``: ``again`` replaces a pairing (before the round starts);
+    ``seed`` draws the pairing's random choices from that seed instead of OpenGotha's name-based draws."""
+
+    again: bool = False
+    seed: Annotated[int, Field(ge=0, le=2**31)] | None = None
+
+
+class SwapIn(_Strict):
+    """``POST /api/tournaments/{id}/rounds/{n}/swap``: two players' keys."""
+
+    a: Name
+    b: Name
+
+
+class StartIn(_Strict):
+    """``POST /api/tournaments/{id}/rounds/{n}/start``: online, the games' clocks start at ``start_at`` (default:
+    now)."""
+
+    start_at: datetime | None = None
+
+
+class ResultIn(_Strict):
+    """``PUT /api/tournaments/{id}/rounds/{n}/tables/{t}/result``: the winner (``black``, ``white``), ``draw``,
+    ``both_win``, ``both_lose`` or ``unknown`` (clears it); ``by_forfeit``: the game was not played."""
+
+    result: ResultName
+    by_forfeit: bool = False
+
+
+class PersonOut(_Strict):
+    name: str
+    role: str
+
+
+class TPlayerOut(_Strict):
+    """A registered player: ``key`` names them in every other answer and request."""
+
+    key: str
+    name: str
+    first_name: str
+    rank: str
+    rating: int
+    club: str
+    country: str
+    account: str | None
+    absent: list[int]
+
+
+class TGameOut(_Strict):
+    """A pairing: ``game`` is the keima game of an online round (null at the table)."""
+
+    table: int
+    white: str
+    black: str
+    handicap: int
+    result: ResultName
+    by_forfeit: bool
+    game: str | None
+
+
+class RoundOut(_Strict):
+    """A round: ``present``, the players who checked in to its online games."""
+
+    round: int
+    started: bool
+    start_at: str | None
+    bye: str | None
+    present: list[str]
+    games: list[TGameOut]
+
+
+class SettingsOut(_Strict):
+    online: bool
+    rated: bool
+    registration_open: bool
+    forfeit_minutes: int
+
+
+class YouOut(_Strict):
+    """The caller: a director or co-director (``role``), the key of the player they are (``player``)."""
+
+    role: str | None
+    player: str | None
+
+
+class TournamentOut(_Strict):
+    """``GET /api/tournaments/{id}``: the whole tournament, ``version`` one more after each change."""
+
+    id: str
+    name: str
+    system: str
+    rounds: int
+    size: int
+    komi: str
+    version: int
+    settings: SettingsOut
+    directors: list[PersonOut]
+    players: list[TPlayerOut]
+    round_list: list[RoundOut]
+    you: YouOut
+
+
+class TournamentLine(_Strict):
+    id: str
+    name: str
+    created_at: datetime
+    updated_at: datetime
+
+
+class TournamentsOut(_Strict):
+    """``GET /api/tournaments``: newest first."""
+
+    tournaments: list[TournamentLine]
+
+
+class StandingOut(_Strict):
+    """One line: ``values`` maps each placement criterion to its value as the results files print it."""
+
+    place: int
+    key: str
+    name: str
+    first_name: str
+    rank: str
+    values: dict[str, str]
+
+
+class StandingsOut(_Strict):
+    """``GET /api/tournaments/{id}/standings``."""
+
+    after_round: int
+    criteria: list[str]
+    lines: list[StandingOut]
+
+
+class LogEntryOut(_Strict):
+    seq: int
+    at: datetime
+    by: str
+    action: str
+    detail: dict[str, object]
+
+
+class LogOut(_Strict):
+    """``GET /api/tournaments/{id}/log``: every change, oldest first."""
+
+    entries: list[LogEntryOut]
+
+
+class MyRoundOut(_Strict):
+    """A round of the caller's: their table, colour, opponent (``bye``: they have the bye), and game."""
+
+    round: int
+    bye: bool
+    table: int | None
+    color: Literal["B", "W"] | None
+    opponent: TPlayerOut | None
+    handicap: int
+    result: ResultName | None
+    game: str | None
+
+
+class MineOut(_Strict):
+    """``GET /api/tournaments/{id}/me``: the caller's player and rounds (``player`` null: not registered)."""
+
+    player: str | None
+    rounds: list[MyRoundOut]
