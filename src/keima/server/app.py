@@ -18,41 +18,32 @@ from typing import Any
 
 from fastapi import FastAPI
 
-from keima.server.accounts.limits import ChatFlood, Limits
-from keima.server.accounts.mutes import Mutes
-from keima.server.accounts.service import Players, load_secret
+from keima.server.accounts import ChatFlood, Limits, Mutes, Players, load_secret
+from keima.server.automatch import Matchmaker
 from keima.server.automatch import routes as api_automatch
-from keima.server.automatch.matchmaker import Matchmaker
+from keima.server.edge import DIST, BodyLimit, SecurityHeaders, content_security_policy
 from keima.server.edge import http as http_edge
 from keima.server.edge import ui as routes_ui
 from keima.server.edge import unreachable as storage_errors
-from keima.server.edge.http import BodyLimit, SecurityHeaders, content_security_policy
-from keima.server.edge.ui import DIST
+from keima.server.games import WARN, AwaySettings, Chat, Conditional, Hub
 from keima.server.games import conditional_routes as api_conditional
 from keima.server.games import routes as routes_games
-from keima.server.games.away import AwaySettings
-from keima.server.games.chat import Chat
-from keima.server.games.conditional import Conditional
-from keima.server.games.hub import Hub
-from keima.server.games.service import WARN
-from keima.server.live.pubsub import PLAYER_PREFIX, LocalPubSub, PubSub
+from keima.server.live import PLAYER_PREFIX, LocalPubSub, PubSub
+from keima.server.lobby import Lobby
 from keima.server.lobby import routes as lobby_routes
-from keima.server.lobby.lobby import Lobby
-from keima.server.notifications import notify
+from keima.server.notifications import Mailer, Smtp, notify
 from keima.server.notifications import routes as api_notify
-from keima.server.notifications.mailer import Mailer, Smtp
 from keima.server.players import games_routes as api_player_games
 from keima.server.players import mutes_routes as api_mutes
 from keima.server.players import routes as api_players
 from keima.server.ratings import records
 from keima.server.ratings import routes as api_ratings
 from keima.server.ratings import subscriber as ratings_subscriber
+from keima.server.reviews import REVIEW_MAX_BODY, ReviewService, stored_game
 from keima.server.reviews import bot_review_routes as routes_analysis
-from keima.server.reviews.bot_reviews import ReviewService, stored_game
-from keima.server.reviews.positions import router as positions_router
-from keima.server.reviews.record_review import REVIEW_MAX_BODY
-from keima.server.reviews.record_review import router as review_router
-from keima.server.storage.store import Store, default_url, make_engine, migrate
+from keima.server.reviews import router as positions_router
+from keima.server.reviews import router as review_router
+from keima.server.storage import Store, default_url, make_engine, migrate
 from keima.server.tournaments import results as tournament_results
 from keima.server.tournaments import round_routes as tournament_round_routes
 from keima.server.tournaments import rounds as tournament_rounds
@@ -97,8 +88,7 @@ def create_app(db_url: str | None = None, *, pubsub: PubSub | None = None, dist:
         cluster_parts: list[Any] = []
         review_queue: Any = None
         if redis_url:
-            from keima.server.live.jobs import JobQueue
-            from keima.server.live.redis_pubsub import RedisPubSub
+            from keima.server.live import JobQueue, RedisPubSub
 
             rps = RedisPubSub(redis_url)
             queue = JobQueue(redis_url)

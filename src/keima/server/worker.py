@@ -11,7 +11,7 @@ import logging
 import secrets
 from typing import Any
 
-from keima.server.live.jobs import (
+from keima.server.live import (
     HEARTBEAT_S,
     HEARTBEAT_TTL_S,
     QUEUE,
@@ -59,7 +59,7 @@ async def keima_review(ctx: dict[str, Any], review_id: str) -> str:
     job is taken again later)."""
     from arq.worker import Retry
 
-    from keima.server.reviews.bot_reviews import CHUNK_SECONDS
+    from keima.server.reviews import CHUNK_SECONDS
 
     lock: asyncio.Lock = ctx["review_lock"]
     if lock.locked():
@@ -92,9 +92,9 @@ def make_worker(db_url: str, redis_url: str, *, jobs: int = 1, warm: bool = True
     from arq import Worker, func
 
     from keima.server.app import make_hub
-    from keima.server.live.redis_pubsub import RedisPubSub
-    from keima.server.reviews.bot_reviews import ReviewService, stored_game
-    from keima.server.storage.store import Store, make_engine
+    from keima.server.live import RedisPubSub
+    from keima.server.reviews import ReviewService, stored_game
+    from keima.server.storage import Store, make_engine
 
     async def startup(ctx: dict[str, Any]) -> None:
         if warm:
@@ -112,8 +112,8 @@ def make_worker(db_url: str, redis_url: str, *, jobs: int = 1, warm: bool = True
         pubsub.on_remote = hub.on_remote
         pubsub.rebuildable = hub.rebuildable
         if smtp_url:
-            from keima.server.accounts.service import Players, load_secret
-            from keima.server.notifications.mailer import Mailer, Smtp
+            from keima.server.accounts import Players, load_secret
+            from keima.server.notifications import Mailer, Smtp
 
             secret = await asyncio.to_thread(load_secret, store)  # the web processes' key: the same links
             mailer = Mailer(engine, Smtp.parse(smtp_url), public_url or "http://localhost:8000",

@@ -26,8 +26,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
 from keima.server.errors import Refused
-from keima.server.storage.store import Store, now_utc
-from keima.server.storage.tables import chat_mutes
+from keima.server.storage import Store, chat_mutes, now_utc
 
 #: How many senders one player may mute.
 MAX_MUTES = 200

@@ -49,7 +49,7 @@ from sqlalchemy.exc import IntegrityError
 from keima.server.accounts.limits import Limiter, Limits, env_limit
 from keima.server.accounts.text import check_name, check_password, check_rank, name_folds, refuse_reserved
 from keima.server.errors import Refused
-from keima.server.storage.store import Store, game_players, now_utc, player_sessions, players, server_settings
+from keima.server.storage import Store, game_players, now_utc, player_sessions, players, server_settings
 
 SESSION_COOKIE = "keima_session"
 SESSION_AGE = 365 * 86400

@@ -12,7 +12,7 @@ from sqlalchemy.engine import Connection, Engine
 
 from keima.server import timesource
 from keima.server.accounts.vacation import Vacation
-from keima.server.storage.tables import player_settings, players
+from keima.server.storage import player_settings, players
 
 
 def as_timestamp(d: datetime | None) -> float | None:

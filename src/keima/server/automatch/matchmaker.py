@@ -34,17 +34,17 @@ from keima.server import timesource
 from keima.server.automatch import pairs as automatch
 from keima.server.automatch import store as store_automatch
 from keima.server.errors import Refused
-from keima.server.games.newgame import build, new_game_id, seat_opponent
+from keima.server.games import build, new_game_id, seat_opponent
 from keima.server.housekeeping import Background
-from keima.server.live.pubsub import player_channel
+from keima.server.live import player_channel
 from keima.server.notifications import notify
-from keima.server.ratings.subscriber import rating_of
+from keima.server.ratings import rating_of
 
 if TYPE_CHECKING:
-    from keima.server.accounts.service import Player, Players
-    from keima.server.games.hub import Hub
+    from keima.server.accounts import Player, Players
+    from keima.server.games import Hub
 
-log = logging.getLogger("keima.server.automatch.pairs")
+log = logging.getLogger("keima.server.automatch")
 
 
 #: How a "matched" message begins (the lobby socket tells it from the lists' notices by it).

@@ -27,7 +27,7 @@ from typing import Any
 from keima.ratings.handicap import rank_difference
 from keima.ratings.ranks import rank_number
 from keima.rules.ruleset import Ruleset
-from keima.server.games.clock import CORRESPONDENCE_PRESETS
+from keima.server.games import CORRESPONDENCE_PRESETS
 
 #: The clock of each speed offered (``keima.server.games.clock.ClockSpec`` dicts): byo-yomi, 5 periods, for the live
 #: speeds; for correspondence, the Fischer preset of the new-game form (3 days, 1 more a move, at most 7 held, weekend

@@ -12,9 +12,9 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Request, Response
 from pydantic import BaseModel, ConfigDict, Field
 
-from keima.server.accounts.requests import caller_player, is_https, players_of, set_session_cookie
+from keima.server.accounts import caller_player, is_https, players_of, set_session_cookie
 from keima.server.automatch.matchmaker import Matchmaker
-from keima.server.edge.origin import same_origin
+from keima.server.edge import same_origin
 from keima.server.errors import ErrorBody, Refused
 
 router = APIRouter()

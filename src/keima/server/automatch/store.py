@@ -19,7 +19,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 
 from keima.server.automatch.pairs import Entry
-from keima.server.storage.tables import automatch
+from keima.server.storage import automatch
 
 Op = Callable[[Connection], Any]
 

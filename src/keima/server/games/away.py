@@ -19,15 +19,13 @@ from fastapi import Request, WebSocket
 from sqlalchemy.engine import Engine
 
 from keima.server import timesource
-from keima.server.accounts.service import Player
-from keima.server.accounts.settings import Away, as_datetime, read, upsert
+from keima.server.accounts import Away, Player, as_datetime, read, upsert
 from keima.server.errors import Refused
 from keima.server.games import reads as store_reads
 from keima.server.games.pauses import valid_zone
 from keima.server.games.service import GameService
 from keima.server.games.session import GameSession
-from keima.server.storage.store import Store
-from keima.server.storage.tables import games
+from keima.server.storage import Store, games
 
 log = logging.getLogger("keima.server")
 

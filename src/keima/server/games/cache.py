@@ -33,8 +33,8 @@ from keima.server.games.folding import fold
 from keima.server.games.rows import from_row, mutable_part, to_row
 from keima.server.games.session import GameSession
 from keima.server.housekeeping import release_memory
-from keima.server.live.pubsub import PubSub
-from keima.server.storage.store import Store, now_utc
+from keima.server.live import PubSub
+from keima.server.storage import Store, now_utc
 
 log = logging.getLogger("keima.server")
 

@@ -20,9 +20,7 @@ from typing import Any
 from keima.record import dump_sgf
 from keima.rules.board import BLACK, WHITE, color_word
 from keima.server import timesource
-from keima.server.accounts.limits import Limiter, Limits
-from keima.server.accounts.service import Player, too_many
-from keima.server.accounts.text import clean_text, rank_words
+from keima.server.accounts import Limiter, Limits, Player, clean_text, rank_words, too_many
 from keima.server.errors import Refused
 from keima.server.games.clock import clock_words
 from keima.server.games.hub import Hub

@@ -18,7 +18,7 @@ import sqlalchemy as sa
 from keima.server import timesource
 from keima.server.games.reads import entries_since, head
 from keima.server.games.session import GameSession
-from keima.server.storage.store import now_utc
+from keima.server.storage import now_utc
 
 __all__ = ["charge_since", "entries_since", "head", "is_conflict"]
 

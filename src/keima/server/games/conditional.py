@@ -31,8 +31,7 @@ from keima.server.errors import Refused
 from keima.server.games.events import GameEvent
 from keima.server.games.service import GameService
 from keima.server.games.session import GameSession
-from keima.server.storage.store import Store
-from keima.server.storage.tables import conditional_moves
+from keima.server.storage import Store, conditional_moves
 
 log = logging.getLogger("keima.server")
 

@@ -9,8 +9,8 @@ from typing import Any
 
 from fastapi import APIRouter, Request, Response
 
-from keima.server.accounts.requests import caller_token
-from keima.server.edge.origin import same_origin as _same_origin
+from keima.server.accounts import caller_token
+from keima.server.edge import same_origin as _same_origin
 from keima.server.errors import ErrorBody, Refused
 from keima.server.games import conditional
 from keima.server.games.seats import token_hash

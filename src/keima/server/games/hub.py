@@ -39,9 +39,8 @@ from keima.server.games.scheduler import (
 from keima.server.games.service import GameService
 from keima.server.games.session import GameSession
 from keima.server.housekeeping import GcPauses
-from keima.server.live.bell import Bell
-from keima.server.live.pubsub import PubSub
-from keima.server.storage.store import Store
+from keima.server.live import Bell, PubSub
+from keima.server.storage import Store
 
 #: A timed job of the scheduler that a domain above the games adds (the ratings' ``rated``, the notifications'
 #: ``warn``): made for the process's game service.

@@ -15,7 +15,7 @@ from keima.server.games.clock import ClockSpec, GameClock
 from keima.server.games.seats import Seats, token_hash
 from keima.server.games.service import GameService
 from keima.server.games.session import GameSession
-from keima.server.storage.store import now_utc
+from keima.server.storage import now_utc
 
 
 def new_game_id() -> str:

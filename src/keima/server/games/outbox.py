@@ -25,8 +25,8 @@ from sqlalchemy.engine import Engine
 from keima.server.games.events import GameEvent, durable
 from keima.server.games.session import GameSession
 from keima.server.housekeeping import Background
+from keima.server.storage import Apply
 from keima.server.storage import queues as store_events
-from keima.server.storage.queues import Apply
 
 log = logging.getLogger("keima.server")
 

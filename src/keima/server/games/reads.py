@@ -12,7 +12,7 @@ from typing import Any, Literal
 import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 
-from keima.server.storage.tables import game_log, game_players, games
+from keima.server.storage import game_log, game_players, games
 
 Status = Literal["open", "live", "finished"]
 

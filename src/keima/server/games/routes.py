@@ -12,8 +12,7 @@ from fastapi.responses import Response
 from keima import ai
 from keima.rules.coords import MAX_SIZE, MIN_SIZE
 from keima.server import timesource
-from keima.server.accounts.mutes import without_muted_state
-from keima.server.accounts.requests import (
+from keima.server.accounts import (
     caller_player,
     caller_token,
     chat_player,
@@ -21,9 +20,10 @@ from keima.server.accounts.requests import (
     needs_player,
     players_of,
     set_session_cookie,
+    without_muted_state,
 )
-from keima.server.edge.http import json_response
-from keima.server.edge.origin import same_origin as _same_origin
+from keima.server.edge import json_response
+from keima.server.edge import same_origin as _same_origin
 from keima.server.errors import ErrorBody, Refused
 from keima.server.games import newgame
 from keima.server.games import socket as game_socket

@@ -31,8 +31,8 @@ from keima.server.games.cache import GameCache
 from keima.server.games.service import FLAG, SCORING, GameService
 from keima.server.games.session import GameSession
 from keima.server.housekeeping import Background
+from keima.server.storage import now_utc
 from keima.server.storage import queues as store_events
-from keima.server.storage.store import now_utc
 
 log = logging.getLogger("keima.server")
 

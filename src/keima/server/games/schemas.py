@@ -12,7 +12,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, RootModel, StrictBool, StrictInt, TypeAdapter
 
 from keima.rules.coords import MAX_SIZE, MIN_SIZE
-from keima.server.accounts.text import CHAT_MAX
+from keima.server.accounts import CHAT_MAX
 
 #: The longest main time (or Fischer cap) and the longest time a move may get: correspondence games run for
 #: weeks, but a clock beyond these is a game nobody is playing (docs/correspondence.md).

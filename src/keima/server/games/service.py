@@ -38,8 +38,8 @@ from keima.server.games.rows import mutable_part, to_row
 from keima.server.games.seats import token_hash
 from keima.server.games.session import GameSession
 from keima.server.games.view import wall_time
-from keima.server.live.pubsub import PubSub
-from keima.server.storage.store import Store, now_utc
+from keima.server.live import PubSub
+from keima.server.storage import Store, now_utc
 
 log = logging.getLogger("keima.server")
 

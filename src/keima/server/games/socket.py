@@ -18,10 +18,14 @@ from fastapi import WebSocket, WebSocketDisconnect
 from pydantic import ValidationError
 
 from keima.server import timesource
-from keima.server.accounts.mutes import without_muted_delta, without_muted_state
-from keima.server.accounts.requests import caller_token, check_chat_flood, players_of
-from keima.server.edge.http import MAX_BODY, printable, validation_error
-from keima.server.edge.origin import cross_origin
+from keima.server.accounts import (
+    caller_token,
+    check_chat_flood,
+    players_of,
+    without_muted_delta,
+    without_muted_state,
+)
+from keima.server.edge import MAX_BODY, cross_origin, printable, validation_error
 from keima.server.errors import Refused
 from keima.server.games.answers import WsAck, WsError, WsErrorDetail, WsNotice, WsPong
 from keima.server.games.hub import Hub

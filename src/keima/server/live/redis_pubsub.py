@@ -26,10 +26,10 @@ import asyncio
 import contextlib
 import logging
 import secrets
-import time
 from collections.abc import Callable
 from typing import Any
 
+from keima.server import timesource
 from keima.server.live.pubsub import LocalPubSub, Subscription
 
 log = logging.getLogger("keima.server.redis")
@@ -132,7 +132,7 @@ class RedisPubSub:
         if not channels:
             return out
         try:
-            now = time.time()
+            now = timesource.now()
             recent = await self._redis.zrangebyscore(WATCHING_PROCESSES, now - 5 * self.advertise_s, "+inf")
             keys = [WATCHING + p.decode() for p in recent if p.decode() != self.origin]
             if keys:
@@ -201,7 +201,7 @@ class RedisPubSub:
                             pipe.hset(key, mapping=counts)
                     if counts:
                         pipe.expire(key, max(1, round(self.advertise_s * 5)))
-                        now = time.time()
+                        now = timesource.now()
                         pipe.zadd(WATCHING_PROCESSES, {self.origin: now})
                         pipe.zremrangebyscore(WATCHING_PROCESSES, "-inf", now - 60 * self.advertise_s)
                     await pipe.execute()

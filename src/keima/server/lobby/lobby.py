@@ -20,17 +20,13 @@ import time
 from typing import TYPE_CHECKING, Any, Literal, cast
 
 from keima.server import timesource
+from keima.server.games import Color, GameEvent, GameSession, from_row, status_of, summary_line
 from keima.server.games import reads as store_reads
-from keima.server.games.events import GameEvent
-from keima.server.games.rows import from_row
-from keima.server.games.schemas import Color
-from keima.server.games.session import GameSession
-from keima.server.games.summary import status_of, summary_line
-from keima.server.live.pubsub import player_channel
+from keima.server.live import player_channel
 from keima.server.lobby.schemas import GameSummary, LobbyOut
 
 if TYPE_CHECKING:
-    from keima.server.games.hub import Hub
+    from keima.server.games import Hub
 
 Status = Literal["open", "live", "finished"]
 LOBBY = "lobby"

@@ -7,24 +7,23 @@ import asyncio
 import contextlib
 import json
 import logging
-import time
 from typing import Any, Literal
 
 from fastapi import APIRouter, Query, Request, Response, WebSocket, WebSocketDisconnect
 
-from keima.server.accounts.requests import players_of, required_player
-from keima.server.automatch.matchmaker import MATCHED_PREFIX, matched_json
-from keima.server.edge.origin import cross_origin as _cross_origin
-from keima.server.edge.unreachable import WS_TRY_AGAIN_LATER, storage_unreachable
+from keima.server import timesource
+from keima.server.accounts import players_of, required_player
+from keima.server.automatch import MATCHED_PREFIX, matched_json
+from keima.server.edge import WS_TRY_AGAIN_LATER, storage_unreachable
+from keima.server.edge import cross_origin as _cross_origin
 from keima.server.errors import ErrorBody
-from keima.server.live.bell import NOTICE as BELL_NOTICE
-from keima.server.live.notice_socket import serve_notices
-from keima.server.live.pubsub import player_channel
+from keima.server.live import NOTICE as BELL_NOTICE
+from keima.server.live import player_channel, serve_notices
 from keima.server.lobby.lobby import LOBBY, Lobby
 from keima.server.lobby.schemas import GamesOut
-from keima.server.notifications.notify import unread_count
+from keima.server.notifications import unread_count
 
-log = logging.getLogger("keima.server.accounts.service")
+log = logging.getLogger("keima.server.lobby")
 router = APIRouter()
 _errors: dict[int | str, dict[str, Any]] = {code: {"model": ErrorBody} for code in (400, 401, 403, 409, 422, 429)}
 
@@ -39,7 +38,7 @@ async def list_games(request: Request, status: Literal["open", "live", "finished
                      limit: int = Query(30, ge=1, le=100)) -> Response:
     """Open challenges, live games (both seats taken) or finished games, newest first."""
     lobby: Lobby = request.app.state.lobby
-    return _json(GamesOut(games=await lobby.games(status, size=size, limit=limit), now=round(time.time(), 3)))
+    return _json(GamesOut(games=await lobby.games(status, size=size, limit=limit), now=round(timesource.now(), 3)))
 
 
 @router.get("/api/me/games", responses={200: {"model": GamesOut}, **_errors})
@@ -49,7 +48,7 @@ async def my_games(request: Request, status: Literal["live", "finished"] = "live
     player = await required_player(request)
     lobby: Lobby = request.app.state.lobby
     return _json(GamesOut(games=await lobby.games(status, limit=limit, player_id=player.id),
-                          now=round(time.time(), 3)))
+                          now=round(timesource.now(), 3)))
 
 
 @router.websocket("/api/lobby/ws")
@@ -96,7 +95,7 @@ async def lobby_socket(websocket: WebSocket) -> None:
         if pid is not None:
             mine = GamesOut(games=await lobby.games("live", player_id=pid)).model_dump_json(
                 exclude={"now"})[len('{"games":'):-1]
-        await websocket.send_text(f'{lists[:-1]},"mine":{mine},"now":{time.time():.3f}}}')
+        await websocket.send_text(f'{lists[:-1]},"mine":{mine},"now":{timesource.now():.3f}}}')
 
     async def tell() -> None:
         while notices:

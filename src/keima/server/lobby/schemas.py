@@ -6,7 +6,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from keima.server.games.schemas import Color
+from keima.server.games import Color
 
 
 class _Strict(BaseModel):

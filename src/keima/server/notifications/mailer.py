@@ -33,7 +33,7 @@ from sqlalchemy.engine import Engine
 from keima.server import timesource
 from keima.server.housekeeping import Background
 from keima.server.notifications import notify
-from keima.server.storage.tables import emails
+from keima.server.storage import emails
 
 log = logging.getLogger("keima.server")
 
@@ -159,7 +159,7 @@ def words(lang: str) -> dict[str, str]:
 
 def line_of(item: dict[str, Any], lang: str) -> str:
     """One notification in words (``{"kind", "game", "data"}``), in ``lang``: the bell and the emails use it."""
-    from keima.server.games.clock import duration_words
+    from keima.server.games import duration_words
 
     w = words(lang)
     data = item.get("data") or {}

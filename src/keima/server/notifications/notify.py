@@ -37,14 +37,9 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 
 from keima.server import timesource
-from keima.server.games.outbox import Subscriber
-from keima.server.games.pauses import zone
-from keima.server.games.scheduler import Handler
-from keima.server.games.seats import cname
-from keima.server.games.service import WARN_S, GameService
+from keima.server.games import WARN_S, GameService, Handler, Subscriber, cname, zone
 from keima.server.live import bell
-from keima.server.storage.store import now_utc
-from keima.server.storage.tables import emails, notifications, player_settings
+from keima.server.storage import emails, notifications, now_utc, player_settings
 
 log = logging.getLogger("keima.server")
 

@@ -12,9 +12,9 @@ from fastapi import Request
 from sqlalchemy.engine import Connection
 
 from keima.server import timesource
-from keima.server.accounts.settings import upsert
+from keima.server.accounts import upsert
 from keima.server.notifications import notify
-from keima.server.storage.tables import player_settings
+from keima.server.storage import player_settings
 
 
 async def _run(fn: Any, *args: Any) -> Any:

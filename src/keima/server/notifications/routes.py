@@ -16,15 +16,14 @@ from fastapi.responses import HTMLResponse
 from sqlalchemy.engine import Connection
 
 from keima.server import timesource
-from keima.server.accounts.requests import players_of, required_player
-from keima.server.accounts.settings import upsert
-from keima.server.edge.origin import same_origin as _same_origin
+from keima.server.accounts import players_of, required_player, upsert
+from keima.server.edge import same_origin as _same_origin
 from keima.server.errors import ErrorBody, Refused
 from keima.server.notifications import notify
 from keima.server.notifications.mailer import Mailer, line_of
 from keima.server.notifications.preferences import lang_of, settings_row
 from keima.server.notifications.schemas import NotificationOut, NotificationsOut, ReadIn
-from keima.server.storage.tables import player_settings
+from keima.server.storage import player_settings
 
 router = APIRouter()
 _errors: dict[int | str, dict[str, Any]] = {code: {"model": ErrorBody} for code in (400, 401, 403, 422)}

@@ -10,23 +10,19 @@ found by name as names are matched (``find_player``: 404 for a name nobody has),
 from __future__ import annotations
 
 import asyncio
-import time
 from typing import Any, Literal, cast
 
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict
 
-from keima.server.accounts.requests import players_of
-from keima.server.accounts.service import name_key
+from keima.server import timesource
+from keima.server.accounts import name_key, players_of
 from keima.server.errors import ErrorBody, Refused, quote
-from keima.server.games.schemas import Color
-from keima.server.games.view import bot_name
-from keima.server.lobby.lobby import Lobby
-from keima.server.lobby.schemas import GameSummary
+from keima.server.games import Color, bot_name
+from keima.server.lobby import GameSummary, Lobby
 from keima.server.players import store as store_player
-from keima.server.ratings import bot_players
-from keima.server.ratings.routes import find_player
+from keima.server.ratings import bot_players, find_player
 
 router = APIRouter()
 _errors: dict[int | str, dict[str, Any]] = {404: {"model": ErrorBody}, 422: {"model": ErrorBody}}
@@ -109,7 +105,7 @@ async def player_games(request: Request, name: str,
         raise Refused("invalid-request", f"before: no game {quote(before or '')}", field="before") from None
     lobby: Lobby = request.app.state.lobby
     reader = await players_of(request).player_id(request.cookies)
-    out = PlayerGamesOut(games=await lobby.summaries(rows, reader), seats=seats, now=round(time.time(), 3))
+    out = PlayerGamesOut(games=await lobby.summaries(rows, reader), seats=seats, now=round(timesource.now(), 3))
     return Response(out.model_dump_json(), media_type="application/json")
 
 

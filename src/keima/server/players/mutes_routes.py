@@ -7,9 +7,8 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Path, Request, Response
 from pydantic import BaseModel, ConfigDict, Field
 
-from keima.server.accounts.mutes import Mutes
-from keima.server.accounts.requests import players_of
-from keima.server.edge.origin import same_origin
+from keima.server.accounts import Mutes, players_of
+from keima.server.edge import same_origin
 from keima.server.errors import ErrorBody, Refused
 
 router = APIRouter()

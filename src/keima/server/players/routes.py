@@ -15,31 +15,30 @@ from typing import Any
 from fastapi import APIRouter, Request, Response, WebSocket
 
 from keima.server import timesource
-from keima.server.accounts.requests import (
+from keima.server.accounts import (
     SEAT_COOKIE_PREFIX,
+    SESSION_COOKIE,
+    Away,
+    Player,
     address,
     caller_player,
     is_https,
     players_of,
+    rank_words,
     required_player,
     set_session_cookie,
 )
-from keima.server.accounts.service import SESSION_COOKIE, Player
-from keima.server.accounts.settings import Away
-from keima.server.accounts.text import rank_words
-from keima.server.edge.origin import same_origin as _same_origin
+from keima.server.edge import same_origin as _same_origin
 from keima.server.errors import ErrorBody, Refused
+from keima.server.games import Hub, away_of, token_hash
 from keima.server.games import reads as store_reads
-from keima.server.games.away import away_of
-from keima.server.games.hub import Hub
-from keima.server.games.seats import token_hash
-from keima.server.lobby.lobby import Lobby
-from keima.server.notifications.notify import prefs_of as notify_prefs
-from keima.server.notifications.preferences import update_settings
+from keima.server.lobby import Lobby
+from keima.server.notifications import prefs_of as notify_prefs
+from keima.server.notifications import update_settings
 from keima.server.players.schemas import Credentials, MeOut, MePatch, PasswordChange, VacationOut
-from keima.server.ratings.subscriber import has_rated_game
+from keima.server.ratings import has_rated_game
 
-log = logging.getLogger("keima.server.accounts.service")
+log = logging.getLogger("keima.server.players")
 router = APIRouter()
 _errors: dict[int | str, dict[str, Any]] = {code: {"model": ErrorBody} for code in (400, 401, 403, 409, 422, 429)}
 

@@ -7,7 +7,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from keima.server.notifications.schemas import NotifyKind, NotifyPref
+from keima.server.notifications import NotifyKind, NotifyPref
 
 
 class _Strict(BaseModel):

@@ -16,7 +16,7 @@ from typing import Any, Literal
 import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 
-from keima.server.storage.tables import game_players, games, players
+from keima.server.storage import game_players, games, players
 
 Status = Literal["finished", "live"]
 Outcome = Literal["won", "lost"]

@@ -21,9 +21,9 @@ from sqlalchemy.engine import Engine
 from keima import ai, seat
 from keima.ratings import game as rating_game
 from keima.ratings.glicko2 import Rating
-from keima.server.accounts.service import name_key
-from keima.server.games.view import bot_name
-from keima.server.storage.tables import games
+from keima.server.accounts import name_key
+from keima.server.games import bot_name
+from keima.server.storage import games
 
 #: Where each level of keima starts, as a declared rank (its middle, deviation 250: ``rating_game.initial``).
 #: Why these ranks: docs/ratings.md, *Bots as players*. A GTP engine, of unknown strength, starts as a newcomer.

@@ -11,8 +11,8 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 
-from keima.server.games.outbox import Subscriber
-from keima.server.storage.tables import player_records
+from keima.server.games import Subscriber
+from keima.server.storage import player_records
 
 NAME = "player-records"
 

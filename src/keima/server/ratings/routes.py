@@ -21,13 +21,13 @@ from sqlalchemy.engine import Engine
 
 from keima.ratings import game as rating_game
 from keima.ratings import ranks
-from keima.server.accounts.service import name_key
+from keima.server.accounts import name_key
 from keima.server.errors import ErrorBody, Refused
-from keima.server.games.hub import Hub
+from keima.server.games import Hub
 from keima.server.ratings import bot_players
 from keima.server.ratings.records import record_of
 from keima.server.ratings.subscriber import history_of, rating_of
-from keima.server.storage.tables import players
+from keima.server.storage import players
 
 router = APIRouter()
 _errors: dict[int | str, dict[str, Any]] = {404: {"model": ErrorBody}}

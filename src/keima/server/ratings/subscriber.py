@@ -35,21 +35,20 @@ from keima.ratings import game as rating_game
 from keima.ratings.glicko2 import Rating
 from keima.ratings.handicap import rank_difference
 from keima.rules.ruleset import RulesError, get_ruleset
-from keima.server.games.outbox import Subscriber
-from keima.server.games.scheduler import Handler
-from keima.server.games.service import GameService
+from keima.server.games import GameService, Handler, Subscriber
 from keima.server.ratings import bot_players
-from keima.server.storage import queues as store_events
-from keima.server.storage.store import now_utc, set_job
-from keima.server.storage.tables import (
+from keima.server.storage import (
     event_progress,
     game_outbox,
     games,
+    now_utc,
     rating_changes,
     rating_history,
     ratings,
+    set_job,
     tournament_games,
 )
+from keima.server.storage import queues as store_events
 
 NAME = "ratings"
 KINDS = frozenset({"finished"})

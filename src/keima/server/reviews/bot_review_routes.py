@@ -15,8 +15,8 @@ from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict, Field
 
 from keima.record import DEFAULT_MAX_BYTES
-from keima.server.accounts.requests import caller_player, is_https, needs_player, set_session_cookie
-from keima.server.edge.http import json_response
+from keima.server.accounts import caller_player, is_https, needs_player, set_session_cookie
+from keima.server.edge import json_response
 from keima.server.reviews.bot_reviews import ReviewService, review_id
 
 router = APIRouter()

@@ -40,8 +40,9 @@ from sqlalchemy.exc import IntegrityError
 from keima.ai.analysis import Analyst, Budget, Cancelled, Evaluation, assemble, lower_priority, positions
 from keima.record import SgfError, load_record
 from keima.rules.game import Game
+from keima.server import timesource
 from keima.server.errors import Refused
-from keima.server.storage.tables import analyses
+from keima.server.storage import analyses
 
 log = logging.getLogger("keima.reviews")
 
@@ -108,7 +109,7 @@ def review_json(row: dict[str, Any]) -> dict[str, Any]:
 def stored_game(store: Any, game_id: str) -> Game | None:
     """The referee game of ``game_id`` as ``store`` (``keima.server.storage.store.Store``) holds it; None when there is
     none. Blocking: call it from a thread."""
-    from keima.server.games.rows import from_row
+    from keima.server.games import from_row
 
     stored = store.load(game_id)
     return None if stored is None else from_row(stored.row, stored.entries, stored.people).game
@@ -200,7 +201,7 @@ class ReviewService:
     async def _start(self, aid: str, game_id: str | None, sgf: str | None, size: int, total: int,
                      requester: str) -> tuple[dict[str, Any], bool]:
         def op() -> tuple[dict[str, Any], bool]:
-            now = datetime.now(UTC)
+            now = timesource.now_utc()
             with self._starting, self.engine.begin() as conn:
                 if conn.dialect.name == "postgresql":
                     conn.exec_driver_sql("SELECT pg_advisory_xact_lock(7243503)")
@@ -238,7 +239,7 @@ class ReviewService:
             await self._launch(aid, 0)
         elif row["status"] in ACTIVE:
             updated = _utc(row["updated_at"])
-            if updated is not None and (datetime.now(UTC) - updated).total_seconds() > STALE_SECONDS:
+            if updated is not None and (timesource.now_utc() - updated).total_seconds() > STALE_SECONDS:
                 await self._launch(aid, int(row["done"]))  # its worker is gone: queue it again
         return review_json(row), started
 
@@ -262,7 +263,7 @@ class ReviewService:
                 if row["status"] not in ACTIVE:
                     raise Refused("review-over", f"the review has ended ({row['status']})")
                 conn.execute(analyses.update().where(analyses.c.id == aid).values(
-                    status="cancelled", updated_at=datetime.now(UTC)))
+                    status="cancelled", updated_at=timesource.now_utc()))
                 return dict(conn.execute(sa.select(analyses).where(analyses.c.id == aid)).mappings().one())
 
         row = await asyncio.to_thread(op)
@@ -345,10 +346,10 @@ class ReviewService:
         with self.engine.begin() as conn:
             done = conn.execute(analyses.update().where(analyses.c.id == aid, analyses.c.status.in_(ACTIVE)).values(
                 status=status, done=len(evals), evals=[e.as_dict() for e in evals], moves=moves,
-                updated_at=datetime.now(UTC)))
+                updated_at=timesource.now_utc()))
         return bool(done.rowcount)
 
     def _fail(self, aid: str, reason: str) -> None:
         with self.engine.begin() as conn:
             conn.execute(analyses.update().where(analyses.c.id == aid, analyses.c.status.in_(ACTIVE)).values(
-                status="failed", error=reason, updated_at=datetime.now(UTC)))
+                status="failed", error=reason, updated_at=timesource.now_utc()))

@@ -29,7 +29,7 @@ from keima.rules.coords import CoordinateError, from_gtp, from_sgf, to_gtp
 from keima.rules.game import GameError, IllegalMove
 from keima.rules.ruleset import RulesError, get_ruleset
 from keima.server.errors import Refused, quote
-from keima.server.games.chat import game_sgf
+from keima.server.games import game_sgf
 from keima.server.reviews.positions import _estimate_slots, position_of
 from keima.server.reviews.record_schemas import (
     MAX_NODES,

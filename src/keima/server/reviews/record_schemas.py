@@ -8,7 +8,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from keima.record import DEFAULT_MAX_BYTES
-from keima.server.games.schemas import Color
+from keima.server.games import Color
 
 #: A review answers at most this many nodes (each carries its board): the record's size limit alone would
 #: allow a tree of a hundred thousand nodes, whose boards would weigh tens of megabytes.

@@ -2,3 +2,51 @@
 (group commits, one transaction per change with its outbox events and timed jobs), and the queues of what follows a
 change (the scheduler's timed jobs, the outbox's deliveries).
 """
+
+from __future__ import annotations
+
+from keima.server.storage import queues
+from keima.server.storage.queues import Apply
+from keima.server.storage.store import (
+    Store,
+    default_url,
+    make_engine,
+    migrate,
+    now_utc,
+    set_job,
+)
+from keima.server.storage.tables import (
+    analyses,
+    automatch,
+    chat_mutes,
+    conditional_moves,
+    emails,
+    event_progress,
+    game_log,
+    game_outbox,
+    game_players,
+    games,
+    notifications,
+    player_records,
+    player_sessions,
+    player_settings,
+    players,
+    rating_changes,
+    rating_history,
+    ratings,
+    scheduled_jobs,
+    server_settings,
+    tournament_accounts,
+    tournament_directors,
+    tournament_games,
+    tournament_log,
+    tournaments,
+)
+
+__all__ = [
+    "Apply", "Store", "analyses", "automatch", "chat_mutes", "conditional_moves", "default_url", "emails",
+    "event_progress", "game_log", "game_outbox", "game_players", "games", "make_engine", "migrate",
+    "notifications", "now_utc", "player_records", "player_sessions", "player_settings", "players", "queues",
+    "rating_changes", "rating_history", "ratings", "scheduled_jobs", "server_settings", "set_job",
+    "tournament_accounts", "tournament_directors", "tournament_games", "tournament_log", "tournaments"
+]

@@ -2,3 +2,11 @@
 the online rounds played as keima games with their results carried to the standings, and the files for the
 federations (the pairing and the standings themselves are ``keima.tournament``).
 """
+
+from __future__ import annotations
+
+from keima.server.tournaments import results, round_routes, rounds, routes
+
+__all__ = [
+    "results", "round_routes", "rounds", "routes"
+]

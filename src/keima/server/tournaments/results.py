@@ -9,13 +9,13 @@ standings whichever process delivers it and however often. A result a director e
 from __future__ import annotations
 
 import logging
-from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy.engine import Connection
 
+from keima.server import timesource
 from keima.server.errors import Refused
-from keima.server.games.outbox import Subscriber
+from keima.server.games import Subscriber
 from keima.server.tournaments import changes as ops
 from keima.server.tournaments import store as st
 from keima.tournament.model import Result, TournamentError
@@ -24,10 +24,6 @@ log = logging.getLogger("keima.server")
 
 NAME = "tournaments"
 SERVER = "keima"  # the log's name for changes the server makes by itself
-
-
-def _now() -> datetime:
-    return datetime.now(UTC)
 
 
 def result_of(result: str, reason: str | None) -> tuple[Result, bool]:
@@ -51,7 +47,7 @@ def _apply(conn: Connection, event: dict[str, Any]) -> None:
     data = event["data"]
     result, forfeit = result_of(str(data.get("result") or ""), data.get("reason"))
     try:
-        st.change_in(conn, tid, ops.game_result(rn, table, result, forfeit, event["game_id"]), None, SERVER, _now())
+        st.change_in(conn, tid, ops.game_result(rn, table, result, forfeit, event["game_id"]), None, SERVER, timesource.now_utc())
     except (Refused, TournamentError) as exc:
         # The table is gone (the tournament deleted): the result has nowhere to go.
         log.warning("tournament %s round %d table %d: result not written: %s", tid, rn, table, exc)

@@ -12,10 +12,11 @@ from typing import Any, Literal
 from fastapi import APIRouter, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import Response
 
-from keima.server.accounts.requests import players_of
-from keima.server.games.hub import Hub
-from keima.server.live.notice_socket import serve_notices
-from keima.server.lobby.lobby import LOBBY
+from keima.server import timesource
+from keima.server.accounts import players_of
+from keima.server.games import Hub
+from keima.server.live import serve_notices
+from keima.server.lobby import LOBBY
 from keima.server.ratings import subscriber as ratings_subscriber
 from keima.server.tournaments import changes as ops
 from keima.server.tournaments import store as st
@@ -27,7 +28,6 @@ from keima.server.tournaments.routes import (
     _hub,
     _json,
     _made,
-    _now,
     _player_out,
     _run,
     _stored,
@@ -80,7 +80,7 @@ async def swap_players(tid: str, rn: int, body: SwapIn, request: Request) -> Res
 @router.post("/api/tournaments/{tid}/rounds/{rn}/start", responses={200: {"model": TournamentOut}, **_errors})
 async def start_round(tid: str, rn: int, body: StartIn, request: Request) -> Response:
     """Start a paired round: it is no longer paired again; online, its games begin at ``start_at``."""
-    at = (body.start_at or _now()).astimezone(UTC)
+    at = (body.start_at or timesource.now_utc()).astimezone(UTC)
     return await _answer(request, await _change(request, tid, ops.start(rn, at)))
 
 

@@ -24,18 +24,14 @@ import base64
 import contextlib
 import hashlib
 import logging
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from keima.rules.board import BLACK, WHITE
 from keima.server import timesource
-from keima.server.accounts.service import Players
+from keima.server.accounts import Players
 from keima.server.errors import Refused
-from keima.server.games.hub import Hub
-from keima.server.games.newgame import build
-from keima.server.games.scheduler import Handler
-from keima.server.games.seats import token_hash
-from keima.server.games.session import GameSession
+from keima.server.games import GameSession, Handler, Hub, build, token_hash
 from keima.server.tournaments import changes as ops
 from keima.server.tournaments import store as st
 from keima.server.tournaments.results import SERVER
@@ -53,10 +49,6 @@ def game_id_of(tid: str, rn: int, table: int) -> str:
 def _job(job_id: str) -> tuple[str, int]:
     tid, _, rn = job_id.rpartition("/")
     return tid, int(rn)
-
-
-def _now() -> datetime:
-    return datetime.now(UTC)
 
 
 def default_clock(t: Tournament) -> dict[str, Any]:
@@ -107,10 +99,10 @@ def round_handler(hub: Hub, players: Players) -> Handler:
                   if g.white in accounts and g.black in accounts]
         people = await _run(st.people_of, engine, [p for _, w, b in tables for p in (w, b)])
         made = [(table, game_id_of(tid, rn, table)) for table, _, _ in tables]
-        start = datetime.fromisoformat(ops.round_info(s.settings, rn).get("start_at") or _now().isoformat())
+        start = datetime.fromisoformat(ops.round_info(s.settings, rn).get("start_at") or timesource.now_utc().isoformat())
         forfeit_at = start + timedelta(minutes=int(s.settings.get("forfeit_minutes") or 15))
         # The tables first: a game is never finished before its table knows it.
-        await _run(st.change, engine, tid, ops.online_games(rn, made, forfeit_at), None, SERVER, _now())
+        await _run(st.change, engine, tid, ops.online_games(rn, made, forfeit_at), None, SERVER, timesource.now_utc())
         for table, w, b in tables:
             gid = game_id_of(tid, rn, table)
             try:
@@ -169,7 +161,7 @@ async def _judge(hub: Hub, s: st.Stored, rn: int, table: int, gid: str, here: se
     if not came:
         # The table's verdict first, so that the game's own end (a forfeit of the player to move) does not
         # replace it when its result arrives.
-        await _run(st.change, engine, s.id, ops.both_absent(rn, table, True), None, SERVER, _now())
+        await _run(st.change, engine, s.id, ops.both_absent(rn, table, True), None, SERVER, timesource.now_utc())
 
     def judge(session: GameSession) -> dict[str, Any] | None:
         c = _absent(session)
@@ -180,7 +172,7 @@ async def _judge(hub: Hub, s: st.Stored, rn: int, table: int, gid: str, here: se
     after = await hub.service.change(gid, judge, fresh=True)
     if not came and after.game.phase != "finished":
         # A move arrived meanwhile: the game goes on, and so does the table.
-        await _run(st.change, engine, s.id, ops.both_absent(rn, table, False), None, SERVER, _now())
+        await _run(st.change, engine, s.id, ops.both_absent(rn, table, False), None, SERVER, timesource.now_utc())
 
 
 async def _run(fn: Any, *args: Any) -> Any:

@@ -12,18 +12,17 @@ from __future__ import annotations
 
 import asyncio
 import secrets
-from datetime import UTC, datetime
 from typing import Any
 
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import Response
 
 from keima.ratings import ranks
-from keima.server.accounts.requests import players_of
-from keima.server.accounts.service import Player, name_key
-from keima.server.edge.origin import same_origin
+from keima.server import timesource
+from keima.server.accounts import Player, name_key, players_of
+from keima.server.edge import same_origin
 from keima.server.errors import ErrorBody, Refused, quote
-from keima.server.games.hub import Hub
+from keima.server.games import Hub
 from keima.server.ratings import subscriber as ratings_subscriber
 from keima.server.tournaments import changes as ops
 from keima.server.tournaments import store as st
@@ -84,10 +83,6 @@ async def _run(fn: Any, *args: Any) -> Any:
     return await asyncio.get_running_loop().run_in_executor(None, fn, *args)
 
 
-def _now() -> datetime:
-    return datetime.now(UTC)
-
-
 async def _caller(request: Request, *, registered: bool = False) -> Player:
     player = await players_of(request).current(request.cookies)
     if player is None:
@@ -118,7 +113,7 @@ async def _change(request: Request, tid: str, do: st.Change, *, director: bool =
         return do(s)
 
     try:
-        await _run(st.change, engine, tid, guarded, player.id, player.name, _now())
+        await _run(st.change, engine, tid, guarded, player.id, player.name, timesource.now_utc())
     except TournamentError as exc:
         raise ops.engine_error(exc) from None
     after: st.Stored = await _stored(request, tid)
@@ -177,7 +172,7 @@ def _new_tournament(body: NewTournament) -> Tournament:
         bar = parse_rank(body.mm_bar)
     except TournamentError as exc:
         raise Refused("invalid-request", str(exc), field="mm_bar") from None
-    day = body.begin_date or _now().date().isoformat()
+    day = body.begin_date or timesource.now_utc().date().isoformat()
     general = GeneralParameters(
         name=body.name, short_name=(body.name.replace(" ", "")[:20] or "tournament"), location=body.location,
         begin_date=day, end_date=day, number_of_rounds=body.rounds, size=str(body.size), komi=str(body.komi),
@@ -199,7 +194,7 @@ async def _create(request: Request, t: Tournament, settings: dict[str, Any], act
     player = await _caller(request, registered=True)
     tid = secrets.token_urlsafe(8)
     await _run(st.create, _hub(request).store.engine, tid, t, settings, player.id, player.name, action, detail,
-               _now())
+               timesource.now_utc())
     return await _answer(request, await _stored(request, tid), 201)
 
 

@@ -8,7 +8,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from keima.server.games.schemas import ClockIn
+from keima.server.games import ClockIn
 
 ResultName = Literal["unknown", "black", "white", "draw", "both_win", "both_lose"]
 Name = Annotated[str, Field(min_length=1, max_length=100)]

@@ -23,7 +23,7 @@ from sqlalchemy.engine import Connection, Engine
 
 from keima.server.errors import Refused, quote
 from keima.server.notifications import notify
-from keima.server.storage.tables import (
+from keima.server.storage import (
     games,
     players,
     scheduled_jobs,
