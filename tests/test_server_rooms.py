@@ -11,9 +11,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from tests.test_import_graph import cycles
 
 import keima.server
-from tests.test_import_graph import cycles
 
 SERVER = Path(keima.server.__file__).parent
 MAX_LINES = 450

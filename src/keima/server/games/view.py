@@ -10,7 +10,7 @@ kept between changes instead of being serialized again each time:
 - the JSON of everything but ``moves`` and ``you``, made once per version.
 
 ``GameState`` lists ``moves`` and ``you`` last, so appending them to the rest gives exactly the text that
-``GameState.model_dump_json()`` gives for the whole model (tests/server/test_view.py checks this), and envelopes
+``GameState.model_dump_json()`` gives for the whole model (tests/server/games/test_view.py checks this), and envelopes
 (``WsState``, ``GameEnvelope``, ``Created``) put the state last or wrap it the same way.
 """
 

@@ -8,7 +8,7 @@ outbox, the subscribers' progress, the players' records and the scheduler), 0004
 the bots' games by level.
 A migration never reads this module: each writes its own steps, so that a database made by an older keima is
 brought up the way it would have been.
-``tests/server/test_persistence.py`` checks that a migrated database and ``metadata`` agree.
+``tests/server/storage/test_persistence.py`` checks that a migrated database and ``metadata`` agree.
 """
 
 from __future__ import annotations

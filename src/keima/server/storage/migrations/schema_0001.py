@@ -5,7 +5,7 @@ as its live schema. That sharing is sound only while 0001 is the newest revision
 migration must not change when the live schema does (a database created by an older keima must be brought up by
 the very steps it would have taken). So this module is frozen: a later revision that changes a table writes its
 own ``op`` steps, and ``store.py`` then defines the new live tables itself instead of importing these.
-``tests/server/test_persistence.py`` checks that the migrated database and ``store.metadata`` agree.
+``tests/server/storage/test_persistence.py`` checks that the migrated database and ``store.metadata`` agree.
 """
 
 from __future__ import annotations

@@ -1,0 +1,273 @@
+"""Notifications: the bell's list, and emails received by a real SMTP server (aiosmtpd): one per turn while the
+player is away and none while a page of theirs is visible, the day's digest, the warning before a timeout, the
+player's language, and unsubscribing (the ``List-Unsubscribe`` link)."""
+
+from __future__ import annotations
+
+import email
+import email.policy
+import re
+import socket
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from email.message import Message
+from typing import Any
+from urllib.parse import urlsplit
+
+import pytest
+import sqlalchemy as sa
+from aiosmtpd.controller import Controller
+from fastapi.testclient import TestClient
+
+from keima.server import create_app
+from keima.server.notifications import notify
+from keima.server.notifications.mailer import Smtp
+from keima.server.storage.tables import notifications
+
+from ..accounts.test_players import Browser, registered
+from ..helpers import deliver_racing, wait_for
+from ..moved_time import MovedTime, moved_time
+
+H = 3600.0
+D = 86400.0
+
+
+class Inbox:
+    """aiosmtpd's handler: keeps every message received."""
+
+    def __init__(self, port: int) -> None:
+        self.port = port
+        self.messages: list[Message] = []
+
+    async def handle_DATA(self, _server: Any, _session: Any, envelope: Any) -> str:
+        self.messages.append(email.message_from_bytes(envelope.content, policy=email.policy.default))
+        return "250 OK"
+
+    def to(self, address: str) -> list[Message]:
+        return [m for m in self.messages if m["To"] == address]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.fixture
+def inbox() -> Iterator[Inbox]:
+    box = Inbox(free_port())
+    ctl = Controller(box, hostname="127.0.0.1", port=box.port)
+    ctl.start()
+    try:
+        yield box
+    finally:
+        ctl.stop()
+
+
+@pytest.fixture
+def moved() -> Iterator[MovedTime]:
+    with moved_time(datetime(2026, 12, 2, 9, 0, tzinfo=UTC).timestamp()) as t:  # a Wednesday morning
+        yield t
+
+
+@pytest.fixture
+def client(inbox: Inbox, moved: MovedTime, sqlite_url: str) -> Iterator[TestClient]:
+    app = create_app(sqlite_url, smtp_url=f"smtp://127.0.0.1:{inbox.port}?from=keima@keima.test",
+                     public_url="http://keima.test")
+    with TestClient(app) as c:
+        yield c
+
+
+def send_mail(c: TestClient) -> int:
+    """Run the mailer once now (queue the digests due, send what is due)."""
+    n: int = c.portal.call(c.app.state.mailer.run_once)  # type: ignore[union-attr,attr-defined]
+    return n
+
+
+def deliver(c: TestClient) -> None:
+    c.portal.call(c.app.state.hub.outbox.deliver)  # type: ignore[union-attr,attr-defined]
+
+
+def body(m: Message) -> str:
+    payload = m.get_payload(decode=True)
+    assert isinstance(payload, bytes)
+    return payload.decode(m.get_content_charset() or "utf-8")
+
+
+def verified(c: TestClient, b: Browser, inbox: Inbox, address: str, lang: str) -> None:
+    b.req("PATCH", "/api/me", 200, json={"email": address, "lang": lang})
+    send_mail(c)
+    [msg] = inbox.to(address)
+    link = re.search(r"http://keima\.test(/api/verify\S+)", body(msg))
+    assert link is not None
+    b.req("GET", link.group(1), 200)
+    assert b.req("GET", "/api/me", 200).json()["email_verified"] is True
+    inbox.messages.remove(msg)
+
+
+def corr_game(a: Browser, b: Browser, clock: dict[str, Any] | None = None) -> str:
+    clock = clock or {"type": "simple", "per_move": 2 * D, "weekend_pause": False}
+    g = a.req("POST", "/api/games", 201, json={"opponent": "open", "size": 9, "color": "B", "clock": clock}).json()
+    gid: str = g["game"]["id"]
+    b.req("POST", f"/api/games/{gid}/join", 200, json={})
+    return gid
+
+
+def play(b: Browser, gid: str, move: str) -> None:
+    b.req("POST", f"/api/games/{gid}/actions", 200, json={"type": "play", "move": move})
+
+
+@pytest.fixture
+def players(client: TestClient, inbox: Inbox) -> tuple[Browser, Browser]:
+    alice, bob = Browser(client), Browser(client, "fr-FR,fr;q=0.9")
+    registered(alice, "alice")
+    registered(bob, "bob")
+    verified(client, alice, inbox, "alice@example.org", "en")
+    verified(client, bob, inbox, "bob@example.org", "fr")
+    return alice, bob
+
+
+def test_one_email_per_turn_while_away_and_none_while_here(client: TestClient, inbox: Inbox, moved: MovedTime,
+                                                            players: tuple[Browser, Browser]) -> None:
+    alice, bob = players
+    gid = corr_game(alice, bob)
+    deliver(client)
+    send_mail(client)
+    [accepted] = inbox.to("alice@example.org")  # her challenge was taken, and she is away
+    assert accepted["Subject"] == "bob accepted your game"
+    play(alice, gid, "E5")
+    deliver(client)
+    send_mail(client)
+    [turn] = inbox.to("bob@example.org")
+    assert turn["Subject"] == "À vous de jouer contre alice" and turn["Content-Language"] == "fr"
+    assert f"http://keima.test/g/{gid}" in body(turn)
+    bob.req("POST", "/api/me/seen", 204)  # bob's page is open: his next turn sends nothing
+    play(bob, gid, "C3")
+    play(alice, gid, "G7")
+    deliver(client)
+    send_mail(client)
+    assert len(inbox.to("bob@example.org")) == 1 and len(inbox.to("alice@example.org")) == 2
+    moved.move(6 * 60)  # bob's page has not been seen for 6 minutes: he is away again
+    play(bob, gid, "C7")
+    play(alice, gid, "G3")
+    deliver(client)
+    assert send_mail(client) == 2 and send_mail(client) == 0  # sent once, never again
+    assert len(inbox.to("bob@example.org")) == 2
+    ids = [m["Message-ID"] for m in inbox.messages]
+    assert len(ids) == len(set(ids))
+    # The bell has every one of them, read or not.
+    bell = bob.req("GET", "/api/me/notifications?unread=true", 200).json()["notifications"]
+    assert [n["kind"] for n in bell] == ["your-turn"] * 3 and bell[0]["game"] == gid
+    assert bell[0]["text"] == "À vous de jouer contre alice"
+    assert bob.req("POST", "/api/me/notifications/read", 200, json={"ids": [bell[0]["id"]]}).json() == {"read": 1}
+    assert len(bob.req("GET", "/api/me/notifications?unread=true", 200).json()["notifications"]) == 2
+    bob.req("POST", "/api/me/notifications/read", 200, json={"all": True})
+    assert bob.req("GET", "/api/me/notifications?unread=true", 200).json()["notifications"] == []
+
+
+def test_chat_messages_wait_for_the_days_digest(client: TestClient, inbox: Inbox, moved: MovedTime,
+                                                players: tuple[Browser, Browser]) -> None:
+    alice, bob = players
+    alice.req("PATCH", "/api/me", 200, json={"notify": {"challenge-accepted": "off"}})
+    gid = corr_game(alice, bob)
+    for text in ("hello", "good game"):
+        bob.req("POST", f"/api/games/{gid}/actions", 200, json={"type": "chat", "text": text, "to": "players"})
+    deliver(client)
+    send_mail(client)
+    assert inbox.to("alice@example.org") == []  # 09:00 UTC: the digest waits for 18:00
+    moved.move(9 * H + 60)
+    send_mail(client)
+    [digest] = inbox.to("alice@example.org")
+    assert digest["Subject"] == "keima: your day"
+    text = body(digest)
+    assert "bob wrote: hello" in text and "bob wrote: good game" in text
+    moved.move(H)
+    send_mail(client)
+    assert len(inbox.to("alice@example.org")) == 1  # one digest a day
+
+
+def test_a_warning_comes_a_day_before_a_timeout(client: TestClient, inbox: Inbox, moved: MovedTime,
+                                                players: tuple[Browser, Browser]) -> None:
+    alice, bob = players
+    alice.req("PATCH", "/api/me", 200, json={"notify": {"challenge-accepted": "off", "your-turn": "off"}})
+    gid = corr_game(alice, bob, {"type": "simple", "per_move": 3 * D, "weekend_pause": False})
+    moved.move(2 * D - H)  # a day and an hour left
+    send_mail(client)
+    assert inbox.to("alice@example.org") == []
+    moved.move(2 * H)
+    wait_for(lambda: send_mail(client) > 0, timeout=20)  # the scheduler's warn job ran
+    [warning] = inbox.to("alice@example.org")
+    assert re.fullmatch(r"Your clock against bob is running low: 2[23] h( \d+ min)? left", warning["Subject"])
+    assert gid in body(warning)
+
+
+def test_unsubscribing_stops_every_email_but_not_the_bell(client: TestClient, inbox: Inbox,
+                                                           players: tuple[Browser, Browser]) -> None:
+    alice, bob = players
+    gid = corr_game(alice, bob)
+    play(alice, gid, "E5")
+    deliver(client)
+    send_mail(client)
+    [turn] = inbox.to("bob@example.org")
+    header = turn["List-Unsubscribe"].strip("<>")
+    assert turn["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click" and header in body(turn)
+    url = urlsplit(header)
+    page = client.get(f"{url.path}?{url.query}")
+    assert page.status_code == 200 and "<form method=post" in page.text  # opening the link changes nothing
+    assert client.post(f"{url.path}?{url.query}").status_code == 200  # the one-click POST
+    assert client.post(f"{url.path}?{url.query}x").status_code == 400  # a forged link
+    assert set(bob.req("GET", "/api/me", 200).json()["notify"].values()) == {"off"}
+    play(bob, gid, "C3")
+    play(alice, gid, "G7")
+    deliver(client)
+    send_mail(client)
+    assert len(inbox.to("bob@example.org")) == 1
+    assert len(bob.req("GET", "/api/me/notifications", 200).json()["notifications"]) == 2
+
+
+def test_without_smtp_nothing_is_sent_and_the_bell_still_rings(sqlite_url: str, caplog: pytest.LogCaptureFixture) -> None:
+    with TestClient(create_app(sqlite_url)) as c:
+        alice, bob = Browser(c), Browser(c)
+        registered(alice, "alice")
+        registered(bob, "bob")
+        gid = corr_game(alice, bob)
+        play(alice, gid, "E5")
+        deliver(c)
+        assert send_mail(c) == 0
+        assert [n["kind"] for n in bob.req("GET", "/api/me/notifications", 200).json()["notifications"]] == \
+            ["your-turn"]
+    assert "no SMTP server" in caplog.text
+
+
+@pytest.mark.parametrize(("url", "parsed"), [
+    ("smtp://mail.example.org", ("mail.example.org", 25, False, None, None, "keima@mail.example.org")),
+    ("smtp://u%40x:p%3Aw@mail.example.org:587?from=go@example.org",
+     ("mail.example.org", 587, False, "u@x", "p:w", "go@example.org")),
+    ("smtps://mail.example.org", ("mail.example.org", 465, True, None, None, "keima@mail.example.org")),
+])
+def test_an_smtp_url_says_where_and_how(url: str, parsed: tuple[Any, ...]) -> None:
+    s = Smtp.parse(url)
+    assert (s.host, s.port, s.tls, s.user, s.password, s.sender) == parsed
+
+
+@pytest.mark.parametrize("url", ["http://mail.example.org", "smtp://", "mail.example.org:25"])
+def test_a_url_that_is_not_smtp_is_refused(url: str) -> None:
+    with pytest.raises(ValueError, match="not an SMTP URL"):
+        Smtp.parse(url)
+
+
+def test_racing_deliveries_notify_each_event_once(sqlite_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("KEIMA_OUTBOX_PAUSE", "600")  # the server's own delivery waits: the threads below race
+    with TestClient(create_app(sqlite_url)) as c:
+        alice, bob = Browser(c), Browser(c)
+        registered(alice, "alice")
+        registered(bob, "bob")
+        gid = corr_game(alice, bob)
+        for who, move in [(alice, "E5"), (bob, "C3"), (alice, "G7"), (bob, "C7")]:
+            play(who, gid, move)
+        engine = c.app.state.hub.store.engine  # type: ignore[attr-defined]
+        deliver_racing(engine, notify.SUBSCRIBER, limit=2)
+        with engine.connect() as conn:
+            kinds = [r.kind for r in conn.execute(sa.select(notifications.c.kind).order_by(notifications.c.id))]
+    # The seat taken (alice's challenge), then four turns: each once.
+    assert kinds == ["challenge-accepted"] + ["your-turn"] * 4
