@@ -74,7 +74,18 @@ def test_no_module_is_over_450_lines(path: Path) -> None:
 def test_every_package_says_what_it_owns_and_lists_its_public_names() -> None:
     for package in _packages():
         init = SERVER / package / "__init__.py"
-        assert ast.get_docstring(ast.parse(init.read_text(encoding="utf-8"))), f"{package}/__init__.py: no docstring"
+        tree = ast.parse(init.read_text(encoding="utf-8"))
+        assert ast.get_docstring(tree), f"{package}/__init__.py: no docstring"
+        # One public name for one thing: two modules' ``router`` behind one name hid one of them.
+        bound = [a.asname or a.name for n in tree.body if isinstance(n, ast.ImportFrom) for a in n.names]
+        assert len(bound) == len(set(bound)), f"{package}/__init__.py binds a name twice: {sorted(bound)}"
+
+
+def test_the_built_ui_is_found_where_the_package_keeps_it() -> None:
+    # Paths made from a module's own file moved with the module: the UI's must still name keima/web/dist.
+    from keima.server.edge import DIST
+
+    assert DIST == SERVER.parent / "web" / "dist"
 
 
 def test_a_package_is_entered_only_through_its_public_names() -> None:

@@ -68,11 +68,18 @@ class Server:
 
 
 GNUGO = "/usr/games/gnugo"
+# The servers' clocks start on a fixed day (``KEIMA_TIME_START``, keima.server.timesource), never the machine's:
+# a Wednesday morning, so that no weekend pause of a correspondence clock or digest hour depends on the day the
+# suite runs; a test about weekends starts a server of its own on a Saturday.
+WEDNESDAY = "2026-12-02T10:00:00+00:00"
+SATURDAY = "2026-12-05T10:00:00+00:00"
 
 
 @contextlib.contextmanager
-def running_server(tmp_path_factory: pytest.TempPathFactory, log_name: str = "server.log") -> Iterator[Server]:
-    """The real server on a free port with a fresh SQLite file, once it answers; stopped on leaving."""
+def running_server(tmp_path_factory: pytest.TempPathFactory, log_name: str = "server.log",
+                   start: str = WEDNESDAY) -> Iterator[Server]:
+    """The real server on a free port with a fresh SQLite file, its clock started at ``start``, once it answers;
+    stopped on leaving."""
     assert DIST_INDEX.exists(), "the UI is not built: run `npm ci && npm run build` in web/"
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     db = tmp_path_factory.mktemp("server") / "keima.sqlite"
@@ -97,7 +104,7 @@ def running_server(tmp_path_factory: pytest.TempPathFactory, log_name: str = "se
                KEIMA_CHAT_ADDRESS_LIMIT="100000",
                # The bot's reviews search 600 playouts a position, whatever the load of the machine (at most 10 s):
                # test_browser_bot_review.py checks what they find.
-               KEIMA_REVIEW_SECONDS="10", KEIMA_REVIEW_PLAYOUTS="600")
+               KEIMA_REVIEW_SECONDS="10", KEIMA_REVIEW_PLAYOUTS="600", KEIMA_TIME_START=start)
     with open(log, "wb") as out:
         proc = subprocess.Popen(cmd, cwd=ROOT, stdout=out, stderr=subprocess.STDOUT, env=env)
     base = f"http://127.0.0.1:{port}"
@@ -152,12 +159,14 @@ def new_page(browser: Any, server: Server) -> Iterator[Callable[..., Any]]:
     contexts: list[Any] = []
     errors: list[str] = []
 
-    def make(locale: str = "en-US", width: int = 1280, height: int = 860, touch: bool = False) -> Any:
-        # touch: a phone's browser (touch screen, mobile viewport), as Playwright emulates it.
+    def make(locale: str = "en-US", width: int = 1280, height: int = 860, touch: bool = False,
+             on: Server | None = None) -> Any:
+        # touch: a phone's browser (touch screen, mobile viewport), as Playwright emulates it. on: another server
+        # than the suite's (one started on another day).
         ctx = browser.new_context(
             locale=locale,
             viewport={"width": width, "height": height},
-            base_url=server.base,
+            base_url=(on or server).base,
             has_touch=touch,
             is_mobile=touch,
         )

@@ -6,21 +6,35 @@ from __future__ import annotations
 
 import re
 import secrets
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from playwright.sync_api import expect
+from tests.browser.conftest import SATURDAY, Server, running_server
 
 pytestmark = pytest.mark.browser
 
 
-@pytest.mark.parametrize(("locale", "day", "away", "on"), [
-    ("en-US", "d", "vacation", "On vacation"),
-    ("fr-FR", "j", "vacances", "En vacances"),
+@pytest.fixture(scope="module")
+def saturday_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """A server whose clock starts on a Saturday morning (UTC): every player's weekend."""
+    with running_server(tmp_path_factory, "server-saturday.log", start=SATURDAY) as running:
+        yield running
+
+
+@pytest.mark.parametrize("weekday", ["wednesday", "saturday"])
+@pytest.mark.parametrize(("locale", "day", "away", "on", "weekend"), [
+    ("en-US", "d", "vacation", "On vacation", "weekend"),
+    ("fr-FR", "j", "vacances", "En vacances", "week-end"),
 ])
-def test_a_paused_correspondence_clock_on_a_phone(new_page: Any, ui: Any, server: Any, shot: Any, locale: str,
-                                                  day: str, away: str, on: str) -> None:
-    page = new_page(locale=locale, width=390, height=844, touch=True)
+def test_a_paused_correspondence_clock_on_a_phone(new_page: Any, ui: Any, server: Server, shot: Any,
+                                                  request: pytest.FixtureRequest, locale: str, day: str, away: str,
+                                                  on: str, weekend: str, weekday: str) -> None:
+    # The suite's server runs on a Wednesday; on a Saturday the weekend pause takes over when the vacation ends.
+    if weekday == "saturday":
+        server = request.getfixturevalue("saturday_server")
+    page = new_page(locale=locale, width=390, height=844, touch=True, on=server)
     page.goto("/")
     name = f"corr{secrets.token_hex(3)}"
     page.get_by_test_id("open-register").click()
@@ -63,9 +77,15 @@ def test_a_paused_correspondence_clock_on_a_phone(new_page: Any, ui: Any, server
     assert overflow <= 0, f"the page scrolls sideways by {overflow} px"
     shot(page, "game-paused")
 
-    # Back from vacation: the running clock counts again.
+    # Back from vacation: on a weekday the running clock counts again; on a Saturday the weekend holds it.
     page.request.delete("/api/me/vacation")
     page.reload()
+    if weekday == "saturday":
+        expect(page.get_by_test_id("paused-B")).to_contain_text(weekend)
+        expect(page.get_by_test_id("clock-B")).to_have_class(re.compile(r"\bpaused\b"))
+        assert server.game(gid)["clock"]["paused"]["B"] == "weekend"  # the clock that would run
+        shot(page, "game-weekend")
+        return
     expect(page.get_by_test_id("clock-B")).to_have_class(re.compile(r"\brunning\b"))
     expect(page.get_by_test_id("paused-B")).to_have_count(0)
     assert server.game(gid)["clock"]["paused"] == {"B": None, "W": None}

@@ -89,9 +89,17 @@ def run(args: argparse.Namespace) -> int:
             allocator.adopt(choice)
     except allocator.AllocatorError as exc:
         raise UsageError(f"--allocator: {exc}") from None
+    from keima.server import timesource
     from keima.server.app import create_app
     from keima.server.storage.store import default_url
 
+    try:
+        start = timesource.install_from_environment()
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    if start is not None:
+        print(f"keima serve: the clock starts at {timesource.now_utc().isoformat(timespec='seconds')} "
+              f"({timesource.START_ENV})", file=sys.stderr)
     if not 0 <= args.port <= 65535:
         raise UsageError(f"--port must be 0..65535, not {args.port}")
     engines = parse_engines(args.engine)

@@ -43,7 +43,12 @@ def run(args: argparse.Namespace) -> int:
 
     from keima.cli import UsageError, error_line
     from keima.cli.serve import normalise_url
+    from keima.server import timesource
 
+    try:
+        timesource.install_from_environment()  # the web processes' clock (docs/server.md, *Tests*)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
     if not args.db:
         raise UsageError("--db URL is required (the database of the web processes)")
     if not args.redis:

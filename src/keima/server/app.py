@@ -39,10 +39,8 @@ from keima.server.players import routes as api_players
 from keima.server.ratings import records
 from keima.server.ratings import routes as api_ratings
 from keima.server.ratings import subscriber as ratings_subscriber
-from keima.server.reviews import REVIEW_MAX_BODY, ReviewService, stored_game
+from keima.server.reviews import REVIEW_MAX_BODY, ReviewService, positions, record_review, stored_game
 from keima.server.reviews import bot_review_routes as routes_analysis
-from keima.server.reviews import router as positions_router
-from keima.server.reviews import router as review_router
 from keima.server.storage import Store, default_url, make_engine, migrate
 from keima.server.tournaments import results as tournament_results
 from keima.server.tournaments import round_routes as tournament_round_routes
@@ -167,8 +165,8 @@ def create_app(db_url: str | None = None, *, pubsub: PubSub | None = None, dist:
     http_edge.install(app)
     storage_errors.install(app)  # the database out of reach: 503 storage-error everywhere, one warning line
     app.include_router(routes_games.router)
-    app.include_router(positions_router)
-    app.include_router(review_router)
+    app.include_router(positions.router)
+    app.include_router(record_review.router)
     app.include_router(routes_analysis.router)
     app.include_router(routes_ui.router(web_root))  # last: its catch-all takes every other path
     return app

@@ -10,7 +10,7 @@ from fastapi.responses import FileResponse, HTMLResponse, Response
 
 from keima.server.errors import Refused, quote
 
-DIST = Path(__file__).resolve().parent.parent / "web" / "dist"
+DIST = Path(__file__).resolve().parents[2] / "web" / "dist"
 
 
 def router(web_root: Path) -> APIRouter:

@@ -4,10 +4,11 @@ position step by step, and the bot's reviews of finished games and uploaded reco
 
 from __future__ import annotations
 
-from keima.server.reviews import bot_review_routes
+from keima.server.reviews import bot_review_routes, positions, record_review
 from keima.server.reviews.bot_reviews import CHUNK_SECONDS, ReviewService, stored_game
-from keima.server.reviews.record_review import REVIEW_MAX_BODY, router
+from keima.server.reviews.record_review import REVIEW_MAX_BODY
 
 __all__ = [
-    "CHUNK_SECONDS", "REVIEW_MAX_BODY", "ReviewService", "bot_review_routes", "router", "stored_game"
+    "CHUNK_SECONDS", "REVIEW_MAX_BODY", "ReviewService", "bot_review_routes", "positions", "record_review",
+    "stored_game"
 ]
