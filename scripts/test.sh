@@ -19,6 +19,8 @@ command -v pg_ctlcluster >/dev/null 2>&1 || [ -x /usr/lib/postgresql/15/bin/init
 command -v redis-server >/dev/null 2>&1 || need_apt+=(redis-server)
 # nginx for the reverse-proxy test (tests/cluster/test_proxy.py runs the configuration of docs/deploy.md).
 command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || need_apt+=(nginx)
+# datefudge: the date-sensitive server tests run again under a moved wall clock (tests/server/test_any_day.py).
+command -v datefudge >/dev/null 2>&1 || need_apt+=(datefudge)
 # jemalloc: `keima serve` runs on it where installed (docs/server.md, "Memory"); tests/server/test_allocator.py.
 { ldconfig -p || /sbin/ldconfig -p; } 2>/dev/null | grep -q 'libjemalloc\.so\.2' || need_apt+=(libjemalloc2)
 if [ ${#need_apt[@]} -gt 0 ]; then
@@ -77,4 +79,6 @@ $PY -m ruff check src tests bench
 echo "== mypy"
 $PY -m mypy
 echo "== pytest"
-$PY -m pytest -q -p no:cacheprovider "$@"
+# On every core (KEIMA_TEST_WORKERS to choose), each file's tests on one worker: a file's server, browser and
+# cluster fixtures start once; each worker has its own PostgreSQL and Redis databases (tests/conftest.py).
+$PY -m pytest -q -p no:cacheprovider -n "${KEIMA_TEST_WORKERS:-auto}" --dist loadfile "$@"

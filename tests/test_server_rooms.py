@@ -85,7 +85,7 @@ def test_the_built_ui_is_found_where_the_package_keeps_it() -> None:
     # Paths made from a module's own file moved with the module: the UI's must still name keima/web/dist.
     from keima.server.edge import DIST
 
-    assert DIST == SERVER.parent / "web" / "dist"
+    assert SERVER.parent / "web" / "dist" == DIST
 
 
 def test_a_package_is_entered_only_through_its_public_names() -> None:

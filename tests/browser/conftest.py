@@ -84,7 +84,9 @@ def running_server(tmp_path_factory: pytest.TempPathFactory, log_name: str = "se
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     db = tmp_path_factory.mktemp("server") / "keima.sqlite"
     port = free_port()
-    log = ARTIFACTS / log_name
+    # One log per xdist worker: two workers' servers never write the same file.
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    log = ARTIFACTS / (log_name if not worker else log_name.replace(".log", f"-{worker}.log"))
     cmd = [
         sys.executable,
         "-m",

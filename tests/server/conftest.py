@@ -2,12 +2,16 @@
 
 Storage tests run on SQLite always and on PostgreSQL when ``KEIMA_TEST_PG_URL`` is set (scripts/test.sh starts
 a throw-away cluster and sets it).
+
+Every server test runs on a fixed day and hour (``fixed_day``): the server's clocks, weekend pauses, digests and
+deadlines never depend on when the suite runs. A test about another moment installs its own (``moved_time``).
 """
 
 from __future__ import annotations
 
 import os
 from collections.abc import Iterator
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -15,6 +19,11 @@ import sqlalchemy as sa
 from fastapi.testclient import TestClient
 
 from keima.server import create_app
+
+from .moved_time import MovedTime, moved_time
+
+#: The moment every server test starts at: a Wednesday morning, far from a weekend, a digest hour or midnight.
+TEST_START = datetime(2026, 12, 2, 10, 0, tzinfo=UTC).timestamp()
 
 PG_URL = os.environ.get("KEIMA_TEST_PG_URL")
 BACKENDS = ["sqlite"] + (["postgres"] if PG_URL else [])
@@ -28,6 +37,13 @@ def _reset_pg(url: str) -> None:
                              "rating_history, automatch, rating_changes, analyses, tournament_log, tournament_games, tournament_accounts, tournament_directors, "
                              "tournaments, player_settings, notifications, emails, chat_mutes, conditional_moves, alembic_version CASCADE"))
     engine.dispose()
+
+
+@pytest.fixture(autouse=True)
+def fixed_day() -> Iterator[MovedTime]:
+    """The server's time for the test: ``TEST_START``, running on (``keima.server.timesource``)."""
+    with moved_time(TEST_START) as clock:
+        yield clock
 
 
 @pytest.fixture(params=BACKENDS)

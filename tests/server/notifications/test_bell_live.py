@@ -7,13 +7,14 @@ from __future__ import annotations
 
 import re
 from concurrent.futures import ThreadPoolExecutor
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
 import sqlalchemy as sa
 from fastapi.testclient import TestClient
 
+from keima.server import timesource
 from keima.server.notifications import notify
 from keima.server.notifications.mailer import Mailer, line_of
 from keima.server.storage.store import make_engine
@@ -173,11 +174,11 @@ def test_a_round_email_links_the_tournament_in_the_players_language() -> None:
 
 
 def test_a_round_started_for_later_says_when() -> None:
-    later = (datetime.now(UTC) + timedelta(days=2)).replace(hour=14, minute=0, second=0, microsecond=0)
+    later = (timesource.now_utc() + timedelta(days=2)).replace(hour=14, minute=0, second=0, microsecond=0)
     data = {"tournament": "t", "name": "Cup", "round": 1, "action": "started"}
     item = {"kind": "tournament-round", "game": None, "data": data | {"start_at": later.isoformat()}}
     assert line_of(item, "en") == f"Cup: round 1 starts on {later:%Y-%m-%d} 14:00 (UTC)"
     assert line_of(item, "fr") == f"Cup\u00a0: la ronde 1 commence le {later:%Y-%m-%d} 14:00 (UTC)"
     past = {"kind": "tournament-round", "game": None,
-            "data": data | {"start_at": (datetime.now(UTC) - timedelta(minutes=1)).isoformat()}}
+            "data": data | {"start_at": (timesource.now_utc() - timedelta(minutes=1)).isoformat()}}
     assert line_of(past, "en") == "Cup: round 1 has started"

@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from keima.server import timesource
 from keima.server.errors import Refused
 from keima.server.tournaments import changes as ops
 from keima.server.tournaments.store import Outcome, Stored
@@ -18,7 +19,7 @@ from keima.tournament.model import GeneralParameters, Player, Tournament
 def stored(ranks: list[int]) -> Stored:
     players = tuple(Player(f"P{i:02d}", "", r) for i, r in enumerate(ranks))
     t = Tournament(general=GeneralParameters(number_of_rounds=3), players=players)
-    return Stored("t", t, ops.new_settings(), 1, datetime.now(UTC))
+    return Stored("t", t, ops.new_settings(), 1, timesource.now_utc())
 
 
 def applied(s: Stored, out: Outcome) -> Stored:
@@ -47,9 +48,9 @@ def test_swaps_keep_every_player_once_at_the_same_tables(ranks: list[int], swaps
 def test_a_started_round_refuses_to_change() -> None:
     s = stored([-5, -3, -1, 0])
     s = applied(s, ops.pair(1, None, False)(s))
-    s = applied(s, ops.start(1, datetime.now(UTC))(s))
+    s = applied(s, ops.start(1, timesource.now_utc())(s))
     a, b = (p.key for p in s.tournament.players[:2])
-    for change in (ops.pair(1, None, True), ops.unpair(1), ops.swap(1, a, b), ops.start(1, datetime.now(UTC))):
+    for change in (ops.pair(1, None, True), ops.unpair(1), ops.swap(1, a, b), ops.start(1, timesource.now_utc())):
         with pytest.raises(Refused) as exc:
             change(s)
         assert exc.value.code == "round-started"
