@@ -1,9 +1,9 @@
-"""The ASGI application: the JSON + WebSocket API of docs/web-api.md and the built browser UI, put together.
+"""The ASGI application and the wiring point of the server's packages (docs/server.md, *Map*).
 
-``create_app(db_url)`` returns a FastAPI application; on start-up it opens the database, brings the schema to
-the newest migration, starts the writer thread and makes the process's hub (``keima.server.games.hub``); on shut-down
-it stops them. The routes live in their modules (``routes_games``, ``api_players``, ``api_ratings``, ``api_automatch``,
-``api_player_games``, ``api_tournaments``, ``positions``, ``review``, ``routes_ui``), the HTTP edge in ``http_edge``.
+``create_app(db_url)`` returns a FastAPI application; on start-up it opens the database, brings the schema to the
+newest migration, starts the writer thread and makes the process's hub (``make_hub``: the games with every domain's
+subscribers and timed jobs), the players, the lobby, chat, the matchmaker, the mailer and the reviews; on shut-down
+it stops them. Each package's routes are in its ``routes`` modules; the HTTP edge is ``keima.server.edge``.
 """
 
 from __future__ import annotations
