@@ -175,9 +175,15 @@ class Cluster:
             r.close()
 
     def wait_workers(self, n: int, timeout: float = 180) -> None:
+        """Wait until ``n`` workers are alive and every running one has its search ready: a worker loads the
+        compiled search from numba's cache in the background as it starts (``keima.ai.warmup``), a moment on a
+        quiet machine but 10 to 40 s on a loaded one, and until then its jobs crawl (the loading holds the
+        interpreter) and outrun the 4 s ``KEIMA_JOB_TIMEOUT`` here; arq drops a timed-out job, and nothing queues
+        a bot move again for a game that no WebSocket watches, so the bot never moves."""
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
-            if self.live_workers() >= n:
+            if self.live_workers() >= n and all("search ready" in w.text() for w in self.workers
+                                                if w.proc.poll() is None):
                 return
             for w in self.workers:
                 if w.proc.poll() is not None:

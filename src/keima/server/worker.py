@@ -32,17 +32,30 @@ async def _heartbeat(redis: Any, key: str) -> None:
         await asyncio.sleep(HEARTBEAT_S)
 
 
+#: Seconds a bot job waits in the queue again when this worker's bot threads are all busy.
+BOT_BUSY_DELAY = 0.2
+
+
 async def keima_job(ctx: dict[str, Any], kind: str, game_id: str, version: int) -> str:
-    """The arq job function: ``Hub.run_job`` on the worker's hub. Returns its outcome ("done", "stale",
-    "nothing", "gone")."""
+    """The arq job function: ``BotRunner.run_job`` on the worker's hub. Returns its outcome ("done", "stale",
+    "nothing", "gone"). When every bot thread of this worker is searching, the job goes back to the queue (arq's
+    ``Retry``): waiting here behind another search would spend its timeout, and arq drops a job that times out
+    (a worker that took a killed worker's two jobs at once lost the second one so)."""
+    from arq.worker import Retry
+
     from keima.server.errors import Refused
 
+    if ctx.get("bot_busy", 0) >= ctx.get("bot_slots", 1):
+        raise Retry(defer=BOT_BUSY_DELAY)
+    ctx["bot_busy"] = ctx.get("bot_busy", 0) + 1
     hub = ctx["hub"]
     try:
         outcome: str = await hub.bots.run_job(kind, game_id, version)
     except Refused as exc:
         log.warning("job %s %s@%d: %s", kind, game_id, version, exc.message)
         return "gone"
+    finally:
+        ctx["bot_busy"] -= 1
     log.info("job %s %s@%d: %s", kind, game_id, version, outcome)
     return outcome
 
@@ -108,7 +121,7 @@ def make_worker(db_url: str, redis_url: str, *, jobs: int = 1, warm: bool = True
         await queue.start()
         hub = make_hub(store, pubsub, shared=True, jobs=queue, timers=False, bot_threads=jobs)
         reviews = ReviewService(engine, lambda gid: stored_game(store, gid), jobs=queue)
-        ctx.update(reviews=reviews, review_lock=asyncio.Lock())
+        ctx.update(reviews=reviews, review_lock=asyncio.Lock(), bot_slots=jobs, bot_busy=0)
         pubsub.on_remote = hub.on_remote
         pubsub.rebuildable = hub.rebuildable
         if smtp_url:
@@ -146,7 +159,8 @@ def make_worker(db_url: str, redis_url: str, *, jobs: int = 1, warm: bool = True
 
     timeout = job_timeout()
     return Worker(
-        functions=[func(keima_job, name="keima_job", timeout=timeout, max_tries=5),
+        # Many tries: a job sent back to the queue while the bot threads are busy counts as one.
+        functions=[func(keima_job, name="keima_job", timeout=timeout, max_tries=1000),
                    # The same timeout: arq marks every job in progress for its functions' longest timeout + 10 s,
                    # which is how long a killed worker's bot move waits to be taken again (a record's check
                    # takes milliseconds).

@@ -85,3 +85,26 @@ def test_a_worker_keeps_a_slot_for_reviews() -> None:
     made = worker.make_worker("sqlite://", "redis://127.0.0.1:1/0", jobs=2, warm=False)
     assert made.max_jobs == 3
     assert "keima_review" in made.functions
+
+
+def test_a_bot_job_goes_back_to_the_queue_while_the_bot_threads_are_busy() -> None:
+    # Waiting behind another search would spend the job's timeout, and arq drops a job that times out.
+    from arq.worker import Retry
+
+    class Bots:
+        ran: list[str] = []
+
+        async def run_job(self, kind: str, game_id: str, version: int) -> str:
+            self.ran.append(game_id)
+            return "done"
+
+    class FakeHub:
+        bots = Bots()
+
+    ctx: dict[str, Any] = {"hub": FakeHub(), "bot_slots": 1, "bot_busy": 1}
+    with pytest.raises(Retry):
+        asyncio.run(worker.keima_job(ctx, "bot", "g1", 3))
+    assert Bots.ran == [] and ctx["bot_busy"] == 1
+    ctx["bot_busy"] = 0
+    assert asyncio.run(worker.keima_job(ctx, "bot", "g1", 3)) == "done"
+    assert Bots.ran == ["g1"] and ctx["bot_busy"] == 0
