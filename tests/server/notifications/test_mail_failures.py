@@ -8,13 +8,10 @@ from __future__ import annotations
 import contextlib
 import logging
 from collections.abc import Iterator
-from email import message_from_bytes
-from email.message import Message
 from typing import Any
 
 import pytest
 import sqlalchemy as sa
-from aiosmtpd.controller import Controller
 from fastapi.testclient import TestClient
 
 from keima.server import create_app, timesource
@@ -22,15 +19,11 @@ from keima.server.notifications import notify
 from keima.server.storage import emails
 
 from ..accounts.test_players import Browser, registered
-from .test_notifications import free_port, send_mail
+from .test_notifications import Inbox, free_port, send_mail, serving
 
 
-class Refusing:
+class Refusing(Inbox):
     """An SMTP server that refuses every address starting with ``bounce`` (550) and keeps the rest."""
-
-    def __init__(self, port: int) -> None:
-        self.port = port
-        self.messages: list[Message] = []
 
     async def handle_RCPT(self, _server: Any, _session: Any, envelope: Any, address: str, _options: Any) -> str:
         if address.startswith("bounce"):
@@ -38,20 +31,11 @@ class Refusing:
         envelope.rcpt_tos.append(address)
         return "250 OK"
 
-    async def handle_DATA(self, _server: Any, _session: Any, envelope: Any) -> str:
-        self.messages.append(message_from_bytes(envelope.content))
-        return "250 OK"
-
 
 @pytest.fixture
 def server() -> Iterator[Refusing]:
-    box = Refusing(free_port())
-    ctl = Controller(box, hostname="127.0.0.1", port=box.port)
-    ctl.start()
-    try:
+    with serving(Refusing(free_port())) as box:
         yield box
-    finally:
-        ctl.stop()
 
 
 @contextlib.contextmanager
