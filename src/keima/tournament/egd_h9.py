@@ -11,7 +11,7 @@ file is ISO-8859-15; characters it cannot hold are written ``?``, as OpenGotha's
 from __future__ import annotations
 
 from keima.tournament.criteria import SHORT_NAMES
-from keima.tournament.model import TimeSystem, Tournament, rank_text
+from keima.tournament.model import TimeSystem, Tournament, one_line, rank_text
 from keima.tournament.results_table import adjusted_time, build, generator, score_text
 from keima.tournament.standings import used_criteria
 
@@ -58,9 +58,9 @@ def text(tournament: Tournament, keep_forfeits: bool = True) -> str:
     crits = used_criteria(tournament.criteria) or ("NULL",)
     lines = [
         f"; CL[{egd_class(tournament)}]",
-        f"; EV[{g.name}]",
-        f"; PC[,{g.location}]",
-        f"; DT[{g.begin_date},{g.end_date}]",
+        f"; EV[{one_line(g.name)}]",
+        f"; PC[,{one_line(g.location)}]",
+        f"; DT[{one_line(g.begin_date)},{one_line(g.end_date)}]",
     ]
     if tournament.handicap.correction > 0:
         lines.append(f"; HA[h{tournament.handicap.correction}]")
@@ -75,10 +75,10 @@ def text(tournament: Tournament, keep_forfeits: bool = True) -> str:
     ]
     for s, place, cells in zip(table.lines, table.places, table.cells, strict=True):
         p = s.player
-        name = (p.name.replace(" ", "_") + " " + p.first_name.replace(" ", "_")).ljust(30)[:30] + " "
-        country = p.country.strip()
+        name = one_line(p.name.replace(" ", "_") + " " + p.first_name.replace(" ", "_")).ljust(30)[:30] + " "
+        country = one_line(p.country).strip()
         country = (country if len(country) >= 2 else "XX").rjust(2)[-2:]
-        club = (p.club.strip() or "xxxx").rjust(4)[-4:]
+        club = (one_line(p.club).strip() or "xxxx").rjust(4)[-4:]
         line = place + " " + name + rank_text(p.rank).rjust(3)[-3:] + " " + country + " " + club
         for c in crits:
             line += " " + score_text(table.sheet.value(p.key, c, g.number_of_rounds), c)[:4].rjust(4)

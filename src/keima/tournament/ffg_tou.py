@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import unicodedata
 
-from keima.tournament.model import TimeSystem, Tournament, rank_text
+from keima.tournament.model import TimeSystem, Tournament, one_line, rank_text
 from keima.tournament.results_table import adjusted_time, build, generator
 
 #: The encoding the FFG reads.
@@ -90,10 +90,10 @@ def text(tournament: Tournament) -> str:
         TimeSystem.FISCHER: g.fischer_time,
     }.get(g.time_system, 0)
     lines = [
-        f";name={g.short_name}",
-        f";date={_date(g.begin_date)}",
-        f";vill={g.location}",
-        f";comm={g.name}",
+        f";name={one_line(g.short_name)}",
+        f";date={one_line(_date(g.begin_date))}",
+        f";vill={one_line(g.location)}",
+        f";comm={one_line(g.name)}",
         f";prog={generator()}",
         f";size={g.size}",
         f";time={g.basic_time}{'+b' if byo else ''}",
@@ -104,9 +104,9 @@ def text(tournament: Tournament) -> str:
     ]
     for s, place, cells in zip(table.lines, table.places, table.cells, strict=True):
         p = s.player
-        name = (p.name.replace(" ", "_") + " " + p.first_name.replace(" ", "_")).ljust(25)[:25]
-        line = place + " " + name + rank_text(p.rank).rjust(3)[-3:] + " " + p.ffg_licence.rjust(7)[-7:]
-        line += " " + p.club.rjust(4)[-4:]
+        name = one_line(p.name.replace(" ", "_") + " " + p.first_name.replace(" ", "_")).ljust(25)[:25]
+        line = place + " " + name + rank_text(p.rank).rjust(3)[-3:] + " " + one_line(p.ffg_licence).rjust(7)[-7:]
+        line += " " + one_line(p.club).rjust(4)[-4:]
         for cell in cells:
             line += cell.replace("/", "").replace("!", "").rjust(8)[-8:]
         lines.append(line)

@@ -10,6 +10,7 @@ them. Scores that can hold a half (a draw, an absence worth half a point) are ke
 from __future__ import annotations
 
 import enum
+import unicodedata
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 
@@ -24,6 +25,18 @@ MAX_ROUNDS = 20
 
 class TournamentError(ValueError):
     """A tournament, file or request that cannot be right (unknown player, repeated table, bad rank...)."""
+
+
+def is_line_breaking(ch: str) -> bool:
+    """Whether ``ch`` has no place in a one-line text field: a control character (C0, DEL, C1: CR and LF among
+    them) or a line or paragraph separator."""
+    return unicodedata.category(ch) in ("Cc", "Zl", "Zp")
+
+
+def one_line(text: str) -> str:
+    """``text`` with every control character and line or paragraph separator made a space: a name as a file sent
+    to a federation (``.tou``, ``.h9``) or the XML may carry it, one line that forges no other."""
+    return "".join(" " if is_line_breaking(ch) else ch for ch in text)
 
 
 def parse_rank(text: str) -> int:

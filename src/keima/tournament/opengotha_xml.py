@@ -31,6 +31,7 @@ from keima.tournament.model import (
     TimeSystem,
     Tournament,
     TournamentError,
+    one_line,
     parse_rank,
     rank_text,
 )
@@ -302,10 +303,12 @@ def _write_fields(
     for attr, name, (_, show) in table:
         if f"{prefix}#missing:{attr}" in extra:
             continue
-        element.set(attr, show(getattr(obj, name)))
+        # XML 1.0 cannot carry a control character at all, even escaped: a name with one would make a file that
+        # no reader (ours included) opens again.
+        element.set(attr, one_line(show(getattr(obj, name))))
     for key, value in extra.items():
         if key.startswith(prefix + "@"):
-            element.set(key[len(prefix) + 1 :], value)
+            element.set(key[len(prefix) + 1 :], one_line(value))
 
 
 def write(tournament: Tournament) -> str:

@@ -4,6 +4,7 @@ player's language, and unsubscribing (the ``List-Unsubscribe`` link)."""
 
 from __future__ import annotations
 
+import contextlib
 import email
 import email.policy
 import re
@@ -11,7 +12,7 @@ import socket
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from email.message import Message
-from typing import Any
+from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
 import pytest
@@ -53,15 +54,24 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-@pytest.fixture
-def inbox() -> Iterator[Inbox]:
-    box = Inbox(free_port())
-    ctl = Controller(box, hostname="127.0.0.1", port=box.port)
+H_ = TypeVar("H_", bound=Inbox)
+
+
+@contextlib.contextmanager
+def serving(handler: H_) -> Iterator[H_]:
+    """A real SMTP server (aiosmtpd) on ``handler.port`` for the block, ``handler`` receiving."""
+    ctl = Controller(handler, hostname="127.0.0.1", port=handler.port)
     ctl.start()
     try:
-        yield box
+        yield handler
     finally:
         ctl.stop()
+
+
+@pytest.fixture
+def inbox() -> Iterator[Inbox]:
+    with serving(Inbox(free_port())) as box:
+        yield box
 
 
 @pytest.fixture

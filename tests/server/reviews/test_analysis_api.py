@@ -119,10 +119,13 @@ def test_one_active_review_per_requester_and_a_queue_cap(slow: TestClient) -> No
     assert first.status_code == 202
     mine = slow.post("/api/analysis", json={"sgf": record("cc")})
     assert mine.status_code == 429 and mine.json()["error"]["code"] == "review-limit"
-    # A second requester takes the second place of the queue; a third finds it full.
+    # A second requester takes the second place of the queue; a third, with an account, finds it full.
     second = slow.post("/api/analysis", json={"sgf": record("cc")}, headers=ORIGIN)
     assert second.status_code == 202
     slow.cookies.clear()
+    slow.patch("/api/me", json={}, headers=ORIGIN)
+    assert slow.post("/api/players", json={"name": "carol", "password": "correct horse"},
+                     headers=ORIGIN).status_code == 201
     full = slow.post("/api/analysis", json={"sgf": record("gg")}, headers=ORIGIN)
     assert full.status_code == 429 and full.json()["error"]["code"] == "review-queue-full"
     # Reading a review costs nothing, and finding a stored one is no new review.
@@ -161,3 +164,39 @@ def test_a_games_stored_review_is_read_without_starting_one(quick: TestClient) -
     assert stored.status_code == 200 and stored.json()["id"] == started.json()["id"]
     wait_for(lambda: review(quick, f"/api/games/{gid}/analysis")["status"] == "done", timeout=60)
     assert [m["played"] for m in review(quick, f"/api/games/{gid}/analysis")["moves"]] == [None, "E5", "D6"]
+
+
+def test_fresh_guests_of_one_address_share_its_reviews(slow: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Each fresh guest is a new requester: seven of them filled the queue for everyone. Guests (and callers without
+    # a player) of one address have GROUP_ACTIVE reviews under way between them; an account keeps its own.
+    from keima.server.reviews import bot_reviews
+
+    monkeypatch.setattr(bot_reviews, "GROUP_ACTIVE", 1)
+    assert slow.post("/api/analysis", json={"sgf": record("ee")}, headers=ORIGIN).status_code == 202
+    slow.cookies.clear()
+    again = slow.post("/api/analysis", json={"sgf": record("cc")}, headers=ORIGIN)
+    assert again.status_code == 429 and again.json()["error"]["code"] == "review-limit"
+    assert "your address" in again.json()["error"]["message"]
+    slow.cookies.clear()
+    slow.patch("/api/me", json={}, headers=ORIGIN)
+    assert slow.post("/api/players", json={"name": "dora", "password": "correct horse"},
+                     headers=ORIGIN).status_code == 201
+    assert slow.post("/api/analysis", json={"sgf": record("cc")}, headers=ORIGIN).status_code == 202
+
+
+def test_the_record_of_a_game_in_progress_is_refused_as_the_game_is(quick: TestClient) -> None:
+    g = new_game(quick, size=9, opponent="local")
+    gid, tok = g["game"]["id"], g["seat"]["token"]
+    for p in (40, 30, 50, 20, 60, 10, 70, 11, 71, 12, 72):
+        act(quick, gid, tok, {"type": "play", "move": p})
+    sgf = quick.get(f"/api/games/{gid}/sgf").text
+    r = quick.post("/api/analysis", json={"sgf": sgf})
+    assert r.status_code == 409 and r.json()["error"]["code"] == "game-in-progress", r.text
+    # The same game with a move more, or with only its first ten moves, is still that game.
+    longer = sgf.rstrip().rstrip(")") + ";W[aa])"
+    assert quick.post("/api/analysis", json={"sgf": longer}).json()["error"]["code"] == "game-in-progress"
+    # A game sharing fewer first moves is another game; and the game itself once finished is reviewed.
+    assert quick.post("/api/analysis", json={"sgf": record("ee", "dd", "ff")}).status_code == 202
+    act(quick, gid, tok, {"type": "resign"})
+    quick.cookies.clear()
+    assert quick.post("/api/analysis", json={"sgf": sgf}, headers=ORIGIN).status_code == 202

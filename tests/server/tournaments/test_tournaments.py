@@ -50,8 +50,12 @@ def setup_six(client: TestClient) -> tuple[Browser, Browser, Browser, Browser, d
     t = new_tournament(d)
     tid = t["id"]
     p1.req("POST", f"/api/tournaments/{tid}/signup", 201)
-    d.req("POST", f"/api/tournaments/{tid}/players", 201,
-          json={"name": "Paulsen", "first_name": "Paul", "rank": "2k", "account": "paul"})
+    proposed = d.req("POST", f"/api/tournaments/{tid}/players", 201,
+                     json={"name": "Paulsen", "first_name": "Paul", "rank": "2k", "account": "paul"}).json()
+    # The director proposes the account; it plays for the player once it confirms.
+    line = next(p for p in proposed["players"] if p["name"] == "Paulsen")
+    assert (line["account"], line["proposed_account"]) == (None, "paul")
+    p2.req("POST", f"/api/tournaments/{tid}/players/{line['key']}/confirm", 200)
     d.req("POST", f"/api/tournaments/{tid}/players", 201, json={"name": "Martin", "first_name": "Lea", "rank": "5k"})
     d.req("POST", f"/api/tournaments/{tid}/players", 201, json={"ffg_line": ffg("DUPONT Jean", -156, "0700348", "69Ly")})
     d.req("POST", f"/api/tournaments/{tid}/players", 201, json={"egd_line": egd("12345678", "Novak Petra", "3k", 1802)})
@@ -97,7 +101,9 @@ def test_create_register_and_the_refusals(client: TestClient) -> None:
     t = co.req("PATCH", f"/api/tournaments/{tid}", 200, json={"registration_open": False}).json()
     assert t["you"]["role"] == "co-director" and t["settings"]["registration_open"] is False
     assert code(other.req("POST", f"/api/tournaments/{tid}/signup", 409)) == "registration-closed"
-    assert code(co.req("DELETE", f"/api/tournaments/{tid}/directors/director", 409)) == "wrong-phase"
+    # Only the director removes a co-director, and the director stays.
+    assert code(co.req("DELETE", f"/api/tournaments/{tid}/directors/director", 403)) == "not-director"
+    assert code(d.req("DELETE", f"/api/tournaments/{tid}/directors/director", 409)) == "wrong-phase"
     d.req("DELETE", f"/api/tournaments/{tid}/directors/codirector", 200)
     assert code(co.req("PATCH", f"/api/tournaments/{tid}", 403, json={"rated": True})) == "not-director"
     assert [x["name"] for x in client.get("/api/tournaments").json()["tournaments"]] == ["Coupe de Lyon"]
@@ -191,10 +197,10 @@ def test_rounds_results_standings_files_and_log(client: TestClient) -> None:
     assert code(p2.req("POST", "/api/tournaments/import", 422, content=b"<nope/>")) == "invalid-request"
     # The log: every change, by whom.
     log = d.req("GET", f"{base}/log", 200).json()["entries"]
-    assert [e["action"] for e in log] == ["create", "register", "register", "register", "register", "register",
-                                          "register", "pair", "pair", "swap", "absent", "start", "result", "result",
-                                          "result", "fix"]
-    assert [e["by"] for e in log][:3] == ["director", "pia", "director"]
+    assert [e["action"] for e in log] == ["create", "register", "register", "account-proposed", "account-confirmed",
+                                          "register", "register", "register", "register", "pair", "pair", "swap",
+                                          "absent", "start", "result", "result", "result", "fix"]
+    assert [e["by"] for e in log][:5] == ["director", "pia", "director", "director", "paul"]
     assert log[-1]["detail"] == {"round": 1, "table": others[0]["table"], "result": "white", "by_forfeit": False,
                                  "was": "both_lose"}
     assert [e["detail"]["how"] for e in log if e["action"] == "register"] == \

@@ -36,6 +36,8 @@ class Away:
     email_verified: bool = False
     lang: str | None = None
     notify: dict[str, Any] | None = None
+    #: Mail to ``email`` bounced (the SMTP server refused the address for good): nothing is sent until it changes.
+    email_bounced: bool = False
 
     def out(self, now: float) -> dict[str, Any]:
         """``MeOut.vacation``: ``{"on", "days_left", "until"}`` (``until``: Unix time it ends by itself)."""
@@ -56,7 +58,8 @@ def read(engine: Engine, player_id: str) -> Away:
         vac = Vacation(left=row.vacation_left, at=as_timestamp(row.vacation_at) or 0.0, since=as_timestamp(row.vacation_since))
     if row is None:
         return Away(None, vac)
-    return Away(row.time_zone, vac, row.email, bool(row.email_verified), row.lang, row.notify)
+    return Away(row.time_zone, vac, row.email, bool(row.email_verified), row.lang, row.notify,
+                row.email_bounced_at is not None)
 
 
 def upsert(player_id: str, **values: Any) -> Any:

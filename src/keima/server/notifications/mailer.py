@@ -19,6 +19,8 @@ import json
 import logging
 import smtplib
 import ssl
+import time
+import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -33,7 +35,7 @@ from sqlalchemy.engine import Engine
 from keima.server import timesource
 from keima.server.housekeeping import Background
 from keima.server.notifications import notify
-from keima.server.storage import emails
+from keima.server.storage import emails, player_settings
 
 log = logging.getLogger("keima.server")
 
@@ -185,6 +187,36 @@ def _instant(text: Any) -> datetime | None:
     return None if at is None else (at if at.tzinfo else at.replace(tzinfo=UTC)).astimezone(UTC)
 
 
+def header_text(text: str, limit: int = 200) -> str:
+    """``text`` fit for a mail header: line breaks and control characters (a chat message's, a tournament name's)
+    made spaces, runs of spaces made one, cut to ``limit`` characters."""
+    one = "".join(" " if unicodedata.category(ch) in ("Cc", "Zl", "Zp") else ch for ch in text)
+    one = " ".join(one.split())
+    return one if len(one) <= limit else one[: limit - 1] + "\u2026"
+
+
+class Warnings:
+    """Log lines that would repeat for every message (an SMTP server away or refusing): one line per ``every``
+    seconds for each kind, saying how many were left out."""
+
+    def __init__(self, every: float = 60.0) -> None:
+        self.every = every
+        self._last: dict[str, float] = {}
+        self._left_out: dict[str, int] = {}
+
+    def warn(self, kind: str, text: str) -> bool:
+        """Log ``text`` unless a line of ``kind`` was logged less than ``every`` seconds ago; returns whether it
+        was logged."""
+        now = time.monotonic()
+        if now - self._last.get(kind, -1e9) < self.every:
+            self._left_out[kind] = self._left_out.get(kind, 0) + 1
+            return False
+        more = self._left_out.pop(kind, 0)
+        log.warning("%s%s", text, f" ({more} more like it in the last minute)" if more else "")
+        self._last[kind] = now
+        return True
+
+
 class Mailer:
     """Sends the queue (see the module docstring). ``smtp`` None: nothing is sent (the queue stays).
     ``public_url``: the server's address as the players reach it, for the links; ``sign(purpose, text)``: the
@@ -198,6 +230,9 @@ class Mailer:
         self.sign = sign
         self.poll_s = poll_s
         self.sent = 0
+        self.last_failure: str | None = None
+        self.last_failure_at: datetime | None = None
+        self._warnings = Warnings()
         self._loop = Background(self._run)
 
     def start(self) -> None:
@@ -232,7 +267,7 @@ class Mailer:
         msg = EmailMessage()
         msg["From"] = self.smtp.sender if self.smtp else "keima@localhost"
         msg["To"] = payload["to"]
-        msg["Subject"] = w["digest"] if payload.get("digest") or not items else line_of(items[0], lang)
+        msg["Subject"] = header_text(w["digest"] if payload.get("digest") or not items else line_of(items[0], lang))
         msg["Date"] = formatdate(timesource.now(), usegmt=True)
         host = urlsplit(self.public_url).hostname or "keima"
         msg["Message-ID"] = f"<{message_id}@{host}>"
@@ -260,17 +295,52 @@ class Mailer:
         due = await loop.run_in_executor(None, _claim_due, self.engine, 50)
         sent = 0
         for message_id, payload, tries in due:
-            msg = self.message(message_id, payload)
+            try:
+                msg = self.message(message_id, payload)
+            except Exception as exc:
+                # A message that cannot be built never will be: it fails alone, with its reason, and the others
+                # of the batch go on (it once aborted every batch it was claimed with).
+                await self._fail(message_id, f"cannot be built: {type(exc).__name__}: {exc}")
+                continue
             try:
                 await loop.run_in_executor(None, self.smtp.send, msg)
+            except smtplib.SMTPRecipientsRefused as exc:
+                codes = [code for code, _text in exc.recipients.values()]
+                if codes and all(code >= 500 for code in codes):
+                    # The address bounces: no retry; the player is told on their page (``GET /api/me``).
+                    await self._fail(message_id, f"the address bounced ({codes[0]})", payload)
+                else:
+                    await self._retry(message_id, tries, f"recipient refused for now ({codes})")
+                continue
+            except smtplib.SMTPDataError as exc:
+                if exc.smtp_code >= 500:
+                    await self._fail(message_id, f"the message was refused ({exc.smtp_code})")
+                else:
+                    await self._retry(message_id, tries, f"message refused for now ({exc.smtp_code})")
+                continue
             except (OSError, smtplib.SMTPException) as exc:
-                log.warning("email %s: %s: %s (try %d)", message_id, type(exc).__name__, exc, tries + 1)
-                await loop.run_in_executor(None, _retry, self.engine, message_id, tries + 1)
+                await self._retry(message_id, tries, f"SMTP server: {type(exc).__name__}")
                 continue
             await loop.run_in_executor(None, _sent, self.engine, message_id)
             sent += 1
         self.sent += sent
         return sent
+
+    async def _retry(self, message_id: str, tries: int, reason: str) -> None:
+        self.last_failure, self.last_failure_at = reason, timesource.now_utc()
+        self._warnings.warn("retry", f"emails: {reason}: tried again later")
+        await asyncio.get_running_loop().run_in_executor(None, _retry, self.engine, message_id, tries + 1)
+
+    async def _fail(self, message_id: str, reason: str, bounced: dict[str, Any] | None = None) -> None:
+        self.last_failure, self.last_failure_at = reason, timesource.now_utc()
+        self._warnings.warn("fail", f"emails: {reason}: not sent, not tried again")
+        await asyncio.get_running_loop().run_in_executor(None, _fail, self.engine, message_id, reason[:300], bounced)
+
+    def status(self) -> dict[str, Any]:
+        """This process's figures: emails sent, the last failure and when (None: none since the start)."""
+        at = self.last_failure_at
+        return {"sent": self.sent, "smtp": self.smtp is not None, "last_failure": self.last_failure,
+                "last_failure_at": None if at is None else at.isoformat()}
 
     async def _run(self) -> None:
         while True:
@@ -307,6 +377,33 @@ def _retry(engine: Engine, message_id: str, tries: int) -> None:
     with engine.begin() as conn:
         conn.execute(emails.update().where(emails.c.message_id == message_id)
                      .values(tries=tries, due_at=timesource.now_utc() + timedelta(seconds=wait)))
+
+
+def _fail(engine: Engine, message_id: str, reason: str, bounced: dict[str, Any] | None) -> None:
+    # Failed for good: never claimed again (``tries`` at the most), with its reason. A bounce marks the player's
+    # address, and fails what else is queued to it.
+    now = timesource.now_utc()
+    e = emails.c
+    with engine.begin() as conn:
+        conn.execute(emails.update().where(e.message_id == message_id).values(tries=MAX_TRIES, error=reason))
+        if bounced is not None:
+            conn.execute(player_settings.update().where(player_settings.c.player_id == bounced["player"],
+                                                        player_settings.c.email == bounced["to"])
+                         .values(email_bounced_at=now))
+            conn.execute(emails.update().where(e.player_id == bounced["player"], e.sent_at.is_(None),
+                                               e.tries < MAX_TRIES)
+                         .values(tries=MAX_TRIES, error="the address bounced"))
+
+
+def queue_figures(engine: Engine) -> dict[str, int]:
+    """How many emails wait to be sent, how many failed for good, how many players' addresses bounce. Blocking."""
+    e = emails.c
+    with engine.connect() as conn:
+        waiting = conn.execute(sa.select(sa.func.count()).where(e.sent_at.is_(None), e.tries < MAX_TRIES)).scalar()
+        failed = conn.execute(sa.select(sa.func.count()).where(e.sent_at.is_(None), e.tries >= MAX_TRIES)).scalar()
+        bouncing = conn.execute(sa.select(sa.func.count()).select_from(player_settings)
+                                .where(player_settings.c.email_bounced_at.is_not(None))).scalar()
+    return {"waiting": int(waiting or 0), "failed": int(failed or 0), "bouncing": int(bouncing or 0)}
 
 
 def _sent(engine: Engine, message_id: str) -> None:

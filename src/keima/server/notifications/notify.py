@@ -152,7 +152,7 @@ def queue_email(conn: Connection, message_id: str, player_id: str, payload: dict
     if exists is not None:
         return False
     conn.execute(emails.insert().values(message_id=message_id, player_id=player_id, message=json.dumps(payload),
-                                        due_at=now, tries=0))
+                                        due_at=now, tries=0, created_at=now))
     return True
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+from datetime import datetime, timedelta
 from typing import Any
 
 import sqlalchemy as sa
@@ -13,8 +14,13 @@ from sqlalchemy.engine import Connection
 
 from keima.server import timesource
 from keima.server.accounts import upsert
+from keima.server.errors import Refused
 from keima.server.notifications import notify
-from keima.server.storage import player_settings
+from keima.server.storage import emails, player_settings
+
+#: Confirmation links sent in 24 hours, at most: to one address (whoever asks), and for one account.
+VERIFY_PER_ADDRESS = 3
+VERIFY_PER_PLAYER = 3
 
 
 async def _run(fn: Any, *args: Any) -> Any:
@@ -50,16 +56,52 @@ async def update_settings(request: Request, player_id: str, fields: dict[str, An
     if "email" in fields:
         address = fields["email"] or None
         if address != (row.email if row is not None else None):
-            values["email"], values["email_verified"] = address, False
+            # A new address: unverified, and no longer known to bounce.
+            values["email"], values["email_verified"], values["email_bounced_at"] = address, False, None
             new_email = address
-    if values:
-        await request.app.state.hub.store.write(upsert(player_id, **values))
-    if new_email:
-        lang = values.get("lang") or lang_of(request, row)
-        payload = {"to": new_email, "lang": lang, "player": player_id, "verify": True, "items": []}
-        key = "verify." + hashlib.sha256(f"{player_id}|{new_email}".encode()).hexdigest()[:24]
+    if not values:
+        return
+    change = upsert(player_id, **values)
+    if not new_email:
+        await request.app.state.hub.store.write(change)
+        return
+    lang = values.get("lang") or lang_of(request, row)
+    payload = {"to": new_email, "lang": lang, "player": player_id, "verify": True, "items": []}
+    key = verification_key(player_id, new_email)
 
-        def op(conn: Connection) -> None:
-            notify.queue_email(conn, key, player_id, payload, timesource.now_utc())
+    def op(conn: Connection) -> None:
+        # Checked and queued in the transaction of the change: nothing is changed when the link is refused.
+        now = timesource.now_utc()
+        check_verifications(conn, player_id, new_email, now)
+        change(conn)
+        notify.queue_email(conn, key, player_id, payload, now)
 
-        await request.app.state.hub.store.write(op)
+    await request.app.state.hub.store.write(op)
+
+
+def _address_hash(address: str) -> str:
+    return hashlib.sha256(address.strip().lower().encode()).hexdigest()[:16]
+
+
+def verification_key(player_id: str, address: str) -> str:
+    """The queue's key of the link sent to ``address`` for ``player_id``: the address's hash first, so that the
+    links sent to one address are counted whoever asked for them."""
+    return f"verify.{_address_hash(address)}." + hashlib.sha256(f"{player_id}|{address}".encode()).hexdigest()[:16]
+
+
+def check_verifications(conn: Connection, player_id: str, address: str, now: datetime) -> None:
+    """Raise ``Refused`` ``too-many-requests`` (429) when ``address`` was sent ``VERIFY_PER_ADDRESS`` links in the
+    last 24 hours, or ``player_id`` asked for ``VERIFY_PER_PLAYER``: accounts made for the purpose could otherwise
+    send a stranger's address a link each."""
+    e = emails.c
+    since = now - timedelta(days=1)
+    recent = sa.and_(e.created_at > since, e.message_id.like("verify.%"))
+    to_address = conn.execute(sa.select(sa.func.count()).where(
+        recent, e.message_id.like(f"verify.{_address_hash(address)}.%"))).scalar() or 0
+    if to_address >= VERIFY_PER_ADDRESS:
+        raise Refused("too-many-requests", "this address was sent as many confirmation links as a day allows: "
+                      "try again tomorrow", field="email")
+    by_player = conn.execute(sa.select(sa.func.count()).where(recent, e.player_id == player_id)).scalar() or 0
+    if by_player >= VERIFY_PER_PLAYER:
+        raise Refused("too-many-requests", "you asked for as many confirmation links as a day allows: try again "
+                      "tomorrow", field="email")

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import hmac
+import json
 from html import escape
 from typing import Any
 
@@ -20,7 +21,7 @@ from keima.server.accounts import players_of, required_player, upsert
 from keima.server.edge import same_origin as _same_origin
 from keima.server.errors import ErrorBody, Refused
 from keima.server.notifications import notify
-from keima.server.notifications.mailer import Mailer, line_of
+from keima.server.notifications.mailer import Mailer, line_of, queue_figures
 from keima.server.notifications.preferences import lang_of, settings_row
 from keima.server.notifications.schemas import NotificationOut, NotificationsOut, ReadIn
 from keima.server.storage import player_settings
@@ -81,6 +82,16 @@ def _page(title: str, body: str) -> HTMLResponse:
     return HTMLResponse(f"<!doctype html><html><head><meta charset=utf-8><meta name=viewport "
                         f"content='width=device-width'><title>{escape(title)}</title></head>"
                         f"<body><h1>{escape(title)}</h1>{body}</body></html>")
+
+
+@router.get("/api/stats/email")
+async def email_stats(request: Request) -> Response:
+    """The email queue, for an operator: ``waiting`` (to send), ``failed`` (for good), ``bouncing`` (players whose
+    address bounced), and this process's ``sent`` count, whether an SMTP server is set (``smtp``), and its
+    ``last_failure`` (a reason without any address) and ``last_failure_at``."""
+    figures = await _run(queue_figures, request.app.state.hub.store.engine)
+    body = {**figures, **request.app.state.mailer.status()}
+    return Response(json.dumps(body), media_type="application/json")
 
 
 @router.get("/api/verify", response_class=HTMLResponse)

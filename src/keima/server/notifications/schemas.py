@@ -40,5 +40,6 @@ class NotificationsOut(_Strict):
 class ReadIn(_Strict):
     """``POST /api/me/notifications/read``: the ids, or ``all``."""
 
-    ids: Annotated[list[int], Field(max_length=500)] | None = None
+    # A notification's id is a positive 64-bit number: anything else is refused here (422), before the database.
+    ids: Annotated[list[Annotated[int, Field(ge=1, le=2**63 - 1)]], Field(max_length=500)] | None = None
     all: bool = False

@@ -52,7 +52,8 @@ def me_out(p: Player | None, away: Away | None = None) -> MeOut:
         return MeOut(id=p.id, name=p.name, rank=p.rank, rank_text=rank_words(p.rank), guest=p.guest)
     return MeOut(id=p.id, name=p.name, rank=p.rank, rank_text=rank_words(p.rank), guest=p.guest,
                  time_zone=away.time_zone, vacation=VacationOut(**away.out(timesource.now())), email=away.email,
-                 email_verified=away.email_verified, lang=away.lang, notify=dict(notify_prefs(away.notify)))
+                 email_verified=away.email_verified, email_bounced=away.email_bounced, lang=away.lang,
+                 notify=dict(notify_prefs(away.notify)))
 
 
 def _json(model: Any, status: int = 200) -> Response:

@@ -28,6 +28,8 @@ class MeOut(_Strict):
     vacation: VacationOut | None = None
     email: str | None = None
     email_verified: bool = False
+    email_bounced: bool = False
+    """Mail to ``email`` bounced: nothing more is sent to it until the player gives another address."""
     lang: str | None = None
     notify: dict[str, str] | None = None
     """Per kind of notification, how it is emailed: ``off``, ``now`` or ``digest``."""

@@ -38,12 +38,15 @@ def reviews_of(request: Request) -> ReviewService:
     return service
 
 
-async def _requester(request: Request) -> tuple[str, str | None]:
-    """The requester's key ("player:ID" or "address:HOST") and a new session cookie to set, if one was made."""
+async def _requester(request: Request) -> tuple[str, str | None, str | None]:
+    """The requester's key ("player:ID" or "address:HOST"), a new session cookie to set (if one was made), and the
+    group whose reviews are counted together: the address, for a guest or a caller without a player (None for an
+    account)."""
     player, cookie = await caller_player(request, make=needs_player(request, False))
+    address = f"address:{request.client.host if request.client else '?'}"
     if player is not None:
-        return f"player:{player.id}", cookie
-    return f"address:{request.client.host if request.client else '?'}", None
+        return f"player:{player.id}", cookie, address if player.guest else None
+    return address, None, address
 
 
 def _answer(request: Request, body: dict[str, Any], started: bool, cookie: str | None) -> Response:
@@ -60,8 +63,8 @@ async def analyse_game(game_id: str, request: Request) -> Response:
     started it). 409 ``game-in-progress`` for a game still being played; 429 past the limits."""
     hub = request.app.state.hub
     s = await hub.cache.get(game_id, fresh=True)
-    requester, cookie = await _requester(request)
-    body, started = await reviews_of(request).start_game(s.game, s.id, requester)
+    requester, cookie, group = await _requester(request)
+    body, started = await reviews_of(request).start_game(s.game, s.id, requester, group)
     return _answer(request, body, started, cookie)
 
 
@@ -75,9 +78,10 @@ async def game_review(game_id: str, request: Request) -> Response:
 @router.post("/api/analysis", status_code=202)
 async def analyse_record(data: RecordIn, request: Request) -> Response:
     """Start the bot's review of an uploaded SGF record, or return the stored review of the same game (the same
-    rules, setup and moves). 422 for a record that cannot be read; 429 past the limits."""
-    requester, cookie = await _requester(request)
-    body, started = await reviews_of(request).start_record(data.sgf, requester)
+    rules, setup and moves). 422 for a record that cannot be read; 409 ``game-in-progress`` for a record of a game
+    in progress on this server; 429 past the limits."""
+    requester, cookie, group = await _requester(request)
+    body, started = await reviews_of(request).start_record(data.sgf, requester, group)
     return _answer(request, body, started, cookie)
 
 
@@ -90,5 +94,5 @@ async def get_review(review_id: str, request: Request) -> Response:
 @router.delete("/api/analysis/{review_id}")
 async def cancel_review(review_id: str, request: Request) -> Response:
     """Cancel a queued or running review; only its requester may (403 ``not-requester``)."""
-    requester, _cookie = await _requester(request)
+    requester, _cookie, _group = await _requester(request)
     return json_response(json.dumps(await reviews_of(request).cancel(review_id, requester)))

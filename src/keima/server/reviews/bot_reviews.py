@@ -42,12 +42,18 @@ from keima.record import SgfError, load_record
 from keima.rules.game import Game
 from keima.server import timesource
 from keima.server.errors import Refused
-from keima.server.storage import analyses
+from keima.server.storage import analyses, games
 
 log = logging.getLogger("keima.reviews")
 
 #: Statuses of a review. ``queued`` and ``running`` are *active*: they count against the limits.
 STATUSES = ("queued", "running", "done", "cancelled", "failed")
+#: A record whose first moves (this many or more) are a game in progress here is that game (``live_twin``); the
+#: games in progress looked at, the most recently changed first.
+SHARED_MOVES = 10
+LIVE_LOOKED_AT = 500
+#: Reviews under way at once for the guests (and API clients without a player) of one address, all together.
+GROUP_ACTIVE = 2
 ACTIVE = ("queued", "running")
 #: Seconds of search per position (``KEIMA_REVIEW_SECONDS`` overrides).
 DEFAULT_SECONDS = 1.0
@@ -168,16 +174,42 @@ class ReviewService:
         self.pool.shutdown(wait=False, cancel_futures=True)
 
     # ------------------------------------------------------------------------------------------ requests
-    async def start_game(self, game: Game, game_id: str, requester: str) -> tuple[dict[str, Any], bool]:
+    async def start_game(self, game: Game, game_id: str, requester: str,
+                         group: str | None = None) -> tuple[dict[str, Any], bool]:
         """Start the review of the finished game ``game_id`` (its ``game``), or find the stored one. Returns the
         review (``review_json``) and whether this request started it. Raises ``Refused`` (the module's
         refusals)."""
         if game.phase != "finished":
             raise Refused("game-in-progress", "a game is reviewed by the bot once it is finished, never during play")
         total = self._total(game)
-        return await self._start(review_id("game", game_id), game_id, None, game.size, total, requester)
+        return await self._start(review_id("game", game_id), game_id, None, game.size, total, requester, group)
 
-    async def start_record(self, sgf: str, requester: str) -> tuple[dict[str, Any], bool]:
+    def live_twin(self, game: Game) -> str | None:
+        """The id of a game in progress on this server that ``game`` (an uploaded record) is, as far as both go:
+        their first ``SHARED_MOVES`` moves or more the same, one the other's beginning; None when there is none.
+        The bot reviews a game once it is finished, never during play: its public SGF uploaded as a record would
+        otherwise give a player the bot's moves mid-game. Blocking."""
+        mine = [(m.color, m.point) for m in game.moves]
+        if len(mine) < SHARED_MOVES:
+            return None
+        with self.engine.connect() as conn:
+            rows = conn.execute(sa.select(games.c.id, games.c.params, games.c.summary)
+                                .where(games.c.phase != "finished").order_by(games.c.updated_at.desc())
+                                .limit(LIVE_LOOKED_AT)).all()
+        for row in rows:
+            played = (row.summary or {}).get("moves", 0)
+            if (row.params or {}).get("size") != game.size or played < SHARED_MOVES:
+                continue
+            live = self.load_game(row.id)
+            if live is None:
+                continue
+            theirs = [(m.color, m.point) for m in live.moves]
+            k = min(len(theirs), len(mine))
+            if k >= SHARED_MOVES and theirs[:k] == mine[:k]:
+                return str(row.id)
+        return None
+
+    async def start_record(self, sgf: str, requester: str, group: str | None = None) -> tuple[dict[str, Any], bool]:
         """Start the review of an uploaded record (SGF text), or find the stored one of the same game. Raises
         ``Refused`` ``invalid-request`` for a record that cannot be read, and the module's refusals."""
         def read() -> Game:
@@ -187,8 +219,12 @@ class ReviewService:
                 raise Refused("invalid-request", f"sgf: {exc}", field="sgf") from None
 
         game = await asyncio.to_thread(read)
+        if await asyncio.to_thread(self.live_twin, game) is not None:
+            raise Refused("game-in-progress", "this record is a game in progress on this server: the bot reviews it "
+                          "once it is finished, never during play")
         total = self._total(game)
-        return await self._start(review_id("record", record_key(game)), None, sgf, game.size, total, requester)
+        return await self._start(review_id("record", record_key(game)), None, sgf, game.size, total, requester,
+                                 group)
 
     @staticmethod
     def _total(game: Game) -> int:
@@ -199,7 +235,7 @@ class ReviewService:
         return total
 
     async def _start(self, aid: str, game_id: str | None, sgf: str | None, size: int, total: int,
-                     requester: str) -> tuple[dict[str, Any], bool]:
+                     requester: str, group: str | None = None) -> tuple[dict[str, Any], bool]:
         def op() -> tuple[dict[str, Any], bool]:
             now = timesource.now_utc()
             with self._starting, self.engine.begin() as conn:
@@ -208,18 +244,27 @@ class ReviewService:
                 row = conn.execute(sa.select(analyses).where(analyses.c.id == aid)).mappings().first()
                 if row is not None and row["status"] in ("done", *ACTIVE):
                     return dict(row), False
+                by = analyses.c.requested_by
                 mine = conn.execute(sa.select(sa.func.count()).select_from(analyses).where(
-                    analyses.c.requested_by == requester, analyses.c.status.in_(ACTIVE))).scalar() or 0
+                    sa.or_(by == requester, by.like(f"{requester} %")), analyses.c.status.in_(ACTIVE))).scalar() or 0
                 if mine:
                     raise Refused("review-limit", "you already have a review under way: wait for its end or "
                                   "cancel it (DELETE on its address)")
+                if group is not None:
+                    # Guests share their address's reviews: fresh guests, one review each, filled the queue.
+                    ours = conn.execute(sa.select(sa.func.count()).select_from(analyses).where(
+                        by.like(f"% {group}"), analyses.c.status.in_(ACTIVE))).scalar() or 0
+                    if ours >= GROUP_ACTIVE:
+                        raise Refused("review-limit", f"{ours} reviews asked for from your address without an "
+                                      "account are under way: wait for their end, or register")
                 active = conn.execute(sa.select(sa.func.count()).select_from(analyses).where(
                     analyses.c.status.in_(ACTIVE))).scalar() or 0
                 if active >= self.max_queue:
                     raise Refused("review-queue-full", f"the server is reviewing {active} games already: "
                                   "try again in a few minutes")
                 values = {"status": "queued", "done": 0, "total": total, "seconds": self.seconds, "evals": [],
-                          "moves": [], "requested_by": requester, "error": None, "updated_at": now}
+                          "moves": [], "requested_by": requester if group is None else f"{requester} {group}",
+                          "error": None, "updated_at": now}
                 if row is None:
                     conn.execute(analyses.insert().values(id=aid, game_id=game_id, sgf=sgf, size=size,
                                                           created_at=now, **values))
@@ -258,7 +303,7 @@ class ReviewService:
                 row = conn.execute(sa.select(analyses).where(analyses.c.id == aid)).mappings().first()
                 if row is None:
                     return None
-                if row["requested_by"] != requester:
+                if (row["requested_by"] or "").split(" ")[0] != requester:
                     raise Refused("not-requester", "only who started a review may cancel it")
                 if row["status"] not in ACTIVE:
                     raise Refused("review-over", f"the review has ended ({row['status']})")

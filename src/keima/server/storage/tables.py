@@ -234,6 +234,8 @@ player_settings = sa.Table(
     sa.Column("lang", sa.String(8), nullable=True),
     sa.Column("notify", sa.JSON, nullable=True),
     sa.Column("seen_at", sa.DateTime(timezone=True), nullable=True),
+    # The address bounced (the SMTP server refused it for good): nothing more is sent to it until it changes.
+    sa.Column("email_bounced_at", sa.DateTime(timezone=True), nullable=True),
 )
 # The notifications of each player (the bell), newest last; ``mailed``: sent by email or in a digest already.
 notifications = sa.Table(
@@ -259,6 +261,9 @@ emails = sa.Table(
     sa.Column("due_at", sa.DateTime(timezone=True), nullable=False),
     sa.Column("tries", sa.Integer, nullable=False, server_default="0"),
     sa.Column("sent_at", sa.DateTime(timezone=True), nullable=True),
+    # Why the message failed for good (it is then never tried again), and when it was queued.
+    sa.Column("error", sa.String(300), nullable=True),
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=True),
     sa.Index("ix_emails_due_at", "due_at"),
 )
 # The chat senders each player muted (keima.server.accounts.mutes): ``sender`` the handle a chat message carries, ``name``

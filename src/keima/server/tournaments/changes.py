@@ -23,6 +23,7 @@ from datetime import datetime
 from typing import Any
 
 from keima.server.errors import Refused, quote
+from keima.server.tournaments.limits import check_players
 from keima.server.tournaments.store import Change, Outcome, Stored
 from keima.tournament.model import Game, Player, Result, Tournament, TournamentError
 from keima.tournament.pairing import game_between, pair_round
@@ -137,10 +138,13 @@ def add_director(pid: str, name: str) -> Change:
     return do
 
 
-def drop_director(pid: str, name: str) -> Change:
-    """Remove the co-director ``pid`` (the director stays: 409)."""
+def drop_director(pid: str, name: str, by: str) -> Change:
+    """Remove the co-director ``pid``; only the director (account ``by``) may (403 for a co-director: one could
+    otherwise remove the others), and the director stays (409)."""
 
     def do(s: Stored) -> Outcome:
+        if s.directors.get(by) != "director":
+            raise Refused("not-director", "only the tournament's director removes a co-director")
         role = s.directors.get(pid)
         if role is None:
             raise Refused("not-found", f"{name} does not direct this tournament")
@@ -157,14 +161,39 @@ def register(player: Player, account: str | None, how: str) -> Change:
     given (409 when the name is registered already, or the account holds another player)."""
 
     def do(s: Stored) -> Outcome:
+        check_players(len(s.tournament.players) + 1)
         try:
             t = s.tournament.with_player(player)
         except TournamentError as exc:
             raise Refused("already-registered", str(exc)) from None
         if account is not None and account in s.accounts.values():
             raise Refused("already-registered", "this account already plays in this tournament")
-        bind = {} if account is None else {player.key: account}
-        return Outcome(t, s.settings, [("register", {"player": player.key, "how": how})], bind=bind)
+        log: list[tuple[str, dict[str, Any]]] = [("register", {"player": player.key, "how": how})]
+        if account is None or how == "account":
+            bind = {} if account is None else {player.key: account}
+            return Outcome(t, s.settings, log, bind=bind)
+        # A director's choice of account is a proposal: the account plays for this player only once it confirms
+        # (``confirm_account``), or any account could be made to play in a tournament it never joined.
+        proposals = {**s.settings.get("proposals", {}), player.key: account}
+        log.append(("account-proposed", {"player": player.key}))
+        return Outcome(t, {**s.settings, "proposals": proposals}, log)
+
+    return do
+
+
+def confirm_account(key: str, account: str) -> Change:
+    """The account ``account`` confirms that it plays for the player ``key`` as a director proposed (404 when no
+    such proposal was made to it; 409 when it plays for another player already)."""
+
+    def do(s: Stored) -> Outcome:
+        proposals = dict(s.settings.get("proposals", {}))
+        if proposals.get(key) != account:
+            raise Refused("not-found", f"no proposal to play for {quote(key)} in this tournament")
+        if account in s.accounts.values():
+            raise Refused("already-registered", "this account already plays in this tournament")
+        del proposals[key]
+        return Outcome(s.tournament, {**s.settings, "proposals": proposals},
+                       [("account-confirmed", {"player": key})], bind={key: account})
 
     return do
 
@@ -317,8 +346,9 @@ def start(rn: int, start_at: datetime) -> Change:
 
 def set_result(rn: int, table: int, result: str, by_forfeit: bool, player_id: str | None, director: bool) -> Change:
     """Enter the result of round ``rn``'s ``table``. A director enters or fixes any result; a player of the game
-    (account ``player_id``) enters an unknown result of a game played at the table (403 otherwise, 409 once it is
-    known). The round counts as started from its first result."""
+    (account ``player_id``) enters an unknown result of a game played at the table, once the round has started
+    (403 otherwise; 409 before the start, for a game played on keima, or once the result is known). The round
+    counts as started from its first result."""
 
     def do(s: Stored) -> Outcome:
         t = s.tournament
@@ -328,8 +358,12 @@ def set_result(rn: int, table: int, result: str, by_forfeit: bool, player_id: st
             mine = player_id is not None and player_id in (s.accounts.get(g.white), s.accounts.get(g.black))
             if not mine:
                 raise Refused("not-director", "only the directors and the two players enter this result")
-            if (rn, table) in s.games:
+            if (rn, table) in s.games or s.settings.get("online"):
+                # An online table's result comes from its game (or a director): a player could otherwise decide
+                # their game before it is made, and the start would then find the table decided.
                 raise Refused("wrong-phase", "this game is played on keima: its result comes from the game")
+            if not started(s.settings, rn):
+                raise Refused("wrong-phase", f"round {rn} has not started: its results are entered once it has")
             if g.result is not Result.UNKNOWN:
                 raise Refused("wrong-phase", "this result is entered already: ask a director to fix it")
         new = replace(g, result=RESULTS[result], by_default=by_forfeit and RESULTS[result] is not Result.UNKNOWN)

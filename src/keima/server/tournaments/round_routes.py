@@ -20,6 +20,7 @@ from keima.server.lobby import LOBBY
 from keima.server.ratings import subscriber as ratings_subscriber
 from keima.server.tournaments import changes as ops
 from keima.server.tournaments import store as st
+from keima.server.tournaments.limits import Pairings
 from keima.server.tournaments.routes import (
     _answer,
     _caller,
@@ -56,13 +57,18 @@ from keima.tournament.standings import standings as engine_standings
 from keima.tournament.standings import used_criteria
 
 router = APIRouter()
+#: The pairings under way in this process (``keima.server.tournaments.limits``).
+PAIRINGS = Pairings()
 
 
 # -- rounds ------------------------------------------------------------------------------------------------------
 @router.post("/api/tournaments/{tid}/rounds/{rn}/pairing", responses={200: {"model": TournamentOut}, **_errors})
 async def pair_round(tid: str, rn: int, body: PairIn, request: Request) -> Response:
-    """Pair a round with the engine (McMahon or Swiss, as OpenGotha); ``again`` pairs it anew before it starts."""
-    return await _answer(request, await _change(request, tid, ops.pair(rn, body.seed, body.again)))
+    """Pair a round with the engine (McMahon or Swiss, as OpenGotha); ``again`` pairs it anew before it starts.
+    429 while this tournament is being paired, or the process pairs as many tournaments as it may."""
+    async with PAIRINGS.slot(tid):
+        changed = await _change(request, tid, ops.pair(rn, body.seed, body.again))
+    return await _answer(request, changed)
 
 
 @router.delete("/api/tournaments/{tid}/rounds/{rn}/pairing", responses={200: {"model": TournamentOut}, **_errors})

@@ -26,6 +26,7 @@ from keima.server.games import Hub
 from keima.server.ratings import subscriber as ratings_subscriber
 from keima.server.tournaments import changes as ops
 from keima.server.tournaments import store as st
+from keima.server.tournaments.limits import CREATED_PER_DAY, check_players
 from keima.server.tournaments.schemas import (
     AbsentIn,
     DirectorIn,
@@ -51,6 +52,7 @@ from keima.tournament.model import (
     System,
     Tournament,
     TournamentError,
+    is_line_breaking,
     parse_rank,
     rank_text,
     rating_from_rank,
@@ -129,7 +131,8 @@ async def _answer(request: Request, s: st.Stored, status: int = 200) -> Response
 # -- the answers -------------------------------------------------------------------------------------------------
 async def _out(request: Request, s: st.Stored, caller: Player | None) -> TournamentOut:
     t, settings = s.tournament, s.settings
-    names = await _run(st.names_of, _hub(request).store.engine, list(set(s.directors) | set(s.accounts.values())))
+    people = set(s.directors) | set(s.accounts.values()) | set(s.settings.get("proposals", {}).values())
+    names = await _run(st.names_of, _hub(request).store.engine, list(people))
     rounds = []
     for rn in range(1, t.general.number_of_rounds + 1):
         info = ops.round_info(settings, rn)
@@ -160,8 +163,10 @@ def _made(s: st.Stored, rn: int, table: int) -> str | None:
 
 def _player_out(p: TPlayer, s: st.Stored, names: dict[str, str]) -> TPlayerOut:
     account = s.accounts.get(p.key)
+    proposed = s.settings.get("proposals", {}).get(p.key)
     return TPlayerOut(key=p.key, name=p.name, first_name=p.first_name, rank=rank_text(p.rank), rating=p.rating,
                       club=p.club, country=p.country, account=None if account is None else names.get(account),
+                      proposed_account=None if proposed is None else names.get(proposed),
                       absent=[r for r in range(1, s.tournament.general.number_of_rounds + 1) if not p.plays(r)])
 
 
@@ -194,7 +199,7 @@ async def _create(request: Request, t: Tournament, settings: dict[str, Any], act
     player = await _caller(request, registered=True)
     tid = secrets.token_urlsafe(8)
     await _run(st.create, _hub(request).store.engine, tid, t, settings, player.id, player.name, action, detail,
-               timesource.now_utc())
+               timesource.now_utc(), CREATED_PER_DAY)
     return await _answer(request, await _stored(request, tid), 201)
 
 
@@ -207,6 +212,25 @@ async def create_tournament(body: NewTournament, request: Request) -> Response:
     return await _create(request, _new_tournament(body), settings, "create", {"name": body.name})
 
 
+def _read_import(data: bytes) -> Tournament:
+    """The tournament of an OpenGotha file; raises ``Refused`` ``invalid-request`` (422) for a file that is not one,
+    one of more than ``MAX_PLAYERS`` players, or a name with a control character or a line break."""
+    try:
+        t = opengotha_xml.read(data)
+        t.check()
+    except (TournamentError, ValueError) as exc:
+        raise Refused("invalid-request", f"not an OpenGotha file: {exc}") from None
+    check_players(len(t.players))
+    g = t.general
+    texts = [("name", g.name), ("short name", g.short_name), ("location", g.location)]
+    texts += [(f"player {p.key}", f"{p.name} {p.first_name} {p.club} {p.country} {p.ffg_licence} {p.egf_pin}")
+              for p in t.players]
+    for what, text in texts:
+        if any(is_line_breaking(ch) for ch in text):
+            raise Refused("invalid-request", f"the file's {quote(what)} holds a control character or a line break")
+    return t
+
+
 @router.post("/api/tournaments/import", status_code=201, responses={201: {"model": TournamentOut}, **_errors},
              openapi_extra={"requestBody": {"content": {"application/xml": {"schema": {"type": "string"}}},
                                             "required": True}})
@@ -215,12 +239,9 @@ async def import_tournament(request: Request) -> Response:
     that is not one."""
     data = await request.body()
     if len(data) > IMPORT_MAX:
-        raise Refused("too-large", "this file is too large")
-    try:
-        t = opengotha_xml.read(data)
-        t.check()
-    except (TournamentError, ValueError) as exc:
-        raise Refused("invalid-request", f"not an OpenGotha file: {exc}") from None
+        raise Refused("too-large", f"this file is too large: at most {IMPORT_MAX // (1024 * 1024)} MiB")
+    # Read in a thread: a large file takes seconds, which no other request waits for.
+    t = await asyncio.to_thread(_read_import, data)
     settings = ops.new_settings(registration_open=False)
     # The rounds the file has results in are under way: they are not paired again.
     for g in t.games:
@@ -269,9 +290,10 @@ async def add_director(tid: str, body: DirectorIn, request: Request) -> Response
 
 @router.delete("/api/tournaments/{tid}/directors/{name}", responses={200: {"model": TournamentOut}, **_errors})
 async def drop_director(tid: str, name: str, request: Request) -> Response:
-    """Remove a co-director (the director stays: 409)."""
+    """Remove a co-director: the director only (403 for a co-director; the director stays: 409)."""
+    caller = await _caller(request)
     pid, shown, _ = await _account(request, name, "name")
-    return await _answer(request, await _change(request, tid, ops.drop_director(pid, shown)))
+    return await _answer(request, await _change(request, tid, ops.drop_director(pid, shown, caller.id)))
 
 
 # -- players -----------------------------------------------------------------------------------------------------
@@ -299,6 +321,14 @@ async def register_player(tid: str, body: PlayerIn, request: Request) -> Respons
     player, how = _typed_player(body)
     account = None if body.account is None else (await _account(request, body.account, "account"))[0]
     return await _answer(request, await _change(request, tid, ops.register(player, account, how)), 201)
+
+
+@router.post("/api/tournaments/{tid}/players/{key}/confirm", responses={200: {"model": TournamentOut}, **_errors})
+async def confirm_account(tid: str, key: str, request: Request) -> Response:
+    """The caller's account confirms that it plays for the player ``key``, as a director proposed when registering
+    them (404 when no such proposal names the caller's account)."""
+    player = await _caller(request, registered=True)
+    return await _answer(request, await _change(request, tid, ops.confirm_account(key, player.id), director=False))
 
 
 @router.post("/api/tournaments/{tid}/signup", status_code=201, responses={201: {"model": TournamentOut}, **_errors})

@@ -6,13 +6,31 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
 
 from keima.server.games import ClockIn
+from keima.tournament.model import is_line_breaking
 
 ResultName = Literal["unknown", "black", "white", "draw", "both_win", "both_lose"]
-Name = Annotated[str, Field(min_length=1, max_length=100)]
-Short = Annotated[str, Field(max_length=100)]
+
+
+def _one_line(text: str) -> str:
+    # Every text of a tournament is one line of printable text: the files sent to the federations are lines, and
+    # a control character once stored made the tournament unreadable (422 names the field).
+    bad = next((ch for ch in text if is_line_breaking(ch)), None)
+    if bad is not None:
+        raise ValueError(f"control character or line break U+{ord(bad):04X}: one line of printable text only")
+    return text
+
+
+def _one_list_line(text: str) -> str:
+    # A line of a rating list: a tab may separate its columns, nothing else that breaks a line.
+    return _one_line(text.replace("\t", " "))
+
+
+OneLine = AfterValidator(_one_line)
+Name = Annotated[str, Field(min_length=1, max_length=100), OneLine]
+Short = Annotated[str, Field(max_length=100), OneLine]
 
 
 class _Strict(BaseModel):
@@ -27,11 +45,11 @@ class NewTournament(_Strict):
     system: Literal["mcmahon", "swiss"] = "mcmahon"
     size: Literal[9, 13, 19] = 19
     komi: Annotated[float, Field(ge=-100, le=100)] = 7.5
-    rules: Annotated[str, Field(min_length=1, max_length=40)] = "french"
+    rules: Annotated[str, Field(min_length=1, max_length=40), OneLine] = "french"
     begin_date: Annotated[str, Field(pattern=r"^\d{4}-\d{2}-\d{2}$")] | None = None
     location: Short = ""
     #: McMahon bar: players at or above this rank start on the same score (``"4d"``).
-    mm_bar: Annotated[str, Field(max_length=4)] = "4d"
+    mm_bar: Annotated[str, Field(max_length=4), OneLine] = "4d"
     online: bool = False
     rated: bool = False
     registration_open: bool = True
@@ -63,14 +81,14 @@ class PlayerIn(_Strict):
 
     name: Short = ""
     first_name: Short = ""
-    rank: Annotated[str, Field(max_length=4)] = ""
+    rank: Annotated[str, Field(max_length=4), OneLine] = ""
     rating: Annotated[int, Field(ge=-900, le=3200)] | None = None
-    club: Annotated[str, Field(max_length=8)] = ""
-    country: Annotated[str, Field(max_length=2)] = ""
-    egf_pin: Annotated[str, Field(max_length=12)] = ""
-    ffg_licence: Annotated[str, Field(max_length=12)] = ""
-    ffg_line: Annotated[str, Field(max_length=200)] | None = None
-    egd_line: Annotated[str, Field(max_length=300)] | None = None
+    club: Annotated[str, Field(max_length=8), OneLine] = ""
+    country: Annotated[str, Field(max_length=2), OneLine] = ""
+    egf_pin: Annotated[str, Field(max_length=12), OneLine] = ""
+    ffg_licence: Annotated[str, Field(max_length=12), OneLine] = ""
+    ffg_line: Annotated[str, Field(max_length=200), AfterValidator(_one_list_line)] | None = None
+    egd_line: Annotated[str, Field(max_length=300), AfterValidator(_one_list_line)] | None = None
     account: Name | None = None
 
     @model_validator(mode="after")
@@ -134,6 +152,8 @@ class TPlayerOut(_Strict):
     club: str
     country: str
     account: str | None
+    #: The account a director proposed to play for this player, until it confirms (then ``account``).
+    proposed_account: str | None = None
     absent: list[int]
 
 

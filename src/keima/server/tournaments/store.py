@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import sqlalchemy as sa
@@ -83,9 +83,20 @@ Change = Callable[[Stored], Outcome]
 
 
 def create(engine: Engine, tid: str, t: Tournament, settings: dict[str, Any], director: str, by_name: str,
-           action: str, detail: dict[str, Any], now: datetime) -> None:
-    """Store a new tournament ``tid`` directed by player ``director``, with its first log entry."""
+           action: str, detail: dict[str, Any], now: datetime, per_day: int | None = None) -> None:
+    """Store a new tournament ``tid`` directed by player ``director``, with its first log entry. ``per_day``: how
+    many tournaments ``director`` may have created in the last 24 hours (``Refused`` ``too-many-requests``
+    beyond)."""
     with engine.begin() as conn:
+        if per_day is not None:
+            d = tournament_directors.c
+            made = conn.execute(sa.select(sa.func.count()).select_from(
+                tournament_directors.join(tournaments, tournaments.c.id == d.tournament_id)).where(
+                d.player_id == director, d.role == "director",
+                tournaments.c.created_at > now - timedelta(days=1))).scalar() or 0
+            if made >= per_day:
+                raise Refused("too-many-requests", f"you created {made} tournaments in the last 24 hours: "
+                              "that is the most for a day")
         conn.execute(tournaments.insert().values(id=tid, name=t.general.name[:200], created_at=now, updated_at=now,
                                                  version=1, body=opengotha_xml.write(t), settings=settings))
         conn.execute(tournament_directors.insert().values(tournament_id=tid, player_id=director, role="director"))
