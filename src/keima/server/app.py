@@ -20,32 +20,35 @@ from fastapi import FastAPI
 
 from keima.server.accounts import ChatFlood, Limits, Mutes, Players, load_secret
 from keima.server.automatch import Matchmaker
-from keima.server.automatch import routes as api_automatch
-from keima.server.edge import DIST, BodyLimit, SecurityHeaders, content_security_policy
-from keima.server.edge import http as http_edge
-from keima.server.edge import ui as routes_ui
-from keima.server.edge import unreachable as storage_errors
-from keima.server.games import WARN, AwaySettings, Chat, Conditional, Hub
-from keima.server.games import conditional_routes as api_conditional
-from keima.server.games import routes as routes_games
+from keima.server.automatch import routes as automatch_routes
+from keima.server.edge import DIST, BodyLimit, SecurityHeaders, content_security_policy, ui, unreachable
+from keima.server.edge import http as edge_http
+from keima.server.games import WARN, AwaySettings, Chat, Conditional, Hub, conditional_routes
+from keima.server.games import routes as game_routes
 from keima.server.live import PLAYER_PREFIX, LocalPubSub, PubSub
 from keima.server.lobby import Lobby
 from keima.server.lobby import routes as lobby_routes
 from keima.server.notifications import Mailer, Smtp, notify
-from keima.server.notifications import routes as api_notify
-from keima.server.players import games_routes as api_player_games
-from keima.server.players import mutes_routes as api_mutes
-from keima.server.players import routes as api_players
+from keima.server.notifications import routes as notification_routes
+from keima.server.players import games_routes as player_games_routes
+from keima.server.players import mutes_routes
+from keima.server.players import routes as player_routes
 from keima.server.ratings import records
-from keima.server.ratings import routes as api_ratings
+from keima.server.ratings import routes as rating_routes
 from keima.server.ratings import subscriber as ratings_subscriber
-from keima.server.reviews import REVIEW_MAX_BODY, ReviewService, positions, record_review, stored_game
-from keima.server.reviews import bot_review_routes as routes_analysis
+from keima.server.reviews import (
+    REVIEW_MAX_BODY,
+    ReviewService,
+    bot_review_routes,
+    positions,
+    record_review,
+    stored_game,
+)
 from keima.server.storage import Store, default_url, make_engine, migrate
 from keima.server.tournaments import results as tournament_results
-from keima.server.tournaments import round_routes as tournament_round_routes
+from keima.server.tournaments import round_routes
 from keima.server.tournaments import rounds as tournament_rounds
-from keima.server.tournaments import routes as api_tournaments
+from keima.server.tournaments import routes as tournament_routes
 from keima.version import package_version
 
 log = logging.getLogger("keima.server")
@@ -147,27 +150,27 @@ def create_app(db_url: str | None = None, *, pubsub: PubSub | None = None, dist:
         description="Go under the French rules: the JSON + WebSocket API of the keima server (docs/web-api.md).",
         lifespan=lifespan,
     )
-    app.include_router(api_players.router)
+    app.include_router(player_routes.router)
     app.include_router(lobby_routes.router)
-    app.include_router(api_ratings.router)
-    app.include_router(api_automatch.router)
-    app.include_router(api_player_games.router)
-    app.include_router(api_tournaments.router)
-    app.include_router(tournament_round_routes.router)
-    app.include_router(api_notify.router)
-    app.include_router(api_mutes.router)
-    app.include_router(api_conditional.router)
+    app.include_router(rating_routes.router)
+    app.include_router(automatch_routes.router)
+    app.include_router(player_games_routes.router)
+    app.include_router(tournament_routes.router)
+    app.include_router(round_routes.router)
+    app.include_router(notification_routes.router)
+    app.include_router(mutes_routes.router)
+    app.include_router(conditional_routes.router)
     app.add_middleware(BodyLimit, larger={"/api/review": REVIEW_MAX_BODY,
-                                          "/api/analysis": routes_analysis.ANALYSIS_MAX_BODY,
-                                          "/api/tournaments/import": api_tournaments.IMPORT_MAX})
+                                          "/api/analysis": bot_review_routes.ANALYSIS_MAX_BODY,
+                                          "/api/tournaments/import": tournament_routes.IMPORT_MAX})
     app.add_middleware(SecurityHeaders, csp=content_security_policy(web_root))
 
-    http_edge.install(app)
-    storage_errors.install(app)  # the database out of reach: 503 storage-error everywhere, one warning line
-    app.include_router(routes_games.router)
+    edge_http.install(app)
+    unreachable.install(app)  # the database out of reach: 503 storage-error everywhere, one warning line
+    app.include_router(game_routes.router)
     app.include_router(positions.router)
     app.include_router(record_review.router)
-    app.include_router(routes_analysis.router)
-    app.include_router(routes_ui.router(web_root))  # last: its catch-all takes every other path
+    app.include_router(bot_review_routes.router)
+    app.include_router(ui.router(web_root))  # last: its catch-all takes every other path
     return app
 
