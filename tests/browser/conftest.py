@@ -103,7 +103,7 @@ def running_server(tmp_path_factory: pytest.TempPathFactory, log_name: str = "se
         cmd += ["--engine", f"GNU Go={GNUGO} --mode gtp --level 1"]
     # Every page of the suite comes from 127.0.0.1: as many guests as a club behind one address would make.
     env = dict(os.environ, KEIMA_GUEST_LIMIT="100000", KEIMA_REGISTER_LIMIT="100000",
-               KEIMA_CHAT_ADDRESS_LIMIT="100000",
+               KEIMA_CHAT_ADDRESS_LIMIT="100000", KEIMA_REVIEW_ADDRESS_LIMIT="100000",
                # The bot's reviews search 600 playouts a position, whatever the load of the machine (at most 10 s):
                # test_browser_bot_review.py checks what they find.
                KEIMA_REVIEW_SECONDS="10", KEIMA_REVIEW_PLAYOUTS="600", KEIMA_TIME_START=start)

@@ -166,12 +166,11 @@ def test_a_games_stored_review_is_read_without_starting_one(quick: TestClient) -
     assert [m["played"] for m in review(quick, f"/api/games/{gid}/analysis")["moves"]] == [None, "E5", "D6"]
 
 
-def test_fresh_guests_of_one_address_share_its_reviews(slow: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_fresh_guests_of_one_address_share_its_reviews(slow: TestClient) -> None:
     # Each fresh guest is a new requester: seven of them filled the queue for everyone. Guests (and callers without
-    # a player) of one address have GROUP_ACTIVE reviews under way between them; an account keeps its own.
-    from keima.server.reviews import bot_reviews
-
-    monkeypatch.setattr(bot_reviews, "GROUP_ACTIVE", 1)
+    # a player) of one address have KEIMA_REVIEW_ADDRESS_LIMIT reviews under way between them; an account keeps its
+    # own.
+    slow.app.state.reviews.group_active = 1  # type: ignore[attr-defined]
     assert slow.post("/api/analysis", json={"sgf": record("ee")}, headers=ORIGIN).status_code == 202
     slow.cookies.clear()
     again = slow.post("/api/analysis", json={"sgf": record("cc")}, headers=ORIGIN)

@@ -178,10 +178,19 @@ export function TournamentPage({ id }) {
         <button class="link" onClick={() => setProjector(!projector)} data-testid="t-projector">
           {projector ? tt("projectorOff") : tt("projectorOn")}
         </button>
-        {t.settings.registration_open && !t.you.player && (
+        {t.settings.registration_open && !t.you.player && !t.you.proposed && (
           <button onClick={() => act("POST", "signup")} data-testid="t-signup">
             {tt("signUp")}
           </button>
+        )}
+        {t.you.proposed && !t.you.player && (
+          <p class="proposal" data-testid="t-proposal">
+            {tt("proposedToYou", playerName(t, t.you.proposed))}{" "}
+            <button onClick={() => act("POST", `players/${encodeURIComponent(t.you.proposed)}/confirm`)}
+                    data-testid="t-confirm">
+              {tt("confirmPlayer")}
+            </button>
+          </p>
         )}
         <ErrorNote error={error} />
       </section>
@@ -440,6 +449,12 @@ function Standings({ t, standings }) {
   );
 }
 
+/** A registered player's name and first name, by their key (the key itself when unknown). */
+function playerName(t, key) {
+  const p = t.players.find((x) => x.key === key);
+  return p ? `${p.name} ${p.first_name}`.trim() : key;
+}
+
 function Players({ t }) {
   return (
     <section class="tourney-box">
@@ -461,7 +476,7 @@ function Players({ t }) {
                 <td>{`${p.name} ${p.first_name}`.trim()}</td>
                 <td>{p.rank}</td>
                 <td>{[p.club, p.country].filter(Boolean).join(" ")}</td>
-                <td>{p.account || ""}</td>
+                <td>{p.account || (p.proposed_account ? tt("proposedAccount", p.proposed_account) : "")}</td>
                 <td>{p.absent.join(", ")}</td>
               </tr>
             ))}

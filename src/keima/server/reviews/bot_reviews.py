@@ -52,7 +52,8 @@ STATUSES = ("queued", "running", "done", "cancelled", "failed")
 #: games in progress looked at, the most recently changed first.
 SHARED_MOVES = 10
 LIVE_LOOKED_AT = 500
-#: Reviews under way at once for the guests (and API clients without a player) of one address, all together.
+#: Reviews under way at once for the guests (and API clients without a player) of one address, all together
+#: (the default of ``KEIMA_REVIEW_ADDRESS_LIMIT``).
 GROUP_ACTIVE = 2
 ACTIVE = ("queued", "running")
 #: Seconds of search per position (``KEIMA_REVIEW_SECONDS`` overrides).
@@ -160,6 +161,9 @@ class ReviewService:
         self.playouts = playouts
         self.max_queue = max_queue if max_queue is not None else int(_env_float("KEIMA_REVIEW_QUEUE",
                                                                                 DEFAULT_MAX_QUEUE))
+        #: Reviews under way for the guests of one address (``KEIMA_REVIEW_ADDRESS_LIMIT``: a club or a school
+        #: behind one router allows more).
+        self.group_active = int(_env_float("KEIMA_REVIEW_ADDRESS_LIMIT", GROUP_ACTIVE))
         self.closing = threading.Event()
         # Starts are checked against the limits one at a time: in this process by this lock, across the processes
         # of a cluster by a PostgreSQL advisory lock (starts are rare; nothing else waits for them).
@@ -254,7 +258,7 @@ class ReviewService:
                     # Guests share their address's reviews: fresh guests, one review each, filled the queue.
                     ours = conn.execute(sa.select(sa.func.count()).select_from(analyses).where(
                         by.like(f"% {group}"), analyses.c.status.in_(ACTIVE))).scalar() or 0
-                    if ours >= GROUP_ACTIVE:
+                    if ours >= self.group_active:
                         raise Refused("review-limit", f"{ours} reviews asked for from your address without an "
                                       "account are under way: wait for their end, or register")
                 active = conn.execute(sa.select(sa.func.count()).select_from(analyses).where(

@@ -152,7 +152,9 @@ async def _out(request: Request, s: st.Stored, caller: Player | None) -> Tournam
                    for pid, role in sorted(s.directors.items(), key=lambda x: (x[1] != "director", x[0]))],
         players=[_player_out(p, s, names) for p in t.players],
         round_list=rounds,
-        you=YouOut(role=None if caller is None else s.directors.get(caller.id), player=mine),
+        you=YouOut(role=None if caller is None else s.directors.get(caller.id), player=mine,
+                   proposed=None if caller is None else next(
+                       (k for k, a in settings.get("proposals", {}).items() if a == caller.id), None)),
     )
 
 

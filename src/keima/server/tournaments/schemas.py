@@ -188,10 +188,12 @@ class SettingsOut(_Strict):
 
 
 class YouOut(_Strict):
-    """The caller: a director or co-director (``role``), the key of the player they are (``player``)."""
+    """The caller: a director or co-director (``role``), the key of the player they are (``player``), the key of
+    the player a director proposed their account to play for (``proposed``: confirm it to play)."""
 
     role: str | None
     player: str | None
+    proposed: str | None = None
 
 
 class TournamentOut(_Strict):
