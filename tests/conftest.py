@@ -8,6 +8,8 @@ from __future__ import annotations
 import os
 import re
 
+import pytest
+
 WORKER = os.environ.get("PYTEST_XDIST_WORKER", "")
 
 
@@ -44,3 +46,14 @@ if _n is not None:
         os.environ["KEIMA_TEST_PG_URL"] = _own_postgres(os.environ["KEIMA_TEST_PG_URL"], _n)
     if os.environ.get("KEIMA_TEST_REDIS_URL") and _n < 15:
         os.environ["KEIMA_TEST_REDIS_URL"] = _own_redis(os.environ["KEIMA_TEST_REDIS_URL"], _n)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def compiled_search() -> None:
+    """The bot's search compiled (or read from numba's cache) before this process's first test. A server test
+    starts the compilation in the background (``keima.seat.warm_up``), as ``keima serve`` does; a bot test that
+    ran next in the same xdist worker then got the quick moves (no playout) while a loaded machine read the code.
+    ``run`` waits for that background work, or does it here."""
+    from keima.ai.warmup import DEFAULT
+
+    DEFAULT.run()

@@ -103,8 +103,8 @@ def test_a_bot_job_goes_back_to_the_queue_while_the_bot_threads_are_busy() -> No
 
     ctx: dict[str, Any] = {"hub": FakeHub(), "bot_slots": 1, "bot_busy": 1}
     with pytest.raises(Retry):
-        asyncio.run(worker.keima_job(ctx, "bot", "g1", 3))
+        run_async(worker.keima_job(ctx, "bot", "g1", 3), 10)
     assert Bots.ran == [] and ctx["bot_busy"] == 1
     ctx["bot_busy"] = 0
-    assert asyncio.run(worker.keima_job(ctx, "bot", "g1", 3)) == "done"
+    assert run_async(worker.keima_job(ctx, "bot", "g1", 3), 10) == "done"
     assert Bots.ran == ["g1"] and ctx["bot_busy"] == 0

@@ -5,7 +5,6 @@ pairings large enough to hold a process."""
 
 from __future__ import annotations
 
-import asyncio
 from typing import Any
 
 import pytest
@@ -16,6 +15,7 @@ from keima.tournament import opengotha_xml
 from keima.tournament.model import GeneralParameters, Player, Tournament
 
 from ..accounts.test_players import Browser, registered
+from ..live import run_async
 from .test_tournaments import code, new_tournament
 
 
@@ -185,4 +185,4 @@ def test_pairings_are_one_per_tournament_and_a_few_per_process() -> None:
         async with pairings.slot("c"):
             assert pairings.running == {"c"}
 
-    asyncio.run(run())
+    run_async(run(), 10)

@@ -5,7 +5,7 @@
 // The steps come from the server (score.steps, keima.rules.count_steps); the
 // last step's totals are the method's totals.
 import "../count.css";
-import { useEffect, useMemo, useRef, useState } from "preact/hooks";
+import { useLayoutEffect, useMemo, useRef, useState } from "preact/hooks";
 import { useSignal } from "../hooks.js";
 import { ct, ctn, lang, num, t, tn } from "../i18n.js";
 import { Board } from "./Board.jsx";
@@ -44,8 +44,9 @@ export function CountSteps({ size, board, score, method, maxWidth, autoFocus = f
 
   const view = useMemo(() => replaySteps(board, steps, index), [board, steps, index]);
   // Where the page tells the reader to step with the arrows (a lesson), they work at once: the stepper takes
-  // the focus when it appears (the button that asked for the count is gone by then).
-  useEffect(() => {
+  // the focus when it appears (the button that asked for the count is gone by then). In the commit itself, not
+  // after the paint: an arrow pressed as the stepper showed went to the page (a loaded CI machine saw it).
+  useLayoutEffect(() => {
     if (autoFocus) root.current?.focus();
   }, [autoFocus]);
   if (!methods.length) return null;

@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import re
 import smtplib
 import ssl
 import time
@@ -191,7 +192,8 @@ def header_text(text: str, limit: int = 200) -> str:
     """``text`` fit for a mail header: line breaks and control characters (a chat message's, a tournament name's)
     made spaces, runs of spaces made one, cut to ``limit`` characters."""
     one = "".join(" " if unicodedata.category(ch) in ("Cc", "Zl", "Zp") else ch for ch in text)
-    one = " ".join(one.split())
+    # Plain spaces only: the French no-break space before a colon is the text's own.
+    one = re.sub(r" {2,}", " ", one).strip(" ")
     return one if len(one) <= limit else one[: limit - 1] + "\u2026"
 
 
