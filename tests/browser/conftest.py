@@ -51,10 +51,11 @@ def free_port() -> int:
 class Server:
     """The ``keima serve`` subprocess and a small JSON client for checks made beside the browser."""
 
-    def __init__(self, base: str, proc: subprocess.Popen[bytes], log: Path) -> None:
+    def __init__(self, base: str, proc: subprocess.Popen[bytes], log: Path, db: Path | None = None) -> None:
         self.base = base
         self.proc = proc
         self.log = log
+        self.db = db  # the server's SQLite file: a test may set what no page can (an address that bounced)
 
     def get(self, path: str) -> Any:
         """GET an API path; returns the decoded JSON body."""
@@ -124,7 +125,7 @@ def running_server(tmp_path_factory: pytest.TempPathFactory, log_name: str = "se
             proc.kill()
             raise RuntimeError(f"keima serve did not answer within 60 s:\n{log.read_text()}")
         time.sleep(0.2)
-    yield Server(base, proc, log)
+    yield Server(base, proc, log, db)
     proc.terminate()
     try:
         proc.wait(timeout=10)

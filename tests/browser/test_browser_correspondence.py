@@ -232,3 +232,29 @@ def test_a_late_read_of_the_stored_moves_keeps_what_the_player_typed(new_page: A
             route.continue_()
     a.wait_for_timeout(300)  # the answer's handler has run
     expect(box).to_have_value("C3 G7")
+
+
+@pytest.mark.parametrize(("locale", "says"), [("en-US", "comes back undelivered"), ("fr-FR", "non distribués")])
+def test_an_address_that_bounces_is_said_in_the_settings(new_page: Any, server: Server, shot: Any, locale: str,
+                                                         says: str) -> None:
+    import sqlalchemy as sa
+
+    page = new_page(locale=locale, width=390, height=844, touch=True)
+    page.goto("/")
+    name = f"bnc{secrets.token_hex(3)}"
+    assert page.request.post("/api/players", data={"name": name, "password": "correct horse"}).status == 201
+    me = page.request.patch("/api/me", data={"email": f"{name}@example.org"}).json()
+    assert me["email_bounced"] is False
+    # What the mailer does when the SMTP server refuses the address for good (tests/server/notifications).
+    assert server.db is not None
+    engine = sa.create_engine(f"sqlite:///{server.db}")
+    with engine.begin() as conn:
+        conn.execute(sa.text("UPDATE player_settings SET email_bounced_at = CURRENT_TIMESTAMP WHERE player_id = :p"),
+                     {"p": me["id"]})
+    engine.dispose()
+    page.reload()
+    page.get_by_test_id("open-away").click()
+    expect(page.get_by_test_id("email-bounced")).to_contain_text(says)
+    overflow = page.evaluate("() => document.scrollingElement.scrollWidth - window.innerWidth")
+    assert overflow <= 0, f"the page scrolls sideways by {overflow} px"
+    shot(page, "email-bounced")

@@ -70,7 +70,7 @@ def test_create_register_and_the_refusals(client: TestClient) -> None:
     assert code(guest.req("POST", "/api/tournaments", 403, json={"name": "x"})) == "not-director"
     d, co, p1, p2, t = setup_six(client)
     tid = t["id"]
-    assert t["you"] == {"role": "director", "player": None}
+    assert t["you"] == {"role": "director", "player": None, "proposed": None}
     assert [(p["name"], p["first_name"], p["rank"], p["account"]) for p in t["players"]] == [
         ("pia", "", "3K", "pia"), ("Paulsen", "Paul", "2K", "paul"), ("Martin", "Lea", "5K", None),
         ("DUPONT", "Jean", "2K", None), ("Novak", "Petra", "3K", None), ("Ito", "", "1D", None)]

@@ -115,7 +115,12 @@ export function Away({ player, onClose }) {
             maxLength={254}
             autocomplete="email"
           />
-          {player.email && !player.email_verified && <small>{t("emailUnverified")}</small>}
+          {player.email && player.email_bounced && (
+            <small class="warn" role="alert" data-testid="email-bounced">
+              {t("emailBounced")}
+            </small>
+          )}
+          {player.email && !player.email_verified && !player.email_bounced && <small>{t("emailUnverified")}</small>}
         </label>
       )}
       <label>

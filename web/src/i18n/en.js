@@ -393,6 +393,7 @@ export const en = {
   vacationOff: (d) => `Go on vacation (${d} ${d === 1 ? "day" : "days"} held)`,
   emailLabel: "Email (for notifications)",
   emailUnverified: "Open the link sent to this address to confirm it.",
+  emailBounced: "Mail to this address comes back undelivered: nothing is sent to it any more. Check it, or give another.",
   emailLang: "Language of the emails",
   notifyKinds: {
     "your-turn": "Your turn",

@@ -396,6 +396,7 @@ export const fr = {
   vacationOff: (d) => `Partir en vacances (${d} ${d < 2 ? "jour disponible" : "jours disponibles"})`,
   emailLabel: "Courriel (pour les notifications)",
   emailUnverified: "Ouvrez le lien envoyé à cette adresse pour la confirmer.",
+  emailBounced: "Les courriels à cette adresse reviennent non distribués\u00a0: plus rien n’y est envoyé. Vérifiez-la ou donnez-en une autre.",
   emailLang: "Langue des courriels",
   notifyKinds: {
     "your-turn": "À vous de jouer",
