@@ -48,12 +48,13 @@ if _n is not None:
         os.environ["KEIMA_TEST_REDIS_URL"] = _own_redis(os.environ["KEIMA_TEST_REDIS_URL"], _n)
 
 
-@pytest.fixture(scope="session", autouse=True)
-def compiled_search() -> None:
-    """The bot's search compiled (or read from numba's cache) before this process's first test. A server test
-    starts the compilation in the background (``keima.seat.warm_up``), as ``keima serve`` does; a bot test that
-    ran next in the same xdist worker then got the quick moves (no playout) while a loaded machine read the code.
-    ``run`` waits for that background work, or does it here."""
+@pytest.fixture(autouse=True)
+def no_compilation_under_way() -> None:
+    """A compilation of the bot's search started in the background by an earlier test of this process finished
+    before the next test. A server test starts one (``keima.seat.warm_up``), as ``keima serve`` does; a bot test
+    that ran next in the same xdist worker then got the quick moves (no playout) while a loaded machine read the
+    code. Costs nothing when no compilation is under way (the bot tests compile in the foreground themselves)."""
     from keima.ai.warmup import DEFAULT
 
-    DEFAULT.run()
+    if DEFAULT.busy():
+        DEFAULT.run()
