@@ -194,6 +194,15 @@ def test_chat_messages_wait_for_the_days_digest(client: TestClient, inbox: Inbox
     moved.move(H)
     send_mail(client)
     assert len(inbox.to("alice@example.org")) == 1  # one digest a day
+    # A message after the day's digest waits for the next day's (it was marked mailed and never sent).
+    bob.req("POST", f"/api/games/{gid}/actions", 200, json={"type": "chat", "text": "one more", "to": "players"})
+    deliver(client)
+    send_mail(client)
+    assert len(inbox.to("alice@example.org")) == 1
+    moved.move(23 * H)
+    send_mail(client)
+    first, second = inbox.to("alice@example.org")
+    assert "bob wrote: one more" in body(second) and "one more" not in body(first)
 
 
 def test_a_warning_comes_a_day_before_a_timeout(client: TestClient, inbox: Inbox, moved: MovedTime,

@@ -167,7 +167,8 @@ SUBSCRIBER = Subscriber(NAME, EVENT_KINDS, _apply)
 def queue_digests(engine: Engine) -> int:
     """Queue the day's digest of each player whose digest hour has come (18:00 in their time zone): one email with
     their unread notifications left for it, which count as mailed then. A day's digest is queued once (its
-    Message-ID holds the player and the day). Returns how many were queued. Blocking."""
+    Message-ID holds the player and the day): what comes after it is left for the next day's. Returns how many were
+    queued. Blocking."""
     now = timesource.now_utc()
     queued = 0
     with engine.begin() as conn:
@@ -189,8 +190,11 @@ def queue_digests(engine: Engine) -> int:
             ).all()
             payload = {"to": row.email, "lang": row.lang or "en", "player": player_id, "digest": True,
                        "items": [{"kind": n.kind, "game": n.game_id, "data": n.data} for n in items]}
-            if queue_email(conn, f"digest.{local.date().isoformat()}.{player_id}", player_id, payload, now):
-                queued += 1
+            if not queue_email(conn, f"digest.{local.date().isoformat()}.{player_id}", player_id, payload, now):
+                # Today's digest went already: what came after it waits for tomorrow's (it was marked mailed and
+                # never sent).
+                continue
+            queued += 1
             conn.execute(notifications.update().where(notifications.c.id.in_([n.id for n in items]))
                          .values(mailed=True))
     return queued
