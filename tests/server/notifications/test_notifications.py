@@ -175,6 +175,20 @@ def test_one_email_per_turn_while_away_and_none_while_here(client: TestClient, i
     assert bob.req("GET", "/api/me/notifications?unread=true", 200).json()["notifications"] == []
 
 
+def test_the_pass_that_starts_the_count_says_nobodys_turn(client: TestClient, players: tuple[Browser, Browser]) -> None:
+    alice, bob = players
+    gid = corr_game(alice, bob)
+    play(alice, gid, "D4")
+    bob.req("POST", f"/api/games/{gid}/actions", 200, json={"type": "pass"})
+    alice.req("POST", f"/api/games/{gid}/actions", 200, json={"type": "pass"})  # two passes: the count starts
+    assert alice.req("GET", f"/api/games/{gid}", 200).json()["phase"] == "scoring"
+    deliver(client)
+    bell = {name: [n["kind"] for n in b.req("GET", "/api/me/notifications", 200).json()["notifications"]]
+            for name, b in (("alice", alice), ("bob", bob))}
+    # Bob's turn after D4, Alice's after his pass; none after the pass that started the count.
+    assert bell["bob"].count("your-turn") == 1 and bell["alice"].count("your-turn") == 1, bell
+
+
 def test_chat_messages_wait_for_the_days_digest(client: TestClient, inbox: Inbox, moved: MovedTime,
                                                 players: tuple[Browser, Browser]) -> None:
     alice, bob = players

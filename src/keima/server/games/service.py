@@ -149,8 +149,11 @@ class GameService:
         # its log entry.
         update = None if row == s.stored_row else row
         corr = s.clock.spec.correspondence
-        outbox: list[tuple[int, str, dict[str, Any]]] = [(e.version, e.type, e.data) for e in events
-                                                         if durable(e.type, corr)]
+        # A pass tells the durable subscribers the phase it left (the one that ends the play starts the count: no
+        # "your turn" then); the live event keeps its documented shape.
+        outbox: list[tuple[int, str, dict[str, Any]]] = [
+            (e.version, e.type, {**e.data, "phase": s.game.phase} if e.type == "passed" else e.data)
+            for e in events if durable(e.type, corr)]
         try:
             await self.store.write(Store.append(s.id, s.version, [entry], update, outbox, self._jobs(s)))
             s.stored_row = row

@@ -99,7 +99,8 @@ def _targets(event: dict[str, Any]) -> list[tuple[str, Kind, dict[str, Any]]]:
 
     if kind in ("moved", "passed", "handicap"):
         mover = (data.get("move") or {}).get("color") or ("B" if kind == "handicap" else None)
-        if mover:
+        # The pass that ends the play starts the count: it is nobody's turn to move.
+        if mover and data.get("phase", "play") in ("play", "handicap"):
             add(_other(mover), "your-turn")
     elif kind == "joined":
         add(_other(data["color"]), "challenge-accepted")
