@@ -8,6 +8,7 @@ import contextlib
 import ctypes
 import ctypes.util
 import gc
+import logging
 import os
 import time
 from collections.abc import Awaitable, Callable
@@ -144,3 +145,26 @@ class Background:
             with contextlib.suppress(BaseException):
                 await self._task
             self._task = None
+
+
+class Warnings:
+    """Log lines that would otherwise repeat for every request or message (a Redis or an SMTP server away): at
+    most one line per ``every`` seconds for each kind, on ``logger``, saying how many were left out since."""
+
+    def __init__(self, every: float, logger: logging.Logger) -> None:
+        self.every = every
+        self.logger = logger
+        self._last: dict[str, float] = {}
+        self._left_out: dict[str, int] = {}
+
+    def warn(self, kind: str, text: str) -> bool:
+        """Log ``text`` unless a line of ``kind`` was logged less than ``every`` seconds ago; returns whether it
+        was logged."""
+        now = time.monotonic()
+        if now - self._last.get(kind, -1e9) < self.every:
+            self._left_out[kind] = self._left_out.get(kind, 0) + 1
+            return False
+        more = self._left_out.pop(kind, 0)
+        self.logger.warning("%s%s", text, f" ({more} more like it since the last such line)" if more else "")
+        self._last[kind] = now
+        return True

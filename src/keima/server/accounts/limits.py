@@ -29,6 +29,7 @@ import time
 from typing import Any, Protocol
 
 from keima.server.errors import Refused
+from keima.server.housekeeping import Warnings
 
 log = logging.getLogger("keima.server.accounts.limits")
 
@@ -117,7 +118,7 @@ class RedisLimit:
         self._redis = redis
         self._script = redis.register_script(_SCRIPT)
         self._down_until = 0.0
-        self._warned_at = -WARN_EVERY_S
+        self._warnings = Warnings(WARN_EVERY_S, log)
 
     def redis_key(self, key: str) -> str:
         """The Redis key holding ``key``'s events: ``keima:limit:<name>:<key>``, a long key by its SHA-256 (keys
@@ -136,10 +137,8 @@ class RedisLimit:
                 return float(ms) / 1000.0
             except Exception as exc:  # redis-py raises its own errors, OSError, or asyncio's timeout
                 self._down_until = time.monotonic() + RETRY_S
-                if now - self._warned_at >= WARN_EVERY_S:
-                    self._warned_at = now
-                    log.warning("rate limit %r: Redis did not answer (%s: %s); limiting in this process meanwhile",
-                                self.name, type(exc).__name__, exc)
+                self._warnings.warn("redis", f"rate limit {self.name!r}: Redis did not answer "
+                                    f"({type(exc).__name__}: {exc}); limiting in this process meanwhile")
         return self.local.hit(key)
 
 

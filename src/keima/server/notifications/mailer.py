@@ -20,7 +20,6 @@ import logging
 import re
 import smtplib
 import ssl
-import time
 import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -34,7 +33,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 
 from keima.server import timesource
-from keima.server.housekeeping import Background
+from keima.server.housekeeping import Background, Warnings
 from keima.server.notifications import notify
 from keima.server.storage import emails, player_settings
 
@@ -197,28 +196,6 @@ def header_text(text: str, limit: int = 200) -> str:
     return one if len(one) <= limit else one[: limit - 1] + "\u2026"
 
 
-class Warnings:
-    """Log lines that would repeat for every message (an SMTP server away or refusing): one line per ``every``
-    seconds for each kind, saying how many were left out."""
-
-    def __init__(self, every: float = 60.0) -> None:
-        self.every = every
-        self._last: dict[str, float] = {}
-        self._left_out: dict[str, int] = {}
-
-    def warn(self, kind: str, text: str) -> bool:
-        """Log ``text`` unless a line of ``kind`` was logged less than ``every`` seconds ago; returns whether it
-        was logged."""
-        now = time.monotonic()
-        if now - self._last.get(kind, -1e9) < self.every:
-            self._left_out[kind] = self._left_out.get(kind, 0) + 1
-            return False
-        more = self._left_out.pop(kind, 0)
-        log.warning("%s%s", text, f" ({more} more like it in the last minute)" if more else "")
-        self._last[kind] = now
-        return True
-
-
 class Mailer:
     """Sends the queue (see the module docstring). ``smtp`` None: nothing is sent (the queue stays).
     ``public_url``: the server's address as the players reach it, for the links; ``sign(purpose, text)``: the
@@ -234,7 +211,7 @@ class Mailer:
         self.sent = 0
         self.last_failure: str | None = None
         self.last_failure_at: datetime | None = None
-        self._warnings = Warnings()
+        self._warnings = Warnings(60.0, log)
         self._loop = Background(self._run)
 
     def start(self) -> None:
