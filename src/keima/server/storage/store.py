@@ -7,7 +7,8 @@ Tables (created by the Alembic migrations in ``keima/server/migrations``):
   JSON object describing one change (see ``keima.server.games.session``). The primary key also makes two writers of the same
   game collide instead of interleaving.
 
-``to_row`` and ``from_row`` are the one mapping between a session and its ``games`` row.
+The games row of a session is made and read back by ``keima.server.games.rows`` (``to_row``, ``from_row``): the one
+mapping between a session and its ``games`` row; this module stores what it gives.
 
 Each caller of ``Store.write`` is answered only after the commit that holds its change. Changes queued at the
 same moment share one transaction (group commit). SQLite commits run on the event loop's thread (a local call of
