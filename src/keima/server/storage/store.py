@@ -74,7 +74,7 @@ class Append:
 @dataclass
 class StoredGame:
     """A game as read back: its ``games`` row (as a dict, times as the driver gives them) and its log entries
-    in order; ``from_row`` makes a session of it."""
+    in order; ``keima.server.games.rows.from_row`` makes a session of it."""
 
     row: dict[str, Any]
     entries: list[dict[str, Any]]
