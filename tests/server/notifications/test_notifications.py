@@ -165,13 +165,13 @@ def test_one_email_per_turn_while_away_and_none_while_here(client: TestClient, i
     assert len(inbox.to("bob@example.org")) == 2
     ids = [m["Message-ID"] for m in inbox.messages]
     assert len(ids) == len(set(ids))
-    # The bell has every one of them, read or not.
-    bell = bob.req("GET", "/api/me/notifications?unread=true", 200).json()["notifications"]
-    assert [n["kind"] for n in bell] == ["your-turn"] * 3 and bell[0]["game"] == gid
-    assert bell[0]["text"] == "À vous de jouer contre alice"
-    assert bob.req("POST", "/api/me/notifications/read", 200, json={"ids": [bell[0]["id"]]}).json() == {"read": 1}
-    assert len(bob.req("GET", "/api/me/notifications?unread=true", 200).json()["notifications"]) == 2
-    bob.req("POST", "/api/me/notifications/read", 200, json={"all": True})
+    # The bell has one line for the game's turns, the newest (bob's moves read the earlier ones).
+    everything = bob.req("GET", "/api/me/notifications", 200).json()["notifications"]
+    assert [(n["kind"], n["read"]) for n in everything if n["game"] == gid] == [("your-turn", False)]
+    [line] = bob.req("GET", "/api/me/notifications?unread=true", 200).json()["notifications"]
+    assert line["text"] == "À vous de jouer contre alice" and line["game"] == gid
+    assert (line["opponent"], line["size"], line["color"], line["count"]) == ("alice", 9, "W", 1)
+    assert bob.req("POST", "/api/me/notifications/read", 200, json={"ids": [line["id"]]}).json() == {"read": 1}
     assert bob.req("GET", "/api/me/notifications?unread=true", 200).json()["notifications"] == []
 
 
@@ -204,7 +204,8 @@ def test_chat_messages_wait_for_the_days_digest(client: TestClient, inbox: Inbox
     [digest] = inbox.to("alice@example.org")
     assert digest["Subject"] == "keima: your day"
     text = body(digest)
-    assert "bob wrote: hello" in text and "bob wrote: good game" in text
+    # One line for the game's chat, its messages in order.
+    assert "bob wrote: hello \u00b7 good game" in text
     moved.move(H)
     send_mail(client)
     assert len(inbox.to("alice@example.org")) == 1  # one digest a day
@@ -216,7 +217,8 @@ def test_chat_messages_wait_for_the_days_digest(client: TestClient, inbox: Inbox
     moved.move(23 * H)
     send_mail(client)
     first, second = inbox.to("alice@example.org")
-    assert "bob wrote: one more" in body(second) and "one more" not in body(first)
+    # The unread messages in one line, the new one last.
+    assert "bob wrote: hello \u00b7 good game \u00b7 one more" in body(second) and "one more" not in body(first)
 
 
 def test_a_warning_comes_a_day_before_a_timeout(client: TestClient, inbox: Inbox, moved: MovedTime,
@@ -255,7 +257,9 @@ def test_unsubscribing_stops_every_email_but_not_the_bell(client: TestClient, in
     deliver(client)
     send_mail(client)
     assert len(inbox.to("bob@example.org")) == 1
-    assert len(bob.req("GET", "/api/me/notifications", 200).json()["notifications"]) == 2
+    # The bell still rings: the game's newest "your turn", unread.
+    bell = bob.req("GET", "/api/me/notifications?unread=true", 200).json()["notifications"]
+    assert [(n["kind"], n["game"]) for n in bell] == [("your-turn", gid)]
 
 
 def test_without_smtp_nothing_is_sent_and_the_bell_still_rings(sqlite_url: str, caplog: pytest.LogCaptureFixture) -> None:
@@ -298,9 +302,15 @@ def test_racing_deliveries_notify_each_event_once(sqlite_url: str, monkeypatch: 
         gid = corr_game(alice, bob)
         for who, move in [(alice, "E5"), (bob, "C3"), (alice, "G7"), (bob, "C7")]:
             play(who, gid, move)
+        for text in ("one", "two", "three"):
+            bob.req("POST", f"/api/games/{gid}/actions", 200, json={"type": "chat", "text": text, "to": "players"})
         engine = c.app.state.hub.store.engine  # type: ignore[attr-defined]
         deliver_racing(engine, notify.SUBSCRIBER, limit=2)
         with engine.connect() as conn:
-            kinds = [r.kind for r in conn.execute(sa.select(notifications.c.kind).order_by(notifications.c.id))]
-    # The seat taken (alice's challenge), then four turns: each once.
-    assert kinds == ["challenge-accepted"] + ["your-turn"] * 4
+            rows = conn.execute(sa.select(notifications).order_by(notifications.c.id)).all()
+    # The seat taken (alice's challenge), one line for each player's turns (the newest: alice's after C7, unread;
+    # bob's after G7, read by his C7), and the chat counted once a message: an event applied twice would count 4 or
+    # more.
+    assert [(r.kind, r.read) for r in rows] == [("challenge-accepted", False), ("your-turn", True),
+                                                 ("your-turn", False), ("chat", False)]
+    assert rows[-1].data["count"] == 3 and rows[-1].data["text"] == "one \u00b7 two \u00b7 three"

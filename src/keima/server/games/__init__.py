@@ -21,12 +21,12 @@ from keima.server.games.schemas import ClockIn, Color
 from keima.server.games.seats import cname, token_hash
 from keima.server.games.service import WARN, WARN_S, GameService
 from keima.server.games.session import GameSession
-from keima.server.games.summary import status_of, summary_line
+from keima.server.games.summary import line_at, status_of, summary_line, turn_order
 from keima.server.games.view import bot_name
 
 __all__ = [
     "AwaySettings", "CORRESPONDENCE_PRESETS", "Chat", "ClockIn", "Color", "Conditional", "GameEvent",
     "GameService", "GameSession", "Handler", "Hub", "Subscriber", "WARN", "WARN_S", "away_of", "bot_name",
     "build", "cname", "conditional_routes", "duration_words", "from_row", "game_sgf", "new_game_id",
-    "reads", "routes", "seat_opponent", "status_of", "summary_line", "token_hash", "zone"
+    "reads", "routes", "seat_opponent", "status_of", "summary_line", "line_at", "turn_order", "token_hash", "zone"
 ]

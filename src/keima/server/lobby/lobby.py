@@ -20,7 +20,16 @@ import time
 from typing import TYPE_CHECKING, Any, Literal, cast
 
 from keima.server import timesource
-from keima.server.games import Color, GameEvent, GameSession, from_row, status_of, summary_line
+from keima.server.games import (
+    Color,
+    GameEvent,
+    GameSession,
+    from_row,
+    line_at,
+    status_of,
+    summary_line,
+    turn_order,
+)
 from keima.server.games import reads as store_reads
 from keima.server.live import player_channel
 from keima.server.lobby.schemas import GameSummary, LobbyOut
@@ -97,12 +106,14 @@ class Lobby:
     async def games(self, status: Status, *, size: int | None = None, limit: int = LIST_LIMIT,
                     player_id: str | None = None) -> list[GameSummary]:
         """The summaries of the newest games with ``status`` (of ``player_id`` only, when given: then ``live``
-        includes their open and waiting games), at most ``limit``: the lines stored with the games, with the
-        number of spectators (``PubSub.watchers``: never the players) and the reader's seats."""
+        includes their open and waiting games, those waiting for the player's move first, the least time left
+        first), at most ``limit``: the lines stored with the games as of now, with the number of spectators
+        (``PubSub.watchers``: never the players) and the reader's seats."""
         loop = asyncio.get_running_loop()
         engine = self.hub.store.engine
         rows = await loop.run_in_executor(None, store_reads.game_lines, engine, status, size, limit, player_id)
-        return await self.summaries(rows, player_id)
+        out = await self.summaries(rows, player_id)
+        return turn_order(out) if player_id is not None and status == "live" else out
 
     async def summaries(self, rows: list[tuple[str, dict[str, Any] | None, dict[str, Any] | None]],
                         reader_id: str | None) -> list[GameSummary]:
@@ -111,6 +122,7 @@ class Lobby:
         loop = asyncio.get_running_loop()
         watchers = await self.hub.pubsub.watchers([gid for gid, _line, _people in rows])
         out: list[GameSummary] = []
+        now = timesource.now()
         for gid, line, people in rows:
             if line is None:  # a game stored before lines were: made once from its log
                 line = await loop.run_in_executor(None, self._backfill, gid)
@@ -118,7 +130,7 @@ class Lobby:
                     continue
             you = [cast(Color, c) for c, p in sorted((people or {}).items())
                    if reader_id and p.get("id") == reader_id]
-            out.append(GameSummary(**line, spectators=watchers.get(gid, 0), you=you))
+            out.append(GameSummary(**line_at(line, now), spectators=watchers.get(gid, 0), you=you))
         return out
 
     def _backfill(self, game_id: str) -> dict[str, Any] | None:

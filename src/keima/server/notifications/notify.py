@@ -19,7 +19,11 @@ Two kinds come from elsewhere, in the transaction of what they tell:
 
 Live games notify only ``challenge-accepted`` and ``game-finished``: their players are at the board.
 
-Each notification is kept for the bell (``notifications``). When the player has a verified address and wants that
+Each notification is kept for the bell (``notifications``), one per game and kind: a new one replaces the older
+ones of its game and kind (``merge``; chat messages are counted, ``data["count"]``). It is read by itself when it has
+been answered: the player's move reads their ``your-turn`` and ``clock-low`` of that game, the end of a game reads
+every turn, clock and undo notification of it, and opening the game's page reads all of the game's (``mark_read``
+with ``game``, which the page calls). When the player has a verified address and wants that
 kind by email ``now`` and has not had a keima page visible in the last ``ACTIVE_S`` seconds, an email is queued
 (``emails``, keyed by its Message-ID, so it is queued once); ``digest`` leaves it for the day's digest
 (``queue_digests``), which gathers the notifications still unread. ``keima.server.notifications.mailer`` sends the queue.
@@ -39,7 +43,7 @@ from sqlalchemy.engine import Connection, Engine
 from keima.server import timesource
 from keima.server.games import WARN_S, GameService, Handler, Subscriber, cname, zone
 from keima.server.live import bell
-from keima.server.storage import emails, notifications, now_utc, player_settings
+from keima.server.storage import emails, games, notifications, now_utc, player_settings
 
 log = logging.getLogger("keima.server")
 
@@ -137,6 +141,7 @@ def add_notification(conn: Connection, player_id: str, kind: Kind, game_id: str 
     row = conn.execute(sa.select(player_settings).where(player_settings.c.player_id == player_id)).first()
     pref = prefs_of(None if row is None else row.notify)[kind]
     mailable = row is not None and bool(row.email) and bool(row.email_verified)
+    data = merge(conn, player_id, kind, game_id, data)
     conn.execute(notifications.insert().values(player_id=player_id, kind=kind, game_id=game_id, data=data, at=now,
                                                read=False, mailed=not (mailable and pref == "digest")))
     bell.stored(conn, player_id)
@@ -144,6 +149,47 @@ def add_notification(conn: Connection, player_id: str, kind: Kind, game_id: str 
         payload = {"to": row.email, "lang": row.lang or "en", "player": player_id,
                    "items": [{"kind": kind, "game": game_id, "data": data}]}
         queue_email(conn, f"{key}.{player_id}", player_id, payload, now)
+
+
+def merge(conn: Connection, player_id: str, kind: Kind, game_id: str | None, data: dict[str, Any]) -> dict[str, Any]:
+    """Drop the player's older notifications of ``kind`` about game ``game_id`` (the new one says what they said,
+    newer: one line per game and kind in the bell); returns ``data`` to store: for a ``chat``, ``count`` the number
+    of messages not read yet and ``text`` all of theirs, oldest first. Notifications without a game are kept as
+    they are."""
+    if game_id is None:
+        return data
+    n = notifications.c
+    older = conn.execute(sa.select(n.id, n.read, n.data).where(n.player_id == player_id, n.kind == kind,
+                                                                n.game_id == game_id)).all()
+    unread = [o for o in older if not o.read]
+    if kind == "chat" and unread:
+        data = {**data, "count": 1 + sum(int((o.data or {}).get("count", 1)) for o in unread)}
+        # The messages not read yet stay readable in the one line, the newest last (a digest shows them again
+        # while they are unread: the line says what is unread).
+        text = " \u00b7 ".join([*(str((o.data or {}).get("text", "")) for o in sorted(unread, key=lambda o: o.id)),
+                                str(data.get("text", ""))])
+        data["text"] = text if len(text) <= 400 else "\u2026" + text[-399:]
+    if older:
+        conn.execute(notifications.delete().where(n.id.in_([o.id for o in older])))
+    return data
+
+
+def read_in(conn: Connection, player_id: str, game_id: str, kinds: tuple[Kind, ...] | None = None) -> int:
+    """Mark the player's notifications about ``game_id`` (of ``kinds``; None: all) read, in ``conn``'s transaction;
+    their pages hear of it. Returns how many changed."""
+    n = notifications.c
+    q = notifications.update().where(n.player_id == player_id, n.game_id == game_id, n.read.is_(False))
+    if kinds is not None:
+        q = q.where(n.kind.in_(kinds))
+    changed = int(conn.execute(q.values(read=True)).rowcount)
+    if changed:
+        bell.stored(conn, player_id)
+    return changed
+
+
+#: What a move answers (its player's bell clears of them), and what the end of the game answers.
+ANSWERED_BY_MOVE: tuple[Kind, ...] = ("your-turn", "clock-low")
+ANSWERED_BY_END: tuple[Kind, ...] = ("your-turn", "clock-low", "undo-request")
 
 
 def queue_email(conn: Connection, message_id: str, player_id: str, payload: dict[str, Any], now: datetime) -> bool:
@@ -158,6 +204,16 @@ def queue_email(conn: Connection, message_id: str, player_id: str, payload: dict
 
 
 def _apply(conn: Connection, event: dict[str, Any]) -> None:
+    people: dict[str, Any] = event["people"]
+    if event["kind"] in ("moved", "passed", "handicap"):
+        mover = (event["data"].get("move") or {}).get("color")
+        who = (people.get(mover) or {}).get("id") if mover else None
+        if who:
+            read_in(conn, who, event["game_id"], ANSWERED_BY_MOVE)
+    elif event["kind"] == "finished":
+        for p in people.values():
+            if (p or {}).get("id"):
+                read_in(conn, p["id"], event["game_id"], ANSWERED_BY_END)
     for player_id, kind, data in _targets(event):
         add_notification(conn, player_id, kind, event["game_id"], data, f"{kind}.{event['game_id']}.{event['version']}")
 
@@ -261,25 +317,38 @@ def unread_count(engine: Engine, player_id: str) -> int:
 
 
 def listing(engine: Engine, player_id: str, unread: bool | None, limit: int = 100) -> list[dict[str, Any]]:
-    """The player's notifications, newest first: ``{"id", "kind", "game", "data", "at", "read"}``. Blocking."""
+    """The player's notifications, newest first: ``{"id", "kind", "game", "data", "at", "read", "size", "color"}``
+    (``size`` the game's board, ``color`` the player's in it, ``"B"``/``"W"``; None without a game). Blocking."""
     n = notifications.c
-    q = sa.select(notifications).where(n.player_id == player_id)
+    q = (sa.select(notifications, games.c.params, games.c.people)
+         .select_from(notifications.outerjoin(games, games.c.id == n.game_id)).where(n.player_id == player_id))
     if unread is not None:
         q = q.where(n.read.is_(not unread))
     with engine.connect() as conn:
         rows = conn.execute(q.order_by(n.id.desc()).limit(limit)).all()
-    return [{"id": r.id, "kind": r.kind, "game": r.game_id, "data": r.data,
-             "at": (r.at if r.at.tzinfo else r.at.replace(tzinfo=UTC)).timestamp(), "read": r.read} for r in rows]
+    out = []
+    for r in rows:
+        seats = [c for c, p in (r.people or {}).items() if (p or {}).get("id") == player_id]
+        out.append({"id": r.id, "kind": r.kind, "game": r.game_id, "data": r.data,
+                    "at": (r.at if r.at.tzinfo else r.at.replace(tzinfo=UTC)).timestamp(), "read": r.read,
+                    "size": (r.params or {}).get("size"), "color": seats[0] if len(seats) == 1 else None})
+    return out
 
 
-def mark_read(engine: Engine, player_id: str, ids: list[int] | None) -> int:
-    """Mark the player's notifications ``ids`` (None: all) read; returns how many changed. Blocking."""
-    n = notifications.c
-    q = notifications.update().where(n.player_id == player_id, n.read.is_(False))
-    if ids is not None:
-        q = q.where(n.id.in_(ids))
+def mark_read(engine: Engine, player_id: str, ids: list[int] | None, game: str | None = None) -> int:
+    """Mark the player's notifications ``ids`` (None: all; or all of ``game``, when given) read; returns how many
+    changed; the player's other pages hear of it. Blocking."""
     with engine.begin() as conn:
-        return int(conn.execute(q.values(read=True)).rowcount)
+        if game is not None:
+            return read_in(conn, player_id, game)
+        n = notifications.c
+        q = notifications.update().where(n.player_id == player_id, n.read.is_(False))
+        if ids is not None:
+            q = q.where(n.id.in_(ids))
+        changed = int(conn.execute(q.values(read=True)).rowcount)
+        if changed:
+            bell.stored(conn, player_id)
+        return changed
 
 
 def warn_handler(service: GameService) -> Handler:

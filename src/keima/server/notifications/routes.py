@@ -48,19 +48,29 @@ async def list_notifications(request: Request, unread: bool | None = Query(defau
     lang = lang_of(request, await _run(settings_row, engine, player.id))
     out = NotificationsOut(notifications=[
         NotificationOut(id=r["id"], kind=r["kind"], game=r["game"], text=line_of(r, lang), at=r["at"], read=r["read"],
-                        tournament=(r["data"] or {}).get("tournament"))
+                        tournament=(r["data"] or {}).get("tournament"), opponent=_name((r["data"] or {}).get("opponent")),
+                        size=r["size"] if isinstance(r["size"], int) else None,
+                        color=r["color"] if r["color"] in ("B", "W") else None,
+                        count=max(1, int((r["data"] or {}).get("count", 1))))
         for r in rows])
     return Response(out.model_dump_json(), media_type="application/json")
 
 
+def _name(value: Any) -> str | None:
+    return value if isinstance(value, str) else None
+
+
 @router.post("/api/me/notifications/read", responses={200: {"model": dict[str, int]}, **_errors})
 async def read_notifications(body: ReadIn, request: Request) -> Response:
-    """Mark notifications read: ``{"ids": [...]}`` or ``{"all": true}``; answers ``{"read": n}``."""
+    """Mark notifications read: ``{"ids": [...]}``, ``{"all": true}`` or ``{"game": id}`` (all of that game's: its
+    page was opened); answers ``{"read": n}``."""
     _same_origin(request)
     player = await required_player(request)
-    if not body.all and body.ids is None:
-        raise Refused("invalid-request", "give the notifications' ids, or all: true", field="ids")
-    n = await _run(notify.mark_read, request.app.state.hub.store.engine, player.id, None if body.all else body.ids)
+    if sum((body.all, body.ids is not None, body.game is not None)) != 1:
+        raise Refused("invalid-request", "give the notifications' ids, or all: true, or a game (one of the three)",
+                      field="ids")
+    n = await _run(notify.mark_read, request.app.state.hub.store.engine, player.id,
+                   None if body.all else body.ids, body.game)
     return Response(f'{{"read":{n}}}', media_type="application/json")
 
 

@@ -19,8 +19,10 @@ class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 class NotificationOut(_Strict):
-    """One notification: its ``kind``, ``game`` (or null), ``text`` in the reader's language, ``at`` (Unix);
-    ``tournament``: the tournament of a ``tournament-round`` notification (else null)."""
+    """One notification: its ``kind``, ``game`` (or null), ``text`` in the reader's language, ``at`` (Unix, when
+    the newest of its kind and game came); ``tournament``: the tournament of a ``tournament-round`` notification
+    (else null); for a game's: ``opponent`` (a name), ``size`` (the board) and ``color`` (the reader's, ``B``/``W``),
+    each null when unknown; ``count``: how many chat messages it stands for (1 for other kinds)."""
 
     id: int
     kind: str
@@ -29,6 +31,10 @@ class NotificationOut(_Strict):
     at: float
     read: bool
     tournament: str | None = None
+    opponent: str | None = None
+    size: int | None = None
+    color: Literal["B", "W"] | None = None
+    count: int = 1
 
 
 class NotificationsOut(_Strict):
@@ -38,8 +44,10 @@ class NotificationsOut(_Strict):
 
 
 class ReadIn(_Strict):
-    """``POST /api/me/notifications/read``: the ids, or ``all``."""
+    """``POST /api/me/notifications/read``: the ids, or ``all``, or every notification about one ``game`` (its page
+    was opened)."""
 
     # A notification's id is a positive 64-bit number: anything else is refused here (422), before the database.
     ids: Annotated[list[Annotated[int, Field(ge=1, le=2**63 - 1)]], Field(max_length=500)] | None = None
     all: bool = False
+    game: Annotated[str, Field(min_length=1, max_length=32, pattern=r"^[A-Za-z0-9_-]+$")] | None = None
