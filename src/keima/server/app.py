@@ -23,12 +23,12 @@ from keima.server.automatch import Matchmaker
 from keima.server.automatch import routes as automatch_routes
 from keima.server.edge import DIST, BodyLimit, SecurityHeaders, content_security_policy, ui, unreachable
 from keima.server.edge import http as edge_http
-from keima.server.games import WARN, AwaySettings, Chat, Conditional, Hub, conditional_routes
+from keima.server.games import REMIND, WARN, AwaySettings, Chat, Conditional, Hub, conditional_routes
 from keima.server.games import routes as game_routes
 from keima.server.live import PLAYER_PREFIX, LocalPubSub, PubSub
 from keima.server.lobby import Lobby
 from keima.server.lobby import routes as lobby_routes
-from keima.server.notifications import Mailer, Smtp, notify
+from keima.server.notifications import Mailer, Smtp, count_reminder, notify
 from keima.server.notifications import routes as notification_routes
 from keima.server.players import games_routes as player_games_routes
 from keima.server.players import mutes_routes
@@ -57,10 +57,11 @@ log = logging.getLogger("keima.server")
 def make_hub(store: Store, pubsub: PubSub, **options: Any) -> Hub:
     """The process's ``Hub`` (``options``: its keyword arguments) with what every domain adds to the games: the
     durable subscribers of their events (the players' records, ratings, tournament results, notifications, in
-    that order) and the scheduler's jobs of ratings (``rated``) and notifications (``warn``)."""
+    that order) and the scheduler's jobs of ratings (``rated``) and notifications (``warn``, ``remind``)."""
     return Hub(store, pubsub, subscribers=[records.SUBSCRIBER, ratings_subscriber.SUBSCRIBER,
                                            tournament_results.SUBSCRIBER, notify.SUBSCRIBER],
-               handlers={ratings_subscriber.RATED: ratings_subscriber.rated_handler, WARN: notify.warn_handler},
+               handlers={ratings_subscriber.RATED: ratings_subscriber.rated_handler, WARN: notify.warn_handler,
+                         REMIND: count_reminder.remind_handler},
                **options)
 
 

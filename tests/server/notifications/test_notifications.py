@@ -314,3 +314,50 @@ def test_racing_deliveries_notify_each_event_once(sqlite_url: str, monkeypatch: 
     assert [(r.kind, r.read) for r in rows] == [("challenge-accepted", False), ("your-turn", True),
                                                  ("your-turn", False), ("chat", False)]
     assert rows[-1].data["count"] == 3 and rows[-1].data["text"] == "one \u00b7 two \u00b7 three"
+
+
+# A day before a correspondence game's marking stands by default, each player who has not accepted it is told (bell
+# and email), once for each deadline; the game page's state carries the deadline (``scoring_deadline``).
+def to_count(alice: Browser, bob: Browser, gid: str) -> None:
+    play(alice, gid, "D4")
+    bob.req("POST", f"/api/games/{gid}/actions", 200, json={"type": "pass"})
+    alice.req("POST", f"/api/games/{gid}/actions", 200, json={"type": "pass"})
+
+
+def reminders(b: Browser) -> list[dict]:  # type: ignore[type-arg]
+    return [n for n in b.req("GET", "/api/me/notifications", 200).json()["notifications"]  # type: ignore[no-any-return]
+            if n["kind"] == "count-deadline"]
+
+
+def test_the_player_who_has_not_accepted_is_reminded_a_day_before(
+        client: TestClient, inbox: Inbox, moved: MovedTime, players: tuple[Browser, Browser]) -> None:
+    alice, bob = players
+    for b in players:
+        b.req("PATCH", "/api/me", 200, json={"notify": {"your-turn": "off", "challenge-accepted": "off"}})
+    gid = corr_game(alice, bob)
+    to_count(alice, bob, gid)
+    state = alice.req("GET", f"/api/games/{gid}", 200).json()
+    assert state["phase"] == "scoring" and abs(state["scoring_deadline"] - (moved.time() + 3 * D)) < 30
+    alice.req("POST", f"/api/games/{gid}/actions", 200, json={"type": "accept"})  # alice accepts; bob does not
+    deadline = alice.req("GET", f"/api/games/{gid}", 200).json()["scoring_deadline"]
+    moved.move(2 * D - H)  # a day and an hour before
+    deliver(client)
+    send_mail(client)
+    assert reminders(bob) == [] and inbox.messages == []
+    moved.move(2 * H)
+    wait_for(lambda: send_mail(client) > 0, timeout=20)  # the scheduler's remind job ran, the email went
+    [mail] = inbox.messages
+    assert mail["To"] == "bob@example.org" and gid in body(mail)
+    assert re.fullmatch(r"Le décompte contre alice\u00a0: le marquage du plateau sera retenu dans 2[23] h( \d+ min)? "
+                        r"sans réponse de votre part", mail["Subject"]), mail["Subject"]
+    [line] = reminders(bob)
+    assert line["game"] == gid and not line["read"]
+    assert reminders(alice) == []  # she accepted
+    moved.move(2 * H)
+    send_mail(client)
+    assert len(inbox.messages) == 1 and len(reminders(bob)) == 1  # once for this deadline
+    bob.req("POST", f"/api/games/{gid}/actions", 200, json={"type": "accept"})
+    deliver(client)
+    assert alice.req("GET", f"/api/games/{gid}", 200).json()["phase"] == "finished"
+    assert [n["read"] for n in reminders(bob)] == [True]  # the end of the game answered it
+    assert deadline > moved.time()

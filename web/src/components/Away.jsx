@@ -14,6 +14,7 @@ const KINDS = [
   "clock-low",
   "automatch",
   "tournament-round",
+  "count-deadline",
 ];
 const PREFS = ["off", "now", "digest"];
 

@@ -402,6 +402,7 @@ export const en = {
     chat: "Chat message",
     "game-finished": "Game finished",
     "clock-low": "Clock under a day",
+    "count-deadline": "Counting deadline tomorrow",
     automatch: "Automatch game found",
     "tournament-round": "Tournament round paired or started",
   },

@@ -405,6 +405,7 @@ export const fr = {
     chat: "Message",
     "game-finished": "Partie terminée",
     "clock-low": "Pendule sous un jour",
+    "count-deadline": "Fin du décompte demain",
     automatch: "Partie trouvée par l’appariement automatique",
     "tournament-round": "Ronde de tournoi appariée ou commencée",
   },

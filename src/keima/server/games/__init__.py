@@ -19,14 +19,14 @@ from keima.server.games.rows import from_row
 from keima.server.games.scheduler import Handler
 from keima.server.games.schemas import ClockIn, Color
 from keima.server.games.seats import cname, token_hash
-from keima.server.games.service import WARN, WARN_S, GameService
+from keima.server.games.service import REMIND, REMIND_S, WARN, WARN_S, GameService
 from keima.server.games.session import GameSession
 from keima.server.games.summary import line_at, status_of, summary_line, turn_order
 from keima.server.games.view import bot_name
 
 __all__ = [
     "AwaySettings", "CORRESPONDENCE_PRESETS", "Chat", "ClockIn", "Color", "Conditional", "GameEvent",
-    "GameService", "GameSession", "Handler", "Hub", "Subscriber", "WARN", "WARN_S", "away_of", "bot_name",
+    "GameService", "GameSession", "Handler", "Hub", "Subscriber", "REMIND", "REMIND_S", "WARN", "WARN_S", "away_of", "bot_name",
     "build", "cname", "conditional_routes", "duration_words", "from_row", "game_sgf", "new_game_id",
     "reads", "routes", "seat_opponent", "status_of", "summary_line", "line_at", "turn_order", "token_hash", "zone"
 ]

@@ -51,6 +51,8 @@ Listener = Callable[[GameSession, "list[GameEvent]"], None]
 FLAG = "flag"  # the scheduler's job that ends a game whose clock runs out
 SCORING = "scoring"  # the scheduler's job that ends a correspondence game's scoring phase at its deadline
 WARN = "warn"  # the scheduler's job that warns a correspondence player whose clock runs low
+REMIND = "remind"  # the scheduler's job that reminds a correspondence game's players of the scoring deadline
+REMIND_S = 86400.0  # a day before the marking on the board stands
 WARN_S = 86400.0  # warned a day before a timeout, or halfway through a move's time when it is under two days
 
 
@@ -179,6 +181,9 @@ class GameService:
         out_at = None if c is None else s.clock.runs_out_at(c, now)
         if s.clock.spec.correspondence:
             jobs.append((SCORING, None if s.scoring is None else datetime.fromtimestamp(s.scoring[1], UTC)))
+            # A deadline less than a day away when it is set (the phase's 7 days nearly spent) reminds at once.
+            jobs.append((REMIND, None if s.scoring is None
+                         else datetime.fromtimestamp(max(now, s.scoring[1] - REMIND_S), UTC)))
             warn_at = None if out_at is None else out_at - min(WARN_S, s.clock.spec.per_move_s / 2)
             jobs.append((WARN, datetime.fromtimestamp(warn_at, UTC) if warn_at is not None and warn_at > now
                          else None))

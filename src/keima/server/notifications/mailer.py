@@ -94,6 +94,7 @@ _WORDS: dict[str, dict[str, str]] = {
         "game-finished": "Game over against {opponent}: {result}",
         "clock-low": "Your clock against {opponent} is running low: {left} left",
         "automatch": "Automatch found your game against {opponent}",
+        "count-deadline": "The count against {opponent}: the marking on the board stands in {left} unless you answer",
         "tournament-round.paired": "{name}: round {round} is paired",
         "tournament-round.started": "{name}: round {round} has started",
         "tournament-round.starts": "{name}: round {round} starts on {when} (UTC)",
@@ -108,6 +109,8 @@ _WORDS: dict[str, dict[str, str]] = {
         "game-finished": "Partie terminée contre {opponent}\u00a0: {result}",
         "clock-low": "Votre pendule contre {opponent} s’épuise\u00a0: il reste {left}",
         "automatch": "L’appariement automatique a trouvé votre partie contre {opponent}",
+        "count-deadline": "Le décompte contre {opponent} : le marquage du plateau sera retenu dans {left} sans "
+                          "réponse de votre part",
         "tournament-round.paired": "{name}\u00a0: la ronde {round} est appariée",
         "tournament-round.started": "{name}\u00a0: la ronde {round} a commencé",
         "tournament-round.starts": "{name}\u00a0: la ronde {round} commence le {when} (UTC)",
@@ -168,6 +171,9 @@ def line_of(item: dict[str, Any], lang: str) -> str:
     left = data.get("left")
     key = item["kind"]
     when = ""
+    if key == "count-deadline":  # the time left until the marking stands, as of the reading
+        deadline = _instant(data.get("deadline"))
+        left = None if deadline is None else max(60.0, (deadline - timesource.now_utc()).total_seconds())
     if key == "tournament-round":  # one text per action; a start still to come says when
         key = f"{key}.{data.get('action', 'paired')}"
         start = _instant(data.get("start_at"))

@@ -8,7 +8,9 @@ transaction that records its progress, so each event notifies exactly once whate
 - ``undo-request``: the opponent asks to take a move back (correspondence games);
 - ``chat``: a message from the opponent (correspondence games);
 - ``game-finished``: the game ended, with its result;
-- ``clock-low``: a correspondence clock under 24 hours (the scheduler's ``warn`` job, ``warn_handler``).
+- ``clock-low``: a correspondence clock under 24 hours (the scheduler's ``warn`` job, ``warn_handler``);
+- ``count-deadline``: a day before a correspondence game's marking stands by default, to each player who has not
+  accepted it (the scheduler's ``remind`` job, ``keima.server.notifications.count_reminder``).
 
 Two kinds come from elsewhere, in the transaction of what they tell:
 
@@ -49,9 +51,9 @@ log = logging.getLogger("keima.server")
 
 NAME = "notifications"
 Kind = Literal["your-turn", "challenge-accepted", "undo-request", "chat", "game-finished", "clock-low", "automatch",
-               "tournament-round"]
+               "tournament-round", "count-deadline"]
 KINDS: tuple[Kind, ...] = ("your-turn", "challenge-accepted", "undo-request", "chat", "game-finished", "clock-low",
-                           "automatch", "tournament-round")
+                           "automatch", "tournament-round", "count-deadline")
 Pref = Literal["off", "now", "digest"]
 #: What a player is sent by email until they choose (docs/correspondence.md).
 DEFAULT_PREFS: dict[str, Pref] = {"your-turn": "now", "challenge-accepted": "now", "undo-request": "digest",
@@ -60,7 +62,9 @@ DEFAULT_PREFS: dict[str, Pref] = {"your-turn": "now", "challenge-accepted": "now
                                   # one leaves the queue): they are here, an email would come after the fact.
                                   "automatch": "off",
                                   # A round's pairing and start time matter days ahead: said at once.
-                                  "tournament-round": "now"}
+                                  "tournament-round": "now",
+                                  # The marking stands by default a day later: said at once.
+                                  "count-deadline": "now"}
 ACTIVE_S = 300.0  # a page visible this recently: the player is here, no email
 DIGEST_HOUR = 18  # the day's digest goes at 18:00 in the player's time zone
 #: The event types this subscriber reads (``keima.server.games.events.durable_types``).
@@ -189,7 +193,7 @@ def read_in(conn: Connection, player_id: str, game_id: str, kinds: tuple[Kind, .
 
 #: What a move answers (its player's bell clears of them), and what the end of the game answers.
 ANSWERED_BY_MOVE: tuple[Kind, ...] = ("your-turn", "clock-low")
-ANSWERED_BY_END: tuple[Kind, ...] = ("your-turn", "clock-low", "undo-request")
+ANSWERED_BY_END: tuple[Kind, ...] = ("your-turn", "clock-low", "undo-request", "count-deadline")
 
 
 def queue_email(conn: Connection, message_id: str, player_id: str, payload: dict[str, Any], now: datetime) -> bool:

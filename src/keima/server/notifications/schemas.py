@@ -11,7 +11,7 @@ NotifyPref = Literal["off", "now", "digest"]
 
 
 NotifyKind = Literal["your-turn", "challenge-accepted", "undo-request", "chat", "game-finished", "clock-low",
-                     "automatch", "tournament-round"]
+                     "automatch", "tournament-round", "count-deadline"]
 
 
 
