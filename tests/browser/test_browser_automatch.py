@@ -95,4 +95,4 @@ def test_two_people_are_matched_and_see_their_rating_change(new_page: Any, ui: A
     expect(alice.get_by_test_id("automatch-waiting")).to_contain_text(re.compile(r"0:0[3-9]"), timeout=1000)
     alice.get_by_test_id("automatch-cancel").click()
     expect(alice.get_by_test_id("automatch-start")).to_be_visible()
-    assert alice.request.get("/api/automatch").json() == {"waiting": False, "game": None, "waited_s": None}
+    assert alice.request.get("/api/automatch").json()["waiting"] is False

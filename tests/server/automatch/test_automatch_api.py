@@ -38,6 +38,11 @@ def ask(b: Browser, status: int = 200, **body: Any) -> dict[str, Any]:
     return data
 
 
+def stand(answer: dict[str, Any]) -> dict[str, Any]:
+    """Where an answer says the caller stands (waiting, the game, since when)."""
+    return {k: answer[k] for k in ("waiting", "game", "waited_s")}
+
+
 def test_two_registered_players_get_one_rated_game(client: TestClient, clock: FakeClock) -> None:
     alice, bob = Browser(client), Browser(client)
     registered(alice, "alice")
@@ -46,8 +51,8 @@ def test_two_registered_players_get_one_rated_game(client: TestClient, clock: Fa
     bob.req("PATCH", "/api/me", 200, json={"rank": "10k"})
     with alice.ws("/api/lobby/ws") as wa, bob.ws("/api/lobby/ws") as wb:
         assert wa.receive_json()["type"] == "lobby" and wb.receive_json()["type"] == "lobby"
-        assert ask(alice, sizes=[19, 9]) == {"waiting": True, "game": None, "waited_s": 0.0}
-        assert alice.req("GET", "/api/automatch", 200).json() == {"waiting": True, "game": None, "waited_s": 0.0}
+        assert stand(ask(alice, sizes=[19, 9])) == {"waiting": True, "game": None, "waited_s": 0.0}
+        assert stand(alice.req("GET", "/api/automatch", 200).json()) == {"waiting": True, "game": None, "waited_s": 0.0}
         clock.now += 1
         got = ask(bob, sizes=[9, 13])
         assert got["waiting"] is False and got["game"]
@@ -69,10 +74,11 @@ def test_two_registered_players_get_one_rated_game(client: TestClient, clock: Fa
     mine = bob.req("GET", "/api/me/games", 200).json()["games"]
     assert [g["id"] for g in mine] == [gid] and mine[0]["rated"] is True
     # Both were told by their sockets: a page opened later is not sent to the game again.
-    wait_for(lambda: bob.req("GET", "/api/automatch", 200).json() == {"waiting": False, "game": None, "waited_s": None}, 5)
+    wait_for(lambda: stand(bob.req("GET", "/api/automatch", 200).json()) == {"waiting": False, "game": None,
+                                                                              "waited_s": None}, 5)
     with alice.ws("/api/lobby/ws") as again:
         assert again.receive_json()["type"] == "lobby"
-    assert alice.req("GET", "/api/automatch", 200).json() == {"waiting": False, "game": None, "waited_s": None}
+    assert stand(alice.req("GET", "/api/automatch", 200).json()) == {"waiting": False, "game": None, "waited_s": None}
 
 
 def test_the_window_widens_with_waiting(client: TestClient, clock: FakeClock) -> None:
@@ -93,9 +99,10 @@ def test_the_window_widens_with_waiting(client: TestClient, clock: FakeClock) ->
     with strong.ws("/api/lobby/ws") as sock:
         assert sock.receive_json()["type"] == "lobby"
         assert sock.receive_json() == {"type": "matched", "game": made[0]}
-    wait_for(lambda: strong.req("GET", "/api/automatch", 200).json() == {"waiting": False, "game": None, "waited_s": None}, 5)
+    wait_for(lambda: stand(strong.req("GET", "/api/automatch", 200).json()) == {"waiting": False, "game": None,
+                                                                                 "waited_s": None}, 5)
     clock.now += 61  # a match nobody was told of is forgotten after a minute
-    assert weak.req("GET", "/api/automatch", 200).json() == {"waiting": False, "game": None, "waited_s": None}
+    assert stand(weak.req("GET", "/api/automatch", 200).json()) == {"waiting": False, "game": None, "waited_s": None}
     state = weak.req("GET", f"/api/games/{made[0]}", 200).json()
     # The weaker takes Black, with the handicap that 4 ranks stand for on 9x9 under the French rules.
     assert state["players"]["B"]["name"] == "weakling" and state["handicap"] == 1 and state["komi"] == 0.5
@@ -187,8 +194,37 @@ def test_the_wait_is_counted_from_the_request_by_the_servers_clock(client: TestC
     # A reloaded lobby page asks where it stands: it shows the wait since the request, not from its own load.
     b = Browser(client)
     registered(b, "carla")
-    assert ask(b) == {"waiting": True, "game": None, "waited_s": 0.0}
+    wait = {"waiting": True, "game": None, "speed": "blitz", "sizes": [9], "page_needed": True}
+    assert ask(b) == {**wait, "waited_s": 0.0}
     clock.now += 83.4
-    assert b.req("GET", "/api/automatch", 200).json() == {"waiting": True, "game": None, "waited_s": 83.4}
+    assert b.req("GET", "/api/automatch", 200).json() == {**wait, "waited_s": 83.4}
     b.req("DELETE", "/api/automatch", 204)
-    assert b.req("GET", "/api/automatch", 200).json() == {"waiting": False, "game": None, "waited_s": None}
+    assert b.req("GET", "/api/automatch", 200).json() == {"waiting": False, "game": None, "waited_s": None,
+                                                          "speed": None, "sizes": None, "page_needed": None}
+
+
+def test_a_correspondence_wait_needs_no_page_and_lasts_a_day(client: TestClient, clock: FakeClock) -> None:
+    mm = client.app.state.matchmaker  # type: ignore[attr-defined]
+    mm.grace_s = mm.recheck_s = 0.2
+    alice, bob, carol = Browser(client), Browser(client), Browser(client)
+    for who, name in ((alice, "corra"), (bob, "corrb"), (carol, "corrc")):
+        registered(who, name)
+    with alice.ws("/api/lobby/ws") as ws:
+        ws.receive_json()
+        assert ask(alice, speed="correspondence", sizes=[13])["page_needed"] is False
+    time.sleep(1.5)  # her last page closed long ago: a live wait would have ended
+    assert alice.req("GET", "/api/automatch", 200).json()["waiting"] is True
+    made = ask(bob, speed="correspondence", sizes=[13])
+    assert made["waiting"] is False
+    client.portal.call(client.app.state.hub.outbox.deliver)  # type: ignore[attr-defined]
+    [told] = [n for n in alice.req("GET", "/api/me/notifications", 200).json()["notifications"]
+              if n["kind"] == "automatch"]
+    assert told["game"] == made["game"] and told["opponent"] == "corrb" and not told["read"]
+    # A wait ends after a day without a match.
+    assert ask(carol, speed="correspondence")["waiting"] is True
+    clock.now += 86400 - 60
+    client.portal.call(mm.sweep)  # type: ignore[attr-defined]
+    assert carol.req("GET", "/api/automatch", 200).json()["waiting"] is True
+    clock.now += 120
+    client.portal.call(mm.sweep)  # type: ignore[attr-defined]
+    assert carol.req("GET", "/api/automatch", 200).json()["waiting"] is False

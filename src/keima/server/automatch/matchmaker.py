@@ -12,7 +12,9 @@ matched entry stays for ``keep_matched_s`` seconds, and a socket that opens mean
 it reconnected is not lost); a page opened after that is not sent to the game again.
 
 A waiting entry ends when its player cancels, or a few seconds after the last lobby socket of the player closes
-(``left``: a reloaded page keeps its place), counted in every process through the pub/sub's watcher counts. Times
+(``left``: a reloaded page keeps its place), counted in every process through the pub/sub's watcher counts. An
+account waiting for a correspondence game needs no page open: its entry stays until it is matched (the bell and an
+email tell the player), cancelled, or ``CORRESPONDENCE_WAIT_S`` old (a sweep ends it). Times
 are read through ``clock`` (the server's Unix time, injectable: tests move it instead of sleeping).
 """
 
@@ -47,6 +49,9 @@ if TYPE_CHECKING:
 log = logging.getLogger("keima.server.automatch")
 
 
+#: How long an account waits for a correspondence game without a page open, at most.
+CORRESPONDENCE_WAIT_S = 86400.0
+
 #: How a "matched" message begins (the lobby socket tells it from the lists' notices by it).
 MATCHED_PREFIX = '{"type":"matched"'
 
@@ -54,6 +59,11 @@ MATCHED_PREFIX = '{"type":"matched"'
 def matched_json(game_id: str) -> str:
     """The lobby socket's message that a player's game was found."""
     return json.dumps({"type": "matched", "game": game_id}, separators=(",", ":"))
+
+
+def waits_alone(entry: automatch.Entry) -> bool:
+    """Whether ``entry`` waits without a page open: an account's, for a correspondence game."""
+    return entry.registered and entry.speed == "correspondence"
 
 
 class Matchmaker:
@@ -144,6 +154,9 @@ class Matchmaker:
         they still show a socket, the count is read again ``recheck_s`` seconds later, up to three times."""
         channel = player_channel(player_id)
         try:
+            got = await self.status(player_id)
+            if got is not None and got[1] is None and waits_alone(got[0]):
+                return  # a correspondence wait goes on without a page
             for attempt in range(4):
                 await asyncio.sleep(self.recheck_s if attempt else self.grace_s)
                 if self.hub.pubsub.subscribers(channel):
@@ -168,6 +181,7 @@ class Matchmaker:
             if now - self._forgot > self.keep_matched_s:  # now and then: a sweep otherwise only reads
                 self._forgot = now
                 await self.hub.store.write(store_automatch.forget_matched(now - 10 * self.keep_matched_s))
+                await self.hub.store.write(store_automatch.expire("correspondence", now - CORRESPONDENCE_WAIT_S))
             self.made += len(made)
             return made
 

@@ -13,7 +13,8 @@ from fastapi import APIRouter, Request, Response
 from pydantic import BaseModel, ConfigDict, Field
 
 from keima.server.accounts import caller_player, is_https, players_of, set_session_cookie
-from keima.server.automatch.matchmaker import Matchmaker
+from keima.server.automatch.matchmaker import Matchmaker, waits_alone
+from keima.server.automatch.pairs import Entry
 from keima.server.edge import same_origin
 from keima.server.errors import ErrorBody, Refused
 
@@ -37,13 +38,18 @@ class AutomatchIn(_Strict):
 
 
 class AutomatchOut(_Strict):
-    """Where the caller stands: ``waiting`` in the queue (for ``waited_s`` seconds so far), or matched with
-    ``game`` (a game made in the last minute), or neither (both false/null)."""
+    """Where the caller stands: ``waiting`` in the queue (for ``waited_s`` seconds so far, for a game of ``speed``
+    on ``sizes``; ``page_needed``: whether the wait ends when the caller's last page closes, false for an
+    account's correspondence wait, which lasts a day at most), or matched with ``game`` (a game made in the last
+    minute), or neither (both false/null)."""
 
     waiting: bool
     game: str | None
     # Seconds since the caller asked, by the server's clock: a reloaded page shows the wait from its start.
     waited_s: float | None = None
+    speed: str | None = None
+    sizes: list[int] | None = None
+    page_needed: bool | None = None
 
 
 def matchmaker_of(request: Request) -> Matchmaker:
@@ -65,7 +71,11 @@ async def enter(body: AutomatchIn, request: Request) -> Response:
     player, cookie = await caller_player(request, make=True)
     assert player is not None
     game = await matchmaker_of(request).enter(player, body.sizes, body.speed, body.rules, body.handicap)
-    resp = _json(AutomatchOut(waiting=game is None, game=game, waited_s=0.0 if game is None else None))
+    out = AutomatchOut(waiting=False, game=game)
+    if game is None:
+        got = await matchmaker_of(request).status(player.id)
+        out = _waiting(got[0], 0.0) if got is not None and got[1] is None else out
+    resp = _json(out)
     if cookie is not None:
         set_session_cookie(resp, cookie, is_https(request))
     return resp
@@ -83,8 +93,12 @@ async def status(request: Request) -> Response:
     if game is not None:
         await matchmaker_of(request).told(pid, game)
         return _json(AutomatchOut(waiting=False, game=game))
-    waited = round(max(0.0, matchmaker_of(request).clock() - entry.since), 1)
-    return _json(AutomatchOut(waiting=True, game=None, waited_s=waited))
+    return _json(_waiting(entry, round(max(0.0, matchmaker_of(request).clock() - entry.since), 1)))
+
+
+def _waiting(entry: Entry, waited: float) -> AutomatchOut:
+    return AutomatchOut(waiting=True, game=None, waited_s=waited, speed=entry.speed, sizes=list(entry.sizes),
+                        page_needed=not waits_alone(entry))
 
 
 @router.delete("/api/automatch", status_code=204, responses={204: {}, 404: {"model": ErrorBody}, **_errors})

@@ -102,6 +102,17 @@ def forget_matched(before: float) -> Op:
     return op
 
 
+def expire(speed: str, before: float) -> Op:
+    """An op that ends the waiting entries for ``speed`` made before ``before``; it returns how many ended."""
+
+    def op(conn: Connection) -> int:
+        done = conn.execute(automatch.delete().where(automatch.c.game_id.is_(None), automatch.c.speed == speed,
+                                                     automatch.c.since < before))
+        return int(done.rowcount)
+
+    return op
+
+
 def waiting(engine: Engine) -> list[Entry]:
     """The waiting entries, oldest first."""
     with engine.connect() as conn:

@@ -58,9 +58,9 @@ Pref = Literal["off", "now", "digest"]
 #: What a player is sent by email until they choose (docs/correspondence.md).
 DEFAULT_PREFS: dict[str, Pref] = {"your-turn": "now", "challenge-accepted": "now", "undo-request": "digest",
                                   "chat": "digest", "game-finished": "digest", "clock-low": "now",
-                                  # A match is made for a player waiting with a lobby page open (closing the last
-                                  # one leaves the queue): they are here, an email would come after the fact.
-                                  "automatch": "off",
+                                  # Said at once: an email goes only to a player with no page open (``ACTIVE_S``),
+                                  # who waits for a correspondence game.
+                                  "automatch": "now",
                                   # A round's pairing and start time matter days ahead: said at once.
                                   "tournament-round": "now",
                                   # The marking stands by default a day later: said at once.
