@@ -45,6 +45,7 @@ def test_a_paused_correspondence_clock_on_a_phone(new_page: Any, ui: Any, server
     expect(page.get_by_test_id("me-name")).to_have_text(name)
 
     # The account's settings: the device's time zone proposed, and the vacation switch.
+    page.get_by_test_id("account-menu").click()
     page.get_by_test_id("open-away").click()
     expect(page.get_by_test_id("time-zone")).not_to_have_value("")
     page.get_by_test_id("vacation").click()
@@ -253,6 +254,7 @@ def test_an_address_that_bounces_is_said_in_the_settings(new_page: Any, server: 
                      {"p": me["id"]})
     engine.dispose()
     page.reload()
+    page.get_by_test_id("account-menu").click()
     page.get_by_test_id("open-away").click()
     expect(page.get_by_test_id("email-bounced")).to_contain_text(says)
     overflow = page.evaluate("() => document.scrollingElement.scrollWidth - window.innerWidth")

@@ -108,6 +108,7 @@ def test_the_phone_header_takes_two_lines(new_page: Any, ui: Any, shot: Any, loc
     expect(page).to_have_url(re.compile("/learn$"))
     page.get_by_test_id("position-link").click()
     expect(page).to_have_url(re.compile("/position$"))
+    page.get_by_test_id("account-menu").click()
     page.get_by_test_id("edit-profile").click()
     expect(page.get_by_test_id("form-edit")).to_be_visible()
     page.goto(f"/g/{gid}")

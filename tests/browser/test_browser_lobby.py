@@ -135,6 +135,7 @@ def test_account_password_change_logout_login_and_delete(new_page: Any, shot: An
         form.get_by_test_id("account-submit").click()
 
     # A name taken case-insensitively is refused with the server's message; another is accepted.
+    page.get_by_test_id("account-menu").click()
     page.get_by_test_id("edit-profile").click()
     form = page.get_by_test_id("form-edit")
     form.locator('input[name="rank"]').fill("12k")
@@ -148,6 +149,7 @@ def test_account_password_change_logout_login_and_delete(new_page: Any, shot: An
     page.get_by_test_id("form-password").locator('input[name="password"]').fill("first-pass")
     page.get_by_test_id("form-password").get_by_test_id("account-submit").click()
     expect(page.get_by_test_id("account-done")).to_be_visible()
+    page.get_by_test_id("account-menu").click()
     page.get_by_test_id("logout").click()
     expect(page.get_by_test_id("me-name")).to_have_text(re.compile(r"^Guest$"))
     fill("login", name=name, password="first-pass")
@@ -157,6 +159,7 @@ def test_account_password_change_logout_login_and_delete(new_page: Any, shot: An
     page.get_by_test_id("form-login").get_by_test_id("account-submit").click()
     expect(page.get_by_test_id("me-name")).to_contain_text(name)
     shot(page, "logged-in-again")
+    page.get_by_test_id("account-menu").click()
     page.get_by_test_id("open-delete").click()
     expect(page.get_by_test_id("form-delete")).to_contain_text("cannot be undone")
     page.get_by_test_id("form-delete").get_by_test_id("account-submit").click()

@@ -96,13 +96,14 @@ def test_the_turn_notice_and_the_tab_title_leave_out_the_game_on_screen(new_page
     games = [str(ui.create_game(page, size=9, opponent="bot", level="beginner", color="B")) for _ in range(3)]
     # On the third game's page (reached from the form, as a person does): two other games wait for a move.
     note = page.get_by_test_id("turn-note")
-    expect(note.locator("a")).to_have_count(2)
+    expect(note.get_by_test_id("moves-link")).to_have_text("Your move: 2")
+    expect(note.locator("a.turn-game")).to_have_count(2)
     for gid in games[:2]:
         expect(note.locator(f'a[href$="/g/{gid}"]')).to_have_count(1)
     expect(note.locator(f'a[href$="/g/{games[2]}"]')).to_have_count(0)
     expect(page).to_have_title(re.compile(r"^Your turn in 2 games!"))
     page.wait_for_timeout(1500)  # a later lobby message does not bring it back
-    expect(note.locator("a")).to_have_count(2)
+    expect(note.locator("a.turn-game")).to_have_count(2)
     # Followed from the notice, the first game leaves the notice and the third comes in.
     note.locator(f'a[href$="/g/{games[0]}"]').click()
     page.wait_for_url(re.compile(f"/g/{games[0]}$"))
@@ -312,6 +313,7 @@ def test_the_account_forms_keep_labels_fields_and_links_apart(new_page: Any, wid
                 a["y"] + a["height"] <= b["y"] or b["y"] + b["height"] <= a["y"]
             assert apart, (a, b)
     # The rename form: the header's links come below it, not floating beside it.
+    page.get_by_test_id("account-menu").click()
     page.get_by_test_id("edit-profile").click()
     rename = page.get_by_test_id("form-edit").bounding_box()
     link = page.get_by_test_id("position-link").bounding_box()

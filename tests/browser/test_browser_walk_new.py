@@ -182,6 +182,7 @@ def test_an_open_settings_form_closes_when_a_game_starts(new_page: Any, ui: Any,
     page = new_page(locale=locale, width=390, height=844, touch=True)
     register(page, f"away{secrets.token_hex(3)}")
     page.reload()
+    page.get_by_test_id("account-menu").click()
     page.get_by_test_id("open-away").click()
     expect(page.get_by_test_id("vacation")).to_be_visible()
     page.locator('input[name="size"][value="9"]').check()

@@ -18,14 +18,18 @@ import { Learn } from "./components/Learn.jsx";
 import { Review } from "./components/Review.jsx";
 import { PlayerPage } from "./components/PlayerPage.jsx";
 import { TournamentList, TournamentPage } from "./components/Tournament.jsx";
+import { MyMoves } from "./components/MyMoves.jsx";
 import "./tournament.css";
 import { afterAction, myTurns, onScreen } from "./players.js";
 import { playerName } from "./components/game/names.js";
 
+/** Up to this many games waiting for a move are named in the header; more are counted only. */
+const SHOWN_TURNS = 3;
+
 function currentRoute() {
   const rest = location.pathname.startsWith(ROOT) ? location.pathname.slice(ROOT.length) : "";
   if (/^position\/?$/.test(rest)) return { page: "position" };
-  if (/^(review|learn)\/?$/.test(rest)) return { page: rest.replace("/", "") };
+  if (/^(review|learn|moves)\/?$/.test(rest)) return { page: rest.replace("/", "") };
   const player = /^p\/([^/]+)\/?$/.exec(rest);
   if (player) return { page: "player", name: decodeURIComponent(player[1]) };
   if (/^t\/?$/.test(rest)) return { page: "tournaments" };
@@ -88,17 +92,21 @@ function App() {
         </h1>
         <nav>
           <Account where={`${route.page}/${route.id ?? route.name ?? ""}`} />
+          {/* The games waiting for a move: a count leading to their list by time left, and the first few by name. */}
           {turns.length > 0 && (
             <span class="turn-note" data-testid="turn-note">
-              {t("turnIn")}{" "}
-              {turns.map((g) => {
-                const other = g.you.includes("B") ? g.players.W : g.players.B;
-                return (
-                  <a key={g.id} href={`${ROOT}g/${encodeURIComponent(g.id)}`}>
-                    {t("vs")} {playerName(other)}{" "}
-                  </a>
-                );
-              })}
+              <a href={`${ROOT}moves`} class="turn-count" data-testid="moves-link">
+                {t("movesCount", turns.length)}
+              </a>{" "}
+              {turns.length <= SHOWN_TURNS &&
+                turns.map((g) => {
+                  const other = g.you.includes("B") ? g.players.W : g.players.B;
+                  return (
+                    <a key={g.id} class="turn-game" href={`${ROOT}g/${encodeURIComponent(g.id)}`}>
+                      {t("vs")} {playerName(other)}{" "}
+                    </a>
+                  );
+                })}
             </span>
           )}
           {/* The links and the language menu stay on one line together (the menu never wraps alone). */}
@@ -150,6 +158,8 @@ function App() {
           <TournamentPage id={route.id} />
         ) : route.page === "review" ? (
           <Review />
+        ) : route.page === "moves" ? (
+          <MyMoves />
         ) : route.page === "learn" ? (
           <Learn />
         ) : route.page === "position" ? (

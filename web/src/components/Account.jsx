@@ -1,6 +1,6 @@
-// The header's account box: the player's name and rank, and the forms to edit
-// them, register, log in and log out. A guest is made by the first action that needs a player.
-import { useEffect, useState } from "preact/hooks";
+// The header's account box: the player's name and rank, the bell, and a menu of the account's
+// actions (the forms to edit them, the settings, the password, log out, the sound). A guest is made by the first action that needs a player.
+import { useEffect, useLayoutEffect, useRef, useState } from "preact/hooks";
 import { useSignal } from "../hooks.js";
 import { errorWords, t } from "../i18n.js";
 import { me, playersApi, refreshMe, setSound, sound, soundIsOn } from "../players.js";
@@ -9,6 +9,64 @@ import { Away } from "./Away.jsx";
 import { Bell } from "./Bell.jsx";
 
 const errorText = errorWords;
+
+/**
+ * The account's actions behind one button (a menu under it, kept on the screen): the header keeps one short line
+ * on a phone. A click on an item, outside, or Escape closes it.
+ */
+function AccountMenu({ children }) {
+  const [open, setOpen] = useState(false);
+  const button = useRef(null);
+  const list = useRef(null);
+  useLayoutEffect(() => {
+    const el = list.current;
+    if (!open || !el || !button.current) return;
+    const at = button.current.getBoundingClientRect();
+    const margin = 8;
+    el.style.top = `${Math.round(at.bottom + 4)}px`;
+    const left = Math.min(at.right - el.offsetWidth, window.innerWidth - el.offsetWidth - margin);
+    el.style.left = `${Math.round(Math.max(margin, left))}px`;
+  }, [open]);
+  useEffect(() => {
+    if (!open) return undefined;
+    const away = (e) => {
+      if (!list.current?.contains(e.target) && !button.current?.contains(e.target)) setOpen(false);
+    };
+    const key = (e) => {
+      if (e.key === "Escape") {
+        setOpen(false);
+        button.current?.focus();
+      }
+    };
+    document.addEventListener("pointerdown", away, true);
+    document.addEventListener("keydown", key);
+    return () => {
+      document.removeEventListener("pointerdown", away, true);
+      document.removeEventListener("keydown", key);
+    };
+  }, [open]);
+  return (
+    <span class="account-menu-box">
+      <button
+        type="button"
+        class="link account-menu"
+        aria-haspopup="menu"
+        aria-expanded={open ? "true" : "false"}
+        onClick={() => setOpen(!open)}
+        ref={button}
+        data-testid="account-menu"
+      >
+        {t("accountMenu")} <span aria-hidden="true">▾</span>
+      </button>
+      {open && (
+        <div class="account-menu-list" role="menu" ref={list} onClick={() => setOpen(false)}
+          data-testid="account-menu-list">
+          {children}
+        </div>
+      )}
+    </span>
+  );
+}
 
 /** The header's account box; `where` names the page shown: an open form closes when it changes. */
 export function Account({ where = "" } = {}) {
@@ -93,36 +151,43 @@ export function Account({ where = "" } = {}) {
         </>
       )}
       <Bell player={player} />
-      <button type="button" class="link" onClick={() => openForm("edit")} data-testid="edit-profile">
-        {t("editProfile")}
-      </button>
-      {player.id && (
-        <button type="button" class="link" onClick={() => openForm("away")} data-testid="open-away">
-          {t("awaySettings")}
+      <AccountMenu>
+        <button type="button" role="menuitem" class="link" onClick={() => openForm("edit")} data-testid="edit-profile">
+          {t("editProfile")}
         </button>
-      )}
-      {!player.guest && (
-        <>
-          <button type="button" class="link" onClick={() => openForm("password")} data-testid="open-password">
-            {t("changePassword")}
+        {player.id && (
+          <button type="button" role="menuitem" class="link" onClick={() => openForm("away")} data-testid="open-away">
+            {t("awaySettings")}
           </button>
-          <button type="button" class="link" onClick={() => openForm("delete")} data-testid="open-delete">
-            {t("deleteAccount")}
-          </button>
-          <button type="button" class="link" onClick={logout} data-testid="logout">
+        )}
+        {!player.guest && (
+          <>
+            <button type="button" role="menuitem" class="link" onClick={() => openForm("password")}
+              data-testid="open-password">
+              {t("changePassword")}
+            </button>
+            <button type="button" role="menuitem" class="link" onClick={() => openForm("delete")}
+              data-testid="open-delete">
+              {t("deleteAccount")}
+            </button>
+          </>
+        )}
+        <button
+          type="button"
+          role="menuitemcheckbox"
+          class="link"
+          aria-checked={soundOn ? "true" : "false"}
+          onClick={() => setSound(soundOn ? "off" : "on")}
+          data-testid="sound"
+        >
+          {soundOn ? t("soundOn") : t("soundOff")}
+        </button>
+        {!player.guest && (
+          <button type="button" role="menuitem" class="link" onClick={logout} data-testid="logout">
             {t("logout")}
           </button>
-        </>
-      )}
-      <button
-        type="button"
-        class="link"
-        aria-pressed={soundOn ? "true" : "false"}
-        onClick={() => setSound(soundOn ? "off" : "on")}
-        data-testid="sound"
-      >
-        {soundOn ? t("soundOn") : t("soundOff")}
-      </button>
+        )}
+      </AccountMenu>
       {mode === "away" && <Away player={player} onClose={() => setMode(null)} />}
       {mode && mode !== "away" && (
         <form class="account-form" onSubmit={submit} data-testid={`form-${mode}`}>

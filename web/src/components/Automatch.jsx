@@ -1,11 +1,15 @@
 // The automatch panel of the lobby (docs/web-api.md, Automatch): board sizes, speed and
 // handicap, then a waiting line with its time and a Cancel button; when the lobby socket says
-// "matched" (or the answer has the game at once) the page goes to the game.
+// "matched" (or the answer has the game at once) the page goes to the game. An account's wait for a
+// correspondence game needs no page: the panel says so, and "my games" shows the wait with its own Cancel
+// (`automatchWait`, the server's answer while waiting).
 import { useEffect, useState } from "preact/hooks";
 import { ROOT, request } from "../api.js";
 import { useSignal } from "../hooks.js";
 import { errorWords, t } from "../i18n.js";
 import { afterAction, matched, me } from "../players.js";
+import { signal } from "../signal.js";
+import { formatSeconds } from "../time.js";
 
 const SIZES = [9, 13, 19];
 const SPEEDS = ["blitz", "live", "correspondence"];
@@ -13,7 +17,10 @@ const SPEED_WORDS = { blitz: "speedBlitz", live: "speedLive", correspondence: "s
 // Where the socket's notice may be lost (a reconnection at that moment), the page asks now and then.
 const POLL_MS = 5000;
 
-const automatchApi = {
+/** The player's wait as the server last said it ({waiting, speed, sizes, page_needed, waited_s}), null when none. */
+export const automatchWait = signal(null);
+
+export const automatchApi = {
   enter: (body) => request("POST", "api/automatch", body),
   status: () => request("GET", "api/automatch"),
   cancel: () => request("DELETE", "api/automatch"),
@@ -23,10 +30,8 @@ function goTo(id) {
   location.assign(`${ROOT}g/${encodeURIComponent(id)}`);
 }
 
-/** "0:07", "1:23": how long the player has waited. */
-function waited(s) {
-  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
-}
+/** "0:07", "1:23", "2:05:00", "1 d 2 h": how long the player has waited. */
+export const waited = formatSeconds;
 
 export function Automatch() {
   const player = useSignal(me);
@@ -37,14 +42,23 @@ export function Automatch() {
   const [since, setSince] = useState(null);
   const [now, setNow] = useState(Date.now());
   const [error, setError] = useState(null);
+  const wait = useSignal(automatchWait);
   const waiting = since !== null;
+
+  // A wait cancelled elsewhere on the page ("my games").
+  useEffect(() => {
+    if (wait === null && waiting) setSince(null);
+  }, [wait]);
 
   useEffect(() => {
     automatchApi.status().then(
       (r) => {
         if (r.game) goTo(r.game);
         // The wait counts from the request (the server's answer), not from this page's load.
-        else if (r.waiting) setSince(Date.now() - (r.waited_s ?? 0) * 1000);
+        else if (r.waiting) {
+          setSince(Date.now() - (r.waited_s ?? 0) * 1000);
+          automatchWait.set(r);
+        }
       },
       () => {},
     );
@@ -59,7 +73,10 @@ export function Automatch() {
       automatchApi.status().then(
         (r) => {
           if (r.game) goTo(r.game);
-          else if (!r.waiting) setSince(null);
+          else if (!r.waiting) {
+            setSince(null);
+            automatchWait.set(null);
+          }
         },
         () => {},
       );
@@ -83,6 +100,7 @@ export function Automatch() {
       else {
         setSince(Date.now());
         setNow(Date.now());
+        automatchWait.set(r);
       }
     } catch (exc) {
       setError(errorWords(exc));
@@ -97,6 +115,7 @@ export function Automatch() {
       if (exc?.code !== "not-waiting") setError(errorWords(exc));
     }
     setSince(null);
+    automatchWait.set(null);
   }
 
   return (
@@ -109,6 +128,9 @@ export function Automatch() {
           <button type="button" onClick={cancel} data-testid="automatch-cancel">
             {t("automatchCancel")}
           </button>
+          {wait?.page_needed === false && (
+            <p class="note" data-testid="automatch-corr-note">{t("automatchCorrNote")}</p>
+          )}
         </div>
       ) : (
         <form class="automatch-form" onSubmit={start}>

@@ -10,7 +10,8 @@
 import { useEffect, useLayoutEffect, useRef, useState } from "preact/hooks";
 import { ROOT } from "../api.js";
 import { t } from "../i18n.js";
-import { bellRang, playersApi } from "../players.js";
+import { bellRang, onScreen, playersApi } from "../players.js";
+import { serverNow } from "../time.js";
 
 const EVERY_MS = 60_000;
 const BROWSER_KEY = "keima-browser-notifications";
@@ -43,8 +44,9 @@ export function Bell({ player }) {
       .then((data) => {
         if (stopped.current || at !== marked.current) return;
         setTold(null);
-        setItems(data.notifications || []);
-        show(data.notifications || []);
+        const listed = readHere(data.notifications || []);
+        setItems(listed);
+        show(listed);
       })
       .catch(() => {});
   };
@@ -57,6 +59,14 @@ export function Bell({ player }) {
     el.style.top = `${Math.round(at.bottom + 4)}px`;
     el.style.left = `${Math.round(Math.max(margin, Math.min(at.left, window.innerWidth - el.offsetWidth - margin)))}px`;
   }, [open, items.length]);
+
+  // The game on screen answers its lines: they are read (on the server too, so that every page's count drops).
+  function readHere(list) {
+    const here = onScreen.get();
+    if (!here || !list.some((n) => n.game === here && !n.read)) return list;
+    playersApi.readNotifications({ game: here }).catch(() => {});
+    return list.map((n) => (n.game === here ? { ...n, read: true } : n));
+  }
 
   function show(list) {
     const before = known.current;
@@ -97,9 +107,18 @@ export function Bell({ player }) {
       setTold(rang.unread);
       load();
     });
+    // A game opened in the page: its lines are read, and the count drops at once.
+    const offScreen = onScreen.subscribe(() => {
+      setItems((list) => {
+        const after = readHere(list);
+        if (after !== list) setTold(null);
+        return after;
+      });
+    });
     return () => {
       stopped.current = true;
       offRang();
+      offScreen();
       clearInterval(timer);
       document.removeEventListener("visibilitychange", here);
     };
@@ -138,7 +157,7 @@ export function Bell({ player }) {
           ) : (
             <ul>
               {items.map((n) => (
-                <li key={n.id} class={n.read ? "read" : "unread"}>
+                <li key={n.id} class={n.read ? "read" : "unread"} data-testid={`bell-item-${n.kind}`}>
                   {n.game ? (
                     <a href={`${ROOT}g/${encodeURIComponent(n.game)}`}>{n.text}</a>
                   ) : n.tournament ? (
@@ -146,6 +165,13 @@ export function Bell({ player }) {
                   ) : (
                     n.text
                   )}
+                  <small class="bell-meta">
+                    {n.size ? `${t("bellGame", n.size, n.color)} · ` : ""}
+                    {n.count > 1 ? `${t("chatCount", n.count)} · ` : ""}
+                    <time dateTime={new Date(n.at * 1000).toISOString()} title={new Date(n.at * 1000).toLocaleString()}>
+                      {t("ago", Math.max(0, Math.round(serverNow() - n.at)))}
+                    </time>
+                  </small>
                 </li>
               ))}
             </ul>

@@ -8,7 +8,7 @@ import { useServerNow, useSignal } from "../hooks.js";
 import { clockSettings, errorWords, resultCode, t, tn } from "../i18n.js";
 import { lobby, me, playersApi } from "../players.js";
 import { summaryClockText } from "../time.js";
-import { Automatch } from "./Automatch.jsx";
+import { Automatch, automatchApi, automatchWait, waited } from "./Automatch.jsx";
 import { RatingChange } from "./RatingChange.jsx";
 import { NewGame } from "./NewGame.jsx";
 import { colorName } from "./game/names.js";
@@ -87,10 +87,32 @@ function SummaryClocks({ g, readAt }) {
   );
 }
 
-function Section({ id, title, empty, games, row }) {
+/** "My games"' line of an account's wait for a correspondence automatch game, with its Cancel. */
+function CorrespondenceWait() {
+  const wait = useSignal(automatchWait);
+  const now = useServerNow(Boolean(wait), 1000);
+  const [at] = useState(() => now);
+  if (!wait || wait.page_needed !== false) return null;
+  const since = Math.max(0, Math.round((wait.waited_s ?? 0) + now - at));
+  return (
+    <p class="corr-wait" data-testid="corr-wait">
+      {t("automatchCorrWaiting", (wait.sizes || []).map((n) => `${n}×${n}`).join(", "), waited(since))}{" "}
+      <button
+        type="button"
+        onClick={() => automatchApi.cancel().catch(() => {}).then(() => automatchWait.set(null))}
+        data-testid="corr-wait-cancel"
+      >
+        {t("automatchCancel")}
+      </button>
+    </p>
+  );
+}
+
+function Section({ id, title, empty, games, row, extra = null }) {
   return (
     <section class="lobby-list" aria-labelledby={`${id}-title`} data-testid={id}>
       <h2 id={`${id}-title`}>{title}</h2>
+      {extra}
       {games.length ? <ul>{games.map(row)}</ul> : <p class="empty">{empty}</p>}
     </section>
   );
@@ -182,6 +204,7 @@ export function Lobby({ onCreated }) {
             title={t("myGames")}
             empty={t("myGamesEmpty")}
             games={mine}
+            extra={<CorrespondenceWait />}
             row={(g) => {
               const mineTurn = g.status === "live" && g.you.includes(g.to_move);
               const other = g.you.includes("B") ? g.players.W : g.players.B;

@@ -439,7 +439,25 @@ export const en = {
   account: "Account",
   editProfile: "Edit name and rank",
   turnTitle: (n) => (n === 1 ? "Your turn!" : `Your turn in ${n} games!`),
-  turnIn: "Your turn:",
+  // The account's menu, the bell's lines, the games waiting for a move, the counting deadline (docs/web-ui.md).
+  accountMenu: "Account",
+  ago: (s) =>
+    s < 60 ? "just now" : s < 3600 ? `${Math.floor(s / 60)} min ago` : s < 86400 ? `${Math.floor(s / 3600)} h ago`
+      : `${Math.floor(s / 86400)} d ago`,
+  bellGame: (size, color) => `${size}×${size}${color ? `, you play ${color === "B" ? "Black" : "White"}` : ""}`,
+  chatCount: (n) => `${n} messages`,
+  movesCount: (n) => `Your move: ${n}`,
+  movesTitle: "Games waiting for your move",
+  movesIntro: "The game with the least time left first.",
+  movesEmpty: "No game waits for your move.",
+  movesLeft: (text) => `${text} left`,
+  movesNoClock: "no clock",
+  movesPaused: "clock paused",
+  scoringDeadline: (left, when) =>
+    `Unless a player answers, the marking on the board stands in ${left} (${when}): accept it, change it or resume.`,
+  automatchCorrNote:
+    "You may close this page: the bell and an email tell you when your game is found. The wait lasts a day at most.",
+  automatchCorrWaiting: (sizes, since) => `Waiting for a correspondence game (${sizes}) for ${since}`,
   soundOn: "Sound on",
   soundOff: "Sound off",
   chatPlayers: "Players' chat",

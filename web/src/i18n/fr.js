@@ -392,8 +392,8 @@ export const fr = {
   awaySettings: "Correspondance et notifications",
   timeZone: "Fuseau horaire",
   timeZoneHint: (z) => `Cet appareil\u00a0: ${z}`,
-  vacationOn: (d) => `En vacances (${d < 2 ? `reste ${d} jour` : `restent ${d} jours`})\u00a0: revenir`,
-  vacationOff: (d) => `Partir en vacances (${d} ${d < 2 ? "jour disponible" : "jours disponibles"})`,
+  vacationOn: (d) => `En vacances (${d < 2 ? `reste ${num(d)} jour` : `restent ${num(d)} jours`})\u00a0: revenir`,
+  vacationOff: (d) => `Partir en vacances (${num(d)} ${d < 2 ? "jour disponible" : "jours disponibles"})`,
   emailLabel: "Courriel (pour les notifications)",
   emailUnverified: "Ouvrez le lien envoyé à cette adresse pour la confirmer.",
   emailBounced: "Les courriels à cette adresse reviennent non distribués\u00a0: plus rien n’y est envoyé. Vérifiez-la ou donnez-en une autre.",
@@ -442,7 +442,25 @@ export const fr = {
   account: "Compte",
   editProfile: "Modifier le nom et le niveau",
   turnTitle: (n) => (n === 1 ? "À vous de jouer\u00a0!" : `À vous dans ${n} parties\u00a0!`),
-  turnIn: "À vous\u00a0:",
+  // Le menu du compte, les lignes de la cloche, les parties qui attendent un coup, la fin du décompte.
+  accountMenu: "Compte",
+  ago: (s) =>
+    s < 60 ? "à l’instant" : s < 3600 ? `il y a ${Math.floor(s / 60)}\u00a0min` : s < 86400
+      ? `il y a ${Math.floor(s / 3600)}\u00a0h` : `il y a ${Math.floor(s / 86400)}\u00a0j`,
+  bellGame: (size, color) => `${size}×${size}${color ? `, vous avez les ${color === "B" ? "noirs" : "blancs"}` : ""}`,
+  chatCount: (n) => `${n} messages`,
+  movesCount: (n) => `À vous\u00a0: ${n}`,
+  movesTitle: "Parties qui attendent votre coup",
+  movesIntro: "La partie qui a le moins de temps restant d’abord.",
+  movesEmpty: "Aucune partie n’attend votre coup.",
+  movesLeft: (text) => `reste ${text}`,
+  movesNoClock: "sans pendule",
+  movesPaused: "pendule arrêtée",
+  scoringDeadline: (left, when) =>
+    `Sans réponse, le marquage du plateau sera retenu dans ${left} (${when})\u00a0: acceptez-le, changez-le ou reprenez la partie.`,
+  automatchCorrNote:
+    "Vous pouvez fermer cette page\u00a0: la cloche et un courriel vous diront quand votre partie sera trouvée. L’attente dure un jour au plus.",
+  automatchCorrWaiting: (sizes, since) => `En attente d’une partie par correspondance (${sizes}) depuis ${since}`,
   soundOn: "Son activé",
   soundOff: "Son coupé",
   chatPlayers: "Discussion des joueurs",

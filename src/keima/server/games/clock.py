@@ -328,15 +328,15 @@ def _name(color: int) -> str:
 
 def clock_words(spec: dict[str, Any]) -> str | None:
     """The time control in words, as SGF ``OT`` and the lobby show it: ``"5x30 byo-yomi"``, ``"10/300
-    Canadian"``, ``"10 s Fischer"``, ``"absolute"``; None for no clock."""
+    Canadian"``, ``"10 s Fischer"``, ``"1 d Fischer, max 7 d"``, ``"absolute"``; None for no clock."""
     kind = spec.get("type", "none")
     if kind == "byoyomi":
         return f"{spec['periods']}x{spec['period']:g} byo-yomi"
     if kind == "canadian":
         return f"{spec['stones']}/{spec['period']:g} Canadian"
     if kind == "fischer":
-        cap = f", max {spec['max']:g} s" if spec.get("max") else ""
-        return f"{spec['increment']:g} s Fischer{cap}"
+        cap = f", max {duration_words(spec['max'])}" if spec.get("max") else ""
+        return f"{duration_words(spec['increment'])} Fischer{cap}"
     if kind == "simple":
         return f"{duration_words(spec['per_move'])} a move"
     if kind == "absolute":

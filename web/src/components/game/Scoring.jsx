@@ -1,6 +1,8 @@
 // The end of a game: the dead-stone phase (the estimator's proposal, who accepted, accept or
 // resume), then the result and the count.
 import { api, ROOT } from "../../api.js";
+import { useServerNow } from "../../hooks.js";
+import { formatSeconds } from "../../time.js";
 import { resultCode, rt, t, tn } from "../../i18n.js";
 import { GameCount } from "../GameCount.jsx";
 import { ScoreTable } from "../ScoreTable.jsx";
@@ -13,6 +15,22 @@ const sameSet = (a, b) => a.length === b.length && a.every((p) => b.includes(p))
  * the computer (`marks` not null: the chains clicked, not sent yet), the player marks, then
  * submits the marking with `onSubmit`, as between people; the computer answers only then.
  */
+/**
+ * A correspondence game's counting deadline (`scoring_deadline`, the server's Unix time): past it the marking on
+ * the board stands. Counted down live, with its date in the reader's time zone.
+ */
+function ScoringDeadline({ at }) {
+  const now = useServerNow(true, 1000);
+  const when = new Date(at * 1000).toLocaleString(document.documentElement.lang || undefined, {
+    weekday: "short", day: "numeric", month: "short", hour: "2-digit", minute: "2-digit",
+  });
+  return (
+    <p class="notice scoring-deadline" data-testid="scoring-deadline">
+      {t("scoringDeadline", formatSeconds(Math.max(0, at - now)), when)}
+    </p>
+  );
+}
+
 export function Marking({ game, you, send, marks = null, onSubmit, onUndoMarks }) {
   const local = you.length === 2;
   const accepted = game.accepted || [];
@@ -33,6 +51,7 @@ export function Marking({ game, you, send, marks = null, onSubmit, onUndoMarks }
             : t("proposalDiffers", game.proposal.length)}
         </p>
       )}
+      {game.scoring_deadline && <ScoringDeadline at={game.scoring_deadline} />}
       <ul class="acceptance">
         {["B", "W"].map((c) => (
           <li key={c} data-testid={`accepted-${c}`}>
