@@ -10,7 +10,6 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import expect
-
 from tests.browser.test_browser_correspondence import waiting_for_d4
 
 pytestmark = pytest.mark.browser
