@@ -153,19 +153,20 @@ def test_entering_conditional_moves_and_seeing_them_played(new_page: Any, ui: An
     gid, b = waiting_for_d4(a, new_page, ui)
     a.goto(f"/g/{gid}")
     editor = a.get_by_test_id("conditional")
+    editor.locator("summary").click()  # the typed lines: the alternative to clicking on the board
     editor.get_by_test_id("conditional-text").fill("C3 G7 E5 F6\nG3 C7\nE5")
-    editor.get_by_test_id("conditional-save").click()
+    editor.get_by_test_id("conditional-save-text").click()
     expect(a.get_by_test_id("conditional-error")).to_contain_text("E5")  # a move without its answer
     editor.get_by_test_id("conditional-text").fill("c3 g7 e5 f6\nG3 C7")
-    editor.get_by_test_id("conditional-save").click()
+    editor.get_by_test_id("conditional-save-text").click()
     tree = a.get_by_test_id("conditional-tree")
     expect(tree).to_contain_text("if C3 → G7")
-    expect(tree.locator("li li")).to_have_text("if E5 → F6")
+    expect(tree.locator("li li .cond-node")).to_have_text("if E5 → F6")
     shot(a, "conditional-entered")
     ui.play_api(b, gid, {"type": "play", "move": "C3"})
     ui.wait_stone(a, "G7", "black")  # played for Black at once
     assert [m["vertex"] for m in server.game(gid)["moves"]] == ["D4", "C3", "G7"]
-    expect(a.get_by_test_id("conditional-tree")).to_have_text("if E5 → F6")
+    expect(a.get_by_test_id("conditional-tree").locator("li .cond-node")).to_have_text("if E5 → F6")
     shot(a, "conditional-played")
 
 
@@ -221,6 +222,7 @@ def test_a_late_read_of_the_stored_moves_keeps_what_the_player_typed(new_page: A
     a.route("**/api/games/*/conditional",
             lambda route: held.append(route) if route.request.method == "GET" else route.continue_())
     a.goto(f"/g/{gid}")
+    a.get_by_test_id("conditional").locator("summary").click()
     box = a.get_by_test_id("conditional-text")
     box.fill("C3 G7")
     for _ in range(100):  # the page asked for the stored tree; its answer is held until now

@@ -37,6 +37,8 @@ def serve(db_url: str, *extra: str, env: dict[str, str] | None = None) -> Iterat
     try:
         assert proc.stdout is not None
         line = proc.stdout.readline()
+        if "KEIMA_TIME_START" in line:  # the server says first when its clock starts
+            line = proc.stdout.readline()
         m = re.search(r"http://localhost:(\d+)/", line)
         assert m, f"unexpected first line from keima serve: {line!r}"
         base = f"http://127.0.0.1:{m.group(1)}"

@@ -2,7 +2,7 @@
 // (its player's weekend or vacation, docs/web-api.md `paused`) that no page counts down.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { linesOf, treeOf } from "../src/conditional.js";
+import { addMove, chainsOf, linesOf, placeOf, removeAt, unanswered } from "../src/conditional.js";
 import { formatSeconds, pausedAt, sideAt, summaryClockText } from "../src/time.js";
 
 const D = 86400;
@@ -55,12 +55,41 @@ test("a weekend that ends counts from its end, and says no more that it is pause
   assert.equal(pausedAt({ ...clock, running: "B", paused: { B: null, W: "vacation" } }, "W", 1000 + 7 * H), "vacation");
 });
 
-test("conditional lines make a tree, and a tree reads back as its lines", () => {
-  const tree = treeOf("c3 g7 e5 f6\nC3 G7 D6 E6\nG3 C7");
+test("typed lines are one chain a line, in their order, and a tree reads back as its lines", () => {
+  const { tree, lines } = chainsOf("c3 g7 e5 f6\n\nC3 G7 D6 E6\nG3 C7");
+  assert.deepEqual(lines, ["c3 g7 e5 f6", "C3 G7 D6 E6", "G3 C7"]);
+  assert.equal(tree.length, 3); // the server merges the common start, and names a refused line by its index
+  assert.deepEqual(tree[0], { if: "C3", play: "G7", then: [{ if: "E5", play: "F6", then: [] }] });
   assert.deepEqual(linesOf(tree), ["C3 G7 E5 F6", "C3 G7 D6 E6", "G3 C7"]);
 });
 
 test("a line with a move and no answer is refused", () => {
-  assert.throws(() => treeOf("C3 G7 E5"), /C3 G7 E5/);
-  assert.deepEqual(treeOf("c3 g7")[0], { if: "C3", play: "G7", then: [] });
+  assert.throws(() => chainsOf("C3 G7 E5"), /C3 G7 E5/);
+  assert.deepEqual(chainsOf("c3 g7").tree[0], { if: "C3", play: "G7", then: [] });
+});
+
+test("clicks build a tree: their move, the answer, and a branch from going back", () => {
+  let tree = [];
+  let path = [];
+  for (const v of ["C3", "G7", "E5", "F6"]) ({ tree, path } = addMove(tree, path, v));
+  assert.deepEqual(path, ["C3", "G7", "E5", "F6"]);
+  ({ tree, path } = addMove(tree, ["C3", "G7"], "D6")); // back two moves, another move of theirs
+  assert.deepEqual(path, ["C3", "G7", "D6"]);
+  assert.deepEqual(unanswered(tree), ["C3", "G7", "D6"]); // waiting for the answer
+  ({ tree, path } = addMove(tree, path, "E6"));
+  assert.equal(unanswered(tree), null);
+  assert.deepEqual(linesOf(tree), ["C3 G7 E5 F6", "C3 G7 D6 E6"]);
+  // Their move again follows the branch to its answer; another answer to it is refused.
+  assert.deepEqual(addMove(tree, [], "c3").path, ["C3", "G7"]);
+  assert.deepEqual(addMove(tree, ["C3"], "H7"), { error: "two-answers", answer: "G7" });
+  assert.deepEqual(linesOf(removeAt(tree, ["C3", "G7", "E5"])), ["C3 G7 D6 E6"]);
+  assert.deepEqual(removeAt(tree, ["C3", "G7"]), []);
+});
+
+test("a refusal's field points at its line and move", () => {
+  const tree = [{ if: "C3", play: "G7", then: [{ if: "E5", play: "F6", then: [] }] }, { if: "G3", play: "C7", then: [] }];
+  assert.deepEqual(placeOf(tree, "tree.0.then.0.play"), { path: ["C3", "G7", "E5", "F6"], vertex: "F6", index: 0 });
+  assert.deepEqual(placeOf(tree, "tree.1.if"), { path: ["G3"], vertex: "G3", index: 1 });
+  assert.equal(placeOf(tree, "tree"), null);
+  assert.equal(placeOf(tree, "tree.5.if"), null);
 });

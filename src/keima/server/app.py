@@ -23,7 +23,7 @@ from keima.server.automatch import Matchmaker
 from keima.server.automatch import routes as automatch_routes
 from keima.server.edge import DIST, BodyLimit, SecurityHeaders, content_security_policy, ui, unreachable
 from keima.server.edge import http as edge_http
-from keima.server.games import REMIND, WARN, AwaySettings, Chat, Conditional, Hub, conditional_routes
+from keima.server.games import REMIND, WARN, AwaySettings, Chat, Hub, conditional_routes
 from keima.server.games import routes as game_routes
 from keima.server.live import PLAYER_PREFIX, LocalPubSub, PubSub
 from keima.server.lobby import Lobby
@@ -129,7 +129,6 @@ def create_app(db_url: str | None = None, *, pubsub: PubSub | None = None, dist:
         mailer = Mailer(engine, smtp, public_url or "http://localhost:8000", app.state.players.sign)
         app.state.mailer = mailer
         mailer.start()
-        answers = Conditional(store, hub.service)
         gc.callbacks.append(hub.gc_pauses.observe)
         try:
             yield
@@ -138,7 +137,6 @@ def create_app(db_url: str | None = None, *, pubsub: PubSub | None = None, dist:
             await matchmaker.close()
             reviews.close()
             await mailer.close()
-            await answers.close()
             await hub.close()
             for part in cluster_parts:
                 await part.close()

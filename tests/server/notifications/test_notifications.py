@@ -189,6 +189,25 @@ def test_the_pass_that_starts_the_count_says_nobodys_turn(client: TestClient, pl
     assert bell["bob"].count("your-turn") == 1 and bell["alice"].count("your-turn") == 1, bell
 
 
+def test_a_move_answered_by_a_conditional_move_says_nobody_your_turn_but_the_mover(
+        client: TestClient, inbox: Inbox, players: tuple[Browser, Browser]) -> None:
+    alice, bob = players
+    gid = corr_game(alice, bob)
+    play(alice, gid, "D4")
+    version = alice.req("GET", f"/api/games/{gid}", 200).json()["version"]
+    alice.req("PUT", f"/api/games/{gid}/conditional", 200,
+              json={"version": version, "tree": [{"if": "C3", "play": "G7", "then": []}]})
+    play(bob, gid, "C3")  # answered at once by alice's G7: bob's turn again
+    assert [m["vertex"] for m in alice.req("GET", f"/api/games/{gid}", 200).json()["moves"]] == ["D4", "C3", "G7"]
+    deliver(client)
+    send_mail(client)
+    bell = {name: [n["kind"] for n in b.req("GET", "/api/me/notifications", 200).json()["notifications"]]
+            for name, b in (("alice", alice), ("bob", bob))}
+    # Bob: his turn after D4 and after G7; Alice: never (her challenge taken, then no turn of hers).
+    assert bell["alice"].count("your-turn") == 0 and bell["bob"].count("your-turn") == 2, bell
+    assert [m["Subject"] for m in inbox.to("alice@example.org")] == ["bob accepted your game"]
+
+
 def test_chat_messages_wait_for_the_days_digest(client: TestClient, inbox: Inbox, moved: MovedTime,
                                                 players: tuple[Browser, Browser]) -> None:
     alice, bob = players

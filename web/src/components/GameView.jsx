@@ -16,8 +16,7 @@ import { Board } from "./Board.jsx";
 import { BotReview, reviewMarks } from "./BotReview.jsx";
 import { ErrorNote } from "./ErrorNote.jsx";
 import { ConfirmTapOption, PlayActions, UndoRequest } from "./game/Actions.jsx";
-import { ConditionalMoves } from "./game/Conditional.jsx";
-import { perMoveSeconds } from "./NewGame.jsx";
+import { ConditionalMoves, usePlanner } from "./game/Conditional.jsx";
 import { Chat } from "./game/Chat.jsx";
 import { Feedback, GameStatus } from "./game/GameStatus.jsx";
 import { Invite } from "./game/Invite.jsx";
@@ -105,6 +104,8 @@ export function GameView({ gameId, inviteCode }) {
   }
 
   const { game, status, workerNotice, error, inviteUsed, send: sendAction } = useGame(gameId, inviteCode, onChange);
+  // Conditional moves: while the player plans them, the board shows the planned position and takes their clicks.
+  const planner = usePlanner(game, reviewAt === null || reviewAt >= (game?.moves?.length ?? 0));
   // A stored review is looked for once the game is over (a live game has none).
   const bot = useBotReview({ gameId, finished: game?.phase === "finished" });
   useEffect(() => {
@@ -230,6 +231,7 @@ export function GameView({ gameId, inviteCode }) {
   const boardWidth = vw > 900 ? Math.min(vw - 440, 760) : vw - 8;
   const boardHeight = vw > 900 ? vh - 110 : Math.min(vh, vw);
   const shownSelection = canPlay && confirmTap ? selected : null;
+  const plan = planner.on ? planner.board() : null;
   const playing = (game.phase === "play" || game.phase === "handicap") && !game.result;
 
   return (
@@ -237,20 +239,25 @@ export function GameView({ gameId, inviteCode }) {
       <div class="board-column">
         <Board
           size={view.size}
-          board={view.board}
-          lastMove={view.lastMove}
+          board={plan ? plan.board : view.board}
+          lastMove={plan ? null : view.lastMove}
           dead={view.dead}
           territory={view.territory}
-          marks={view.botMarks}
-          interactive={canPlay || canMark}
-          ghost={canPlay ? (game.to_move === "B" ? 1 : 2) : 0}
-          selected={shownSelection}
-          onActivate={onActivate}
-          onPass={canPlay && game.phase === "play" ? () => send({ type: "pass" }) : null}
+          marks={plan ? plan.marks : view.botMarks}
+          interactive={!!plan || canPlay || canMark}
+          ghost={plan ? plan.ghost : canPlay ? (game.to_move === "B" ? 1 : 2) : 0}
+          selected={plan ? null : shownSelection}
+          onActivate={plan ? (vertex) => planner.click(vertex, plan.board) : onActivate}
+          onPass={!plan && canPlay && game.phase === "play" ? () => send({ type: "pass" }) : null}
           maxWidth={boardWidth}
           maxHeight={boardHeight}
         />
-        {shownSelection && (
+        {plan && (
+          <p class="tap-hint" role="status" data-testid="cond-board-hint">
+            {planner.path.length % 2 ? t("condYours", planner.path[planner.path.length - 1]) : t("condTheirs")}
+          </p>
+        )}
+        {shownSelection && !plan && (
           <p class="tap-hint" role="status" data-testid="tap-hint">
             {t("tapHint", vertexToGtp(shownSelection, game.size))}
           </p>
@@ -271,8 +278,7 @@ export function GameView({ gameId, inviteCode }) {
         {!narrow && <Feedback refusal={refusal} notice={notice} />}
         {live && <UndoRequest game={game} you={you} send={send} />}
         {live && playing && you.length > 0 && <PlayActions game={game} you={you} canPlay={canPlay} send={send} />}
-        {live && game.phase === "play" && you.length === 1 && !you.includes(game.to_move) && game.clock &&
-          perMoveSeconds(game.clock.spec) >= 3600 && <ConditionalMoves game={game} />}
+        {planner.available && <ConditionalMoves planner={planner} />}
         {you.length > 0 && !game.result && game.phase !== "scoring" && (
           <ConfirmTapOption checked={confirmTap} onChange={toggleConfirmTap} />
         )}

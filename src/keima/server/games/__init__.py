@@ -9,7 +9,6 @@ from keima.server.games import conditional_routes, reads, routes
 from keima.server.games.away import AwaySettings, away_of
 from keima.server.games.chat import Chat, game_sgf
 from keima.server.games.clock import CORRESPONDENCE_PRESETS, duration_words
-from keima.server.games.conditional import Conditional
 from keima.server.games.events import GameEvent
 from keima.server.games.hub import Hub
 from keima.server.games.newgame import build, new_game_id, seat_opponent
@@ -25,8 +24,8 @@ from keima.server.games.summary import line_at, status_of, summary_line, turn_or
 from keima.server.games.view import bot_name
 
 __all__ = [
-    "AwaySettings", "CORRESPONDENCE_PRESETS", "Chat", "ClockIn", "Color", "Conditional", "GameEvent",
-    "GameService", "GameSession", "Handler", "Hub", "Subscriber", "REMIND", "REMIND_S", "WARN", "WARN_S", "away_of", "bot_name",
+    "AwaySettings", "CORRESPONDENCE_PRESETS", "Chat", "ClockIn", "Color", "GameEvent", "GameService",
+    "GameSession", "Handler", "Hub", "Subscriber", "REMIND", "REMIND_S", "WARN", "WARN_S", "away_of", "bot_name",
     "build", "cname", "conditional_routes", "duration_words", "from_row", "game_sgf", "new_game_id",
     "reads", "routes", "seat_opponent", "status_of", "summary_line", "line_at", "turn_order", "token_hash", "zone"
 ]

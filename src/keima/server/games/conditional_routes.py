@@ -12,7 +12,7 @@ from fastapi import APIRouter, Request, Response
 from keima.server.accounts import caller_token
 from keima.server.edge import same_origin as _same_origin
 from keima.server.errors import ErrorBody, Refused
-from keima.server.games import conditional
+from keima.server.games import conditional, conditional_store
 from keima.server.games.seats import token_hash
 from keima.server.games.session import GameSession
 
@@ -38,7 +38,8 @@ def _json(data: Any) -> Response:
 @router.put("/api/games/{game_id}/conditional", responses=_errors)
 async def put_conditional(game_id: str, request: Request) -> Response:
     """Leave the caller's tree ``{"version", "tree"}``: 409 ``stale-version`` when the game is no longer at
-    ``version``; 422 naming the first move of the tree that cannot be played."""
+    ``version`` (or moved on while the tree was checked); 422 naming the first move of the tree that cannot be
+    played (``field``: its dotted path, ``reason``: the referee's) or a move with two answers."""
     _same_origin(request)
     try:
         body = await request.json()
@@ -51,7 +52,9 @@ async def put_conditional(game_id: str, request: Request) -> Response:
         raise Refused("stale-version", f"the game has moved on (version {s.version}, not {body['version']}): "
                       "read it again", reason="stale-version")
     tree = conditional.check(s, color, body["tree"])
-    await request.app.state.hub.store.write(conditional.write(game_id, color, s.version, tree))
+    if not await request.app.state.hub.store.write(conditional_store.put(game_id, color, s.version, tree)):
+        raise Refused("stale-version", "the game has moved on while the tree was checked: read it again",
+                      reason="stale-version")
     return _json({"version": s.version, "tree": tree})
 
 
@@ -70,5 +73,5 @@ async def delete_conditional(game_id: str, request: Request) -> Response:
     """Drop the caller's tree."""
     _same_origin(request)
     s, color = await _seat(request, game_id)
-    await request.app.state.hub.store.write(conditional.write(game_id, color, s.version, None))
+    await request.app.state.hub.store.write(conditional_store.drop(game_id, color))
     return Response(status_code=204)

@@ -7,6 +7,8 @@
 - ``bots`` (``keima.server.games.bots.BotRunner``): the computer seats and the dead-stone estimate;
 - ``outbox`` (``keima.server.games.outbox.Outbox``): the durable subscribers of game events that other domains give
   (``subscribers``: the players' records and ratings, tournament results, notifications);
+- ``conditional`` (``keima.server.games.conditional.Conditional``): a follower of the service that plays a player's
+  conditional answer in the transaction of the move it answers;
 - ``bell`` (``keima.server.live.bell.Bell``): a notification stored tells the player's pages, after its commit;
 - ``gc_pauses`` (``keima.server.housekeeping``): the process's garbage-collector figures.
 
@@ -26,6 +28,7 @@ from typing import Any
 from keima.server import timesource
 from keima.server.games.bots import BotRunner
 from keima.server.games.cache import GameCache
+from keima.server.games.conditional import Conditional
 from keima.server.games.outbox import Outbox, Subscriber
 from keima.server.games.scheduler import (
     FLAG,
@@ -69,6 +72,8 @@ class Hub:
         self.service = GameService(self.cache, store, pubsub, shared=shared)
         self.clocks = Clocks(self.service, self.cache, enabled=timers)
         self.bots = BotRunner(self.service, self.cache, threads=bot_threads, jobs=jobs, engines=engines)
+        # Conditional moves answer in the transaction of the move they answer, whichever process stores it.
+        self.conditional = Conditional(store, self.service)
         self.outbox = Outbox(store.engine, list(subscribers))
         self.service.listeners.append(self.outbox.listener)
         jobs_run: dict[str, Handler] = {FLAG: flag_handler(self.service), SCORING: scoring_handler(self.service)}

@@ -9,6 +9,11 @@ game's channel (every watcher, in every process), and the game's events to the l
 lobby, the clocks, the bot runner). Memory never runs ahead of what is stored: a failed write drops the copy, and
 the next request reads the game again from the database.
 
+A change may be followed, in the same transaction, by one more (``followers``: a conditional move answering the
+move just made, ``keima.server.games.conditional``): both entries are stored together or not at all, so that no
+crash falls between a move and its answer. Each has its own delta; the outbox copy of the answered move says
+``answered`` (its player is not told "your turn": it is their opponent's turn again).
+
 Cluster mode (``shared``): a change is stored under the next sequence number of the copy in memory: when another
 process stored that number first (the copy was stale, or the two raced), the insert collides, and the change is
 tried again on the game read again from the database. A refusal is given only after checking the copy against
@@ -25,7 +30,8 @@ import json
 import logging
 import secrets
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterator
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -47,6 +53,24 @@ log = logging.getLogger("keima.server")
 Change = Callable[[GameSession], "dict[str, Any] | None"]
 #: An in-process listener: called with a game and the events of its change once it is stored and published.
 Listener = Callable[[GameSession, "list[GameEvent]"], None]
+#: A store operation run in the transaction of a change (``Store.append``'s ``ops``).
+Op = Callable[[Any], Any]
+
+
+@dataclass
+class FollowUp:
+    """What a follower makes of a change (``GameService.followers``): ``answer`` applies one more change to the
+    session (returns its log entry, raises ``Refused`` when it cannot), None for none; ``ops(answered)`` the store
+    operations to run in the change's transaction, given whether the answer was applied."""
+
+    answer: Change | None
+    ops: Callable[[bool], list[Op]]
+
+
+#: A follower: called under the game's lock with a change applied but not stored yet and its events.
+Follower = Callable[[GameSession, "list[GameEvent]"], Awaitable["FollowUp | None"]]
+#: What one stored entry of a change publishes: its events and its delta (None: made when published).
+Step = tuple["list[GameEvent]", "str | None"]
 
 FLAG = "flag"  # the scheduler's job that ends a game whose clock runs out
 SCORING = "scoring"  # the scheduler's job that ends a correspondence game's scoring phase at its deadline
@@ -97,6 +121,7 @@ class GameService:
         self.pubsub = pubsub
         self.shared = shared
         self.listeners: list[Listener] = []
+        self.followers: list[Follower] = []
         self.conflicts = 0
         # Seconds from taking a game's lock to the stored change, for the last actions (GET /api/stats).
         self.timings = Timings()
@@ -128,36 +153,56 @@ class GameService:
                         raise
                     if entry is None:
                         return s
+                    notice = s.notice
                     try:
-                        events = await self.commit(s, entry, before)
+                        steps = await self.commit(s, entry, before)
                     except Conflict:
                         continue
                     if timed:
                         self.timings.append(time.perf_counter() - t0)
-                    notice = s.notice
-                    self.published(s, events)
+                    self.published(s, steps)
             if notice is not None:
                 raise notice
             return s
         raise Refused("storage-error", "the game could not be loaded from storage; try again")
 
-    async def commit(self, s: GameSession, entry: dict[str, Any], before: Any) -> list[GameEvent]:
-        """Store ``entry`` (version ``s.version``) with its durable events and the game's timed jobs in one
-        transaction; returns the change's events. On failure the copy is dropped and ``Conflict`` (another
-        process was first) or ``Refused`` ``storage-error`` is raised: nothing of the change is stored."""
+    async def commit(self, s: GameSession, entry: dict[str, Any], before: Any) -> list[Step]:
+        """Store ``entry`` (version ``s.version``), and what the followers add to it (an answer: version
+        ``s.version + 1``), with their durable events and the game's timed jobs in one transaction; returns each
+        stored entry's events and delta. On failure the copy is dropped and ``Conflict`` (another process was
+        first) or ``Refused`` ``storage-error`` is raised: nothing of the change is stored."""
+        first = s.version
         events = event_of(s.id, s.version, entry, before, s)
+        entries: list[dict[str, Any]] = [entry]
+        steps: list[Step] = [(events, None)]
+        ops: list[Op] = []
+        try:
+            for follow in self.followers:
+                up = await follow(s, events)
+                if up is None:
+                    continue
+                answered = up.answer is not None and len(entries) == 1 and self._answer(s, up.answer, entries, steps)
+                ops.extend(up.ops(answered))
+        except Exception as exc:
+            self.cache.drop(s)  # the answer may have been half applied: read the game again
+            log.exception("game %s: following entry %d failed", s.id, first)
+            raise Refused("storage-error", f"the change could not be stored, nothing changed "
+                          f"({type(exc).__name__})") from None
         row = mutable_part(to_row(s))
         # The game's row changes with each change of its lobby line; a change that leaves it alone writes only
         # its log entry.
         update = None if row == s.stored_row else row
         corr = s.clock.spec.correspondence
+        answered_at = first if len(entries) > 1 else None
         # A pass tells the durable subscribers the phase it left (the one that ends the play starts the count: no
-        # "your turn" then); the live event keeps its documented shape.
+        # "your turn" then), and a move answered at once says so (its player does not have the turn); the live
+        # event keeps its documented shape.
         outbox: list[tuple[int, str, dict[str, Any]]] = [
-            (e.version, e.type, {**e.data, "phase": s.game.phase} if e.type == "passed" else e.data)
-            for e in events if durable(e.type, corr)]
+            (e.version, e.type, self._outbox_data(e, s.game.phase if e.version == s.version else "play",
+                                                  e.version == answered_at))
+            for step_events, _delta in steps for e in step_events if durable(e.type, corr)]
         try:
-            await self.store.write(Store.append(s.id, s.version, [entry], update, outbox, self._jobs(s)))
+            await self.store.write(Store.append(s.id, first, entries, update, outbox, self._jobs(s), ops))
             s.stored_row = row
         except Exception as exc:
             self.cache.drop(s)
@@ -167,7 +212,35 @@ class GameService:
             log.exception("game %s: storing entry %d failed", s.id, s.version)
             raise Refused("storage-error",
                           f"the change could not be stored, nothing changed ({type(exc).__name__})") from None
-        return events
+        return steps
+
+    @staticmethod
+    def _outbox_data(e: GameEvent, phase: str, answered: bool) -> dict[str, Any]:
+        if e.type not in ("passed", "moved"):
+            return e.data
+        extra: dict[str, Any] = {"phase": phase} if e.type == "passed" else {}
+        if answered:
+            extra["answered"] = True
+        return {**e.data, **extra} if extra else e.data
+
+    @staticmethod
+    def _answer(s: GameSession, answer: Change, entries: list[dict[str, Any]], steps: list[Step]) -> bool:
+        # The first entry's delta is made now, from the game before the answer; the answer keeps the first
+        # change's notice (``apply`` clears it).
+        events = steps[0][0]
+        steps[0] = (events, s.view.delta(s, [e.as_dict() for e in events], timesource.now()))
+        notice, before = s.notice, s.before()
+        try:
+            entry = answer(s)
+        except Refused as exc:
+            log.info("game %s: the answer to version %d was not played: %s", s.id, s.version, exc.message)
+            entry = None
+        s.notice = notice
+        if entry is None:
+            return False
+        entries.append(entry)
+        steps.append((event_of(s.id, s.version, entry, before, s), None))
+        return True
 
     @staticmethod
     def _jobs(s: GameSession) -> list[tuple[str, Any]]:
@@ -191,14 +264,18 @@ class GameService:
             return [(FLAG, None), *jobs]
         return [(FLAG, now_utc() + timedelta(seconds=out_at - now)), *jobs]
 
-    def published(self, s: GameSession, events: list[GameEvent]) -> None:
-        """Tell everyone about a stored change: its delta to the game's watchers (all processes), its events to
-        this process's listeners."""
+    def published(self, s: GameSession, steps: list[Step]) -> None:
+        """Tell everyone about a stored change: the delta of each of its entries to the game's watchers (all
+        processes), all its events to this process's listeners."""
         now = timesource.now()
-        delta = s.view.delta(s, [e.as_dict() for e in events], now)
-        self.pubsub.publish(s.id, s.version, delta)
+        for i, (events, delta) in enumerate(steps):
+            version = s.version - (len(steps) - 1 - i)
+            if delta is None:
+                delta = s.view.delta(s, [e.as_dict() for e in events], now)
+            self.pubsub.publish(s.id, version, delta)
+        everything = [e for events, _delta in steps for e in events]
         for listener in self.listeners:
-            listener(s, events)
+            listener(s, everything)
         if s.game.phase == "finished":
             # Once the caller has released the game's lock: a finished game nobody watches leaves memory.
             asyncio.get_running_loop().call_soon(self.cache.drop_if_finished, s.id)

@@ -3,7 +3,8 @@
 A durable outbox subscriber (``SUBSCRIBER``, ``keima.server.games.outbox``) turns game events into notifications, in the
 transaction that records its progress, so each event notifies exactly once whatever the processes did:
 
-- ``your-turn``: a move, a pass or handicap stones in a correspondence game: the player to move;
+- ``your-turn``: a move, a pass or handicap stones in a correspondence game: the player to move (not after a move
+  that their conditional move answered at once: the turn is the mover's again);
 - ``challenge-accepted``: someone took the other seat of a player's challenge or invitation;
 - ``undo-request``: the opponent asks to take a move back (correspondence games);
 - ``chat``: a message from the opponent (correspondence games);
@@ -107,8 +108,10 @@ def _targets(event: dict[str, Any]) -> list[tuple[str, Kind, dict[str, Any]]]:
 
     if kind in ("moved", "passed", "handicap"):
         mover = (data.get("move") or {}).get("color") or ("B" if kind == "handicap" else None)
-        # The pass that ends the play starts the count: it is nobody's turn to move.
-        if mover and data.get("phase", "play") in ("play", "handicap"):
+        # The pass that ends the play starts the count: it is nobody's turn to move. A move answered at once by
+        # the other's conditional move (stored with it, ``answered``) leaves the turn with its mover: the answer's
+        # own event tells them.
+        if mover and data.get("phase", "play") in ("play", "handicap") and not data.get("answered"):
             add(_other(mover), "your-turn")
     elif kind == "joined":
         add(_other(data["color"]), "challenge-accepted")

@@ -60,8 +60,9 @@ def now_utc() -> datetime:
 @dataclass
 class Append:
     """A write op: log entries of one game from sequence number ``first_seq`` on, an optional update of its
-    ``games`` row, the events for the outbox (``(version, kind, data)``) and the scheduler's jobs of the game to
-    set (``(kind, due_at)``) or clear (``(kind, None)``), all in the transaction of the entries."""
+    ``games`` row, the events for the outbox (``(version, kind, data)``), the scheduler's jobs of the game to
+    set (``(kind, due_at)``) or clear (``(kind, None)``) and further ``ops`` of the change (a conditional
+    move's tree, kept or dropped with the move that follows it), all in the transaction of the entries."""
 
     game_id: str
     first_seq: int
@@ -69,6 +70,7 @@ class Append:
     update: dict[str, Any] | None = None
     outbox: list[tuple[int, str, dict[str, Any]]] = field(default_factory=list)
     jobs: list[tuple[str, datetime | None]] = field(default_factory=list)
+    ops: list[Callable[[Connection], Any]] = field(default_factory=list)
 
 
 @dataclass
@@ -210,6 +212,10 @@ class Store:
                     updates.setdefault(keys, []).append(params)
                 for kind, due in op.jobs:
                     set_job(conn, kind, op.game_id, due)
+                if op.ops:
+                    _update_games(conn, updates)
+                    for extra in op.ops:
+                        extra(conn)
                 results.append(None)
             else:
                 # An op may read or change the game rows: the updates before it are written first, in order.
@@ -256,11 +262,12 @@ class Store:
         game_id: str, first_seq: int, entries: list[dict[str, Any]], update: dict[str, Any] | None = None,
         outbox: list[tuple[int, str, dict[str, Any]]] | None = None,
         jobs: list[tuple[str, datetime | None]] | None = None,
+        ops: list[Callable[[Connection], Any]] | None = None,
     ) -> Append:
         """Return a write op that appends ``entries`` at ``first_seq``, ``first_seq + 1``... and, when given,
-        updates the game row with ``update``, adds ``outbox`` events and sets or clears scheduler ``jobs`` (see
-        ``Append``). A sequence number already used raises an integrity error."""
-        return Append(game_id, first_seq, entries, update, list(outbox or ()), list(jobs or ()))
+        updates the game row with ``update``, adds ``outbox`` events, sets or clears scheduler ``jobs`` and runs
+        ``ops`` (see ``Append``). A sequence number already used raises an integrity error."""
+        return Append(game_id, first_seq, entries, update, list(outbox or ()), list(jobs or ()), list(ops or ()))
 
     @staticmethod
     def delete_game(game_id: str) -> Callable[[Connection], None]:
