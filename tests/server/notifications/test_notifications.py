@@ -203,8 +203,10 @@ def test_a_move_answered_by_a_conditional_move_says_nobody_your_turn_but_the_mov
     send_mail(client)
     bell = {name: [n["kind"] for n in b.req("GET", "/api/me/notifications", 200).json()["notifications"]]
             for name, b in (("alice", alice), ("bob", bob))}
-    # Bob: his turn after D4 and after G7; Alice: never (her challenge taken, then no turn of hers).
-    assert bell["alice"].count("your-turn") == 0 and bell["bob"].count("your-turn") == 2, bell
+    # Bob: his turn after D4 and after G7 (one line for the game, unread); Alice: never (her challenge taken, then no
+    # turn of hers). Bob was told twice: two emails.
+    assert bell["alice"].count("your-turn") == 0 and bell["bob"] == ["your-turn"], bell
+    assert len(inbox.to("bob@example.org")) == 2
     assert [m["Subject"] for m in inbox.to("alice@example.org")] == ["bob accepted your game"]
 
 
