@@ -790,4 +790,8 @@ export const en = {
     botPlayedSpoken: "the move played",
     countLink: "The count step by step, on any position: the position tool",
   },
+  // Emails worth opening (issue 43): the link that confirms an address, sent again.
+  emailResend: "Send the link again",
+  emailResent: (address) => `A new link was sent to ${address}.`,
+  emailResendLimit: "This address was sent as many links as a day allows: try again tomorrow.",
 };

@@ -797,4 +797,8 @@ export const fr = {
     botPlayedSpoken: "le coup joué",
     countLink: "Le décompte pas à pas, sur n’importe quelle position\u00a0: l’outil de position",
   },
+  // Emails worth opening (issue 43): the link that confirms an address, sent again.
+  emailResend: "Renvoyer le lien",
+  emailResent: (address) => `Un nouveau lien a été envoyé à ${address}.`,
+  emailResendLimit: "Cette adresse a reçu autant de liens qu’une journée le permet\u00a0: réessayez demain.",
 };
