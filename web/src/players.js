@@ -30,6 +30,7 @@ export const playersApi = {
   notifications: () => call("GET", "api/me/notifications"),
   readNotifications: (body) => call("POST", "api/me/notifications/read", body),
   seen: () => call("POST", "api/me/seen"),
+  resendVerification: () => call("POST", "api/me/email/verify"),
   // The chat senders the player muted (the server leaves their messages out of what it sends this player).
   mutes: () => call("GET", "api/me/mutes"),
   mute: (sender, name) => call("PUT", `api/me/mutes/${encodeURIComponent(sender)}`, { name }),

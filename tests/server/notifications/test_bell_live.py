@@ -185,8 +185,10 @@ def test_a_round_email_links_the_tournament_in_the_players_language() -> None:
             "data": {"tournament": "cup 1", "name": "Coupe", "round": 2, "action": "paired"}}
     msg = mailer.message("m1", {"to": "a@example.org", "lang": "fr", "player": "p1", "items": [item]})
     assert msg["Subject"] == "Coupe\u00a0: la ronde 2 est appariée"
-    text = msg.get_content()
-    assert "  Ouvrir le tournoi: http://keima.test/t/cup%201\n" in text  # as the game's link line is written
+    part = msg.get_body(preferencelist=("plain",))
+    assert part is not None
+    text = part.get_content()
+    assert "  Ouvrir le tournoi\u00a0: http://keima.test/t/cup%201\n" in text  # as the game's link line is written
 
 
 def test_a_round_started_for_later_says_when() -> None:

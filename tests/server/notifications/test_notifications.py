@@ -11,7 +11,7 @@ import re
 import socket
 from collections.abc import Iterator
 from datetime import UTC, datetime
-from email.message import Message
+from email.message import EmailMessage, Message
 from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
@@ -34,14 +34,16 @@ D = 86400.0
 
 
 class Inbox:
-    """aiosmtpd's handler: keeps every message received."""
+    """aiosmtpd's handler: keeps every message received, parsed (``messages``) and as its bytes (``raw``)."""
 
     def __init__(self, port: int) -> None:
         self.port = port
         self.messages: list[Message] = []
+        self.raw: list[bytes] = []
 
     async def handle_DATA(self, _server: Any, _session: Any, envelope: Any) -> str:
         self.messages.append(email.message_from_bytes(envelope.content, policy=email.policy.default))
+        self.raw.append(bytes(envelope.content))
         return "250 OK"
 
     def to(self, address: str) -> list[Message]:
@@ -99,9 +101,12 @@ def deliver(c: TestClient) -> None:
 
 
 def body(m: Message) -> str:
-    payload = m.get_payload(decode=True)
-    assert isinstance(payload, bytes)
-    return payload.decode(m.get_content_charset() or "utf-8")
+    """The text/plain part of ``m`` (the whole message when it is one part)."""
+    assert isinstance(m, EmailMessage)
+    part = m.get_body(preferencelist=("plain",))
+    assert part is not None
+    text: str = part.get_content()
+    return text
 
 
 def verified(c: TestClient, b: Browser, inbox: Inbox, address: str, lang: str) -> None:
@@ -144,12 +149,14 @@ def test_one_email_per_turn_while_away_and_none_while_here(client: TestClient, i
     deliver(client)
     send_mail(client)
     [accepted] = inbox.to("alice@example.org")  # her challenge was taken, and she is away
-    assert accepted["Subject"] == "bob accepted your game"
+    assert accepted["Subject"] == "bob accepted your game: you play Black"
     play(alice, gid, "E5")
     deliver(client)
     send_mail(client)
     [turn] = inbox.to("bob@example.org")
-    assert turn["Subject"] == "À vous de jouer contre alice" and turn["Content-Language"] == "fr"
+    # What happened to bob, and the time he has left (two days a move: a few seconds have passed).
+    assert re.fullmatch("À vous de jouer contre alice\u00a0: il reste (2 j|1 j 23 h)", turn["Subject"])
+    assert turn["Content-Language"] == "fr"
     assert f"http://keima.test/g/{gid}" in body(turn)
     bob.req("POST", "/api/me/seen", 204)  # bob's page is open: his next turn sends nothing
     play(bob, gid, "C3")
@@ -223,7 +230,7 @@ def test_chat_messages_wait_for_the_days_digest(client: TestClient, inbox: Inbox
     moved.move(9 * H + 60)
     send_mail(client)
     [digest] = inbox.to("alice@example.org")
-    assert digest["Subject"] == "keima: your day"
+    assert digest["Subject"] == "Your day on keima: 2 messages"
     text = body(digest)
     # One line for the game's chat, its messages in order.
     assert "bob wrote: hello \u00b7 good game" in text

@@ -37,6 +37,9 @@ export function Away({ player, onClose }) {
   });
   const [error, setError] = useState(null);
   const [done, setDone] = useState(null);
+  // The link that confirms the address, asked for again: {text, ok} said beside the button.
+  const [resent, setResent] = useState(null);
+  const [resending, setResending] = useState(false);
   // The answers of registering and logging in carry no settings: read them once the panel opens. Until that
   // answer is in, the vacation switch waits: its days held are unknown, and an answer read after a click
   // would put back the state from before it.
@@ -70,6 +73,20 @@ export function Away({ player, onClose }) {
       setDone(t("settingsSaved"));
     } catch (exc) {
       setError(errorWords(exc));
+    }
+  }
+
+  async function resend() {
+    setResent(null);
+    setResending(true);
+    try {
+      await playersApi.resendVerification();
+      setResent({ text: t("emailResent", player.email), ok: true });
+    } catch (exc) {
+      if (exc?.code === "email-verified") me.set(await playersApi.me().catch(() => player));
+      setResent({ text: exc?.code === "too-many-requests" ? t("emailResendLimit") : errorWords(exc), ok: false });
+    } finally {
+      setResending(false);
     }
   }
 
@@ -123,6 +140,18 @@ export function Away({ player, onClose }) {
           )}
           {player.email && !player.email_verified && !player.email_bounced && <small>{t("emailUnverified")}</small>}
         </label>
+      )}
+      {!player.guest && player.email && !player.email_verified && !player.email_bounced && (
+        <p class="email-resend">
+          <button type="button" class="link" onClick={resend} disabled={resending} data-testid="email-resend">
+            {t("emailResend")}
+          </button>
+          {resent && (
+            <small class={resent.ok ? "note" : "warn"} role={resent.ok ? "status" : "alert"} data-testid="email-resent">
+              {resent.text}
+            </small>
+          )}
+        </p>
       )}
       <label>
         <span>{t("emailLang")}</span>

@@ -827,4 +827,8 @@ export const en = {
   condTextLine: (n, why) => `Line ${n}: ${why}`,
   condSaved: "Saved.",
   condTyped: "Or type them",
+  // Emails worth opening (issue 43): the link that confirms an address, sent again.
+  emailResend: "Send the link again",
+  emailResent: (address) => `A new link was sent to ${address}.`,
+  emailResendLimit: "This address was sent as many links as a day allows: try again tomorrow.",
 };

@@ -834,4 +834,8 @@ export const fr = {
   condTextLine: (n, why) => `Ligne ${n}\u00a0: ${why}`,
   condSaved: "Enregistrés.",
   condTyped: "Ou tapez-les",
+  // Emails worth opening (issue 43): the link that confirms an address, sent again.
+  emailResend: "Renvoyer le lien",
+  emailResent: (address) => `Un nouveau lien a été envoyé à ${address}.`,
+  emailResendLimit: "Cette adresse a reçu autant de liens qu’une journée le permet\u00a0: réessayez demain.",
 };

@@ -25,7 +25,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from email.message import EmailMessage
-from email.utils import formatdate
 from typing import Any
 from urllib.parse import parse_qs, quote, unquote, urlsplit
 
@@ -35,6 +34,7 @@ from sqlalchemy.engine import Engine
 from keima.server import timesource
 from keima.server.housekeeping import Background, Warnings
 from keima.server.notifications import notify
+from keima.server.notifications.letters import Letter, read_game
 from keima.server.storage import emails, player_settings
 
 log = logging.getLogger("keima.server")
@@ -237,33 +237,14 @@ class Mailer:
         return f"{self.public_url}/api/unsubscribe?p={quote(player_id)}&t={self.sign('unsubscribe', player_id)}"
 
     def message(self, message_id: str, payload: dict[str, Any]) -> EmailMessage:
-        """The email of a queued ``payload``, in its player's language, with its unsubscribe link and header."""
-        lang = payload.get("lang") or "en"
-        w = words(lang)
-        items = payload["items"]
-        lines = []
-        for item in items:
-            lines.append(line_of(item, lang))
-            if item.get("game"):
-                lines.append(f"  {w['open']}: {self.public_url}/g/{item['game']}")
-            elif (item.get("data") or {}).get("tournament"):
-                lines.append(f"  {w['open-tournament']}: {self.public_url}/t/{quote(item['data']['tournament'])}")
-        unsubscribe = self.unsubscribe_url(payload["player"])
-        msg = EmailMessage()
-        msg["From"] = self.smtp.sender if self.smtp else "keima@localhost"
-        msg["To"] = payload["to"]
-        msg["Subject"] = header_text(w["digest"] if payload.get("digest") or not items else line_of(items[0], lang))
-        msg["Date"] = formatdate(timesource.now(), usegmt=True)
-        host = urlsplit(self.public_url).hostname or "keima"
-        msg["Message-ID"] = f"<{message_id}@{host}>"
-        msg["List-Unsubscribe"] = f"<{unsubscribe}>"
-        msg["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
-        if payload.get("verify"):
-            msg.replace_header("Subject", w["verify"])
-            lines = [w["verify-body"], self.verify_url(payload["player"], payload["to"])]
-        msg.set_content("\n".join(lines) + f"\n\n-- \n{w['unsubscribe']}: {unsubscribe}\n")
-        msg["Content-Language"] = lang[:2]  # after the content, which replaces the Content- headers
-        return msg
+        """The email of a queued ``payload``, in its player's language, with its unsubscribe link and headers and
+        the pictures of its games (``keima.server.notifications.letters``). Blocking: it reads the games."""
+        def game(game_id: str, player_id: str) -> Any:
+            return None if self.engine is None else read_game(self.engine, game_id, player_id)
+
+        letter = Letter(self.public_url, self.smtp.sender if self.smtp else "keima@localhost", self.unsubscribe_url,
+                        self.verify_url, game)
+        return letter.message(message_id, payload)
 
     def verify_url(self, player_id: str, address: str) -> str:
         """The link that confirms ``address`` as ``player_id``'s."""
@@ -281,7 +262,10 @@ class Mailer:
         sent = 0
         for message_id, payload, tries in due:
             try:
-                msg = self.message(message_id, payload)
+                msg = await loop.run_in_executor(None, self.message, message_id, payload)
+            except sa.exc.DBAPIError as exc:  # the database, not the message: tried again later
+                await self._retry(message_id, tries, f"database: {type(exc).__name__}")
+                continue
             except Exception as exc:
                 # A message that cannot be built never will be: it fails alone, with its reason, and the others
                 # of the batch go on (it once aborted every batch it was claimed with).

@@ -86,7 +86,8 @@ def _other(color: str) -> str:
 
 
 def _targets(event: dict[str, Any]) -> list[tuple[str, Kind, dict[str, Any]]]:
-    """(player id, kind, data) of each notification an outbox event makes."""
+    """(player id, kind, data) of each notification an outbox event makes; ``data`` names the ``opponent`` and the
+    reader's ``color`` ("B" or "W")."""
     people: dict[str, Any] = event["people"]
     data = event["data"]
     kind = event["kind"]
@@ -104,7 +105,8 @@ def _targets(event: dict[str, Any]) -> list[tuple[str, Kind, dict[str, Any]]]:
     def add(color: str, k: Kind, **extra: Any) -> None:
         who = pid(color)
         if who:
-            out.append((who, k, {"opponent": name(_other(color)), **extra}))
+            # ``color``: the reader's, so that an email can say "you won" and "you play Black".
+            out.append((who, k, {"opponent": name(_other(color)), "color": color, **extra}))
 
     if kind in ("moved", "passed", "handicap"):
         mover = (data.get("move") or {}).get("color") or ("B" if kind == "handicap" else None)
@@ -122,7 +124,7 @@ def _targets(event: dict[str, Any]) -> list[tuple[str, Kind, dict[str, Any]]]:
         if m.get("to") == "players":  # to the players: the one who did not write it (``from`` is a name)
             for color in ("B", "W"):
                 if name(color) is not None and name(color) != m.get("from"):
-                    out.append((pid(color) or "", "chat", {"opponent": m.get("from"),
+                    out.append((pid(color) or "", "chat", {"opponent": m.get("from"), "color": color,
                                                           "text": str(m.get("text", ""))[:200]}))
             out = [o for o in out if o[0]]
     elif kind == "finished":

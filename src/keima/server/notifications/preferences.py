@@ -1,5 +1,6 @@
 """A player's email address, language and notification choices, as ``PATCH /api/me`` changes them: a new address is
-queued a link to confirm it (``keima.server.notifications.mailer`` sends it), and receives nothing until it is opened."""
+queued a link to confirm it (``keima.server.notifications.mailer`` sends it), and receives nothing until it is opened;
+``POST /api/me/email/verify`` sends the link again (``resend_verification``), within the same daily limits."""
 
 from __future__ import annotations
 
@@ -75,6 +76,34 @@ async def update_settings(request: Request, player_id: str, fields: dict[str, An
         check_verifications(conn, player_id, new_email, now)
         change(conn)
         notify.queue_email(conn, key, player_id, payload, now)
+
+    await request.app.state.hub.store.write(op)
+
+
+async def resend_verification(request: Request, player_id: str) -> None:
+    """Queue a new confirmation link for ``player_id``'s address, in their language. Raises ``Refused`` 409
+    ``no-email`` (no address), ``email-verified`` (confirmed already), ``email-bounced`` (mail to it bounces: a
+    link would too), 429 ``too-many-requests`` past the day's links to the address or asked by the account
+    (``check_verifications``: the links sent when it was given count)."""
+    row = await _run(settings_row, request.app.state.hub.store.engine, player_id)
+    address = None if row is None else row.email
+    if not address:
+        raise Refused("no-email", "there is no address to confirm: give one first", field="email")
+    if row.email_verified:
+        raise Refused("email-verified", "this address is confirmed already", field="email")
+    if row.email_bounced_at is not None:
+        raise Refused("email-bounced", "mail to this address bounces: give another one", field="email")
+    payload = {"to": address, "lang": lang_of(request, row), "player": player_id, "verify": True, "items": []}
+    key = verification_key(player_id, address)
+
+    def op(conn: Connection) -> None:
+        now = timesource.now_utc()
+        check_verifications(conn, player_id, address, now)
+        # A key of its own (the first link's is taken), under the first's prefix: it counts as a link to the
+        # address and asked by the account.
+        sent = conn.execute(sa.select(sa.func.count()).where(
+            sa.or_(emails.c.message_id == key, emails.c.message_id.like(f"{key}.%")))).scalar() or 0
+        notify.queue_email(conn, f"{key}.{sent}", player_id, payload, now)
 
     await request.app.state.hub.store.write(op)
 

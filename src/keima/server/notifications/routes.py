@@ -20,7 +20,7 @@ from keima.server import timesource
 from keima.server.accounts import players_of, required_player, upsert
 from keima.server.edge import same_origin as _same_origin
 from keima.server.errors import ErrorBody, Refused
-from keima.server.notifications import notify
+from keima.server.notifications import notify, preferences
 from keima.server.notifications.mailer import Mailer, line_of, queue_figures
 from keima.server.notifications.preferences import lang_of, settings_row
 from keima.server.notifications.schemas import NotificationOut, NotificationsOut, ReadIn
@@ -80,6 +80,17 @@ async def seen(request: Request) -> Response:
     _same_origin(request)
     player = await required_player(request)
     await request.app.state.hub.store.write(upsert(player.id, seen_at=timesource.now_utc()))
+    return Response(status_code=204)
+
+
+@router.post("/api/me/email/verify", status_code=204,
+             responses={409: {"model": ErrorBody}, 429: {"model": ErrorBody}, **_errors})
+async def resend_verification(request: Request) -> Response:
+    """Send the link that confirms the caller's address again (the first may be lost, or out of date): 204;
+    409 ``no-email``, ``email-verified``, ``email-bounced``; 429 past the day's links (docs/web-api.md)."""
+    _same_origin(request)
+    player = await required_player(request)
+    await preferences.resend_verification(request, player.id)
     return Response(status_code=204)
 
 
