@@ -214,7 +214,7 @@ def test_a_move_answered_by_a_conditional_move_says_nobody_your_turn_but_the_mov
     # turn of hers). Bob was told twice: two emails.
     assert bell["alice"].count("your-turn") == 0 and bell["bob"] == ["your-turn"], bell
     assert len(inbox.to("bob@example.org")) == 2
-    assert [m["Subject"] for m in inbox.to("alice@example.org")] == ["bob accepted your game"]
+    assert [m["Subject"] for m in inbox.to("alice@example.org")] == ["bob accepted your game: you play Black"]
 
 
 def test_chat_messages_wait_for_the_days_digest(client: TestClient, inbox: Inbox, moved: MovedTime,

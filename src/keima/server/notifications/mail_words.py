@@ -165,11 +165,19 @@ def subject(item: dict[str, Any], lang: str, left: float | None = None) -> str:
     return mailer.line_of(item, lang)
 
 
+def _weight(item: dict[str, Any]) -> int:
+    """How many things one notification stands for: the messages of a chat line, else 1."""
+    try:
+        return max(1, int((item.get("data") or {}).get("count", 1))) if item.get("kind") == "chat" else 1
+    except (TypeError, ValueError):
+        return 1
+
+
 def digest_subject(items: list[dict[str, Any]], lang: str, left: dict[str, float] | None = None) -> str:
     """The subject of a digest of ``items``: the one item's own subject, or what came, kind by kind ("Your day on
     keima: your turn in 2 games, 3 messages"). ``left``: the reader's time left per game, for a lone
-    ``your-turn``."""
-    if len(items) == 1:
+    ``your-turn``. A chat line counts the messages it stands for (``data["count"]``)."""
+    if len(items) == 1 and _weight(items[0]) == 1:
         return subject(items[0], lang, (left or {}).get(items[0].get("game") or ""))
     s, parts = _SUBJECTS[_lang(lang)], _PARTS[_lang(lang)]
     counts: dict[str, int] = {}
@@ -180,7 +188,7 @@ def digest_subject(items: list[dict[str, Any]], lang: str, left: dict[str, float
             turns.add(str(item.get("game")))
             counts[kind] = len(turns)
         elif kind in parts:
-            counts[kind] = counts.get(kind, 0) + 1
+            counts[kind] = counts.get(kind, 0) + _weight(item)
     said = [parts[k][0 if n == 1 else 1].format(n=n) for k, n in counts.items()]
     return s["digest"].format(parts=", ".join(said)) if said else s["digest.empty"]
 
