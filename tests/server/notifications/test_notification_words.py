@@ -51,4 +51,5 @@ def test_the_bell_of_a_french_player_says_the_result_in_french(client: TestClien
         return [n["text"] for n in found if n["kind"] == "game-finished"]
 
     wait_for(lambda: bool(finished()))
-    assert finished() == ["Partie terminée contre bobfr\u00a0: Noir gagne par abandon"]
+    # Said to the reader: whether they won, and how.
+    assert finished() == ["Vous avez gagné contre bobfr par abandon"]

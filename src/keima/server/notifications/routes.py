@@ -20,8 +20,8 @@ from keima.server import timesource
 from keima.server.accounts import players_of, required_player, upsert
 from keima.server.edge import same_origin as _same_origin
 from keima.server.errors import ErrorBody, Refused
-from keima.server.notifications import notify, preferences
-from keima.server.notifications.mailer import Mailer, line_of, queue_figures
+from keima.server.notifications import mail_words, notify, preferences
+from keima.server.notifications.mailer import Mailer, queue_figures
 from keima.server.notifications.preferences import lang_of, settings_row
 from keima.server.notifications.schemas import NotificationOut, NotificationsOut, ReadIn
 from keima.server.storage import player_settings
@@ -47,7 +47,7 @@ async def list_notifications(request: Request, unread: bool | None = Query(defau
     rows = await _run(notify.listing, engine, player.id, unread)
     lang = lang_of(request, await _run(settings_row, engine, player.id))
     out = NotificationsOut(notifications=[
-        NotificationOut(id=r["id"], kind=r["kind"], game=r["game"], text=line_of(r, lang), at=r["at"], read=r["read"],
+        NotificationOut(id=r["id"], kind=r["kind"], game=r["game"], text=mail_words.subject(r, lang), at=r["at"], read=r["read"],
                         tournament=(r["data"] or {}).get("tournament"), opponent=_name((r["data"] or {}).get("opponent")),
                         size=r["size"] if isinstance(r["size"], int) else None,
                         color=r["color"] if r["color"] in ("B", "W") else None,
