@@ -209,7 +209,7 @@ def test_the_bell_count_changes_without_reloading(new_page: Any, server: Any, sh
     # Well before the minute's poll: the socket told it.
     assert a.evaluate("() => performance.now()") - loaded < 50_000
     bell.click()
-    expect(a.get_by_test_id("bell-list")).to_contain_text("Your move against")
+    expect(a.get_by_test_id("bell-list")).to_contain_text("Your turn against")
     shot(a, "bell-live-game-page")
 
 
