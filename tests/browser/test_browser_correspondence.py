@@ -197,8 +197,11 @@ def test_the_bell_count_changes_without_reloading(new_page: Any, server: Any, sh
     expect(bell).to_have_attribute("aria-label", "Notifications: 1 unread", timeout=10_000)
     expect(bell.locator(".count")).to_have_text("1")
 
-    # On the game's page: the opponent's move makes "your turn".
-    a.goto(f"/g/{gid}")
+    # On another game's page (that game's own lines are read there): the opponent's move makes "your turn".
+    other = a.request.post("/api/games", data={"opponent": "open", "size": 9, "color": "B",
+                                               "clock": {"type": "simple", "per_move": 86400}}).json()["game"]["id"]
+    assert b.request.post(f"/api/games/{other}/join", data={}).ok
+    a.goto(f"/g/{other}")
     expect(bell).to_have_attribute("aria-label", "Notifications: 1 unread")
     loaded = a.evaluate("() => performance.now()")
     played = a.request.post(f"/api/games/{gid}/actions", data={"type": "play", "move": "E5"})
@@ -210,6 +213,7 @@ def test_the_bell_count_changes_without_reloading(new_page: Any, server: Any, sh
     assert a.evaluate("() => performance.now()") - loaded < 50_000
     bell.click()
     expect(a.get_by_test_id("bell-list")).to_contain_text("Your turn against")
+    expect(a.get_by_test_id("bell-item-your-turn")).to_contain_text("9×9, you play Black")
     shot(a, "bell-live-game-page")
 
 

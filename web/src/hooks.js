@@ -4,7 +4,11 @@ import { serverNow } from "./time.js";
 /** Current value of a signal (signal.js); the component re-renders when it changes. */
 export function useSignal(sig) {
   const [value, setValue] = useState(sig.get());
-  useEffect(() => sig.subscribe(setValue), [sig]);
+  useEffect(() => {
+    // A change between the first render and this subscription would be missed: read it again here.
+    setValue(sig.get());
+    return sig.subscribe(setValue);
+  }, [sig]);
   return value;
 }
 

@@ -176,8 +176,10 @@ onScreen.subscribe(() => {
 function noticeTurns(mine, { quiet = false } = {}) {
   lastMine = mine;
   const here = onScreen.get();
+  // Not a game being counted: nobody is to move there.
   const turns = mine.filter(
-    (g) => g.status === "live" && g.you.includes(g.to_move) && g.you.length === 1 && g.id !== here,
+    (g) => g.status === "live" && (g.phase === "play" || g.phase === "handicap") && g.you.includes(g.to_move) &&
+      g.you.length === 1 && g.id !== here,
   );
   myTurns.set(turns);
   const ids = new Set(turns.map((g) => `${g.id}:${g.moves}`));

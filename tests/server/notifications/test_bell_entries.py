@@ -34,8 +34,12 @@ def test_two_games_against_the_same_opponent_are_told_apart(client: TestClient, 
            if n["kind"] == "your-turn"}
     assert list(got) == [second]
     assert (got[second]["opponent"], got[second]["size"], got[second]["color"]) == ("bob", 9, "W")
+    # The game as it is now: its moves, and her time left while her clock runs (simple clock: 2 days a move).
+    assert got[second]["moves"] == 1 and abs(got[second]["left"] - 2 * 86400) < 60
     [bobs] = [n for n in bob.req("GET", "/api/me/notifications", 200).json()["notifications"] if n["game"] == first]
-    assert (bobs["opponent"], bobs["color"]) == ("alice", "W")
+    assert (bobs["opponent"], bobs["color"]) == ("alice", "W") and abs(bobs["left"] - 2 * 86400) < 60
+    [accepted] = [n for n in bob.req("GET", "/api/me/notifications", 200).json()["notifications"] if n["game"] == second]
+    assert accepted["kind"] == "challenge-accepted" and accepted["left"] is None  # not his clock that runs there
 
 
 def test_opening_the_game_reads_its_lines_and_no_other(client: TestClient, pair: tuple[Browser, Browser]) -> None:

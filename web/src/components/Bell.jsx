@@ -11,7 +11,7 @@ import { useEffect, useLayoutEffect, useRef, useState } from "preact/hooks";
 import { ROOT } from "../api.js";
 import { t } from "../i18n.js";
 import { bellRang, onScreen, playersApi } from "../players.js";
-import { serverNow } from "../time.js";
+import { formatSeconds, serverNow } from "../time.js";
 
 const EVERY_MS = 60_000;
 const BROWSER_KEY = "keima-browser-notifications";
@@ -167,6 +167,8 @@ export function Bell({ player }) {
                   )}
                   <small class="bell-meta">
                     {n.size ? `${t("bellGame", n.size, n.color)} · ` : ""}
+                    {typeof n.moves === "number" ? `${t("moveNo", n.moves)} · ` : ""}
+                    {typeof n.left === "number" ? `${t("movesLeft", formatSeconds(n.left))} · ` : ""}
                     {n.count > 1 ? `${t("chatCount", n.count)} · ` : ""}
                     <time dateTime={new Date(n.at * 1000).toISOString()} title={new Date(n.at * 1000).toLocaleString()}>
                       {t("ago", Math.max(0, Math.round(serverNow() - n.at)))}

@@ -9,6 +9,7 @@ import { clockSettings, errorWords, resultCode, t, tn } from "../i18n.js";
 import { lobby, me, playersApi } from "../players.js";
 import { summaryClockText } from "../time.js";
 import { Automatch, automatchApi, automatchWait, waited } from "./Automatch.jsx";
+import { waitsForMe } from "./MyMoves.jsx";
 import { RatingChange } from "./RatingChange.jsx";
 import { NewGame } from "./NewGame.jsx";
 import { colorName } from "./game/names.js";
@@ -206,7 +207,7 @@ export function Lobby({ onCreated }) {
             games={mine}
             extra={<CorrespondenceWait />}
             row={(g) => {
-              const mineTurn = g.status === "live" && g.you.includes(g.to_move);
+              const mineTurn = waitsForMe(g) || (g.you.length === 2 && g.status === "live" && g.phase === "play");
               const other = g.you.includes("B") ? g.players.W : g.players.B;
               return (
                 <li key={g.id} data-game={g.id} class={mineTurn ? "my-turn" : ""}>
@@ -214,7 +215,8 @@ export function Lobby({ onCreated }) {
                     {t("vs")} {g.you.length === 2 ? player.name : <Who p={other} />}
                   </span>
                   <span class="what">
-                    {t("moveNo", g.moves)} · {mineTurn ? t("yourTurnShort") : t("theirTurn")}
+                    {t("moveNo", g.moves)} ·{" "}
+                    {g.phase === "scoring" ? t("countingShort") : mineTurn ? t("yourTurnShort") : t("theirTurn")}
                     {g.time_left && " ·"}
                     <SummaryClocks g={g} readAt={readAt} />
                   </span>

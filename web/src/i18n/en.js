@@ -451,6 +451,7 @@ export const en = {
   movesIntro: "The game with the least time left first.",
   movesEmpty: "No game waits for your move.",
   movesLeft: (text) => `${text} left`,
+  countingShort: "counting",
   movesNoClock: "no clock",
   movesPaused: "clock paused",
   scoringDeadline: (left, when) =>

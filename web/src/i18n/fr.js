@@ -454,6 +454,7 @@ export const fr = {
   movesIntro: "La partie qui a le moins de temps restant d’abord.",
   movesEmpty: "Aucune partie n’attend votre coup.",
   movesLeft: (text) => `reste ${text}`,
+  countingShort: "décompte",
   movesNoClock: "sans pendule",
   movesPaused: "pendule arrêtée",
   scoringDeadline: (left, when) =>

@@ -27,6 +27,7 @@ def router(web_root: Path) -> APIRouter:
 
     @router.get("/review", include_in_schema=False)
     @router.get("/learn", include_in_schema=False)
+    @router.get("/moves", include_in_schema=False)
     async def review_learn_pages() -> Response:
         return _index(web_root)
 

@@ -326,10 +326,11 @@ def unread_count(engine: Engine, player_id: str) -> int:
 
 
 def listing(engine: Engine, player_id: str, unread: bool | None, limit: int = 100) -> list[dict[str, Any]]:
-    """The player's notifications, newest first: ``{"id", "kind", "game", "data", "at", "read", "size", "color"}``
-    (``size`` the game's board, ``color`` the player's in it, ``"B"``/``"W"``; None without a game). Blocking."""
+    """The player's notifications, newest first: ``{"id", "kind", "game", "data", "at", "read", "size", "color",
+    "line"}`` (``size`` the game's board, ``color`` the player's in it, ``"B"``/``"W"``, ``line`` its stored lobby
+    line; None without a game). Blocking."""
     n = notifications.c
-    q = (sa.select(notifications, games.c.params, games.c.people)
+    q = (sa.select(notifications, games.c.params, games.c.people, games.c.summary)
          .select_from(notifications.outerjoin(games, games.c.id == n.game_id)).where(n.player_id == player_id))
     if unread is not None:
         q = q.where(n.read.is_(not unread))
@@ -340,7 +341,8 @@ def listing(engine: Engine, player_id: str, unread: bool | None, limit: int = 10
         seats = [c for c, p in (r.people or {}).items() if (p or {}).get("id") == player_id]
         out.append({"id": r.id, "kind": r.kind, "game": r.game_id, "data": r.data,
                     "at": (r.at if r.at.tzinfo else r.at.replace(tzinfo=UTC)).timestamp(), "read": r.read,
-                    "size": (r.params or {}).get("size"), "color": seats[0] if len(seats) == 1 else None})
+                    "size": (r.params or {}).get("size"), "color": seats[0] if len(seats) == 1 else None,
+                    "line": r.summary})
     return out
 
 

@@ -20,6 +20,7 @@ from keima.server import timesource
 from keima.server.accounts import players_of, required_player, upsert
 from keima.server.edge import same_origin as _same_origin
 from keima.server.errors import ErrorBody, Refused
+from keima.server.games import line_at
 from keima.server.notifications import mail_words, notify, preferences
 from keima.server.notifications.mailer import Mailer, queue_figures
 from keima.server.notifications.preferences import lang_of, settings_row
@@ -46,14 +47,29 @@ async def list_notifications(request: Request, unread: bool | None = Query(defau
     engine = request.app.state.hub.store.engine
     rows = await _run(notify.listing, engine, player.id, unread)
     lang = lang_of(request, await _run(settings_row, engine, player.id))
+    now = timesource.now()
     out = NotificationsOut(notifications=[
-        NotificationOut(id=r["id"], kind=r["kind"], game=r["game"], text=mail_words.subject(r, lang), at=r["at"], read=r["read"],
-                        tournament=(r["data"] or {}).get("tournament"), opponent=_name((r["data"] or {}).get("opponent")),
+        NotificationOut(id=r["id"], kind=r["kind"], game=r["game"], text=mail_words.subject(r, lang), at=r["at"],
+                        read=r["read"], tournament=(r["data"] or {}).get("tournament"),
+                        opponent=_name((r["data"] or {}).get("opponent")),
                         size=r["size"] if isinstance(r["size"], int) else None,
                         color=r["color"] if r["color"] in ("B", "W") else None,
-                        count=max(1, int((r["data"] or {}).get("count", 1))))
+                        count=max(1, int((r["data"] or {}).get("count", 1))), **_game_now(r, now))
         for r in rows])
     return Response(out.model_dump_json(), media_type="application/json")
+
+
+def _game_now(r: dict[str, Any], now: float) -> dict[str, Any]:
+    """The game of a notification as it is now: its number of ``moves``, and the reader's time ``left`` while
+    their clock runs (what tells two games against one opponent apart)."""
+    line = r.get("line")
+    if not isinstance(line, dict):
+        return {}
+    line = line_at(line, now)
+    color, left = r.get("color"), line.get("time_left") or {}
+    running = line.get("running") == color and line.get("phase") in ("play", "handicap")
+    return {"moves": line.get("moves") if isinstance(line.get("moves"), int) else None,
+            "left": float(left[color]) if running and isinstance(left.get(color), (int, float)) else None}
 
 
 def _name(value: Any) -> str | None:

@@ -22,7 +22,8 @@ class NotificationOut(_Strict):
     """One notification: its ``kind``, ``game`` (or null), ``text`` in the reader's language, ``at`` (Unix, when
     the newest of its kind and game came); ``tournament``: the tournament of a ``tournament-round`` notification
     (else null); for a game's: ``opponent`` (a name), ``size`` (the board) and ``color`` (the reader's, ``B``/``W``),
-    each null when unknown; ``count``: how many chat messages it stands for (1 for other kinds)."""
+    each null when unknown; ``count``: how many chat messages it stands for (1 for other kinds); ``moves``: the
+    game's number of moves now, ``left``: the reader's seconds left while their clock runs (else null)."""
 
     id: int
     kind: str
@@ -35,6 +36,8 @@ class NotificationOut(_Strict):
     size: int | None = None
     color: Literal["B", "W"] | None = None
     count: int = 1
+    moves: int | None = None
+    left: float | None = None
 
 
 class NotificationsOut(_Strict):
