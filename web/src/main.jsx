@@ -20,7 +20,7 @@ import { PlayerPage } from "./components/PlayerPage.jsx";
 import { TournamentList, TournamentPage } from "./components/Tournament.jsx";
 import "./tournament.css";
 import { afterAction, myTurns, onScreen } from "./players.js";
-import { playerName } from "./components/game/names.js";
+import { bareName } from "./components/game/names.js";
 
 function currentRoute() {
   const rest = location.pathname.startsWith(ROOT) ? location.pathname.slice(ROOT.length) : "";
@@ -95,7 +95,7 @@ function App() {
                 const other = g.you.includes("B") ? g.players.W : g.players.B;
                 return (
                   <a key={g.id} href={`${ROOT}g/${encodeURIComponent(g.id)}`}>
-                    {t("vs")} {playerName(other)}{" "}
+                    {t("vs")} {bareName(other)}{" "}
                   </a>
                 );
               })}

@@ -790,4 +790,15 @@ export const en = {
     botPlayedSpoken: "the move played",
     countLink: "The count step by step, on any position: the position tool",
   },
+  // -- issue 43 item 6 (h2): ranks beside every name, the lobby's rank filter, the player's history --
+  rankShownWords: (words, provisional) => (provisional ? `${words}, provisional` : words),
+  rankFilter: "Challengers' ranks",
+  rankFrom: "from",
+  rankTo: "to",
+  hideUnranked: "Hide unranked",
+  rankFilterHidden: (n) => `${n} ${n === 1 ? "challenge" : "challenges"} outside these ranks`,
+  rankEarnedNote: "Your rank is earned now: it follows your rated games and can no longer be typed in.",
+  noRankYet: "no rank yet",
+  endedOn: (date) => `ended ${date}`,
+  reasonWords: { R: "resignation", T: "time", F: "forfeit" },
 };

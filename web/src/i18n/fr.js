@@ -797,4 +797,15 @@ export const fr = {
     botPlayedSpoken: "le coup joué",
     countLink: "Le décompte pas à pas, sur n’importe quelle position\u00a0: l’outil de position",
   },
+  // -- issue 43 item 6 (h2) : les niveaux à côté de chaque nom, le filtre de niveaux du salon, l’historique --
+  rankShownWords: (words, provisional) => (provisional ? `${words}, provisoire` : words),
+  rankFilter: "Niveaux des défis",
+  rankFrom: "de",
+  rankTo: "à",
+  hideUnranked: "Masquer les sans niveau",
+  rankFilterHidden: (n) => `${n} ${n === 1 ? "défi" : "défis"} hors de ces niveaux`,
+  rankEarnedNote: "Votre niveau est désormais gagné\u00a0: il suit vos parties classées et ne se saisit plus.",
+  noRankYet: "pas encore de niveau",
+  endedOn: (date) => `terminée le ${date}`,
+  reasonWords: { R: "abandon", T: "temps", F: "forfait" },
 };
