@@ -21,7 +21,7 @@ import { TournamentList, TournamentPage } from "./components/Tournament.jsx";
 import { MyMoves } from "./components/MyMoves.jsx";
 import "./tournament.css";
 import { afterAction, myTurns, onScreen } from "./players.js";
-import { playerName } from "./components/game/names.js";
+import { bareName } from "./components/game/names.js";
 
 /** Up to this many games waiting for a move are named in the header; more are counted only. */
 const SHOWN_TURNS = 3;
@@ -103,7 +103,7 @@ function App() {
                   const other = g.you.includes("B") ? g.players.W : g.players.B;
                   return (
                     <a key={g.id} class="turn-game" href={`${ROOT}g/${encodeURIComponent(g.id)}`}>
-                      {t("vs")} {playerName(other)}{" "}
+                      {t("vs")} {bareName(other)}{" "}
                     </a>
                   );
                 })}

@@ -33,7 +33,7 @@ from keima.server.notifications import routes as notification_routes
 from keima.server.players import games_routes as player_games_routes
 from keima.server.players import mutes_routes
 from keima.server.players import routes as player_routes
-from keima.server.ratings import records
+from keima.server.ratings import records, with_shown_rank
 from keima.server.ratings import routes as rating_routes
 from keima.server.ratings import subscriber as ratings_subscriber
 from keima.server.reviews import (
@@ -57,12 +57,13 @@ log = logging.getLogger("keima.server")
 def make_hub(store: Store, pubsub: PubSub, **options: Any) -> Hub:
     """The process's ``Hub`` (``options``: its keyword arguments) with what every domain adds to the games: the
     durable subscribers of their events (the players' records, ratings, tournament results, notifications, in
-    that order) and the scheduler's jobs of ratings (``rated``) and notifications (``warn``, ``remind``)."""
+    that order), the scheduler's jobs of ratings (``rated``) and notifications (``warn``, ``remind``), and the
+    rank a game shows beside a player who takes a seat (the ratings' ``with_shown_rank``)."""
     return Hub(store, pubsub, subscribers=[records.SUBSCRIBER, ratings_subscriber.SUBSCRIBER,
                                            tournament_results.SUBSCRIBER, notify.SUBSCRIBER],
                handlers={ratings_subscriber.RATED: ratings_subscriber.rated_handler, WARN: notify.warn_handler,
                          REMIND: count_reminder.remind_handler},
-               **options)
+               shown_ranks=with_shown_rank, **options)
 
 
 def create_app(db_url: str | None = None, *, pubsub: PubSub | None = None, dist: Path | None = None,

@@ -33,7 +33,8 @@ def test_get_me_without_a_session_stores_nothing(sqlite_url: str) -> None:
             r = a.req("GET", "/api/me", 200)
             assert r.json() == {"id": None, "name": None, "rank": None, "rank_text": None, "guest": True,
                                 "time_zone": None, "vacation": None, "email": None, "email_verified": False,
-                                "email_bounced": False, "lang": None, "notify": None}
+                                "email_bounced": False, "lang": None, "notify": None,
+                                "provisional": False, "rank_earned": False}
             assert "set-cookie" not in r.headers
         assert count_players(sqlite_url) == 0
         # The first action that needs a player makes the guest: an open challenge here.

@@ -218,7 +218,7 @@ def test_open_challenge_join_and_its_refusals(browsers: tuple[Browser, Browser, 
     lobby = b.req("GET", "/api/games?status=open", 200).json()["games"]
     assert [x["id"] for x in lobby] == [gid]
     s = lobby[0]
-    assert s["players"]["B"] == {"name": "gina", "rank": "2d", "kind": "human"} and s["players"]["W"] is None
+    assert s["players"]["B"] == {"name": "gina", "rank": "2d", "provisional": True, "kind": "human"} and s["players"]["W"] is None
     assert (s["size"], s["rules"], s["komi"], s["handicap"], s["status"]) == (9, "french", 7.5, 0, "open")
     assert s["clock"] == {"type": "byoyomi", "main": 600.0, "period": 30.0, "periods": 5,
                           "weekend_pause": False, "vacation": True}
@@ -281,7 +281,8 @@ def test_game_lists_filter_and_refuse_bad_queries(browsers: tuple[Browser, Brows
     # A bot game is live at once, its bot named with its level.
     bot = a.req("POST", "/api/games", 201, json={"opponent": "bot", "size": 9, "color": "B", "bot_level": "beginner"}).json()
     live = {g["id"]: g for g in c.req("GET", "/api/games?status=live", 200).json()["games"]}
-    assert live[bot["game"]["id"]]["players"]["W"] == {"name": "keima (beginner)", "rank": None, "kind": "bot"}
+    assert live[bot["game"]["id"]]["players"]["W"] == {"name": "keima (beginner)", "rank": "25k", "provisional": True,
+                                                   "kind": "bot"}
 
 
 def test_the_lobby_socket_shows_a_new_challenge_without_reloading(browsers: tuple[Browser, Browser, Browser]) -> None:

@@ -280,7 +280,7 @@ def test_bot_answers_each_move(client: TestClient) -> None:
                  clock={"type": "absolute", "main": 30})
     gid, tok = g["game"]["id"], g["seat"]["token"]
     assert g["game"]["players"]["W"] == {"kind": "bot", "level": "beginner", "seated": True,
-                                         "name": "keima (beginner)", "rank": None}
+                                         "name": "keima (beginner)", "rank": None, "provisional": False}
     act(client, gid, tok, {"type": "play", "move": 40})
     wait_for(lambda: len(state(client, gid)["moves"]) == 2)
     s = state(client, gid)

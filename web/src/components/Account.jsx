@@ -4,7 +4,7 @@ import { useEffect, useLayoutEffect, useRef, useState } from "preact/hooks";
 import { useSignal } from "../hooks.js";
 import { errorWords, t } from "../i18n.js";
 import { me, playersApi, refreshMe, setSound, sound, soundIsOn } from "../players.js";
-import { NameLink } from "./PlayerLink.jsx";
+import { NameLink, Rank } from "./PlayerLink.jsx";
 import { Away } from "./Away.jsx";
 import { Bell } from "./Bell.jsx";
 
@@ -98,9 +98,11 @@ export function Account({ where = "" } = {}) {
     setError(null);
     try {
       if (mode === "edit") {
-        // A page without a player yet may set only a rank: its guest gets the generated name.
+        // A page without a player yet may set only a rank: its guest gets the generated name. An earned
+        // rank is not sent: it follows the player's rated games (the server refuses another).
         const name = fields.name || player?.name;
-        me.set(await playersApi.patchMe(name ? { name, rank: fields.rank } : { rank: fields.rank }));
+        const rank = player?.rank_earned ? {} : { rank: fields.rank };
+        me.set(await playersApi.patchMe(name ? { name, ...rank } : rank));
       }
       else if (mode === "register") me.set(await playersApi.register(fields.name, fields.password));
       else if (mode === "login") {
@@ -137,7 +139,7 @@ export function Account({ where = "" } = {}) {
       <span class="me" data-testid="me-name">
         {/* A registered player's name opens their page; a guest has none. */}
         {player.name && !player.guest ? <NameLink name={player.name} /> : (player.name ?? t("noPlayerName"))}
-        {player.rank && <small> ({t("rankWords", player.rank)})</small>}
+        <small><Rank p={player} /></small>
       </span>
       {/* A guest's way in comes first: on a phone the line scrolls sideways, and what follows may be out of view. */}
       {player.guest && (
@@ -199,11 +201,18 @@ export function Account({ where = "" } = {}) {
               <input name="name" value={fields.name} onInput={set("name")} required={mode !== "edit"} maxLength={20} autocomplete="username" />
             </label>
           )}
-          {mode === "edit" && (
+          {mode === "edit" && !player?.rank_earned && (
             <label>
               <span>{t("rankLabel")}</span>
               <input name="rank" value={fields.rank} onInput={set("rank")} maxLength={8} />
             </label>
+          )}
+          {mode === "edit" && player?.rank_earned && (
+            <p class="note" data-testid="rank-earned">
+              {t("rankEarnedNote")}
+              <br />
+              <strong><Rank p={player} /></strong>
+            </p>
           )}
           {mode !== "edit" && mode !== "delete" && (
             <label>

@@ -14,6 +14,7 @@ import { RatingChange } from "./RatingChange.jsx";
 import { NewGame } from "./NewGame.jsx";
 import { colorName } from "./game/names.js";
 import { PlayerLink } from "./PlayerLink.jsx";
+import { RankFilter, passes, useRankFilter } from "./RankFilter.jsx";
 
 const gameUrl = (id) => `${ROOT}g/${encodeURIComponent(id)}`;
 const reviewUrl = (id) => `${ROOT}review?game=${encodeURIComponent(id)}`;
@@ -109,11 +110,11 @@ function CorrespondenceWait() {
   );
 }
 
-function Section({ id, title, empty, games, row, extra = null }) {
+function Section({ id, title, empty, games, row, children }) {
   return (
     <section class="lobby-list" aria-labelledby={`${id}-title`} data-testid={id}>
       <h2 id={`${id}-title`}>{title}</h2>
-      {extra}
+      {children}
       {games.length ? <ul>{games.map(row)}</ul> : <p class="empty">{empty}</p>}
     </section>
   );
@@ -166,6 +167,10 @@ export function Lobby({ onCreated }) {
     );
   }, [finishedKey]);
   const isMine = (g) => mine.some((m) => m.id === g.id);
+  // Open challenges by their challenger's rank (the player's own always shown).
+  const [rankFilter, setRankFilter] = useRankFilter();
+  const challenger = (g) => g.players[g.players.B ? "B" : "W"];
+  const shownOpen = open.filter((g) => isMine(g) || passes(rankFilter, challenger(g)));
 
   return (
     <div class="lobby">
@@ -175,7 +180,7 @@ export function Lobby({ onCreated }) {
           id="lobby-open"
           title={t("lobbyOpen")}
           empty={t("lobbyOpenEmpty")}
-          games={open}
+          games={shownOpen}
           row={(g) => {
             const side = g.players.B ? "B" : "W";
             return (
@@ -189,6 +194,12 @@ export function Lobby({ onCreated }) {
                 </span>
                 <span class="what">
                   {settings(g)}, {clockText(g)}
+                  {g.rated && (
+                    <>
+                      {" · "}
+                      <strong class="rated-mark" data-testid={`rated-${g.id}`}>{t("ratedGame")}</strong>
+                    </>
+                  )}
                 </span>
                 {isMine(g) ? (
                   <a href={gameUrl(g.id)}>{t("resume")}</a>
@@ -198,14 +209,17 @@ export function Lobby({ onCreated }) {
               </li>
             );
           }}
-        />
+        >
+          {open.length > 0 && (
+            <RankFilter filter={rankFilter} setFilter={setRankFilter} hidden={open.length - shownOpen.length} />
+          )}
+        </Section>
         {player && (
           <Section
             id="lobby-mine"
             title={t("myGames")}
             empty={t("myGamesEmpty")}
             games={mine}
-            extra={<CorrespondenceWait />}
             row={(g) => {
               const mineTurn = waitsForMe(g) || (g.you.length === 2 && g.status === "live" && g.phase === "play");
               const other = g.you.includes("B") ? g.players.W : g.players.B;
@@ -226,7 +240,9 @@ export function Lobby({ onCreated }) {
                 </li>
               );
             }}
-          />
+          >
+            <CorrespondenceWait />
+          </Section>
         )}
         {player && myFinished.length > 0 && (
           <Section

@@ -4,18 +4,19 @@
 import { useEffect, useState } from "preact/hooks";
 import { ROOT, api } from "../api.js";
 import { useSignal } from "../hooks.js";
-import { errorWords, lang, num, pt, ptn, resultCode, t } from "../i18n.js";
+import { errorWords, lang, num, pt, ptn, resultCode, t, tn } from "../i18n.js";
 import { LineChart } from "./LineChart.jsx";
+import { RatingChange } from "./RatingChange.jsx";
 import { FinishedLinks, Versus } from "./Lobby.jsx";
-import { playerName } from "./game/names.js";
+import { bareName, playerName, rankShort } from "./game/names.js";
 import { playerUrl } from "./PlayerLink.jsx";
 
 const PAGE = 10;
 const SIZES = [9, 13, 19];
 const gameUrl = (id) => `${ROOT}g/${encodeURIComponent(id)}`;
 
-/** "5k", or "5k?" while the rank is provisional. */
-export const rankShown = (p) => `${p.rank}${p.provisional ? "?" : ""}`;
+/** "5k", or "5k?" while the rank is provisional (as beside every name: `rankShort`). */
+export const rankShown = rankShort;
 
 function dateText(iso) {
   return new Date(iso).toLocaleDateString(lang.get(), { year: "numeric", month: "short", day: "numeric" });
@@ -38,8 +39,14 @@ function Summary({ player }) {
       <div>
         <dt>{pt("rank")}</dt>
         <dd data-testid="player-rank">
-          <strong>{rankShown(player)}</strong> <span class="hint">({t("rankWords", player.rank)})</span>
-          {player.provisional && <div class="hint">{pt("provisional")}</div>}
+          {player.rank ? (
+            <>
+              <strong>{rankShown(player)}</strong> <span class="hint">({t("rankWords", player.rank)})</span>
+              {player.provisional && <div class="hint">{pt("provisional")}</div>}
+            </>
+          ) : (
+            <span class="hint">{t("noRankYet")}</span>
+          )}
         </dd>
       </div>
       <div>
@@ -132,19 +139,42 @@ function Filters({ filters, setFilters, opponents }) {
   );
 }
 
+/** How a game ended as players write it: "B+R", "W+3.5" ("N+3,5" in French); in French, whose
+ * players have no letters for resignation, time or forfeit, the winner's letter and the word
+ * ("N+abandon"), so that the history says why in both languages. */
+function reasonCode(re) {
+  const code = resultCode(re);
+  if (code) return code;
+  const match = /^([BW])\+([RTF])$/.exec(re || "");
+  const word = match && tn("reasonWords", match[2]);
+  if (!word) return "";
+  return `${match[1] === "B" ? "N" : "B"}+${word}`; // French only: English keeps the letters (resultCode)
+}
+
 function GameRow({ g, seats }) {
-  const outcome = outcomeOf(g, seats || []);
-  const code = g.result ? resultCode(g.result) : null;
+  const mine = seats || [];
+  const outcome = outcomeOf(g, mine);
+  const code = g.result ? reasonCode(g.result) : null;
+  // The player's own rating change in this game (one seat: a same-screen game moves nobody's).
+  const change = mine.length === 1 ? g.rating_change?.[mine[0]] : undefined;
   return (
     <li data-game={g.id}>
       <Versus g={g} />
       <span class="what">
-        {dateText(g.created_at)} · {g.size}×{g.size}
+        {/* A finished game is dated by its end: a correspondence game lasts weeks. */}
+        {g.ended_at ? t("endedOn", dateText(g.ended_at)) : dateText(g.created_at)} · {g.size}×{g.size}
         {g.status === "finished" ? (
           <>
             {" · "}
             {outcome && <strong class={`outcome ${outcome}`}>{ptn("outcome", outcome)}</strong>}
             {code && ` (${code})`}
+            {g.rated && (
+              <>
+                {" · "}
+                <span class="rated-mark" data-testid={`rated-${g.id}`}>{t("ratedGame")}</span>
+              </>
+            )}
+            {typeof change === "number" && <RatingChange points={change} testid={`history-change-${g.id}`} />}
           </>
         ) : (
           ` · ${t("moveNo", g.moves)}`
@@ -285,7 +315,7 @@ export function PlayerPage({ name }) {
   if (!data) return <p class="card">{pt("loading")}</p>;
   return (
     <div class="player-page" data-testid="player-page">
-      <h2 class="player-title">{data.player.kind === "bot" ? playerName(data.player) : data.player.name}</h2>
+      <h2 class="player-title">{data.player.kind === "bot" ? bareName(data.player) : data.player.name}</h2>
       {data.player.kind === "bot" && <p class="hint" data-testid="player-bot">{pt("botNote")}</p>}
       <Summary player={data.player} />
       <section class="player-chart lobby-list" aria-labelledby="player-chart-title">

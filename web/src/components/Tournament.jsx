@@ -8,6 +8,7 @@ import { ROOT, request } from "../api.js";
 import { LiveSocket } from "../socket.js";
 import { tt } from "../i18n.js";
 import { ErrorNote } from "./ErrorNote.jsx";
+import { PlayerLink } from "./PlayerLink.jsx";
 
 const tapi = {
   list: () => request("GET", "api/tournaments"),
@@ -476,7 +477,12 @@ function Players({ t }) {
                 <td>{`${p.name} ${p.first_name}`.trim()}</td>
                 <td>{p.rank}</td>
                 <td>{[p.club, p.country].filter(Boolean).join(" ")}</td>
-                <td>{p.account || (p.proposed_account ? tt("proposedAccount", p.proposed_account) : "")}</td>
+                <td data-testid={`account-${p.key}`}>
+                  {/* The account's name as everywhere, with the rank it earned on keima (pairing keeps the declared one). */}
+                  {p.account ? (
+                    <PlayerLink p={{ kind: "human", name: p.account, rank: p.account_rank, provisional: p.account_provisional }} />
+                  ) : p.proposed_account ? tt("proposedAccount", p.proposed_account) : ""}
+                </td>
                 <td>{p.absent.join(", ")}</td>
               </tr>
             ))}

@@ -810,7 +810,7 @@ export const en = {
     botPlayedSpoken: "the move played",
     countLink: "The count step by step, on any position: the position tool",
   },
-  // Conditional moves planned on the board (issue 43, item 8: components/game/Conditional.jsx).
+  // Conditional moves planned on the board (components/game/Conditional.jsx).
   condHelp: "Plan on the board: click the move you expect from your opponent, then your answer, then their next move… Go back (or pick a line of the tree) and click another move of theirs to make a branch.",
   condPlan: "Plan on the board",
   condPlanDone: "Stop planning",
@@ -828,8 +828,19 @@ export const en = {
   condTextLine: (n, why) => `Line ${n}: ${why}`,
   condSaved: "Saved.",
   condTyped: "Or type them",
-  // Emails worth opening (issue 43): the link that confirms an address, sent again.
+  // Emails: the link that confirms an address, sent again.
   emailResend: "Send the link again",
   emailResent: (address) => `A new link was sent to ${address}.`,
   emailResendLimit: "This address was sent as many links as a day allows: try again tomorrow.",
+  // Ranks beside every name, the lobby's rank filter, the player's history --
+  rankShownWords: (words, provisional) => (provisional ? `${words}, provisional` : words),
+  rankFilter: "Challengers' ranks",
+  rankFrom: "from",
+  rankTo: "to",
+  hideUnranked: "Hide unranked",
+  rankFilterHidden: (n) => `${n} ${n === 1 ? "challenge" : "challenges"} outside these ranks`,
+  rankEarnedNote: "Your rank is earned now: it follows your rated games and can no longer be typed in.",
+  noRankYet: "no rank yet",
+  endedOn: (date) => `ended ${date}`,
+  reasonWords: { R: "resignation", T: "time", F: "forfeit" },
 };

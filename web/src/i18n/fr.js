@@ -817,7 +817,7 @@ export const fr = {
     botPlayedSpoken: "le coup joué",
     countLink: "Le décompte pas à pas, sur n’importe quelle position\u00a0: l’outil de position",
   },
-  // Conditional moves planned on the board (issue 43, item 8: components/game/Conditional.jsx).
+  // Conditional moves planned on the board (components/game/Conditional.jsx).
   condHelp: "Préparez-les sur le goban\u00a0: cliquez le coup que vous attendez de votre adversaire, puis votre réponse, puis son coup suivant… Revenez en arrière (ou choisissez une ligne de l’arbre) et cliquez un autre de ses coups pour faire une variante.",
   condPlan: "Préparer sur le goban",
   condPlanDone: "Fin de la préparation",
@@ -835,8 +835,19 @@ export const fr = {
   condTextLine: (n, why) => `Ligne ${n}\u00a0: ${why}`,
   condSaved: "Enregistrés.",
   condTyped: "Ou tapez-les",
-  // Emails worth opening (issue 43): the link that confirms an address, sent again.
+  // Emails: the link that confirms an address, sent again.
   emailResend: "Renvoyer le lien",
   emailResent: (address) => `Un nouveau lien a été envoyé à ${address}.`,
   emailResendLimit: "Cette adresse a reçu autant de liens qu’une journée le permet\u00a0: réessayez demain.",
+  // Les niveaux à côté de chaque nom, le filtre de niveaux du salon, l’historique.
+  rankShownWords: (words, provisional) => (provisional ? `${words}, provisoire` : words),
+  rankFilter: "Niveaux des défis",
+  rankFrom: "de",
+  rankTo: "à",
+  hideUnranked: "Masquer les sans niveau",
+  rankFilterHidden: (n) => `${n} ${n === 1 ? "défi" : "défis"} hors de ces niveaux`,
+  rankEarnedNote: "Votre niveau est désormais gagné\u00a0: il suit vos parties classées et ne se saisit plus.",
+  noRankYet: "pas encore de niveau",
+  endedOn: (date) => `terminée le ${date}`,
+  reasonWords: { R: "abandon", T: "temps", F: "forfait" },
 };

@@ -218,9 +218,12 @@ class Matchmaker:
         body = {"size": m.size, "rules": m.rules, "komi": None, "handicap": m.handicap, "placement": None,
                 "clock": m.clock, "opponent": "invite", "color": "B", "bot_level": None, "engine": None,
                 "rated": m.rated}
+        black_person = await self.hub.seat_person(black.person())
+        white_person = await self.hub.seat_person(white.person())
+        assert black_person is not None and white_person is not None
         s, _token, _invite = build(body, self.hub.bots.engines, game_id=gid,
-                                   token=self.players.seat_token(black.id, gid), person=black.person())
-        seat_opponent(s, self.players.seat_token(white.id, gid), white.person(), timesource.now())
+                                   token=self.players.seat_token(black.id, gid), person=black_person)
+        seat_opponent(s, self.players.seat_token(white.id, gid), white_person, timesource.now())
         await self.hub.service.create(s)
         await self.players.seat(gid, [1], black.id)
         await self.players.seat(gid, [2], white.id)

@@ -28,13 +28,16 @@ class MoveOut(_Strict):
 
 class PlayerOut(_Strict):
     """A seat: ``name`` and ``rank`` of the player holding it (a bot's name names its level; None for a seat
-    held by no player account, e.g. an API client's token)."""
+    held by no player account, e.g. an API client's token). ``rank``: the rank shown beside the name when the
+    player took the seat, earned from their rated games (``provisional``: pages write it ``"3k?"``) or, before
+    their first rated game, the rank they typed (``keima.server.ratings.shown``)."""
 
     kind: Literal["human", "bot"]
     level: str | None
     seated: bool
     name: str | None = None
     rank: str | None = None
+    provisional: bool = False
 
 
 class ChatOut(_Strict):

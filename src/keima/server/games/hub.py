@@ -10,7 +10,9 @@
 - ``conditional`` (``keima.server.games.conditional.Conditional``): a follower of the service that plays a player's
   conditional answer in the transaction of the move it answers;
 - ``bell`` (``keima.server.live.bell.Bell``): a notification stored tells the player's pages, after its commit;
-- ``gc_pauses`` (``keima.server.housekeeping``): the process's garbage-collector figures.
+- ``gc_pauses`` (``keima.server.housekeeping``): the process's garbage-collector figures;
+- ``seat_person``: a player's record as a game keeps it when they take a seat, with the rank shown beside their name
+  then (``shown_ranks``, which ``make_hub`` gives: ``keima.server.ratings.with_shown_rank``).
 
 The routes, sockets and the worker use its parts directly (``hub.service.act``, ``hub.cache.get``): the hub holds
 them and starts and stops them together; it forwards nothing. ``keima.server.app.make_hub`` gives it every
@@ -21,6 +23,7 @@ below keep this process's copies in step.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Callable, Coroutine, Mapping, Sequence
 from typing import Any
@@ -48,6 +51,9 @@ from keima.server.storage import Store
 #: A timed job of the scheduler that a domain above the games adds (the ratings' ``rated``, the notifications'
 #: ``warn``): made for the process's game service.
 HandlerFactory = Callable[[GameService], Handler]
+#: A player's record (``{"id", "name", "rank"}``) with the rank shown beside their name added, read from the
+#: database given (blocking): the ratings' ``with_shown_rank``.
+ShownRanks = Callable[[Any, dict[str, Any]], dict[str, Any]]
 
 log = logging.getLogger("keima.server")
 
@@ -62,8 +68,10 @@ class Hub:
     def __init__(self, store: Store, pubsub: PubSub, *, bot_threads: int | None = None,
                  cache_size: int = 2000, idle_seconds: float = 30.0, shared: bool = False, jobs: Any = None,
                  timers: bool = True, engines: dict[str, str] | None = None,
-                 subscribers: Sequence[Subscriber] = (), handlers: Mapping[str, HandlerFactory] | None = None) -> None:
+                 subscribers: Sequence[Subscriber] = (), handlers: Mapping[str, HandlerFactory] | None = None,
+                 shown_ranks: ShownRanks | None = None) -> None:
         self.store = store
+        self._shown_ranks = shown_ranks
         self.pubsub = pubsub
         self.shared = shared
         self.jobs = jobs
@@ -95,6 +103,20 @@ class Hub:
         await self.outbox.close()
         await self.clocks.close()
         await self.bots.close()
+
+    async def seat_person(self, person: dict[str, Any] | None) -> dict[str, Any] | None:
+        """``person`` (a player's record, ``Player.person()``; None for a seat without a player) as a game keeps it
+        when the player takes a seat: with the rank shown beside their name now (``shown_rank`` and
+        ``provisional``) when the hub was given ``shown_ranks``; as it is without, or when the ratings cannot be
+        read (the game then shows the typed rank: a seat is never refused for it)."""
+        if person is None or self._shown_ranks is None or not person.get("id"):
+            return person
+        try:
+            return await asyncio.get_running_loop().run_in_executor(None, self._shown_ranks, self.store.engine,
+                                                                    person)
+        except Exception as exc:
+            log.warning("the shown rank of a seat could not be read: %s: %s", type(exc).__name__, exc)
+            return person
 
     def spawn(self, coro: Coroutine[Any, Any, Any]) -> None:
         """Run ``coro`` as a background task of the process (cancelled by ``close``)."""

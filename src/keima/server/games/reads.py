@@ -87,14 +87,16 @@ def anonymize(engine: Engine, player_id: str, name: str) -> list[str]:
             .where(games.c.id.in_(sa.select(game_players.c.game_id).where(game_players.c.player_id == player_id)))
         ).all()
         for r in rows:
-            people = {c: ({**p, "name": name, "rank": None} if p.get("id") == player_id else p)
+            # ``deleted``: the lists show no rank for it either (its rating stays, ``Lobby.summaries`` skips it).
+            gone = {"name": name, "rank": None, "shown_rank": None, "provisional": False, "deleted": True}
+            people = {c: ({**p, **gone} if p.get("id") == player_id else p)
                       for c, p in (r.people or {}).items()}
             summary = r.summary
             if summary is not None:
                 seated = summary.get("players", {})
                 for c, p in people.items():
                     if p.get("id") == player_id and seated.get(c) is not None:
-                        seated[c] = {**seated[c], "name": name, "rank": None}
+                        seated[c] = {**seated[c], "name": name, "rank": None, "provisional": False}
                 summary = {**summary, "players": seated}
             conn.execute(games.update().where(games.c.id == r.id).values(people=people, summary=summary))
     return [r.id for r in rows]

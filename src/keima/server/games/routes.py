@@ -134,8 +134,9 @@ async def create_game(request: Request, body: NewGame | None = None) -> Response
     gid = new_game_id()
     token = None if player is None else players_of(request).seat_token(player.id, gid)
     hub = hub_of(request)
+    person = await hub.seat_person(None if player is None else player.person())
     s, token, invite = await newgame.create(hub.service, data, engines=hub.bots.engines, game_id=gid, token=token,
-                                            person=None if player is None else player.person())
+                                            person=person)
     if player is not None:
         await players_of(request).seat(s.id, sorted(s.people), player.id)
         await seated(request, player, s)
@@ -164,8 +165,8 @@ async def join_game(game_id: str, body: JoinGame, request: Request) -> Response:
     if (player is None or player.guest) and (await hub_of(request).cache.get(game_id)).params.get("rated"):
         raise _unregistered()
     seat = None if player is None else players_of(request).seat_token(player.id, game_id)
-    s, new = await hub_of(request).service.join(game_id, body.code, _thash(token), token=seat,
-                                        person=None if player is None else player.person())
+    person = await hub_of(request).seat_person(None if player is None else player.person())
+    s, new = await hub_of(request).service.join(game_id, body.code, _thash(token), token=seat, person=person)
     if new is None:
         assert token is not None
         return _created(request, s, token, None, 200, cookie)

@@ -9,7 +9,7 @@ from typing import Any, Literal
 from keima.rules.board import BLACK, WHITE
 from keima.server.games import pauses
 from keima.server.games.clock import clock_words
-from keima.server.games.view import ViewedGame, bot_name, color_out, counts_as_rated, wall_time
+from keima.server.games.view import ViewedGame, bot_name, color_out, counts_as_rated, shown_of, wall_time
 
 
 def status_of(s: ViewedGame) -> Literal["open", "waiting", "live", "finished"]:
@@ -32,7 +32,8 @@ def summary_line(s: ViewedGame, now: float) -> dict[str, Any]:
             seated[color_out(c)] = {"name": bot_name(s.bot_level), "rank": None, "kind": "bot"}
         elif c in s.people:
             p = s.people[c]
-            seated[color_out(c)] = {"name": p["name"], "rank": p.get("rank"), "kind": "human"}
+            rank, provisional = shown_of(p)
+            seated[color_out(c)] = {"name": p["name"], "rank": rank, "provisional": provisional, "kind": "human"}
         elif s.seats.get(c) is not None:
             seated[color_out(c)] = {"name": None, "rank": None, "kind": "human"}
         else:

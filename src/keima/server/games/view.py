@@ -106,6 +106,17 @@ def bot_name(level: str | None) -> str:
     return f"keima ({level})" if level else "keima"
 
 
+def shown_of(person: dict[str, Any] | None) -> tuple[str | None, bool]:
+    """The rank a game shows beside a player of its record ``person`` and whether it is provisional: the rank
+    shown when they took the seat (``shown_rank``, ``keima.server.ratings.with_shown_rank``), else, in a record kept
+    before shown ranks were, the rank they typed."""
+    if not person:
+        return None, False
+    if "shown_rank" in person:
+        return person["shown_rank"], bool(person.get("provisional"))
+    return person.get("rank"), False
+
+
 def color_out(color: int) -> Color:
     """``"B"`` for Black (1), ``"W"`` for White (2)."""
     return "B" if color == BLACK else "W"
@@ -269,7 +280,7 @@ class StateView:
         """``players``, made again only when a seat is taken or a player's name changes."""
         people = s.people
         key = (s.seats.black is not None, s.seats.white is not None,
-               tuple((c, p.get("name"), p.get("rank")) for c, p in sorted(people.items())))
+               tuple((c, p.get("name"), shown_of(p)) for c, p in sorted(people.items())))
         if self._players is None or self._players[0] != key:
             self._players = (key, {
                 color_out(c): PlayerOut(
@@ -277,7 +288,8 @@ class StateView:
                     level=s.bot_level if c == s.bot_color else None,
                     seated=c == s.bot_color or s.seats.get(c) is not None,
                     name=bot_name(s.bot_level) if c == s.bot_color else people.get(c, {}).get("name"),
-                    rank=None if c == s.bot_color else people.get(c, {}).get("rank"),
+                    rank=None if c == s.bot_color else shown_of(people.get(c))[0],
+                    provisional=c != s.bot_color and shown_of(people.get(c))[1],
                 )
                 for c in (BLACK, WHITE)
             })

@@ -33,6 +33,7 @@ from keima.server.games import (
 from keima.server.games import reads as store_reads
 from keima.server.live import player_channel
 from keima.server.lobby.schemas import GameSummary, LobbyOut
+from keima.server.ratings import ShownRank, bot_players, shown_ranks
 
 if TYPE_CHECKING:
     from keima.server.games import Hub
@@ -118,9 +119,16 @@ class Lobby:
     async def summaries(self, rows: list[tuple[str, dict[str, Any] | None, dict[str, Any] | None]],
                         reader_id: str | None) -> list[GameSummary]:
         """The summaries of games read as ``(id, stored lobby line or None, people)``, in that order, with the
-        number of spectators and the seats ``reader_id`` holds (``you``)."""
+        number of spectators, the seats ``reader_id`` holds (``you``), and each player's rank as shown now
+        (``keima.server.ratings.shown``: earned, else the rank typed when they took the seat; a bot level's, else
+        its starting rank), their ratings read in one query for the whole list."""
         loop = asyncio.get_running_loop()
         watchers = await self.hub.pubsub.watchers([gid for gid, _line, _people in rows])
+        typed = {str(p["id"]): p.get("rank") for _gid, _line, people in rows for p in (people or {}).values()
+                 if p.get("id") and not p.get("deleted")}
+        bots = self._bot_keys(rows)
+        typed.update({key: bot_players.starting_rank(level) for key, level in bots.values()})
+        ranks = await loop.run_in_executor(None, shown_ranks, self.hub.store.engine, typed) if typed else {}
         out: list[GameSummary] = []
         now = timesource.now()
         for gid, line, people in rows:
@@ -130,8 +138,23 @@ class Lobby:
                     continue
             you = [cast(Color, c) for c, p in sorted((people or {}).items())
                    if reader_id and p.get("id") == reader_id]
-            out.append(GameSummary(**line_at(line, now), spectators=watchers.get(gid, 0), you=you))
+            seats = {c: str(p.get("id")) for c, p in (people or {}).items()}
+            seats.update({c: key for (g, c), (key, _level) in bots.items() if g == gid})
+            out.append(GameSummary(**_ranked(line_at(line, now), seats, ranks), spectators=watchers.get(gid, 0),
+                                   you=you))
         return out
+
+    def _bot_keys(self, rows: list[tuple[str, dict[str, Any] | None, dict[str, Any] | None]],
+                  ) -> dict[tuple[str, str], tuple[str, str]]:
+        # (game, colour) -> (the bot level's key in the ratings, the level), found by the name the line shows.
+        found: dict[tuple[str, str], tuple[str, str]] = {}
+        for gid, line, _people in rows:
+            for c, seat in ((line or {}).get("players") or {}).items():
+                if seat and seat.get("kind") == "bot" and seat.get("name"):
+                    level = bot_players.level_named(seat["name"], self.hub.bots.engines)
+                    if level is not None:
+                        found[(gid, c)] = (bot_players.key(level), level)
+        return found
 
     def _backfill(self, game_id: str) -> dict[str, Any] | None:
         stored = self.hub.store.load(game_id)
@@ -160,3 +183,14 @@ class Lobby:
             if changes == self._changes:  # not kept when a change came while the lists were read
                 self._cache = (version, time.monotonic(), text)
             return text
+
+
+def _ranked(line: dict[str, Any], seats: dict[str, str], ranks: dict[str, ShownRank]) -> dict[str, Any]:
+    # The stored line with the rank of now of each seat's player (``seats``: colour -> their id in the ratings),
+    # a copy: the line may be shared.
+    seated = dict(line.get("players") or {})
+    for color, pid in seats.items():
+        shown = ranks.get(pid)
+        if shown is not None and seated.get(color) is not None:
+            seated[color] = {**seated[color], "rank": shown.rank, "provisional": shown.provisional}
+    return {**line, "players": seated}

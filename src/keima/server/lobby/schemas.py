@@ -13,11 +13,14 @@ class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 class PlayerBrief(_Strict):
-    """A seat in a summary (``name`` None: a seat held by no player account)."""
+    """A seat in a summary (``name`` None: a seat held by no player account). ``rank``: the player's rank now,
+    earned from their rated games (``provisional``: pages write it ``"3k?"``), or before their first rated game
+    the rank they typed (``keima.server.ratings.shown``)."""
 
     name: str | None
     rank: str | None
     kind: Literal["human", "bot"]
+    provisional: bool = False
 
 
 class GameSummary(_Strict):
@@ -53,6 +56,9 @@ class GameSummary(_Strict):
     """Once a rated game is rated: how it moved each player's rating, in points."""
     paused: dict[Color, Literal["weekend", "vacation"] | None] | None = None
     """Correspondence games: why the running side's clock stands still (a page does not count it down)."""
+    ended_at: str | None = None
+    """When a finished game ended (ISO 8601, UTC), in a player's history (``GET /api/players/{name}/games``);
+    null elsewhere and for games in progress."""
 
 
 class GamesOut(_Strict):

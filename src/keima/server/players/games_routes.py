@@ -10,6 +10,7 @@ found by name as names are matched (``find_player``: 404 for a name nobody has),
 from __future__ import annotations
 
 import asyncio
+from datetime import datetime
 from typing import Any, Literal, cast
 
 from fastapi import APIRouter, Query, Request
@@ -73,8 +74,8 @@ async def player_games(request: Request, name: str,
                        opponent: str | None = Query(None, min_length=1, max_length=40),
                        limit: int = Query(20, ge=1, le=PAGE_LIMIT),
                        before: str | None = Query(None, min_length=1, max_length=32)) -> Response:
-    """A player's finished games (or games in progress), newest first; ``before``: the id of the last game of
-    the previous page."""
+    """A player's finished games, the newest end first, each with its end (``ended_at``), or games in progress,
+    the newest start first; ``before``: the id of the last game of the previous page."""
     engine, row = await find_player(request, name)
     loop = asyncio.get_running_loop()
     if result is not None and status != "finished":
@@ -88,24 +89,33 @@ async def player_games(request: Request, name: str,
         if opponent_id is None and opponent_level is None:
             raise Refused("invalid-request", f"opponent: no player named {quote(opponent)}", field="opponent")
 
-    def read() -> tuple[list[tuple[str, dict[str, Any] | None, dict[str, Any] | None]], dict[str, list[Color]]]:
+    Rows = list[tuple[str, dict[str, Any] | None, dict[str, Any] | None]]
+
+    def read() -> tuple[Rows, dict[str, list[Color]], dict[str, datetime | None]]:
         if row.level is not None:
             found = store_player.bot_game_lines(engine, row.level, status, size=size, outcome=result,
                                                 opponent_id=opponent_id, limit=limit, before=before)
-            return ([(gid, line, people) for gid, line, people, _ in found],
-                    {gid: ["B" if c == store_player.BLACK else "W"] for gid, _l, _p, c in found})
+            return ([(gid, line, people) for gid, line, people, _c, _e in found],
+                    {gid: ["B" if c == store_player.BLACK else "W"] for gid, _l, _p, c, _e in found},
+                    {gid: e for gid, _l, _p, _c, e in found})
         lines = store_player.game_lines(engine, row.id, status, size=size, outcome=result, opponent_id=opponent_id,
                                         opponent_level=opponent_level, limit=limit, before=before)
-        return lines, {gid: [cast(Color, c) for c, p in sorted((people or {}).items()) if p.get("id") == row.id]
-                       for gid, _line, people in lines}
+        return ([(gid, line, people) for gid, line, people, _e in lines],
+                {gid: [cast(Color, c) for c, p in sorted((people or {}).items()) if p.get("id") == row.id]
+                 for gid, _line, people, _e in lines},
+                {gid: e for gid, _l, _p, e in lines})
 
     try:
-        rows, seats = await loop.run_in_executor(None, read)
+        rows, seats, ended = await loop.run_in_executor(None, read)
     except store_player.NoSuchGame:
         raise Refused("invalid-request", f"before: no game {quote(before or '')}", field="before") from None
     lobby: Lobby = request.app.state.lobby
     reader = await players_of(request).player_id(request.cookies)
-    out = PlayerGamesOut(games=await lobby.summaries(rows, reader), seats=seats, now=round(timesource.now(), 3))
+    games = await lobby.summaries(rows, reader)
+    for g in games:
+        at = ended.get(g.id)
+        g.ended_at = None if at is None else at.isoformat()
+    out = PlayerGamesOut(games=games, seats=seats, now=round(timesource.now(), 3))
     return Response(out.model_dump_json(), media_type="application/json")
 
 

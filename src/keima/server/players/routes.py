@@ -36,24 +36,37 @@ from keima.server.lobby import Lobby
 from keima.server.notifications import prefs_of as notify_prefs
 from keima.server.notifications import update_settings
 from keima.server.players.schemas import Credentials, MeOut, MePatch, PasswordChange, VacationOut
-from keima.server.ratings import has_rated_game
+from keima.server.ratings import ShownRank, rank_of, shown_rank
 
 log = logging.getLogger("keima.server.players")
 router = APIRouter()
 _errors: dict[int | str, dict[str, Any]] = {code: {"model": ErrorBody} for code in (400, 401, 403, 409, 422, 429)}
 
 
-def me_out(p: Player | None, away: Away | None = None) -> MeOut:
+def me_out(p: Player | None, away: Away | None = None, shown: ShownRank | None = None) -> MeOut:
     """``GET /api/me``'s body: the player, or every field null (``guest`` true) for a caller without one;
-    ``away``: the player's time zone and vacation."""
+    ``away``: the player's time zone and vacation; ``shown``: their rank as shown (``shown_rank_of``; None: the
+    typed one)."""
     if p is None:
         return MeOut(id=None, name=None, rank=None, rank_text=None, guest=True)
+    shown = shown or shown_rank(None, p.rank)
+    out = MeOut(id=p.id, name=p.name, guest=p.guest, rank=shown.rank, rank_text=rank_words(shown.rank),
+                provisional=shown.provisional, rank_earned=shown.earned)
     if away is None:
-        return MeOut(id=p.id, name=p.name, rank=p.rank, rank_text=rank_words(p.rank), guest=p.guest)
-    return MeOut(id=p.id, name=p.name, rank=p.rank, rank_text=rank_words(p.rank), guest=p.guest,
-                 time_zone=away.time_zone, vacation=VacationOut(**away.out(timesource.now())), email=away.email,
-                 email_verified=away.email_verified, email_bounced=away.email_bounced, lang=away.lang,
-                 notify=dict(notify_prefs(away.notify)))
+        return out
+    return out.model_copy(update={
+        "time_zone": away.time_zone, "vacation": VacationOut(**away.out(timesource.now())), "email": away.email,
+        "email_verified": away.email_verified, "email_bounced": away.email_bounced, "lang": away.lang,
+        "notify": dict(notify_prefs(away.notify))})
+
+
+async def shown_rank_of(request: Request, p: Player | None) -> ShownRank | None:
+    """The rank shown for ``p`` now (``keima.server.ratings.rank_of``: earned, else typed); None without a
+    player."""
+    if p is None:
+        return None
+    engine = request.app.state.hub.store.engine
+    return await asyncio.get_running_loop().run_in_executor(None, rank_of, engine, p.id, p.rank)
 
 
 def _json(model: Any, status: int = 200) -> Response:
@@ -65,23 +78,25 @@ async def get_me(request: Request) -> Response:
     """The caller's player; without one, every field null and ``guest`` true (nothing is stored: a guest is made
     by the first action that needs a player)."""
     player, _ = await caller_player(request)
-    return _json(me_out(player, None if player is None else await away_of(request).get(player.id)))
+    return _json(me_out(player, None if player is None else await away_of(request).get(player.id),
+                        await shown_rank_of(request, player)))
 
 
 @router.patch("/api/me", responses={200: {"model": MeOut}, **_errors})
 async def patch_me(body: MePatch, request: Request) -> Response:
     """Change the caller's name and/or rank (409 ``name-taken`` for a name taken; 409 ``rank-earned`` for a rank
-    after the player's first rated game: it is their rating's from then on); a caller without a player gets a
-    guest."""
+    after the player's first rated game: it is their rating's from then on; the rank sent back as it was, typed
+    or shown, is no change); a caller without a player gets a guest."""
     _same_origin(request)
     player, cookie = await caller_player(request, make=True)
     assert player is not None
     fields = body.model_fields_set
-    if "rank" in fields and body.rank != player.rank and await asyncio.get_running_loop().run_in_executor(
-            None, has_rated_game, request.app.state.hub.store.engine, player.id):
+    shown = await shown_rank_of(request, player)
+    assert shown is not None
+    if "rank" in fields and shown.earned and body.rank not in (player.rank, shown.rank):
         raise Refused("rank-earned", "your rank is earned now: it follows your rated games and can no longer be "
                       "typed in", field="rank")
-    updated = await players_of(request).update(player, body.name, body.rank, "rank" in fields)
+    updated = await players_of(request).update(player, body.name, body.rank, "rank" in fields and not shown.earned)
     await _rename_in_games(request, updated)
     if body.time_zone is not None:
         await away_of(request).set_time_zone(player.id, body.time_zone)
@@ -89,7 +104,7 @@ async def patch_me(body: MePatch, request: Request) -> Response:
     if wanted:
         await update_settings(request, player.id, wanted)
     away = await away_of(request).get(player.id)
-    resp = _json(me_out(updated, away))
+    resp = _json(me_out(updated, away, await shown_rank_of(request, updated)))
     if cookie is not None:
         set_session_cookie(resp, cookie, is_https(request))
     return resp
@@ -101,7 +116,8 @@ async def start_vacation(request: Request) -> Response:
     vacation") while days are left; 409 ``no-vacation-left`` without a day; 401 for a caller without a player."""
     _same_origin(request)
     player = await required_player(request)
-    return _json(me_out(player, await away_of(request).set_vacation(player.id, True)))
+    return _json(me_out(player, await away_of(request).set_vacation(player.id, True),
+                        await shown_rank_of(request, player)))
 
 
 @router.delete("/api/me/vacation", responses={200: {"model": MeOut}, **_errors})
@@ -109,7 +125,8 @@ async def end_vacation(request: Request) -> Response:
     """Come back from vacation: the caller's clocks run again (the days not spent are kept)."""
     _same_origin(request)
     player = await required_player(request)
-    return _json(me_out(player, await away_of(request).set_vacation(player.id, False)))
+    return _json(me_out(player, await away_of(request).set_vacation(player.id, False),
+                        await shown_rank_of(request, player)))
 
 
 async def _rename_in_games(conn: Request | WebSocket, player: Player) -> None:
@@ -117,10 +134,13 @@ async def _rename_in_games(conn: Request | WebSocket, player: Player) -> None:
     # name in every process; a game that has started keeps the names of the day.
     hub: Hub = conn.app.state.hub
     lobby: Lobby = conn.app.state.lobby
+    person: dict[str, Any] | None = None
     for line in await lobby.games("live", limit=100, player_id=player.id):
         if line.status in ("open", "waiting"):
+            person = person or await hub.seat_person(player.person())
+            assert person is not None
             with contextlib.suppress(Refused):
-                await hub.service.rename(line.id, player.id, player.person())
+                await hub.service.rename(line.id, player.id, person)
 
 
 async def _anonymize(conn: Request | WebSocket, player_id: str, name: str) -> None:
@@ -144,7 +164,7 @@ async def register(body: Credentials, request: Request) -> Response:
     registered, cookie = await players_of(request).register(player, body.name, body.password, address(request))
     if player is not None:
         await _rename_in_games(request, registered)
-    resp = _json(me_out(registered), 201)
+    resp = _json(me_out(registered, None, await shown_rank_of(request, registered)), 201)
     set_session_cookie(resp, cookie, is_https(request))
     return resp
 
@@ -155,7 +175,7 @@ async def login(body: Credentials, request: Request) -> Response:
     an address)."""
     _same_origin(request)
     player, cookie = await players_of(request).login(body.name, body.password, address(request))
-    resp = _json(me_out(player))
+    resp = _json(me_out(player, None, await shown_rank_of(request, player)))
     set_session_cookie(resp, cookie, is_https(request))
     _drop_seat_cookies(request, resp)
     return resp

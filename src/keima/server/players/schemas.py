@@ -16,13 +16,17 @@ class _Strict(BaseModel):
 
 class MeOut(_Strict):
     """``GET /api/me``: the caller's player (``rank`` short, ``"15k"``; ``rank_text`` in words, ``"15 kyu"``);
-    for a caller without a player, every field null and ``guest`` true."""
+    for a caller without a player, every field null and ``guest`` true. ``rank`` is the rank shown beside the
+    player's name (``keima.server.ratings.shown``): earned from their rated games once they have played one
+    (``rank_earned``; ``provisional`` while uncertain: pages write ``"3k?"``), else the rank they typed."""
 
     id: str | None
     name: str | None
     rank: str | None
     rank_text: str | None
     guest: bool
+    provisional: bool = False
+    rank_earned: bool = False
     time_zone: str | None = None
     """The player's IANA time zone (their weekends in correspondence games); null: UTC until they set one."""
     vacation: VacationOut | None = None

@@ -10,7 +10,7 @@ Blocking functions of a SQLAlchemy engine: call them from a thread.
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any, Literal
 
 import sqlalchemy as sa
@@ -37,6 +37,13 @@ def player_id_named(engine: Engine, key: str) -> str | None:
     return None if found is None else str(found)
 
 
+def _ended(status: Status, updated: datetime) -> datetime | None:
+    # A finished game's ``updated_at`` is its end (keima.server.storage.store keeps it from then on).
+    if status != "finished":
+        return None
+    return updated if updated.tzinfo is not None else updated.replace(tzinfo=UTC)
+
+
 def _order(status: Status) -> sa.ColumnElement[Any]:
     # A finished game's last change is its end (and never moves again); a live game's changes with each move,
     # so live games are ordered by their start, which does not.
@@ -54,8 +61,10 @@ def _holds(player_id: str | sa.ColumnElement[Any], color: int | None = None) -> 
 def game_lines(engine: Engine, player_id: str, status: Status, *, size: int | None = None,
                outcome: Outcome | None = None, opponent_id: str | None = None, opponent_level: str | None = None,
                limit: int = 20, before: str | None = None) -> list[tuple[str, dict[str, Any] | None,
-                                                                      dict[str, Any] | None]]:
-    """The games of ``player_id``, newest first, at most ``limit``: ``(id, stored lobby line or None, people)``.
+                                                                      dict[str, Any] | None, datetime | None]]:
+    """The games of ``player_id``, newest first, at most ``limit``: ``(id, stored lobby line or None, people, when
+    it ended)``; newest is by the end for finished games (``ended``: ``games.updated_at``, which stops at the end),
+    by the start for games in progress (``ended`` None).
 
     ``status``: ``finished``, or ``live`` (in progress with both seats taken: no open challenge nor invitation);
     ``size`` the board size; ``outcome`` won or lost (finished games); ``opponent_id`` a player who held the other
@@ -73,7 +82,7 @@ def game_lines(engine: Engine, player_id: str, status: Status, *, size: int | No
         other = game_players.alias("other")
         joined = joined.join(other, sa.and_(other.c.game_id == games.c.id, other.c.player_id == opponent_id,
                                             other.c.color != me.c.color))
-    q = (sa.select(games.c.id, games.c.summary, games.c.people)
+    q = (sa.select(games.c.id, games.c.summary, games.c.people, games.c.updated_at)
          .select_from(joined)
          .where(me.c.player_id == player_id, sa.or_(me.c.color == BLACK, ~_holds(player_id, BLACK))))
     if status == "finished":
@@ -98,7 +107,7 @@ def game_lines(engine: Engine, player_id: str, status: Status, *, size: int | No
             at: datetime = key[0]
             q = q.where(sa.or_(order < at, sa.and_(order == at, games.c.id < before)))
         q = q.order_by(order.desc(), games.c.id.desc()).limit(limit)
-        return [(r.id, r.summary, r.people) for r in conn.execute(q)]
+        return [(r.id, r.summary, r.people, _ended(status, r.updated_at)) for r in conn.execute(q)]
 
 
 def _tally(won: sa.ColumnElement[bool], lost: sa.ColumnElement[bool]) -> list[sa.ColumnElement[Any]]:
@@ -147,12 +156,13 @@ def opponents(engine: Engine, player_id: str) -> list[dict[str, Any]]:
 
 def bot_game_lines(engine: Engine, level: str, status: Status, *, size: int | None = None,
                    outcome: Outcome | None = None, opponent_id: str | None = None, limit: int = 20,
-                   before: str | None = None) -> list[tuple[str, dict[str, Any] | None, dict[str, Any] | None, int]]:
+                   before: str | None = None) -> list[tuple[str, dict[str, Any] | None, dict[str, Any] | None, int,
+                                                            datetime | None]]:
     """``game_lines`` for the bot level ``level`` (``games.bot_level``): ``(id, stored lobby line or None, people,
-    the bot's colour)``, newest first, with the same filters (``opponent_id``: the person who played it) and
-    paging. Raises ``NoSuchGame`` for a ``before`` that names no game."""
+    the bot's colour, when it ended)``, newest first, with the same filters (``opponent_id``: the person who
+    played it) and paging. Raises ``NoSuchGame`` for a ``before`` that names no game."""
     order = _order(status)
-    q = (sa.select(games.c.id, games.c.summary, games.c.people, games.c.bot_color)
+    q = (sa.select(games.c.id, games.c.summary, games.c.people, games.c.bot_color, games.c.updated_at)
          .where(games.c.bot_level == level, games.c.bot_color.is_not(None)))
     if status == "finished":
         q = q.where(games.c.phase == "finished")
@@ -174,7 +184,7 @@ def bot_game_lines(engine: Engine, level: str, status: Status, *, size: int | No
             at: datetime = key[0]
             q = q.where(sa.or_(order < at, sa.and_(order == at, games.c.id < before)))
         q = q.order_by(order.desc(), games.c.id.desc()).limit(limit)
-        return [(r.id, r.summary, r.people, int(r.bot_color)) for r in conn.execute(q)]
+        return [(r.id, r.summary, r.people, int(r.bot_color), _ended(status, r.updated_at)) for r in conn.execute(q)]
 
 
 def bot_opponents(engine: Engine, level: str) -> list[dict[str, Any]]:

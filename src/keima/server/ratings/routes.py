@@ -20,12 +20,12 @@ from pydantic import BaseModel, ConfigDict
 from sqlalchemy.engine import Engine
 
 from keima.ratings import game as rating_game
-from keima.ratings import ranks
 from keima.server.accounts import name_key
 from keima.server.errors import ErrorBody, Refused
 from keima.server.games import Hub
 from keima.server.ratings import bot_players
 from keima.server.ratings.records import record_of
+from keima.server.ratings.shown import shown_rank
 from keima.server.ratings.subscriber import history_of, rating_of
 from keima.server.storage import players
 
@@ -51,14 +51,16 @@ class RecordOut(_Strict):
 
 
 class PlayerOut(_Strict):
-    """``GET /api/players/{name}``: ``rank`` from the rating (``"5k"``, ``"2d"``), ``provisional`` while the
-    deviation is 160 or more; a player with no rated game has the rating of their declared rank (or 1500).
+    """``GET /api/players/{name}``: ``rank`` as shown beside the player's name everywhere
+    (``keima.server.ratings.shown``): from the rating (``"5k"``, ``"2d"``), ``provisional`` while the deviation
+    is 160 or more; before the first rated game, the declared rank (provisional), or null for none. A player
+    with no rated game has the rating of their declared rank (or 1500).
     ``kind``: ``player`` (a person's account) or ``bot`` (a level of keima or a GTP engine, from its starting
     rank before its first rated game)."""
 
     name: str
     kind: Literal["player", "bot"] = "player"
-    rank: str
+    rank: str | None
     provisional: bool
     rating: RatingOut
     games: RecordOut
@@ -120,8 +122,8 @@ def player_out(name: str, declared: str | None, rated: Any, record: dict[str, in
     """The answer for a player ``name`` of declared rank ``declared``, rating ``rated`` (``rating_of``'s answer)
     and ``record`` (``record_of``'s); ``bot``: a bot level's."""
     r = rating_game.initial(declared) if rated is None else rated[0]
-    return PlayerOut(name=name, kind="bot" if bot else "player", rank=ranks.rank_label(r.rating),
-                     provisional=ranks.is_provisional(r.deviation),
+    shown = shown_rank(None if rated is None else rated[0], declared)
+    return PlayerOut(name=name, kind="bot" if bot else "player", rank=shown.rank, provisional=shown.provisional,
                      rating=RatingOut(rating=r.rating, deviation=r.deviation, volatility=r.volatility),
                      games=RecordOut(won=record["won"], lost=record["lost"]))
 

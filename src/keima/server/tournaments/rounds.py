@@ -111,7 +111,9 @@ def round_handler(hub: Hub, players: Players) -> Handler:
             except Refused as exc:
                 if exc.code != "no-such-game":
                     raise
-            session = _new_session(s, rn, table, people[w], people[b], players)
+            white, black = await hub.seat_person(people[w]), await hub.seat_person(people[b])
+            assert white is not None and black is not None
+            session = _new_session(s, rn, table, white, black, players)
             await hub.service.create(session)
             await players.seat(gid, [BLACK], b)
             await players.seat(gid, [WHITE], w)

@@ -23,6 +23,7 @@ from keima.server.accounts import Player, name_key, players_of
 from keima.server.edge import same_origin
 from keima.server.errors import ErrorBody, Refused, quote
 from keima.server.games import Hub
+from keima.server.ratings import ShownRank, shown_ranks
 from keima.server.ratings import subscriber as ratings_subscriber
 from keima.server.tournaments import changes as ops
 from keima.server.tournaments import store as st
@@ -133,6 +134,8 @@ async def _out(request: Request, s: st.Stored, caller: Player | None) -> Tournam
     t, settings = s.tournament, s.settings
     people = set(s.directors) | set(s.accounts.values()) | set(s.settings.get("proposals", {}).values())
     names = await _run(st.names_of, _hub(request).store.engine, list(people))
+    # Only earned ranks (nothing typed is given): a tournament's own rank is the one it declared.
+    earned = await _run(shown_ranks, _hub(request).store.engine, dict.fromkeys(s.accounts.values()))
     rounds = []
     for rn in range(1, t.general.number_of_rounds + 1):
         info = ops.round_info(settings, rn)
@@ -150,7 +153,7 @@ async def _out(request: Request, s: st.Stored, caller: Player | None) -> Tournam
                              forfeit_minutes=int(settings.get("forfeit_minutes") or 0)),
         directors=[PersonOut(name=names.get(pid, "?"), role=role)
                    for pid, role in sorted(s.directors.items(), key=lambda x: (x[1] != "director", x[0]))],
-        players=[_player_out(p, s, names) for p in t.players],
+        players=[_player_out(p, s, names, earned) for p in t.players],
         round_list=rounds,
         you=YouOut(role=None if caller is None else s.directors.get(caller.id), player=mine,
                    proposed=None if caller is None else next(
@@ -163,10 +166,13 @@ def _made(s: st.Stored, rn: int, table: int) -> str | None:
     return gid if gid in s.made else None
 
 
-def _player_out(p: TPlayer, s: st.Stored, names: dict[str, str]) -> TPlayerOut:
+def _player_out(p: TPlayer, s: st.Stored, names: dict[str, str],
+                earned: dict[str, ShownRank] | None = None) -> TPlayerOut:
     account = s.accounts.get(p.key)
     proposed = s.settings.get("proposals", {}).get(p.key)
-    return TPlayerOut(key=p.key, name=p.name, first_name=p.first_name, rank=rank_text(p.rank), rating=p.rating,
+    shown = (earned or {}).get(account) if account is not None else None
+    return TPlayerOut(account_rank=None if shown is None else shown.rank,
+                      account_provisional=shown is not None and shown.provisional,key=p.key, name=p.name, first_name=p.first_name, rank=rank_text(p.rank), rating=p.rating,
                       club=p.club, country=p.country, account=None if account is None else names.get(account),
                       proposed_account=None if proposed is None else names.get(proposed),
                       absent=[r for r in range(1, s.tournament.general.number_of_rounds + 1) if not p.plays(r)])

@@ -155,6 +155,10 @@ class TPlayerOut(_Strict):
     #: The account a director proposed to play for this player, until it confirms (then ``account``).
     proposed_account: str | None = None
     absent: list[int]
+    #: The rank ``account`` has earned on keima (``keima.server.ratings.shown``; null before its first rated game),
+    #: shown beside the account's name, ``account_provisional`` with a "?"; pairing keeps ``rank``.
+    account_rank: str | None = None
+    account_provisional: bool = False
 
 
 class TGameOut(_Strict):

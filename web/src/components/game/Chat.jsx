@@ -22,7 +22,7 @@ function waitOf(exc) {
   return m ? Math.max(1, Math.ceil(Number(m[1]))) : 1;
 }
 
-function Messages({ id, title, messages, onMute, mine }) {
+function Messages({ id, title, messages, onMute, mine, seated = {} }) {
   const listRef = useRef(null);
   // Whether the reader is at the newest message: only then does a new one scroll the list
   // (someone reading back up is not pulled down).
@@ -42,7 +42,7 @@ function Messages({ id, title, messages, onMute, mine }) {
         <ol aria-live="polite" ref={listRef} onScroll={onScroll} tabIndex={0} aria-label={title}>
           {messages.map((m, i) => (
             <li key={`${m.at}-${i}`}>
-              {m.account ? <NameLink class="chat-from" name={m.from} /> : <span class="chat-from">{m.from}</span>} <span class="chat-text">{m.text}</span>{" "}
+              {m.account ? <NameLink class="chat-from" name={m.from} p={seated[m.from]} /> : <span class="chat-from">{m.from}</span>} <span class="chat-text">{m.text}</span>{" "}
               <small class="chat-at">{chatTime(m.at)}</small>
               {onMute && m.sender && !mine?.has(m.sender) && (
                 <button type="button" class="link chat-mute" data-testid="mute" aria-label={t("muteSender", m.from)}
@@ -86,6 +86,10 @@ export function Chat({ game, seated, send }) {
   const players = chat.filter((m) => m.to === "players");
   const spectators = chat.filter((m) => m.to === "spectators");
   const to = seated ? "players" : "spectators";
+  // A message carries its sender's name only: a player of the game gets the rank the game shows beside them.
+  const ranked = Object.fromEntries(
+    Object.values(game.players || {}).filter((p) => p?.kind === "human" && p.name).map((p) => [p.name, p]),
+  );
 
   // A "too many messages" error no longer holds once its wait has passed: it goes then.
   useEffect(() => {
@@ -165,9 +169,9 @@ export function Chat({ game, seated, send }) {
 
   return (
     <section class="chat" aria-label={t("chatPlayers")} data-testid="chat">
-      <Messages id="chat-players" title={t("chatPlayers")} messages={players} onMute={onMute} mine={mine} />
+      <Messages id="chat-players" title={t("chatPlayers")} messages={players} onMute={onMute} mine={mine} seated={ranked} />
       {!(seated && hide) && (
-        <Messages id="chat-spectators" title={t("chatSpectators")} messages={spectators} onMute={onMute} mine={mine} />
+        <Messages id="chat-spectators" title={t("chatSpectators")} messages={spectators} onMute={onMute} mine={mine} seated={ranked} />
       )}
       {muted?.size > 0 && (
         <p class="chat-muted" data-testid="muted">

@@ -4,7 +4,7 @@
 // move with its rule, a notice).
 import { t, tn } from "../../i18n.js";
 import { AcceptButton } from "../Lobby.jsx";
-import { botNoteWords, colorName, playerName } from "./names.js";
+import { bareName, botNoteWords, colorName } from "./names.js";
 
 function turnText(game, you) {
   if (game.result) return t("resultText", game.result);
@@ -32,7 +32,7 @@ export function GameStatus({ game, you, status, workerNotice, botNote }) {
       )}
       {botThinking && workerNotice !== "no-bot-worker" && (
         <p class="thinking" data-testid="thinking">
-          {game.bot_warming ? t("warming") : t("thinkingName", playerName(game.players[botColor]))}
+          {game.bot_warming ? t("warming") : t("thinkingName", bareName(game.players[botColor]))}
         </p>
       )}
       {botNote && !game.result && (

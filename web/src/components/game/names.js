@@ -21,17 +21,33 @@ export function botNoteWords(note) {
 }
 
 /**
- * The name of a seat's player ({kind, level, name, rank}) as the page shows it: keima with its
- * level in the page's language ("keima (strong)", "keima (fort)"), a GTP engine by its name
- * ("GNU Go"), a person by name and rank; `fallback` for a seat without a name.
+ * A player's rank as every name shows it beside: "3k", "3k?" while provisional (the server's
+ * `rank` and `provisional`: earned from rated games, or typed before the first one); "" for none.
  */
-export function playerName(p, fallback = "?") {
+export const rankShort = (p) => (p?.rank ? `${p.rank}${p.provisional ? "?" : ""}` : "");
+
+/** The rank in words, said to a screen reader and shown on hover: "3 kyu", "3 kyu, provisional". */
+export const rankTitle = (p) => (p?.rank ? t("rankShownWords", t("rankWords", p.rank), Boolean(p.provisional)) : "");
+
+/** The name alone of a seat's player: keima with its level in the page's language ("keima (strong)",
+ * "keima (fort)"), a GTP engine by its name ("GNU Go"), a person by name; `fallback` for none. */
+export function bareName(p, fallback = "?") {
   if (!p) return fallback;
   if (p.kind === "bot") {
     const level = p.level || /^keima \((.+)\)$/.exec(p.name || "")?.[1];
     const words = level ? tn("levelNames", level) : null;
     return words ? t("keimaAt", words) : p.name || t("bot");
   }
-  const name = p.name || fallback;
-  return p.rank ? `${name} (${t("rankWords", p.rank)})` : name;
+  return p.name || fallback;
+}
+
+/**
+ * The name of a seat's player ({kind, level, name, rank, provisional}) as the page shows it in
+ * text: the name (`bareName`) then the rank ("alice 3k?", "keima (strong) 25k?"); `fallback` for a
+ * seat without a name.
+ */
+export function playerName(p, fallback = "?") {
+  const name = bareName(p, fallback);
+  const rank = rankShort(p);
+  return rank ? `${name} ${rank}` : name;
 }
