@@ -238,6 +238,9 @@ export const en = {
     "too-many-requests": (msg) => `Too many tries in a row: ${msg.replace(/^.*try again/, "try again")}.`,
   },
   errors: {
+    "email-bounced": "Mail to this address came back: give another address first",
+    "email-verified": "This address is confirmed already: no link is needed",
+    "no-email": "Give an email address first",
     "already-director": "This player already directs the tournament",
     "already-waiting": "You are already waiting for an automatch game: cancel it first to ask again",
     "not-waiting": "You are not waiting for an automatch game (a game found already stands)",

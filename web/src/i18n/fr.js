@@ -240,6 +240,9 @@ export const fr = {
     },
   },
   errors: {
+    "email-bounced": "Les courriels envoyés à cette adresse sont revenus\u00a0: donnez d’abord une autre adresse",
+    "email-verified": "Cette adresse est déjà confirmée\u00a0: aucun lien n’est nécessaire",
+    "no-email": "Donnez d’abord une adresse de courriel",
     "already-director": "Ce joueur dirige déjà le tournoi",
     "already-waiting": "Vous attendez déjà une partie automatique : annulez d’abord pour redemander",
     "not-waiting": "Vous n’attendez pas de partie automatique (une partie trouvée reste jouée)",
