@@ -22,7 +22,7 @@ CASES = [
         "logout": "Log out", "corr": "You may close this page", "wait": "Waiting for a correspondence game",
     }, id="en-desktop"),
     pytest.param("fr-FR", 390, 844, True, {
-        "moves": "À vous\u00a0: 2", "game": "9×9, vous avez les blancs", "ago": "à l’instant", "left": r"reste",
+        "moves": "À vous\u00a0: 2", "game": "9×9, vous avez les Blancs", "ago": "à l’instant", "left": r"reste",
         "deadline": "Sans réponse, le marquage du plateau sera retenu dans", "menu": "Compte",
         "logout": "Se déconnecter", "corr": "Vous pouvez fermer cette page",
         "wait": "En attente d’une partie par correspondance",

@@ -166,6 +166,9 @@ def test_entering_conditional_moves_and_seeing_them_played(new_page: Any, ui: An
     ui.play_api(b, gid, {"type": "play", "move": "C3"})
     ui.wait_stone(a, "G7", "black")  # played for Black at once
     assert [m["vertex"] for m in server.game(gid)["moves"]] == ["D4", "C3", "G7"]
+    # The tree is read again after the move: the answered branch and the other one go (a count waits for it; a
+    # text check on several nodes fails at once).
+    expect(a.get_by_test_id("conditional-tree").locator("li .cond-node")).to_have_count(1)
     expect(a.get_by_test_id("conditional-tree").locator("li .cond-node")).to_have_text("if E5 → F6")
     shot(a, "conditional-played")
 

@@ -27,6 +27,7 @@ def test_the_confirmation_link_is_sent_again_from_the_settings(new_page: Any, se
     assert page.request.post("/api/players", data={"name": name, "password": "correct horse"}).status == 201
     assert page.request.patch("/api/me", data={"email": f"{name}@example.org"}).ok  # the first link
     page.reload()
+    page.get_by_test_id("account-menu").click()
     page.get_by_test_id("open-away").click()
     again = page.get_by_test_id("email-resend")
     expect(again).to_have_text(button)

@@ -94,9 +94,10 @@ def test_the_phone_header_takes_two_lines(new_page: Any, ui: Any, shot: Any, loc
     for path in (f"/g/{gid}", "/", "/review"):
         page.goto(path)
         page.get_by_test_id("language").wait_for()
+        page.get_by_test_id("me-name").wait_for()
         assert header_rows(page) <= 2, (path, page.locator("header").bounding_box())
         assert page.locator("header").bounding_box()["height"] < 100
-        # Every link is still there to tap (a line that does not fit scrolls sideways), the menu in view.
+        # The language menu in view (the page links are behind "Pages", below).
         menu = page.get_by_test_id("language").bounding_box()
         assert menu["x"] + menu["width"] <= 390, menu
         # A guest's way in is in view without scrolling: in French, "Modifier le nom et le niveau" came first and
@@ -104,8 +105,15 @@ def test_the_phone_header_takes_two_lines(new_page: Any, ui: Any, shot: Any, loc
         for link in ("open-register", "open-login"):
             box = page.get_by_test_id(link).bounding_box()
             assert box is not None and box["x"] + box["width"] <= 390, (path, link, box)
+    # The page links fold behind "Pages": opened, every one is on the screen, none scrolled out of sight.
+    page.get_by_test_id("nav-toggle").click()
+    for link in ("learn-link", "position-link", "tournaments-link"):  # (this page is the review's)
+        box = page.get_by_test_id(link).bounding_box()
+        assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 390, (link, box)
+    shot(page, f"phone-pages-{locale}")
     page.get_by_test_id("learn-link").click()
     expect(page).to_have_url(re.compile("/learn$"))
+    page.get_by_test_id("nav-toggle").click()
     page.get_by_test_id("position-link").click()
     expect(page).to_have_url(re.compile("/position$"))
     page.get_by_test_id("account-menu").click()

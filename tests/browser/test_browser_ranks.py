@@ -131,6 +131,7 @@ def test_the_rank_field_is_not_offered_once_earned(new_page: Any, ranked: dict[s
     post(page, "/api/session", {"name": ranked["earner"], "password": "correct horse"})
     page.reload()
     expect(page.get_by_test_id("me-name")).to_contain_text(ranked["rank"])
+    page.get_by_test_id("account-menu").click()
     page.get_by_test_id("edit-profile").click()
     form = page.get_by_test_id("form-edit")
     expect(form.locator('input[name="rank"]')).to_have_count(0)

@@ -47,9 +47,11 @@ function App() {
   const code = useSignal(lang);
   const [route, setRoute] = useState(currentRoute());
   const turns = useSignal(myTurns);
+  const [navOpen, setNavOpen] = useState(false);
 
   useEffect(() => {
     onScreen.set(route.page === "game" ? route.id : null);
+    setNavOpen(false);
   }, [route]);
 
   useEffect(() => {
@@ -110,7 +112,17 @@ function App() {
             </span>
           )}
           {/* The links and the language menu stay on one line together (the menu never wraps alone). */}
-          <div class="nav-links">
+          {/* On a phone the page links fold behind one button (the header keeps two short lines). */}
+          <div class={`nav-links${navOpen ? " open" : ""}`}>
+          <button
+            type="button"
+            class="button nav-toggle"
+            aria-expanded={navOpen ? "true" : "false"}
+            onClick={() => setNavOpen(!navOpen)}
+            data-testid="nav-toggle"
+          >
+            {t("pagesMenu")} <span aria-hidden="true">{navOpen ? "▴" : "▾"}</span>
+          </button>
           {route.page !== "home" && (
             <a href={ROOT} class="button">
               {t("newGame")}

@@ -3,9 +3,12 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
 from fastapi.testclient import TestClient
 
+from keima.server import timesource
 from keima.server.notifications.mailer import line_of, result_words
 
 from ..accounts.test_players import Browser, registered
@@ -53,3 +56,14 @@ def test_the_bell_of_a_french_player_says_the_result_in_french(client: TestClien
     wait_for(lambda: bool(finished()))
     # Said to the reader: whether they won, and how.
     assert finished() == ["Vous avez gagné contre bobfr par abandon"]
+
+
+@pytest.mark.parametrize(("hours", "lang", "said"), [
+    (23.51, "en", "The count against bob: the marking on the board stands in 23 h 30 min unless you answer"),
+    (-2, "en", "The count against bob: its deadline has passed"),
+    (-2, "fr", "Le décompte contre bob\u00a0: son délai est passé"),
+])
+def test_a_counting_reminder_read_after_its_deadline_says_it_passed(hours: float, lang: str, said: str) -> None:
+    deadline = timesource.now_utc() + timedelta(hours=hours)
+    item = {"kind": "count-deadline", "game": "g", "data": {"deadline": deadline.isoformat(), "opponent": "bob"}}
+    assert line_of(item, lang) == said

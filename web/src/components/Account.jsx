@@ -51,12 +51,18 @@ function AccountMenu({ children }) {
         type="button"
         class="link account-menu"
         aria-haspopup="menu"
+        aria-label={t("accountMenu")}
         aria-expanded={open ? "true" : "false"}
         onClick={() => setOpen(!open)}
         ref={button}
         data-testid="account-menu"
       >
-        {t("accountMenu")} <span aria-hidden="true">▾</span>
+        {/* The word on a wide screen, a figure on a phone (the label says it to a screen reader). */}
+        <span class="account-menu-word">{t("accountMenu")}</span>
+        <svg class="account-menu-icon" viewBox="0 0 24 24" width="20" height="20" aria-hidden="true">
+          <path fill="currentColor" d="M12 12a5 5 0 1 0 0-10 5 5 0 0 0 0 10zm0 2c-4.4 0-9 2.2-9 5v3h18v-3c0-2.8-4.6-5-9-5z" />
+        </svg>{" "}
+        <span aria-hidden="true">▾</span>
       </button>
       {open && (
         <div class="account-menu-list" role="menu" ref={list} onClick={() => setOpen(false)}

@@ -147,7 +147,12 @@ export function Bell({ player }) {
         ref={button}
         data-testid="bell"
       >
-        {t("notifications")}
+        {/* The word on a wide screen, a bell on a phone (the button's label says it to a screen reader). */}
+        <span class="bell-word">{t("notifications")}</span>
+        <svg class="bell-icon" viewBox="0 0 24 24" width="20" height="20" aria-hidden="true">
+          <path fill="currentColor"
+            d="M12 22a2.5 2.5 0 0 0 2.45-2h-4.9A2.5 2.5 0 0 0 12 22zm7-6V11a7 7 0 0 0-5.5-6.84V3.5a1.5 1.5 0 0 0-3 0v.66A7 7 0 0 0 5 11v5l-2 2v1h18v-1z" />
+        </svg>
         {unread ? <span class="count">{unread}</span> : null}
       </button>
       {open && (

@@ -81,6 +81,8 @@ function SummaryClocks({ g, readAt }) {
             <span class="lobby-clock" data-testid={`lobby-clock-${c}`} aria-label={t("labelled", t("clockLeft", name), text)}>
               <span class={`stone-icon ${c}`} aria-hidden="true"></span>
               {text}
+              {/* A correspondence clock standing still says why (as the game page does). */}
+              {g.paused?.[c] && ` (${t(g.paused[c] === "weekend" ? "pausedWeekend" : "pausedVacation")})`}
             </span>
           </Fragment>
         );
@@ -92,10 +94,17 @@ function SummaryClocks({ g, readAt }) {
 /** "My games"' line of an account's wait for a correspondence automatch game, with its Cancel. */
 function CorrespondenceWait() {
   const wait = useSignal(automatchWait);
-  const now = useServerNow(Boolean(wait), 1000);
-  const [at] = useState(() => now);
+  // Counted on this device's clock from the server's answer (the server's own clock may be set apart from it).
+  const [now, setNow] = useState(Date.now());
+  const [at, setAt] = useState(Date.now());
+  useEffect(() => setAt(Date.now()), [wait]);
+  useEffect(() => {
+    if (!wait) return undefined;
+    const tick = setInterval(() => setNow(Date.now()), 1000);
+    return () => clearInterval(tick);
+  }, [wait]);
   if (!wait || wait.page_needed !== false) return null;
-  const since = Math.max(0, Math.round((wait.waited_s ?? 0) + now - at));
+  const since = Math.max(0, Math.round((wait.waited_s ?? 0) + (now - at) / 1000));
   return (
     <p class="corr-wait" data-testid="corr-wait">
       {t("automatchCorrWaiting", (wait.sizes || []).map((n) => `${n}×${n}`).join(", "), waited(since))}{" "}

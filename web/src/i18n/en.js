@@ -443,6 +443,7 @@ export const en = {
   editProfile: "Edit name and rank",
   turnTitle: (n) => (n === 1 ? "Your turn!" : `Your turn in ${n} games!`),
   // The account's menu, the bell's lines, the games waiting for a move, the counting deadline (docs/web-ui.md).
+  pagesMenu: "Pages",
   accountMenu: "Account",
   ago: (s) =>
     s < 60 ? "just now" : s < 3600 ? `${Math.floor(s / 60)} min ago` : s < 86400 ? `${Math.floor(s / 3600)} h ago`

@@ -446,11 +446,12 @@ export const fr = {
   editProfile: "Modifier le nom et le niveau",
   turnTitle: (n) => (n === 1 ? "À vous de jouer\u00a0!" : `À vous dans ${n} parties\u00a0!`),
   // Le menu du compte, les lignes de la cloche, les parties qui attendent un coup, la fin du décompte.
+  pagesMenu: "Pages",
   accountMenu: "Compte",
   ago: (s) =>
     s < 60 ? "à l’instant" : s < 3600 ? `il y a ${Math.floor(s / 60)}\u00a0min` : s < 86400
       ? `il y a ${Math.floor(s / 3600)}\u00a0h` : `il y a ${Math.floor(s / 86400)}\u00a0j`,
-  bellGame: (size, color) => `${size}×${size}${color ? `, vous avez les ${color === "B" ? "noirs" : "blancs"}` : ""}`,
+  bellGame: (size, color) => `${size}×${size}${color ? `, vous avez les ${color === "B" ? "Noirs" : "Blancs"}` : ""}`,
   chatCount: (n) => `${n} messages`,
   movesCount: (n) => `À vous\u00a0: ${n}`,
   movesTitle: "Parties qui attendent votre coup",

@@ -69,7 +69,7 @@ def waits_alone(entry: automatch.Entry) -> bool:
 class Matchmaker:
     """The automatch of one process (``app.state.matchmaker``); see the module docstring."""
 
-    def __init__(self, hub: Hub, players: Players, *, clock: Callable[[], float] = time.time,
+    def __init__(self, hub: Hub, players: Players, *, clock: Callable[[], float] = timesource.now,
                  sweep_s: float = 1.0, keep_matched_s: float = 60.0, recheck_s: float = 5.0,
                  grace_s: float = 3.0) -> None:
         self.hub = hub

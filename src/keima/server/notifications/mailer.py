@@ -95,6 +95,7 @@ _WORDS: dict[str, dict[str, str]] = {
         "clock-low": "Your clock against {opponent} is running low: {left} left",
         "automatch": "Automatch found your game against {opponent}",
         "count-deadline": "The count against {opponent}: the marking on the board stands in {left} unless you answer",
+        "count-deadline.past": "The count against {opponent}: its deadline has passed",
         "tournament-round.paired": "{name}: round {round} is paired",
         "tournament-round.started": "{name}: round {round} has started",
         "tournament-round.starts": "{name}: round {round} starts on {when} (UTC)",
@@ -111,6 +112,7 @@ _WORDS: dict[str, dict[str, str]] = {
         "automatch": "L’appariement automatique a trouvé votre partie contre {opponent}",
         "count-deadline": "Le décompte contre {opponent} : le marquage du plateau sera retenu dans {left} sans "
                           "réponse de votre part",
+        "count-deadline.past": "Le décompte contre {opponent}\u00a0: son délai est passé",
         "tournament-round.paired": "{name}\u00a0: la ronde {round} est appariée",
         "tournament-round.started": "{name}\u00a0: la ronde {round} a commencé",
         "tournament-round.starts": "{name}\u00a0: la ronde {round} commence le {when} (UTC)",
@@ -171,9 +173,11 @@ def line_of(item: dict[str, Any], lang: str) -> str:
     left = data.get("left")
     key = item["kind"]
     when = ""
-    if key == "count-deadline":  # the time left until the marking stands, as of the reading
+    if key == "count-deadline":  # the time left until the marking stands, as of the reading; then said in the past
         deadline = _instant(data.get("deadline"))
-        left = None if deadline is None else max(60.0, (deadline - timesource.now_utc()).total_seconds())
+        left = None if deadline is None else (deadline - timesource.now_utc()).total_seconds()
+        if left is not None and left <= 0:
+            key = "count-deadline.past"
     if key == "tournament-round":  # one text per action; a start still to come says when
         key = f"{key}.{data.get('action', 'paired')}"
         start = _instant(data.get("start_at"))

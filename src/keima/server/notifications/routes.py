@@ -118,7 +118,8 @@ def _check(request: Request, purpose: str, text: str, sig: str) -> None:
 def _page(title: str, body: str) -> HTMLResponse:
     return HTMLResponse(f"<!doctype html><html><head><meta charset=utf-8><meta name=viewport "
                         f"content='width=device-width'><title>{escape(title)}</title></head>"
-                        f"<body><h1>{escape(title)}</h1>{body}</body></html>")
+                        f"<body><h1>{escape(title)}</h1>{body}<p><a href='/'>keima: back to the games / retour aux "
+                        "parties</a></p></body></html>")
 
 
 @router.get("/api/stats/email")

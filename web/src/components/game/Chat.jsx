@@ -9,11 +9,19 @@ import { useSignal } from "../../hooks.js";
 import { errorWords, lang, t } from "../../i18n.js";
 import { NameLink } from "../PlayerLink.jsx";
 import { me, playersApi } from "../../players.js";
+import { serverNow } from "../../time.js";
 
-/** The time of a message in the page's language ("10:05" in French, "10:05 AM" in English). */
-export function chatTime(at, code = lang.get()) {
+/**
+ * The time of a message in the page's language ("10:05" in French, "10:05 AM" in English), with its day when it is
+ * not today's ("Wed 2 Dec, 10:05"): a correspondence game's chat spans weeks.
+ */
+export function chatTime(at, code = lang.get(), today = new Date(serverNow() * 1000)) {
   const d = new Date(at);
-  return Number.isNaN(d.getTime()) ? "" : d.toLocaleTimeString(code, { hour: "2-digit", minute: "2-digit" });
+  if (Number.isNaN(d.getTime())) return "";
+  const sameDay = d.toDateString() === today.toDateString();
+  return sameDay
+    ? d.toLocaleTimeString(code, { hour: "2-digit", minute: "2-digit" })
+    : d.toLocaleString(code, { weekday: "short", day: "numeric", month: "short", hour: "2-digit", minute: "2-digit" });
 }
 
 /** Seconds a refused burst must wait, read from the server's "try again in N s" (1 when it does not say). */

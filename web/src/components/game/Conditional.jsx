@@ -47,15 +47,20 @@ export function usePlanner(game, live) {
   // A draft the player changed and has not saved: a stored tree read after each change of the game never
   // replaces it (a read that came back after the first clicks emptied the tree).
   const dirty = useRef(false);
+  // Reads and saves answer in any order: only the answer to the one asked last is kept (a save's answer that came
+  // after the read following the opponent's move put back the branches the answer had dropped).
+  const asked = useRef(0);
   const id = game?.id;
   useEffect(() => {
     if (!available) {
       setOn(false);
       return;
     }
+    const mine = ++asked.current;
     api
       .conditional(id)
       .then((data) => {
+        if (mine !== asked.current) return;
         setStored(data);
         if (!dirty.current) {
           setDraft(copyTree(data.tree));
@@ -111,8 +116,10 @@ export function usePlanner(game, live) {
       setNote({ path: missing, say: () => t("condUnanswered") });
       return false;
     }
+    const mine = ++asked.current;
     try {
       const data = await api.setConditional(id, { version: game.version, tree });
+      if (mine !== asked.current) return true; // the game moved on meanwhile: the read asked since says it all
       setStored(data);
       dirty.current = false;
       setDraft(copyTree(data.tree));
