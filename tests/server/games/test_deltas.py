@@ -165,3 +165,22 @@ def test_a_move_at_move_250_of_19x19_costs_a_watcher_under_300_bytes(client: Tes
         whole = len(json.dumps(state(client, gid), separators=(",", ":")))
     assert sizes[-1] <= 300, sizes[-1]
     assert whole > 20 * sizes[-1]  # what every watcher got for each move before
+
+
+def test_the_pass_that_ends_the_play_stops_a_fischer_clock_at_its_cap(client: TestClient) -> None:
+    # White's Fischer clock is at its cap: the pass's increment gives back what the pass used, so the side's
+    # stored time does not change; the delta must still say that no clock runs any more (the page kept counting
+    # White's clock down).
+    clock = {"type": "fischer", "main": 600, "increment": 60, "max": 600}
+    gid, black, white = two_players(c := client, size=9, clock=clock)
+    with watch(c, gid) as ws:
+        game = ws.receive_json()["game"]
+        for token, action in ((black, {"type": "play", "move": "E5"}), (white, {"type": "pass"}),
+                              (black, {"type": "pass"})):
+            after = act(c, gid, token, action)["game"]["version"]
+            for msg in collect(ws, after):
+                game = apply_delta(game, msg)
+                if "clock" in msg:
+                    game["clock"] = {**game["clock"], **msg["clock"]}
+        assert game["phase"] == "scoring"
+        assert game["clock"]["running"] is None, game["clock"]

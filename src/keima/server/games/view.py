@@ -384,11 +384,15 @@ def _fields(s: ViewedGame, now: float) -> dict[str, Any]:
 
 
 def _clock_sides(s: ViewedGame, now: float) -> dict[str, Any] | None:
-    # What a delta compares to tell whether a side's clock changed: the stored sides (not the running reading).
+    # What a delta compares to tell whether the clock changed: the stored sides (not the running reading), and
+    # which side runs (the pass that ends the play stops a clock whose side did not change: a Fischer clock at its
+    # cap, where the increment makes up for the time used).
     if not s.clock.enabled:
         return None
-    return {color_out(c): (side.main, side.periods, side.period, side.stones, side.expired, side.tz, side.away)
-            for c, side in s.clock.sides.items()}
+    out: dict[str, Any] = {color_out(c): (side.main, side.periods, side.period, side.stones, side.expired, side.tz,
+                                          side.away) for c, side in s.clock.sides.items()}
+    out["running"] = s.clock.running
+    return out
 
 
 def with_you(state: str, seats: frozenset[int]) -> str:
