@@ -1,4 +1,4 @@
-import { useEffect, useState } from "preact/hooks";
+import { useEffect, useLayoutEffect, useState } from "preact/hooks";
 import { serverNow } from "./time.js";
 
 /** Current value of a signal (signal.js); the component re-renders when it changes. */
@@ -37,4 +37,21 @@ export function useServerNow(ticking, every = 250) {
     return () => clearInterval(timer);
   }, [ticking, every]);
   return now;
+}
+
+/**
+ * Places the pop-up `list` (position: fixed) under its `button` while `open`, kept on the screen: its left edge at
+ * the button's (`align` "left") or its right edge at the button's ("right"), 8 px from the screen's edges at least.
+ * Placed again when `deps` change (its contents, so its width).
+ */
+export function usePlacedUnder(open, button, list, align = "left", deps = []) {
+  useLayoutEffect(() => {
+    const el = list.current;
+    if (!open || !el || !button.current) return;
+    const at = button.current.getBoundingClientRect();
+    const margin = 8;
+    const wanted = align === "right" ? at.right - el.offsetWidth : at.left;
+    el.style.top = `${Math.round(at.bottom + 4)}px`;
+    el.style.left = `${Math.round(Math.max(margin, Math.min(wanted, window.innerWidth - el.offsetWidth - margin)))}px`;
+  }, [open, ...deps]);
 }

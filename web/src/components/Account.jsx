@@ -1,7 +1,7 @@
 // The header's account box: the player's name and rank, the bell, and a menu of the account's
 // actions (the forms to edit them, the settings, the password, log out, the sound). A guest is made by the first action that needs a player.
-import { useEffect, useLayoutEffect, useRef, useState } from "preact/hooks";
-import { useSignal } from "../hooks.js";
+import { useEffect, useRef, useState } from "preact/hooks";
+import { usePlacedUnder, useSignal } from "../hooks.js";
 import { errorWords, t } from "../i18n.js";
 import { me, playersApi, refreshMe, setSound, sound, soundIsOn } from "../players.js";
 import { NameLink, Rank } from "./PlayerLink.jsx";
@@ -18,15 +18,7 @@ function AccountMenu({ children }) {
   const [open, setOpen] = useState(false);
   const button = useRef(null);
   const list = useRef(null);
-  useLayoutEffect(() => {
-    const el = list.current;
-    if (!open || !el || !button.current) return;
-    const at = button.current.getBoundingClientRect();
-    const margin = 8;
-    el.style.top = `${Math.round(at.bottom + 4)}px`;
-    const left = Math.min(at.right - el.offsetWidth, window.innerWidth - el.offsetWidth - margin);
-    el.style.left = `${Math.round(Math.max(margin, left))}px`;
-  }, [open]);
+  usePlacedUnder(open, button, list, "right");
   useEffect(() => {
     if (!open) return undefined;
     const away = (e) => {

@@ -7,8 +7,9 @@
 // browser's permission on that click; then a new one shows while the tab is in the background. Opening it
 // reads them again. The list is placed under the button within the screen: the account bar it sits in may
 // be at the screen's left edge, or (on a phone) a strip that scrolls sideways and would clip it.
-import { useEffect, useLayoutEffect, useRef, useState } from "preact/hooks";
+import { useEffect, useRef, useState } from "preact/hooks";
 import { ROOT } from "../api.js";
+import { usePlacedUnder } from "../hooks.js";
 import { t } from "../i18n.js";
 import { bellRang, onScreen, playersApi } from "../players.js";
 import { formatSeconds, serverNow } from "../time.js";
@@ -51,14 +52,7 @@ export function Bell({ player }) {
       .catch(() => {});
   };
 
-  useLayoutEffect(() => {
-    const el = list.current;
-    if (!open || !el || !button.current) return;
-    const at = button.current.getBoundingClientRect();
-    const margin = 8;
-    el.style.top = `${Math.round(at.bottom + 4)}px`;
-    el.style.left = `${Math.round(Math.max(margin, Math.min(at.left, window.innerWidth - el.offsetWidth - margin)))}px`;
-  }, [open, items.length]);
+  usePlacedUnder(open, button, list, "left", [items.length]);
 
   // The game on screen answers its lines: they are read (on the server too, so that every page's count drops).
   function readHere(list) {

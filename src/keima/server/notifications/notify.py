@@ -187,10 +187,14 @@ def read_in(conn: Connection, player_id: str, game_id: str, kinds: tuple[Kind, .
     """Mark the player's notifications about ``game_id`` (of ``kinds``; None: all) read, in ``conn``'s transaction;
     their pages hear of it. Returns how many changed."""
     n = notifications.c
-    q = notifications.update().where(n.player_id == player_id, n.game_id == game_id, n.read.is_(False))
-    if kinds is not None:
-        q = q.where(n.kind.in_(kinds))
-    changed = int(conn.execute(q.values(read=True)).rowcount)
+    return _mark(conn, player_id, n.game_id == game_id, *(() if kinds is None else (n.kind.in_(kinds),)))
+
+
+def _mark(conn: Connection, player_id: str, *where: Any) -> int:
+    # Mark the player's unread notifications matching ``where`` read; their pages hear of it (the bell's count).
+    n = notifications.c
+    changed = int(conn.execute(notifications.update().where(n.player_id == player_id, n.read.is_(False), *where)
+                               .values(read=True)).rowcount)
     if changed:
         bell.stored(conn, player_id)
     return changed
@@ -352,14 +356,7 @@ def mark_read(engine: Engine, player_id: str, ids: list[int] | None, game: str |
     with engine.begin() as conn:
         if game is not None:
             return read_in(conn, player_id, game)
-        n = notifications.c
-        q = notifications.update().where(n.player_id == player_id, n.read.is_(False))
-        if ids is not None:
-            q = q.where(n.id.in_(ids))
-        changed = int(conn.execute(q.values(read=True)).rowcount)
-        if changed:
-            bell.stored(conn, player_id)
-        return changed
+        return _mark(conn, player_id, *(() if ids is None else (notifications.c.id.in_(ids),)))
 
 
 def warn_handler(service: GameService) -> Handler:
