@@ -5,8 +5,9 @@
 // the server every minute that the player is here (no email for 5 minutes). The browser's own
 // notifications (the Notification API) are off until the player turns them on, which asks the
 // browser's permission on that click; then a new one shows while the tab is in the background. Opening it
-// reads them again. The list is placed under the button within the screen: the account bar it sits in may
-// be at the screen's left edge, or (on a phone) a strip that scrolls sideways and would clip it.
+// reads them again. The server keeps one line per game and kind (the newest); each says when it came and which
+// game (board, colour, move, time left). A game's lines are read by themselves while its page is on screen. The
+// list is placed under the button within the screen (the account bar may be at the screen's left edge).
 import { useEffect, useRef, useState } from "preact/hooks";
 import { ROOT } from "../api.js";
 import { usePlacedUnder } from "../hooks.js";
