@@ -163,6 +163,8 @@ export function errorWords(exc, what = null) {
   if (fieldName) return serverLanguage ? t("labelled", fieldName, message) : t("fieldRefused", fieldName);
   const own = (exc?.code === "invalid-request" && what) || tn("errors", exc?.code);
   if (!own) return message || t("errorTitle");
-  if (!serverLanguage || !message || ["network", "no-such-game"].includes(exc?.code)) return own;
+  // The server's sentence is left out where the page's words say it already ("Log in first: ...: log in first").
+  const repeats = own.toLowerCase().includes(message.toLowerCase());
+  if (!serverLanguage || !message || repeats || ["network", "no-such-game"].includes(exc?.code)) return own;
   return t("labelled", own, message);
 }

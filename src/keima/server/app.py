@@ -45,6 +45,7 @@ from keima.server.reviews import (
     stored_game,
 )
 from keima.server.storage import Store, default_url, make_engine, migrate
+from keima.server.tournaments import player_routes as tournament_player_routes
 from keima.server.tournaments import results as tournament_results
 from keima.server.tournaments import round_routes
 from keima.server.tournaments import rounds as tournament_rounds
@@ -157,6 +158,7 @@ def create_app(db_url: str | None = None, *, pubsub: PubSub | None = None, dist:
     app.include_router(player_games_routes.router)
     app.include_router(tournament_routes.router)
     app.include_router(round_routes.router)
+    app.include_router(tournament_player_routes.router)
     app.include_router(notification_routes.router)
     app.include_router(mutes_routes.router)
     app.include_router(conditional_routes.router)

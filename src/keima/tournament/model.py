@@ -10,6 +10,7 @@ them. Scores that can hold a half (a draw, an absence worth half a point) are ke
 from __future__ import annotations
 
 import enum
+import re
 import unicodedata
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
@@ -39,12 +40,20 @@ def one_line(text: str) -> str:
     return "".join(" " if is_line_breaking(ch) else ch for ch in text)
 
 
-def parse_rank(text: str) -> int:
+def parse_rank(text: str, *, strict: bool = False) -> int:
     """Return the rank written ``12K``, ``3D`` (also ``12k``, ``3d``, a bare number for kyu, ``1P``..``9P`` for
     professionals, counted as 7D to 9D as OpenGotha does), clamped to 30K..9D.
 
+    ``strict`` (what a person types: the server's forms) takes only 1K..30K, 1D..9D and 1P..9P, with their letter,
+    and clamps nothing: "40k" is refused rather than registered as 30K.
+
     Raises :class:`TournamentError` for anything else."""
     s = text.strip()
+    if strict:
+        m = re.fullmatch(r"([1-9][0-9]?)\s*([kKdDpP])", s)
+        limit = {"K": 30, "D": 9, "P": 9}.get(m.group(2).upper(), 0) if m else 0
+        if m is None or int(m.group(1)) > limit:
+            raise TournamentError(f"not a rank: {text[:20]!r}: write 30k to 1k, 1d to 9d or 1p to 9p")
     if not s:
         raise TournamentError("empty rank")
     suffix = s[-1].upper()
@@ -359,7 +368,8 @@ class Tournament:
         """This tournament with ``player`` registered. Raises :class:`TournamentError` when a player of the same
         name and first name (the same key) is already registered."""
         if any(p.key == player.key for p in self.players):
-            raise TournamentError(f"{player.name} {player.first_name} is already registered")
+            who = " ".join(x for x in (player.name.strip(), player.first_name.strip()) if x)
+            raise TournamentError(f"{who} is already registered")
         return replace(self, players=self.players + (player,))
 
     def games_of_round(self, round_number: int) -> list[Game]:

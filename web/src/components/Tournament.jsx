@@ -8,11 +8,11 @@ import { ROOT, request } from "../api.js";
 import { LiveSocket } from "../socket.js";
 import { tt } from "../i18n.js";
 import { ErrorNote } from "./ErrorNote.jsx";
-import { PlayerLink } from "./PlayerLink.jsx";
+import { NewTournamentForm, TournamentSettings } from "./TournamentSettings.jsx";
+import { SignUp, TournamentPlayers } from "./TournamentPlayers.jsx";
 
 const tapi = {
   list: () => request("GET", "api/tournaments"),
-  create: (body) => request("POST", "api/tournaments", body),
   get: (id) => request("GET", `api/tournaments/${encodeURIComponent(id)}`),
   standings: (id) => request("GET", `api/tournaments/${encodeURIComponent(id)}/standings`),
   me: (id) => request("GET", `api/tournaments/${encodeURIComponent(id)}/me`),
@@ -26,32 +26,16 @@ const RESULTS = ["unknown", "black", "white", "draw", "both_lose", "both_win"];
 export function TournamentList({ onOpen }) {
   const [list, setList] = useState(null);
   const [error, setError] = useState(null);
-  const [form, setForm] = useState({ name: "", rounds: 5, system: "mcmahon", size: 19, online: false, rated: false });
 
   useEffect(() => {
     tapi.list().then((d) => setList(d.tournaments), setError);
   }, []);
 
-  async function submit(e) {
-    e.preventDefault();
-    setError(null);
-    try {
-      const t = await tapi.create({ ...form, rounds: Number(form.rounds), size: Number(form.size) });
-      onOpen(t.id);
-    } catch (exc) {
-      setError(exc);
-    }
-  }
-
-  const field = (k) => (e) => {
-    const el = e.currentTarget;
-    setForm({ ...form, [k]: el.type === "checkbox" ? el.checked : el.value });
-  };
-
   return (
     <div class="tourney">
       <section class="tourney-box">
         <h2>{tt("listTitle")}</h2>
+        <ErrorNote error={error} />
         {list === null ? (
           <p>…</p>
         ) : list.length === 0 ? (
@@ -68,39 +52,7 @@ export function TournamentList({ onOpen }) {
       </section>
       <section class="tourney-box">
         <h2>{tt("createTitle")}</h2>
-        <form class="tourney-form" onSubmit={submit} data-testid="tournament-form">
-          <label>
-            {tt("name")}
-            <input value={form.name} onInput={field("name")} required maxLength={100} data-testid="t-name" />
-          </label>
-          <label>
-            {tt("rounds")}
-            <input type="number" min="1" max="20" value={form.rounds} onInput={field("rounds")} />
-          </label>
-          <label>
-            {tt("system")}
-            <select value={form.system} onChange={field("system")}>
-              <option value="mcmahon">McMahon</option>
-              <option value="swiss">{tt("swiss")}</option>
-            </select>
-          </label>
-          <label>
-            {tt("size")}
-            <select value={form.size} onChange={field("size")}>
-              {[19, 13, 9].map((n) => (
-                <option key={n} value={n}>{`${n}×${n}`}</option>
-              ))}
-            </select>
-          </label>
-          <label class="check">
-            <input type="checkbox" checked={form.online} onChange={field("online")} /> {tt("online")}
-          </label>
-          <label class="check">
-            <input type="checkbox" checked={form.rated} onChange={field("rated")} /> {tt("rated")}
-          </label>
-          <button type="submit" data-testid="t-create">{tt("create")}</button>
-          <ErrorNote error={error} />
-        </form>
+        <NewTournamentForm onOpen={onOpen} />
       </section>
     </div>
   );
@@ -179,11 +131,7 @@ export function TournamentPage({ id }) {
         <button class="link" onClick={() => setProjector(!projector)} data-testid="t-projector">
           {projector ? tt("projectorOff") : tt("projectorOn")}
         </button>
-        {t.settings.registration_open && !t.you.player && !t.you.proposed && (
-          <button onClick={() => act("POST", "signup")} data-testid="t-signup">
-            {tt("signUp")}
-          </button>
-        )}
+        <SignUp t={t} reload={reload} />
         {t.you.proposed && !t.you.player && (
           <p class="proposal" data-testid="t-proposal">
             {tt("proposedToYou", playerName(t, t.you.proposed))}{" "}
@@ -216,7 +164,8 @@ export function TournamentPage({ id }) {
         <Pairings t={t} round={round} director={director && !projector} act={act} />
       </section>
       <Standings t={t} standings={standings} />
-      {!projector && <Players t={t} />}
+      {!projector && <TournamentPlayers t={t} director={director} reload={reload} />}
+      {director && !projector && <TournamentSettings t={t} reload={reload} />}
       {director && !projector && <DirectorTools t={t} act={act} />}
     </div>
   );
@@ -454,43 +403,6 @@ function Standings({ t, standings }) {
 function playerName(t, key) {
   const p = t.players.find((x) => x.key === key);
   return p ? `${p.name} ${p.first_name}`.trim() : key;
-}
-
-function Players({ t }) {
-  return (
-    <section class="tourney-box">
-      <h3>{tt("playersN", t.players.length)}</h3>
-      <div class="scroll" tabIndex={0} role="region" aria-label={tt("playersN", t.players.length)}>
-        <table class="tourney-table" data-testid="players">
-          <thead>
-            <tr>
-              <th>{tt("player")}</th>
-              <th>{tt("rank")}</th>
-              <th>{tt("club")}</th>
-              <th>{tt("account")}</th>
-              <th>{tt("absentIn")}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {t.players.map((p) => (
-              <tr key={p.key}>
-                <td>{`${p.name} ${p.first_name}`.trim()}</td>
-                <td>{p.rank}</td>
-                <td>{[p.club, p.country].filter(Boolean).join(" ")}</td>
-                <td data-testid={`account-${p.key}`}>
-                  {/* The account's name as everywhere, with the rank it earned on keima (pairing keeps the declared one). */}
-                  {p.account ? (
-                    <PlayerLink p={{ kind: "human", name: p.account, rank: p.account_rank, provisional: p.account_provisional }} />
-                  ) : p.proposed_account ? tt("proposedAccount", p.proposed_account) : ""}
-                </td>
-                <td>{p.absent.join(", ")}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
-    </section>
-  );
 }
 
 function DirectorTools({ t, act }) {

@@ -5,8 +5,8 @@ federations (the pairing and the standings themselves are ``keima.tournament``).
 
 from __future__ import annotations
 
-from keima.server.tournaments import results, round_routes, rounds, routes
+from keima.server.tournaments import player_routes, results, round_routes, rounds, routes
 
 __all__ = [
-    "results", "round_routes", "rounds", "routes"
+    "player_routes", "results", "round_routes", "rounds", "routes"
 ]

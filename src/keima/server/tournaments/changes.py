@@ -112,21 +112,6 @@ def rated_result(g: Game) -> str:
 
 
 # -- the tournament and its directors ----------------------------------------------------------------------------
-def update(patch: dict[str, Any]) -> Change:
-    """Change the settings named in ``patch`` (``name`` is the engine's; the others the server's)."""
-
-    def do(s: Stored) -> Outcome:
-        t, settings = s.tournament, dict(s.settings)
-        if "name" in patch:
-            t = replace(t, general=replace(t.general, name=patch["name"]))
-        for k in ("online", "rated", "registration_open", "forfeit_minutes", "clock"):
-            if k in patch:
-                settings[k] = patch[k]
-        return Outcome(t, settings, [("settings", dict(patch))])
-
-    return do
-
-
 def add_director(pid: str, name: str) -> Change:
     """Name the account ``pid`` (``name``) a co-director (409 when it directs already)."""
 
@@ -206,20 +191,6 @@ def sign_up(player: Player, account: str) -> Change:
         if not s.settings.get("registration_open"):
             raise Refused("registration-closed", "registration is closed for this tournament")
         return inner(s)
-
-    return do
-
-
-def withdraw(key: str) -> Change:
-    """Remove a player who has no game nor bye yet (409 otherwise)."""
-
-    def do(s: Stored) -> Outcome:
-        t = s.tournament
-        _player(t, key)
-        if any(key in (g.white, g.black) for g in t.games) or key in t.byes.values():
-            raise Refused("wrong-phase", "this player has been paired: mark them absent instead")
-        t = replace(t, players=tuple(p for p in t.players if p.key != key))
-        return Outcome(t, s.settings, [("withdraw", {"player": key})], unbind=[key] if key in s.accounts else [])
 
     return do
 

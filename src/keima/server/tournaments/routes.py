@@ -26,6 +26,8 @@ from keima.server.games import Hub
 from keima.server.ratings import ShownRank, shown_ranks
 from keima.server.ratings import subscriber as ratings_subscriber
 from keima.server.tournaments import changes as ops
+from keima.server.tournaments import player_ops
+from keima.server.tournaments import settings as settings_of
 from keima.server.tournaments import store as st
 from keima.server.tournaments.limits import CREATED_PER_DAY, check_players
 from keima.server.tournaments.schemas import (
@@ -36,6 +38,7 @@ from keima.server.tournaments.schemas import (
     PlayerIn,
     RoundOut,
     SettingsOut,
+    SignUpIn,
     TGameOut,
     TournamentLine,
     TournamentOut,
@@ -48,7 +51,6 @@ from keima.tournament import opengotha_xml, rating_lists
 from keima.tournament.model import (
     DEFAULT_CRITERIA,
     GeneralParameters,
-    HandicapParameters,
     PairingParameters,
     System,
     Tournament,
@@ -148,9 +150,7 @@ async def _out(request: Request, s: st.Stored, caller: Player | None) -> Tournam
     return TournamentOut(
         id=s.id, name=t.general.name, system=t.system.value.lower(), rounds=t.general.number_of_rounds,
         size=int(t.general.size), komi=t.general.komi, version=s.version,
-        settings=SettingsOut(online=bool(settings.get("online")), rated=bool(settings.get("rated")),
-                             registration_open=bool(settings.get("registration_open")),
-                             forfeit_minutes=int(settings.get("forfeit_minutes") or 0)),
+        settings=SettingsOut(**settings_of.out(t, settings)),
         directors=[PersonOut(name=names.get(pid, "?"), role=role)
                    for pid, role in sorted(s.directors.items(), key=lambda x: (x[1] != "director", x[0]))],
         players=[_player_out(p, s, names, earned) for p in t.players],
@@ -172,8 +172,10 @@ def _player_out(p: TPlayer, s: st.Stored, names: dict[str, str],
     proposed = s.settings.get("proposals", {}).get(p.key)
     shown = (earned or {}).get(account) if account is not None else None
     return TPlayerOut(account_rank=None if shown is None else shown.rank,
-                      account_provisional=shown is not None and shown.provisional,key=p.key, name=p.name, first_name=p.first_name, rank=rank_text(p.rank), rating=p.rating,
-                      club=p.club, country=p.country, account=None if account is None else names.get(account),
+                      account_provisional=shown is not None and shown.provisional, key=p.key, name=p.name,
+                      first_name=p.first_name, rank=rank_text(p.rank), rating=p.rating, club=p.club,
+                      country=p.country, ffg_licence=p.ffg_licence, egf_pin=p.egf_pin,
+                      account=None if account is None else names.get(account),
                       proposed_account=None if proposed is None else names.get(proposed),
                       absent=[r for r in range(1, s.tournament.general.number_of_rounds + 1) if not p.plays(r)])
 
@@ -181,24 +183,15 @@ def _player_out(p: TPlayer, s: st.Stored, names: dict[str, str],
 # -- creating ----------------------------------------------------------------------------------------------------
 def _new_tournament(body: NewTournament) -> Tournament:
     system = System.MCMAHON if body.system == "mcmahon" else System.SWISS
-    try:
-        bar = parse_rank(body.mm_bar)
-    except TournamentError as exc:
-        raise Refused("invalid-request", str(exc), field="mm_bar") from None
     day = body.begin_date or timesource.now_utc().date().isoformat()
     general = GeneralParameters(
-        name=body.name, short_name=(body.name.replace(" ", "")[:20] or "tournament"), location=body.location,
-        begin_date=day, end_date=day, number_of_rounds=body.rounds, size=str(body.size), komi=str(body.komi),
-        rules=body.rules, internet=body.online, mm_bar=bar)
-    # Swiss rounds are even games; McMahon keeps OpenGotha's handicap rule.
-    handicap = HandicapParameters() if system is System.MCMAHON else HandicapParameters(ceiling=0)
-    t = Tournament(general=general, handicap=handicap, criteria=DEFAULT_CRITERIA[system],
-                   pairing=PairingParameters.for_system(system))
-    try:
-        t.general.ruleset()
-    except TournamentError as exc:
-        raise Refused("invalid-request", str(exc), field="rules") from None
-    return t
+        name=body.name, short_name=(body.name.replace(" ", "")[:20] or "tournament"), begin_date=day, end_date=day)
+    t = Tournament(general=general, handicap=settings_of.handicap_for(system, body.size),
+                   criteria=DEFAULT_CRITERIA[system], pairing=PairingParameters.for_system(system))
+    # The form's values over the defaults, by the rules of a change (``settings.apply``).
+    values = body.model_dump(exclude={"clock", "rated", "registration_open", "forfeit_minutes"})
+    values["begin_date"], values["end_date"] = day, values["end_date"] or day
+    return settings_of.apply(t, values)
 
 
 async def _create(request: Request, t: Tournament, settings: dict[str, Any], action: str,
@@ -274,11 +267,12 @@ async def get_tournament(tid: str, request: Request) -> Response:
 
 @router.patch("/api/tournaments/{tid}", responses={200: {"model": TournamentOut}, **_errors})
 async def patch_tournament(tid: str, body: TournamentPatch, request: Request) -> Response:
-    """Change the name or the settings (registration open, online, rated, forfeit limit, clock)."""
+    """Change the settings (``TournamentPatch``): what a paired round forbids is refused with 409 and a sentence
+    saying why (``keima.server.tournaments.settings``)."""
     patch = body.model_dump(exclude_unset=True)
     if "clock" in patch and body.clock is not None:
         patch["clock"] = body.clock.model_dump()
-    return await _answer(request, await _change(request, tid, ops.update(patch)))
+    return await _answer(request, await _change(request, tid, settings_of.update(patch)))
 
 
 # -- directors ---------------------------------------------------------------------------------------------------
@@ -311,11 +305,12 @@ def _typed_player(body: PlayerIn) -> tuple[TPlayer, str]:
             return next(rating_lists.read_ffg([body.ffg_line])).to_player(), "ffg"
         if body.egd_line is not None:
             return next(rating_lists.read_egd([body.egd_line])).to_player(rank_from_grade=True), "egd"
-        rank = parse_rank(body.rank)
+        rank = parse_rank(body.rank, strict=True)
     except StopIteration:
         raise Refused("invalid-request", "this line is not a player of the list") from None
     except TournamentError as exc:
-        raise Refused("invalid-request", str(exc)) from None
+        field = "ffg_line" if body.ffg_line is not None else "egd_line" if body.egd_line is not None else "rank"
+        raise Refused("invalid-request", str(exc), field=field) from None
     rating = body.rating if body.rating is not None else rating_from_rank(rank)
     return TPlayer(name=body.name.strip(), first_name=body.first_name.strip(), rank=rank, rating=rating,
                    club=body.club, country=body.country.upper(), egf_pin=body.egf_pin,
@@ -340,31 +335,32 @@ async def confirm_account(tid: str, key: str, request: Request) -> Response:
 
 
 @router.post("/api/tournaments/{tid}/signup", status_code=201, responses={201: {"model": TournamentOut}, **_errors})
-async def sign_up(tid: str, request: Request) -> Response:
-    """The caller's account registers itself, under its name and rank, while registration is open (409 closed or
-    registered already; a guest: 403). The rank is the one keima shows for the account: its rating's once it has
-    played a rated game (or declared a rank, which starts its rating), else 20k, as a director would guess for a
-    player nobody knows."""
+async def sign_up(tid: str, request: Request, body: SignUpIn | None = None) -> Response:
+    """The caller's account registers itself, under its name (or ``name``) and rank, with the first name, club,
+    licence and country of ``body``, while registration is open (409 closed or registered already; a guest: 403).
+    The rank is the one keima shows for the account: its rating's once it has played a rated game (or declared a
+    rank, which starts its rating), else 20k, as a director would guess for a player nobody knows."""
     me = await _caller(request, registered=True)
+    form = body or SignUpIn()
     rated = await _run(ratings_subscriber.rating_of, _hub(request).store.engine, me.id)
     shown = ranks.rank_label(rated[0].rating) if rated is not None else me.rank
     try:
         rank = parse_rank(shown or "20k")
     except TournamentError:
         rank = parse_rank("20k")
-    player = TPlayer(name=me.name, first_name="", rank=rank, rating=rating_from_rank(rank))
+    player = TPlayer(name=form.name.strip() or me.name, first_name=form.first_name.strip(), rank=rank,
+                     rating=rating_from_rank(rank), club=form.club.strip(), country=form.country.strip().upper(),
+                     ffg_licence=form.ffg_licence.strip())
     return await _answer(request, await _change(request, tid, ops.sign_up(player, me.id), director=False), 201)
 
 
 @router.delete("/api/tournaments/{tid}/players/{key}", responses={200: {"model": TournamentOut}, **_errors})
-async def withdraw_player(tid: str, key: str, request: Request) -> Response:
-    """Remove a player not paired yet (409 once paired: mark them absent instead)."""
-    return await _answer(request, await _change(request, tid, ops.withdraw(key)))
+async def remove_player(tid: str, key: str, request: Request) -> Response:
+    """Remove a player never paired; a player paired once is withdrawn from the remaining rounds instead."""
+    return await _answer(request, await _change(request, tid, player_ops.remove(key)))
 
 
 @router.put("/api/tournaments/{tid}/players/{key}/absent", responses={200: {"model": TournamentOut}, **_errors})
 async def set_absent(tid: str, key: str, body: AbsentIn, request: Request) -> Response:
     """Mark a player absent from a round (or present again) before that round pairs them."""
     return await _answer(request, await _change(request, tid, ops.set_absent(key, body.round, body.absent)))
-
-

@@ -9,7 +9,8 @@ from typing import Annotated, Literal
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
 
 from keima.server.games import ClockIn
-from keima.tournament.model import is_line_breaking
+from keima.tournament.criteria import check_criterion
+from keima.tournament.model import is_line_breaking, parse_rank
 
 ResultName = Literal["unknown", "black", "white", "draw", "both_win", "both_lose"]
 
@@ -28,16 +29,59 @@ def _one_list_line(text: str) -> str:
     return _one_line(text.replace("\t", " "))
 
 
+def _rank(text: str) -> str:
+    # Ranks are read strictly (30k..1k, 1d..9d, 1p..9p): "40k" is refused, never registered as 30K.
+    if text.strip():
+        parse_rank(text, strict=True)
+    return text
+
+
+def _criterion(name: str) -> str:
+    if name == "NULL":
+        raise ValueError("NULL is no placement criterion")
+    return check_criterion(name)
+
+
 OneLine = AfterValidator(_one_line)
 Name = Annotated[str, Field(min_length=1, max_length=100), OneLine]
 Short = Annotated[str, Field(max_length=100), OneLine]
+Rank = Annotated[str, Field(max_length=4), OneLine, AfterValidator(_rank)]
+Day = Annotated[str, Field(pattern=r"^\d{4}-\d{2}-\d{2}$")]
+Seconds = Annotated[int, Field(ge=1, le=3600)]
+Club = Annotated[str, Field(max_length=8), OneLine]
+Country = Annotated[str, Field(max_length=2), OneLine]
+Licence = Annotated[str, Field(max_length=12), OneLine]
+Criteria = Annotated[list[Annotated[str, AfterValidator(_criterion)]], Field(min_length=1, max_length=6)]
 
 
 class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
-class NewTournament(_Strict):
+class _Settings(_Strict):
+    """The engine's settings a director may set at creation and change after (``keima.server.tournaments.settings``):
+    null or absent keeps the default (at creation) or the value (a change)."""
+
+    short_name: Annotated[str, Field(min_length=1, max_length=20), OneLine] | None = None
+    end_date: Day | None = None
+    mm_floor: Rank | None = None
+    handicap_ceiling: Annotated[int, Field(ge=0, le=9)] | None = None
+    handicap_correction: Annotated[int, Field(ge=0, le=3)] | None = None
+    handicap_based_on: Literal["mms", "rank"] | None = None
+    #: Ranks above this one count as this one for the handicap ("no handicap above").
+    no_handicap_above: Rank | None = None
+    #: The main time, in minutes, and what follows it.
+    main_time: Annotated[int, Field(ge=0, le=600)] | None = None
+    overtime: Literal["byoyomi", "canadian", "fischer", "sudden_death"] | None = None
+    byoyomi_seconds: Seconds | None = None
+    canadian_stones: Annotated[int, Field(ge=1, le=100)] | None = None
+    canadian_seconds: Seconds | None = None
+    fischer_seconds: Seconds | None = None
+    #: The placement criteria in order (OpenGotha's names: MMS, SOSM, SOSOSM, NBW, SOSW...).
+    criteria: Criteria | None = None
+
+
+class NewTournament(_Settings):
     """``POST /api/tournaments``: the caller (a registered player) directs it."""
 
     name: Name
@@ -46,10 +90,10 @@ class NewTournament(_Strict):
     size: Literal[9, 13, 19] = 19
     komi: Annotated[float, Field(ge=-100, le=100)] = 7.5
     rules: Annotated[str, Field(min_length=1, max_length=40), OneLine] = "french"
-    begin_date: Annotated[str, Field(pattern=r"^\d{4}-\d{2}-\d{2}$")] | None = None
+    begin_date: Day | None = None
     location: Short = ""
     #: McMahon bar: players at or above this rank start on the same score (``"4d"``).
-    mm_bar: Annotated[str, Field(max_length=4), OneLine] = "4d"
+    mm_bar: Rank = "4d"
     online: bool = False
     rated: bool = False
     registration_open: bool = True
@@ -57,10 +101,18 @@ class NewTournament(_Strict):
     clock: ClockIn | None = None
 
 
-class TournamentPatch(_Strict):
-    """``PATCH /api/tournaments/{id}``: the settings to change."""
+class TournamentPatch(_Settings):
+    """``PATCH /api/tournaments/{id}``: the settings to change (what a paired round forbids: 409)."""
 
     name: Name | None = None
+    rounds: Annotated[int, Field(ge=1, le=20)] | None = None
+    system: Literal["mcmahon", "swiss"] | None = None
+    size: Literal[9, 13, 19] | None = None
+    komi: Annotated[float, Field(ge=-100, le=100)] | None = None
+    rules: Annotated[str, Field(min_length=1, max_length=40), OneLine] | None = None
+    begin_date: Day | None = None
+    location: Short | None = None
+    mm_bar: Rank | None = None
     online: bool | None = None
     rated: bool | None = None
     registration_open: bool | None = None
@@ -81,12 +133,12 @@ class PlayerIn(_Strict):
 
     name: Short = ""
     first_name: Short = ""
-    rank: Annotated[str, Field(max_length=4), OneLine] = ""
+    rank: Rank = ""
     rating: Annotated[int, Field(ge=-900, le=3200)] | None = None
-    club: Annotated[str, Field(max_length=8), OneLine] = ""
-    country: Annotated[str, Field(max_length=2), OneLine] = ""
+    club: Club = ""
+    country: Country = ""
     egf_pin: Annotated[str, Field(max_length=12), OneLine] = ""
-    ffg_licence: Annotated[str, Field(max_length=12), OneLine] = ""
+    ffg_licence: Licence = ""
     ffg_line: Annotated[str, Field(max_length=200), AfterValidator(_one_list_line)] | None = None
     egd_line: Annotated[str, Field(max_length=300), AfterValidator(_one_list_line)] | None = None
     account: Name | None = None
@@ -97,6 +149,32 @@ class PlayerIn(_Strict):
         if lines > 1 or (lines == 0 and not (self.name.strip() and self.rank.strip())):
             raise ValueError("give name and rank, or one ffg_line, or one egd_line")
         return self
+
+
+class PlayerPatch(_Strict):
+    """``PATCH /api/tournaments/{id}/players/{key}``: what to change of a player (a new name or first name gives
+    a new key). ``account``: the keima account proposed to play for them (it confirms), or null to unlink."""
+
+    name: Annotated[str, Field(min_length=1, max_length=100), OneLine] | None = None
+    first_name: Short | None = None
+    rank: Rank | None = None
+    rating: Annotated[int, Field(ge=-900, le=3200)] | None = None
+    club: Club | None = None
+    country: Country | None = None
+    egf_pin: Annotated[str, Field(max_length=12), OneLine] | None = None
+    ffg_licence: Licence | None = None
+    account: Name | None = None
+
+
+class SignUpIn(_Strict):
+    """``POST /api/tournaments/{id}/signup``: how the account's player is registered (``name``: the account's
+    name by default)."""
+
+    name: Short = ""
+    first_name: Short = ""
+    club: Club = ""
+    country: Country = ""
+    ffg_licence: Licence = ""
 
 
 class AbsentIn(_Strict):
@@ -151,6 +229,8 @@ class TPlayerOut(_Strict):
     rating: int
     club: str
     country: str
+    ffg_licence: str = ""
+    egf_pin: str = ""
     account: str | None
     #: The account a director proposed to play for this player, until it confirms (then ``account``).
     proposed_account: str | None = None
@@ -185,10 +265,31 @@ class RoundOut(_Strict):
 
 
 class SettingsOut(_Strict):
+    """Every setting (``TournamentPatch``'s names); ``locked``: those a paired round keeps from changing now."""
+
     online: bool
     rated: bool
     registration_open: bool
     forfeit_minutes: int
+    short_name: str
+    location: str
+    begin_date: str
+    end_date: str
+    rules: str
+    mm_bar: str
+    mm_floor: str
+    handicap_ceiling: int
+    handicap_correction: int
+    handicap_based_on: Literal["mms", "rank"]
+    no_handicap_above: str
+    main_time: int
+    overtime: Literal["byoyomi", "canadian", "fischer", "sudden_death"]
+    byoyomi_seconds: int
+    canadian_stones: int
+    canadian_seconds: int
+    fischer_seconds: int
+    criteria: list[str]
+    locked: list[str]
 
 
 class YouOut(_Strict):
