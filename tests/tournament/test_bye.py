@@ -9,7 +9,8 @@ import pytest
 
 from keima.tournament.model import Game, GeneralParameters, Result, Tournament
 from keima.tournament.pairing import pair_round
-from tests.tournament.builders import player
+
+from .builders import player
 
 W = Result.WHITE_WINS
 A = player("Ardent", "Ann", 2)  # 3D

@@ -199,17 +199,7 @@ class _Pairer:
         if self.position[p1.key] > self.position[p2.key]:
             p1, p2 = p2, p1
         hp = self.t.handicap
-        r1, r2 = p1.rank, p2.rank
-        if hp.based_on_mms:
-            r1 = self.mms_x2_before(p1.key) // 2 + MIN_RANK
-            r2 = self.mms_x2_before(p2.key) // 2 + MIN_RANK
-        r1 = min(r1, hp.no_handicap_above)
-        r2 = min(r2, hp.no_handicap_above)
-        hd = r1 - r2
-        if hd > 0:
-            hd = max(0, hd - hp.correction)
-        elif hd < 0:
-            hd = min(0, hd + hp.correction)
+        hd = handicap_called_for(self.t, self.sheet, self.rn + 1, p1, p2)
         hd = max(-hp.ceiling, min(hp.ceiling, hd))
         if hd > 0:
             return p1.key, p2.key, hd
@@ -483,6 +473,25 @@ class _Pairer:
         if sw > sb:
             best = black
         return tuple(-v for v in scores(best)), -self.info[best].player.rating
+
+
+def handicap_called_for(tournament: Tournament, sheet: ScoreSheet, round_number: int, p1: Player, p2: Player) -> int:
+    """The stones ``p1`` gives ``p2`` in round ``round_number`` (negative: ``p2`` gives them) by the handicap
+    parameters before the ceiling: the rank (or MMS before the round) difference, ranks above "no handicap above"
+    counted as that rank, less the correction. The ceiling then caps it (``game_between``)."""
+    hp = tournament.handicap
+    r1, r2 = p1.rank, p2.rank
+    if hp.based_on_mms:
+        r1 = sheet.value(p1.key, "MMS", round_number - 1) // 2 + MIN_RANK
+        r2 = sheet.value(p2.key, "MMS", round_number - 1) // 2 + MIN_RANK
+    r1 = min(r1, hp.no_handicap_above)
+    r2 = min(r2, hp.no_handicap_above)
+    hd = r1 - r2
+    if hd > 0:
+        return max(0, hd - hp.correction)
+    if hd < 0:
+        return min(0, hd + hp.correction)
+    return 0
 
 
 def pair_round(tournament: Tournament, round_number: int, seed: int | None = None) -> Pairing:
