@@ -147,6 +147,10 @@ def test_a_player_finds_their_game_and_the_referee_opens_its_position(new_page: 
     shot(player, "my-table")
     player.get_by_test_id("my-game").click()
     ui.point(player, "E5").wait_for()
+    # The game names its tournament, round and table, and links back to it.
+    expect(player.get_by_test_id("game-event")).to_contain_text("Online")
+    expect(player.get_by_test_id("game-event")).to_contain_text("round 1, table 1")
+    assert player.get_by_test_id("game-event").locator("a").get_attribute("href").endswith(f"/t/{tid}")
     gid = player.url.rsplit("/g/", 1)[1]
     ui.play_api(player, gid, {"type": "play", "move": "E5"})
     ui.wait_stone(player, "E5", "black")

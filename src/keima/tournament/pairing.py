@@ -13,7 +13,8 @@ help page "Pairing evaluation function" lists them; its defaults are ours):
 
 The matching is rustworkx's ``max_weight_matching`` (Edmonds' blossom algorithm, the same algorithm as
 networkx's, compiled: 0.2 s instead of 30 s for 300 players) on those integer costs. The player
-left out of an odd number gets the bye: the one with the fewest byes so far, then the weakest rank plus MMS.
+left out of an odd number gets the bye: the one with the fewest byes so far, then the weakest rank plus MMS, unless
+that bye forces a repeated game another bye avoids (``_Pairer.choose_bye``).
 Colours and handicap follow the handicap parameters, then the white/black balance.
 """
 
@@ -198,17 +199,7 @@ class _Pairer:
         if self.position[p1.key] > self.position[p2.key]:
             p1, p2 = p2, p1
         hp = self.t.handicap
-        r1, r2 = p1.rank, p2.rank
-        if hp.based_on_mms:
-            r1 = self.mms_x2_before(p1.key) // 2 + MIN_RANK
-            r2 = self.mms_x2_before(p2.key) // 2 + MIN_RANK
-        r1 = min(r1, hp.no_handicap_above)
-        r2 = min(r2, hp.no_handicap_above)
-        hd = r1 - r2
-        if hd > 0:
-            hd = max(0, hd - hp.correction)
-        elif hd < 0:
-            hd = min(0, hd + hp.correction)
+        hd = handicap_called_for(self.t, self.sheet, self.rn + 1, p1, p2)
         hd = max(-hp.ceiling, min(hp.ceiling, hd))
         if hd > 0:
             return p1.key, p2.key, hd
@@ -368,20 +359,50 @@ class _Pairer:
         return cost + min(geo_cost, pp.avoid_same_geo)
 
     # -- the round ----------------------------------------------------------------------------------------------
-    def choose_bye(self, keys: list[str]) -> str:
-        """OpenGotha's bye: fewest byes so far, then lowest rank + MMS; among equals the last by name."""
-        ordered = sorted(
-            keys, key=lambda k: (self.info[k].player.name.lower(), self.info[k].player.first_name.lower())
+    def bye_order(self, keys: list[str]) -> list[str]:
+        """The players in OpenGotha's order of preference for the bye: fewest byes so far, then lowest rank +
+        MMS; among equals the last by name first."""
+
+        def weight(k: str) -> int:
+            byes = sum(1 for r, b in self.t.byes.items() if b == k and r <= self.rn)
+            return self.info[k].player.rank + self.mms_x2_before(k) + 1000 * byes
+
+        by_name = sorted(
+            keys,
+            key=lambda k: (self.info[k].player.name.lower(), self.info[k].player.first_name.lower()),
+            reverse=True,
         )
-        best: str | None = None
-        best_weight = 0
-        for k in ordered:
-            weight = self.info[k].player.rank + self.mms_x2_before(k)
-            weight += 1000 * sum(1 for r, b in self.t.byes.items() if b == k and r <= self.rn)
-            if best is None or weight <= best_weight:
-                best, best_weight = k, weight
-        assert best is not None
-        return best
+        return sorted(by_name, key=weight)  # stable: equal weights keep the reversed name order
+
+    def choose_bye(self, keys: list[str]) -> str:
+        """The bye of an odd number: OpenGotha's first choice (``bye_order``), unless it forces a repeated game
+        that another bye avoids; then the first player in that order whose bye leaves the fewest repeated games.
+
+        One matching decides it: every pair not played yet weighs more than any difference of preference between
+        two byes, and the bye is a node joined to each player by their preference. Above ``_GROUP_MAX`` players
+        (paired in groups) OpenGotha's first choice is kept."""
+        order = self.bye_order(keys)
+        first = order[0]
+        if len(keys) > _GROUP_MAX or not self.t.pairing.avoid_duplicate:
+            return first
+        if not any(frozenset((a, b)) in self.met for a in keys for b in keys if a < b):
+            return first
+        n = len(keys)
+        unplayed = n + 1  # more than any bye's weight: one more pair not played outweighs the preference
+        graph: rx.PyGraph = rx.PyGraph()
+        graph.add_nodes_from(range(n + 1))
+        edges = [
+            (i, j, 0 if frozenset((order[i], order[j])) in self.met else unplayed)
+            for i in range(n)
+            for j in range(i + 1, n)
+        ]
+        edges += [(i, n, n - i) for i in range(n)]
+        graph.add_edges_from(edges)
+        matching = rx.max_weight_matching(graph, max_cardinality=True, weight_fn=_identity, verify_optimum=False)
+        for a, b in matching:
+            if n in (a, b):
+                return order[a if b == n else b]
+        return first
 
     def chunks(self, keys: list[str]) -> list[list[str]]:
         """The players split as OpenGotha splits more than 600: from the top score down, groups of at least 200
@@ -452,6 +473,25 @@ class _Pairer:
         if sw > sb:
             best = black
         return tuple(-v for v in scores(best)), -self.info[best].player.rating
+
+
+def handicap_called_for(tournament: Tournament, sheet: ScoreSheet, round_number: int, p1: Player, p2: Player) -> int:
+    """The stones ``p1`` gives ``p2`` in round ``round_number`` (negative: ``p2`` gives them) by the handicap
+    parameters before the ceiling: the rank (or MMS before the round) difference, ranks above "no handicap above"
+    counted as that rank, less the correction. The ceiling then caps it (``game_between``)."""
+    hp = tournament.handicap
+    r1, r2 = p1.rank, p2.rank
+    if hp.based_on_mms:
+        r1 = sheet.value(p1.key, "MMS", round_number - 1) // 2 + MIN_RANK
+        r2 = sheet.value(p2.key, "MMS", round_number - 1) // 2 + MIN_RANK
+    r1 = min(r1, hp.no_handicap_above)
+    r2 = min(r2, hp.no_handicap_above)
+    hd = r1 - r2
+    if hd > 0:
+        return max(0, hd - hp.correction)
+    if hd < 0:
+        return min(0, hd + hp.correction)
+    return 0
 
 
 def pair_round(tournament: Tournament, round_number: int, seed: int | None = None) -> Pairing:

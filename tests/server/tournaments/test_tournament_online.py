@@ -185,3 +185,25 @@ def test_absent_at_the_limit_alone_or_both(fast_client: TestClient, sqlite_url: 
     assert (x2["result"], x2["by_forfeit"]) == ("white" if to_move == "B" else "black", True)
     log = [e["action"] for e in d.req("GET", f"{base}/log", 200).json()["entries"]]
     assert log.count("check-in") == 1 and log.count("both-absent") == 1
+
+
+def test_a_tournament_game_names_its_tournament_round_and_table(fast_client: TestClient) -> None:
+    d, players, tid = online_tournament(fast_client, n=2)
+    base = f"/api/tournaments/{tid}"
+    d.req("POST", f"{base}/rounds/1/pairing", 200, json={})
+    t = d.req("POST", f"{base}/rounds/1/start", 200, json={"start_at": "2026-12-02T10:00:00Z"}).json()
+    r1 = t["round_list"][0]
+    # The players of an online round see when it starts and when an absent player loses by forfeit.
+    assert (r1["start_at"], r1["forfeit_at"]) == ("2026-12-02T10:00:00+00:00", "2026-12-02T10:15:00+00:00")
+    games: list[dict[str, Any]] = []
+
+    def made() -> bool:
+        games[:] = d.req("GET", base, 200).json()["round_list"][0]["games"]
+        return bool(games) and all(g["game"] for g in games)
+
+    wait_for(made)
+    gid = games[0]["game"]
+    state = d.req("GET", f"/api/games/{gid}", 200).json()
+    assert state["event"] == {"id": tid, "name": "Online cup", "round": 1, "table": 1}
+    sgf = d.req("GET", f"/api/games/{gid}/sgf", 200).text
+    assert "EV[Online cup]" in sgf and "RO[1 (table 1)]" in sgf

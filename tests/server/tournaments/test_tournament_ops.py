@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from keima.server import timesource
 from keima.server.errors import Refused
 from keima.server.tournaments import changes as ops
+from keima.server.tournaments import hand
 from keima.server.tournaments.store import Outcome, Stored
 from keima.tournament.model import GeneralParameters, Player, Tournament
 
@@ -30,13 +31,13 @@ def applied(s: Stored, out: Outcome) -> Stored:
 @given(ranks=st.lists(st.integers(-30, 8), min_size=2, max_size=12),
        swaps=st.lists(st.tuples(st.integers(0, 11), st.integers(0, 11)), max_size=6))
 def test_swaps_keep_every_player_once_at_the_same_tables(ranks: list[int], swaps: list[tuple[int, int]]) -> None:
-    s = applied(stored(ranks), ops.pair(1, None, False)(stored(ranks)))
+    s = applied(stored(ranks), hand.pair(1, None, False)(stored(ranks)))
     keys = sorted(p.key for p in s.tournament.players)
     tables = sorted(g.table for g in s.tournament.games_of_round(1))
     for a, b in swaps:
         if a >= len(keys) or b >= len(keys) or a == b:
             continue
-        s = applied(s, ops.swap(1, keys[a], keys[b])(s))
+        s = applied(s, hand.swap(1, keys[a], keys[b])(s))
         s.tournament.check()
         games = s.tournament.games_of_round(1)
         seated = [k for g in games for k in (g.white, g.black)] + [k for r, k in s.tournament.byes.items() if r == 1]
@@ -47,10 +48,10 @@ def test_swaps_keep_every_player_once_at_the_same_tables(ranks: list[int], swaps
 
 def test_a_started_round_refuses_to_change() -> None:
     s = stored([-5, -3, -1, 0])
-    s = applied(s, ops.pair(1, None, False)(s))
+    s = applied(s, hand.pair(1, None, False)(s))
     s = applied(s, ops.start(1, timesource.now_utc())(s))
     a, b = (p.key for p in s.tournament.players[:2])
-    for change in (ops.pair(1, None, True), ops.unpair(1), ops.swap(1, a, b), ops.start(1, timesource.now_utc())):
+    for change in (hand.pair(1, None, True), hand.unpair(1), hand.swap(1, a, b), ops.start(1, timesource.now_utc())):
         with pytest.raises(Refused) as exc:
             change(s)
         assert exc.value.code == "round-started"
@@ -58,6 +59,6 @@ def test_a_started_round_refuses_to_change() -> None:
     at = datetime(2026, 11, 26, 14, 0, tzinfo=UTC)
     online = stored([-5, -3])
     online.settings["online"] = True
-    online = applied(online, ops.pair(1, None, False)(online))
+    online = applied(online, hand.pair(1, None, False)(online))
     assert ops.start(1, at)(online).jobs == [(ops.ROUND_JOB, "t/1", at)]
-    assert ops.start(1, at)(applied(stored([-5, -3]), ops.pair(1, None, False)(stored([-5, -3])))).jobs == []
+    assert ops.start(1, at)(applied(stored([-5, -3]), hand.pair(1, None, False)(stored([-5, -3])))).jobs == []

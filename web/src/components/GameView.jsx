@@ -23,6 +23,7 @@ import { Invite } from "./game/Invite.jsx";
 import { MoveList } from "./game/MoveList.jsx";
 import { colorName } from "./game/names.js";
 import { Players } from "./game/Players.jsx";
+import { GameEvent } from "./TournamentLinks.jsx";
 import { Marking, Outcome, RecordLinks } from "./game/Scoring.jsx";
 
 const CONFIRM_KEY = "keima.confirmTap";
@@ -273,6 +274,7 @@ export function GameView({ gameId, inviteCode }) {
 
       <aside class="panel">
         <GameStatus game={game} you={you} status={status} workerNotice={workerNotice} botNote={botNote} />
+        <GameEvent event={game.event} />
         <Players game={game} you={you} />
         <Invite game={game} />
         {!narrow && <Feedback refusal={refusal} notice={notice} />}

@@ -6,10 +6,16 @@
 import { useEffect, useState } from "preact/hooks";
 import { ROOT, request } from "../api.js";
 import { LiveSocket } from "../socket.js";
-import { tt } from "../i18n.js";
+import { t as t_, tt } from "../i18n.js";
 import { ErrorNote } from "./ErrorNote.jsx";
 import { NewTournamentForm, TournamentSettings } from "./TournamentSettings.jsx";
 import { SignUp, TournamentPlayers } from "./TournamentPlayers.jsx";
+import { PlayerLink } from "./PlayerLink.jsx";
+import { PairingControls, RoundTimes, RoundWarnings, SheetLinks } from "./TournamentPairing.jsx";
+import { TournamentSheet } from "./TournamentPrint.jsx";
+import { TournamentProjector } from "./TournamentProjector.jsx";
+import { TournamentLog, TournamentStandings } from "./TournamentStandings.jsx";
+import { TournamentLines, datesAndPlace } from "./TournamentLinks.jsx";
 
 const tapi = {
   list: () => request("GET", "api/tournaments"),
@@ -41,13 +47,7 @@ export function TournamentList({ onOpen }) {
         ) : list.length === 0 ? (
           <p class="empty">{tt("none")}</p>
         ) : (
-          <ul class="tourney-list" data-testid="tournament-list">
-            {list.map((x) => (
-              <li key={x.id}>
-                <a href={`${ROOT}t/${encodeURIComponent(x.id)}`}>{x.name}</a>
-              </li>
-            ))}
-          </ul>
+          <TournamentLines list={list} />
         )}
       </section>
       <section class="tourney-box">
@@ -105,6 +105,11 @@ export function TournamentPage({ id }) {
   const paired = t.round_list.filter((r) => r.games.length || r.bye);
   const current = shown ?? (paired.length ? paired[paired.length - 1].round : 1);
   const round = t.round_list[current - 1];
+  const sheet = new URLSearchParams(location.search).get("sheet");
+  if (sheet === "pairings" || sheet === "results") {
+    return <TournamentSheet t={t} kind={sheet} rn={Number(new URLSearchParams(location.search).get("round")) || current} />;
+  }
+  if (projector) return <TournamentProjector t={t} standings={standings} onLeave={() => setProjector(false)} />;
 
   // A director's or player's change; true once it is stored (the page reads the tournament again).
   async function act(method, path, body) {
@@ -128,6 +133,7 @@ export function TournamentPage({ id }) {
           {t.settings.online ? ` · ${tt("online")}` : ""}
           {t.settings.rated ? ` · ${tt("rated")}` : ""}
         </p>
+        {datesAndPlace(t) && <p class="what" data-testid="t-dates">{datesAndPlace(t)}</p>}
         <button class="link" onClick={() => setProjector(!projector)} data-testid="t-projector">
           {projector ? tt("projectorOff") : tt("projectorOn")}
         </button>
@@ -160,13 +166,17 @@ export function TournamentPage({ id }) {
             </button>
           ))}
         </div>
-        {director && !projector && <RoundControls t={t} round={round} act={act} />}
+        <RoundTimes round={round} />
+        {director && !projector && <PairingControls t={t} round={round} act={act} />}
+        <RoundWarnings t={t} round={round} />
         <Pairings t={t} round={round} director={director && !projector} act={act} />
+        <SheetLinks t={t} round={round} />
       </section>
-      <Standings t={t} standings={standings} />
+      <TournamentStandings t={t} standings={standings} />
       {!projector && <TournamentPlayers t={t} director={director} reload={reload} />}
       {director && !projector && <TournamentSettings t={t} reload={reload} />}
       {director && !projector && <DirectorTools t={t} act={act} />}
+      {!projector && <TournamentLog t={t} />}
     </div>
   );
 }
@@ -197,6 +207,7 @@ function MyTable({ t, mine, act }) {
               </a>
             </>
           )}
+          {round && <RoundTimes round={round} />}
           {canCheckIn && (
             <>
               {" "}
@@ -208,63 +219,6 @@ function MyTable({ t, mine, act }) {
         </p>
       )}
     </section>
-  );
-}
-
-function RoundControls({ t, round, act }) {
-  const isPaired = round.games.length > 0 || round.bye;
-  const base = `rounds/${round.round}`;
-  const seated = [...round.games.flatMap((g) => [g.white, g.black]), ...(round.bye ? [round.bye] : [])];
-  const [a, setA] = useState("");
-  const [b, setB] = useState("");
-  return (
-    <div class="round-controls">
-      {!isPaired && (
-        <button onClick={() => act("POST", `${base}/pairing`, {})} data-testid="t-pair">
-          {tt("pair")}
-        </button>
-      )}
-      {isPaired && !round.started && (
-        <>
-          <button onClick={() => act("POST", `${base}/pairing`, { again: true })} data-testid="t-repair">
-            {tt("pairAgain")}
-          </button>
-          <button onClick={() => act("POST", `${base}/start`, {})} data-testid="t-start">
-            {tt("start")}
-          </button>
-        </>
-      )}
-      {round.started && <span class="what">{tt("started")}</span>}
-      {isPaired && !round.started && (
-        <form
-          class="tourney-form swap"
-          onSubmit={(e) => {
-            e.preventDefault();
-            act("POST", `${base}/swap`, { a, b });
-          }}
-        >
-          <label>
-            {tt("swapA")}
-            <select value={a} onChange={(e) => setA(e.currentTarget.value)} required data-testid="swap-a">
-              <option value="" />
-              {seated.map((k) => (
-                <option key={k} value={k}>{nameOf(t, k)}</option>
-              ))}
-            </select>
-          </label>
-          <label>
-            {tt("swapB")}
-            <select value={b} onChange={(e) => setB(e.currentTarget.value)} required data-testid="swap-b">
-              <option value="" />
-              {seated.map((k) => (
-                <option key={k} value={k}>{nameOf(t, k)}</option>
-              ))}
-            </select>
-          </label>
-          <button type="submit" data-testid="swap">{tt("swap")}</button>
-        </form>
-      )}
-    </div>
   );
 }
 
@@ -317,7 +271,7 @@ function Pairings({ t, round, director, act }) {
             <tr>
               <td class="num">–</td>
               <td colSpan={4}>
-                {tt("bye")}: {nameOf(t, round.bye)}
+                {t_("tpByeOf", nameOf(t, round.bye))}
               </td>
             </tr>
           )}
@@ -359,43 +313,6 @@ function ResultEntry({ round, g, act }) {
         {tt("forfeit")}
       </label>
     </span>
-  );
-}
-
-function Standings({ t, standings }) {
-  if (!standings || !standings.lines.length) return null;
-  return (
-    <section class="tourney-box">
-      <h3>{tt("standingsAfter", standings.after_round)}</h3>
-      <div class="scroll" tabIndex={0} role="region" aria-label={tt("standingsAfter", standings.after_round)}>
-        <table class="tourney-table" data-testid="standings">
-          <thead>
-            <tr>
-              <th>{tt("place")}</th>
-              <th>{tt("player")}</th>
-              <th>{tt("rank")}</th>
-              {standings.criteria.map((c) => (
-                <th key={c}>{c}</th>
-              ))}
-            </tr>
-          </thead>
-          <tbody>
-            {standings.lines.map((x) => (
-              <tr key={x.key}>
-                <td class="num">{x.place}</td>
-                <td>{nameOf(t, x.key)}</td>
-                <td>{x.rank}</td>
-                {standings.criteria.map((c) => (
-                  <td key={c} class="num">
-                    {x.values[c]}
-                  </td>
-                ))}
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
-    </section>
   );
 }
 
@@ -542,8 +459,7 @@ function DirectorTools({ t, act }) {
         <a href={file("h9")} data-testid="export-h9">
           EGD (.h9)
         </a>{" "}
-        <a href={file("xml")}>OpenGotha (.xml)</a>{" "}
-        <a href={`${ROOT}api/tournaments/${encodeURIComponent(t.id)}/log`}>{tt("log")}</a>
+        <a href={file("xml")}>OpenGotha (.xml)</a>
       </p>
     </section>
   );

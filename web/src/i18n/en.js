@@ -667,7 +667,7 @@ export const en = {
     black: "Black",
     white: "White",
     against: "against",
-    handicapN: (n) => `${n} handicap stones`,
+    handicapN: (n) => (n === 1 ? "no komi (a 1-stone handicap)" : `${n} handicap stones`),
     checkIn: "I am here",
     myGame: "my game",
     pair: "Pair this round",
@@ -914,4 +914,78 @@ export const en = {
     badRank: (label) => `${label}: write it 30k to 1k, 1d to 9d or 1p to 9p.`,
     criteriaOrder: "Placement criteria: a McMahon tournament puts MMS before any other score, a Swiss one NBW.",
   },
+  // Tournaments: pairing by hand, warnings, print and projector, dates and links, the log (issue 42) --
+  tpByeLabel: "Bye",
+  tpByeEngine: "chosen by the pairing",
+  tpByeOf: (name) => `Bye: ${name}`,
+  tpMatchA: "Pair by hand",
+  tpMatchB: "with",
+  tpMatch: "Pair these two",
+  tpPairRest: "Pair the others",
+  tpPairAgainConfirm: (what) => `Pair again and drop the changes made by hand (${what})?`,
+  tpHandTables: (list) => (list.length === 1 ? `table ${list[0]}` : `tables ${list.join(", ")}`),
+  tpHandBye: (name) => `the bye of ${name}`,
+  tpByHand: "by hand",
+  tpWarnings: "Before starting this round",
+  tpWarn_rematch: (a, b, r) => `${a} and ${b} already played each other in round ${r}.`,
+  tpWarn_colour: (a, n) =>
+    n > 0 ? `${a} would have had White ${n} times more than Black.` : `${a} would have had Black ${-n} times more than White.`,
+  tpWarn_handicap: (a, b, n, table) => `Table ${table}: the ranks of ${a} and ${b} call for ${n} stones, over the handicap ceiling.`,
+  tpWarn_missing: (a, b, r, table) => `Round ${r}, table ${table}: ${a} – ${b} has no result yet.`,
+  tpStartsAt: (when) => `The round starts ${when}.`,
+  tpForfeitAt: (when) => `A player who has not played a move or checked in by ${when} loses by forfeit.`,
+  tpSheetPairings: "Pairing sheet",
+  tpSheetResults: "Result sheet",
+  tpPrint: "Print",
+  tpBack: "Back to the tournament",
+  tpPairingsOf: (n) => `Round ${n}: pairings`,
+  tpResultsOf: (n) => `Round ${n}: results`,
+  tpResultBox: "Result",
+  tpResultHint: "Write the result in the box (1–0: White wins, 0–1: Black wins) and both players sign.",
+  tpSignatures: "Signatures",
+  tpFindTable: "Find your table",
+  tpOpponent: "Opponent",
+  tpColour: "Colour",
+  tpHandicap: "Handicap",
+  tpStandingsAfter: "Standings after",
+  tpAfterRound: (n) => (n ? `round ${n}` : "no round yet"),
+  tpLog: "Log of changes",
+  tpLogEmpty: "No change yet.",
+  tpLogLine: (action, d, nm) => {
+    const res = { unknown: "no result", black: "Black wins", white: "White wins", draw: "draw", both_win: "both win", both_lose: "both lose" };
+    const r = (x) => `${res[x.result] || x.result}${x.by_forfeit ? " by forfeit" : ""}`;
+    switch (action) {
+      case "create": return `created the tournament “${d.name}”`;
+      case "import": return `imported “${d.name}” (${d.players} players, ${d.games} games)`;
+      case "settings": return `changed the settings: ${Object.keys(d).join(", ")}`;
+      case "co-director": return `named ${d.name} co-director`;
+      case "co-director-removed": return `removed the co-director ${d.name}`;
+      case "register": return `registered ${nm(d.player)}`;
+      case "account-proposed": return `proposed an account to play as ${nm(d.player)}`;
+      case "account-confirmed": return `confirmed the account of ${nm(d.player)}`;
+      case "withdraw": return `withdrew ${nm(d.player)}`;
+      case "absent": return `marked ${nm(d.player)} absent from round ${d.round}`;
+      case "present": return `marked ${nm(d.player)} present in round ${d.round}`;
+      case "pair": return `${d.again ? "paired again" : "paired"} round ${d.round} (${d.games} tables${d.bye ? `, bye: ${nm(d.bye)}` : ""})${d.dropped ? ", dropping the changes made by hand" : ""}`;
+      case "unpair": return `dropped the pairing of round ${d.round}`;
+      case "swap": return `swapped ${nm(d.a)} and ${nm(d.b)} in round ${d.round}`;
+      case "match": return `paired ${nm(d.a)} with ${nm(d.b)} by hand in round ${d.round} (table ${d.table})`;
+      case "bye": return d.player ? `gave the bye of round ${d.round} to ${nm(d.player)}` : `dropped the bye chosen for round ${d.round}`;
+      case "start": return `started round ${d.round}`;
+      case "result": return `entered round ${d.round}, table ${d.table}: ${r(d)}`;
+      case "fix": return `fixed round ${d.round}, table ${d.table}: ${r(d)} (was ${res[d.was] || d.was})`;
+      case "game-result": return `game of round ${d.round}, table ${d.table}: ${r(d)}`;
+      case "games": return `made the games of round ${d.round}`;
+      case "check-in": return `${nm(d.player)} checked in to round ${d.round}`;
+      case "both-absent": return `round ${d.round}, table ${d.table}: neither player came, both lose by forfeit`;
+      case "both-absent-withdrawn": return `round ${d.round}, table ${d.table}: a move came, the game goes on`;
+      default: return action;
+    }
+  },
+  tpPage: (i, n) => `page ${i} of ${n}`,
+  tpStatus_registration: "registration",
+  tpStatus_round: (n, m) => `round ${n} of ${m}`,
+  tpStatus_finished: "finished",
+  tpPlayersCount: (n) => (n === 1 ? "1 player" : `${n} players`),
+  tpGameEvent: (r, table) => `round ${r}, table ${table}`,
 };

@@ -674,7 +674,7 @@ export const fr = {
     black: "Noir",
     white: "Blanc",
     against: "contre",
-    handicapN: (n) => `${n} pierres de handicap`,
+    handicapN: (n) => (n === 1 ? "sans komi (handicap d’une pierre)" : `${n} pierres de handicap`),
     checkIn: "Je suis là",
     myGame: "ma partie",
     pair: "Apparier cette ronde",
@@ -921,4 +921,79 @@ export const fr = {
     badRank: (label) => `${label}\u00a0: écrivez-le de 30k à 1k, de 1d à 9d ou de 1p à 9p.`,
     criteriaOrder: "Critères de départage\u00a0: un McMahon met le MMS avant tout autre score, un suisse le NBW.",
   },
+  // Tournois : appariement à la main, avertissements, impression et projection, dates et liens, journal (issue 42) --
+  tpByeLabel: "Exempt",
+  tpByeEngine: "choisi par l’appariement",
+  tpByeOf: (name) => `Exempt\u00a0: ${name}`,
+  tpMatchA: "Apparier à la main",
+  tpMatchB: "avec",
+  tpMatch: "Apparier ces deux joueurs",
+  tpPairRest: "Apparier les autres",
+  tpPairAgainConfirm: (what) => `Apparier de nouveau et abandonner les changements faits à la main (${what})\u00a0?`,
+  tpHandTables: (list) => (list.length === 1 ? `table ${list[0]}` : `tables ${list.join(", ")}`),
+  tpHandBye: (name) => `l’exemption de ${name}`,
+  tpByHand: "à la main",
+  tpWarnings: "Avant de lancer cette ronde",
+  tpWarn_rematch: (a, b, r) => `${a} et ${b} se sont déjà rencontrés à la ronde ${r}.`,
+  tpWarn_colour: (a, n) =>
+    n > 0 ? `${a} aurait eu Blanc ${n} fois de plus que Noir.` : `${a} aurait eu Noir ${-n} fois de plus que Blanc.`,
+  tpWarn_handicap: (a, b, n, table) =>
+    `Table ${table}\u00a0: les niveaux de ${a} et ${b} demandent ${n} pierres, au-delà du plafond de handicap.`,
+  tpWarn_missing: (a, b, r, table) => `Ronde ${r}, table ${table}\u00a0: ${a} – ${b} n’a pas encore de résultat.`,
+  tpStartsAt: (when) => `La ronde commence le ${when}.`,
+  tpForfeitAt: (when) => `Un joueur qui n’a ni joué un coup ni signalé sa présence le ${when} perd par forfait.`,
+  tpSheetPairings: "Feuille d’appariement",
+  tpSheetResults: "Feuille de résultats",
+  tpPrint: "Imprimer",
+  tpBack: "Retour au tournoi",
+  tpPairingsOf: (n) => `Ronde ${n}\u00a0: appariement`,
+  tpResultsOf: (n) => `Ronde ${n}\u00a0: résultats`,
+  tpResultBox: "Résultat",
+  tpResultHint: "Écrivez le résultat dans la case (1–0\u00a0: Blanc gagne, 0–1\u00a0: Noir gagne) et signez tous les deux.",
+  tpSignatures: "Signatures",
+  tpFindTable: "Trouver sa table",
+  tpOpponent: "Adversaire",
+  tpColour: "Couleur",
+  tpHandicap: "Handicap",
+  tpStandingsAfter: "Classement après",
+  tpAfterRound: (n) => (n ? `la ronde ${n}` : "aucune ronde"),
+  tpLog: "Journal des modifications",
+  tpLogEmpty: "Aucune modification pour l’instant.",
+  tpLogLine: (action, d, nm) => {
+    const res = { unknown: "sans résultat", black: "Noir gagne", white: "Blanc gagne", draw: "nulle", both_win: "les deux gagnent", both_lose: "les deux perdent" };
+    const r = (x) => `${res[x.result] || x.result}${x.by_forfeit ? " par forfait" : ""}`;
+    switch (action) {
+      case "create": return `a créé le tournoi «\u00a0${d.name}\u00a0»`;
+      case "import": return `a importé «\u00a0${d.name}\u00a0» (${d.players} joueurs, ${d.games} parties)`;
+      case "settings": return `a changé les réglages\u00a0: ${Object.keys(d).join(", ")}`;
+      case "co-director": return `a nommé ${d.name} co-directeur`;
+      case "co-director-removed": return `a retiré le co-directeur ${d.name}`;
+      case "register": return `a inscrit ${nm(d.player)}`;
+      case "account-proposed": return `a proposé un compte pour jouer en tant que ${nm(d.player)}`;
+      case "account-confirmed": return `a confirmé le compte de ${nm(d.player)}`;
+      case "withdraw": return `a retiré ${nm(d.player)}`;
+      case "absent": return `a marqué ${nm(d.player)} absent à la ronde ${d.round}`;
+      case "present": return `a marqué ${nm(d.player)} présent à la ronde ${d.round}`;
+      case "pair": return `${d.again ? "a apparié de nouveau" : "a apparié"} la ronde ${d.round} (${d.games} tables${d.bye ? `, exempt\u00a0: ${nm(d.bye)}` : ""})${d.dropped ? ", sans les changements faits à la main" : ""}`;
+      case "unpair": return `a annulé l’appariement de la ronde ${d.round}`;
+      case "swap": return `a échangé ${nm(d.a)} et ${nm(d.b)} à la ronde ${d.round}`;
+      case "match": return `a apparié ${nm(d.a)} avec ${nm(d.b)} à la main à la ronde ${d.round} (table ${d.table})`;
+      case "bye": return d.player ? `a exempté ${nm(d.player)} à la ronde ${d.round}` : `a annulé l’exemption choisie pour la ronde ${d.round}`;
+      case "start": return `a lancé la ronde ${d.round}`;
+      case "result": return `a saisi ronde ${d.round}, table ${d.table}\u00a0: ${r(d)}`;
+      case "fix": return `a corrigé ronde ${d.round}, table ${d.table}\u00a0: ${r(d)} (avant\u00a0: ${res[d.was] || d.was})`;
+      case "game-result": return `partie de la ronde ${d.round}, table ${d.table}\u00a0: ${r(d)}`;
+      case "games": return `a créé les parties de la ronde ${d.round}`;
+      case "check-in": return `${nm(d.player)} a signalé sa présence à la ronde ${d.round}`;
+      case "both-absent": return `ronde ${d.round}, table ${d.table}\u00a0: aucun des deux n’est venu, double forfait`;
+      case "both-absent-withdrawn": return `ronde ${d.round}, table ${d.table}\u00a0: un coup est arrivé, la partie continue`;
+      default: return action;
+    }
+  },
+  tpPage: (i, n) => `page ${i} sur ${n}`,
+  tpStatus_registration: "inscriptions",
+  tpStatus_round: (n, m) => `ronde ${n} sur ${m}`,
+  tpStatus_finished: "terminé",
+  tpPlayersCount: (n) => (n === 1 ? "1 joueur" : `${n} joueurs`),
+  tpGameEvent: (r, table) => `ronde ${r}, table ${table}`,
 };

@@ -92,6 +92,15 @@ class UndoRequestOut(_Strict):
     by: Color
 
 
+class EventOut(_Strict):
+    """The tournament a game belongs to (``/t/{id}`` is its page), with the round and table it is played at."""
+
+    id: str
+    name: str
+    round: int
+    table: int
+
+
 class GameState(_Strict):
     """A game as every client renders it (docs/web-api.md, *GameState*).
 
@@ -138,6 +147,8 @@ class GameState(_Strict):
     """Whether the game counts for the players' ratings (docs/ratings.md)."""
     rating_change: dict[Color, float] | None = None
     """Once a rated game is rated: how it moved each player's rating, in points (``{"B": 12.3, "W": -12.1}``)."""
+    event: EventOut | None = None
+    """A tournament's game: the tournament (``id``, ``name``), its ``round`` and ``table``; null otherwise."""
     clock: ClockOut | None
     """Read when the state is sent (never a reading kept from an earlier moment)."""
     moves: list[MoveOut]

@@ -91,7 +91,8 @@ def sgf_info(s: GameSession, place: str | None = None) -> dict[str, str]:
     """The game-information properties of a game's SGF: ``PB``/``PW`` (the players' names; the bot's with its
     level), ``BR``/``WR`` (ranks, e.g. "3 dan"), ``DT`` (the date it began), ``TM`` (main time, seconds),
     ``OT`` (overtime in words), ``PC`` (the server: ``place``, default ``KEIMA_SERVER_NAME`` or "keima"),
-    ``GN`` (the game's name)."""
+    ``GN`` (the game's name), and for a tournament's game ``EV`` (the tournament's name) and ``RO`` (the round,
+    with its table: ``"3 (table 2)"``)."""
     info: dict[str, str] = {}
     names: dict[int, str] = {}
     for c, (name_key, rank_key) in ((BLACK, ("PB", "BR")), (WHITE, ("PW", "WR"))):
@@ -114,6 +115,10 @@ def sgf_info(s: GameSession, place: str | None = None) -> dict[str, str]:
     info["PC"] = place or os.environ.get("KEIMA_SERVER_NAME") or "keima"
     b, w = names.get(BLACK, "Black"), names.get(WHITE, "White")
     info["GN"] = f"{b} vs {w} ({s.id})"
+    event = s.params.get("event")
+    if isinstance(event, dict):
+        info["EV"] = str(event.get("name", ""))
+        info["RO"] = f"{event.get('round')} (table {event.get('table')})"
     return info
 
 

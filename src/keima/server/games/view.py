@@ -29,6 +29,7 @@ from keima.seat import engine_of
 from keima.server.games.answers import (
     ChatOut,
     ClockOut,
+    EventOut,
     GameState,
     InviteOut,
     MoveOut,
@@ -234,6 +235,7 @@ def _head(s: ViewedGame, now: float, moves: list[MoveOut], you: list[Color]) -> 
         bot_note=s.bot_note,
         rated=counts_as_rated(s),
         rating_change=s.rating_change,
+        event=_event(s.params.get("event")),
         scoring_deadline=None if s.scoring is None else round(s.scoring[1], 3),
         chat=[ChatOut.model_construct(**{k: m.get(k) for k in _CHAT_KEYS}, account=m.get("player") is not None)
               for m in s.chat[-CHAT_IN_STATE:]],
@@ -241,6 +243,13 @@ def _head(s: ViewedGame, now: float, moves: list[MoveOut], you: list[Color]) -> 
         moves=moves,
         you=you,
     )
+
+
+def _event(event: Any) -> EventOut | None:
+    # A tournament game's params name its tournament, round and table (keima.server.tournaments.rounds).
+    if not isinstance(event, dict):
+        return None
+    return EventOut.model_construct(**{k: event.get(k) for k in ("id", "name", "round", "table")})
 
 
 @dataclass

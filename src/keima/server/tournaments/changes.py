@@ -2,7 +2,8 @@
 
 Each function returns a ``keima.server.tournaments.store.Change``: given the tournament as stored, it checks the
 request against it (raising ``Refused``: nothing is stored) and returns the new engine value, settings and log
-entries. ``store_tournaments.change`` runs it in one locked transaction. The engine (``keima.tournament``) does the
+entries. ``store_tournaments.change`` runs it in one locked transaction (a round's pairing, by the engine and by
+hand, is ``keima.server.tournaments.hand``). The engine (``keima.tournament``) does the
 pairing, standings and files; this module keeps the server's rules around it:
 
 - a round *starts* when the director starts it (online: its games are made then, their clocks from its start time)
@@ -26,7 +27,6 @@ from keima.server.errors import Refused, quote
 from keima.server.tournaments.limits import check_players
 from keima.server.tournaments.store import Change, Outcome, Stored
 from keima.tournament.model import Game, Player, Result, Tournament, TournamentError
-from keima.tournament.pairing import game_between, pair_round
 
 #: The API's names of the engine's results (what a result entry says).
 RESULTS: dict[str, Result] = {
@@ -214,89 +214,6 @@ def set_absent(key: str, rn: int, absent: bool) -> Change:
 
 
 # -- rounds ----------------------------------------------------------------------------------------------------
-def pair(rn: int, seed: int | None, again: bool) -> Change:
-    """Pair round ``rn`` with the engine; ``again``: replace its pairing (before it starts: 409 after). Without
-    ``again`` a round already paired is refused (409)."""
-
-    def do(s: Stored) -> Outcome:
-        t = s.tournament
-        _check_round(t, rn)
-        had = [g for g in t.games if g.round == rn]
-        if had or rn in t.byes:
-            if not again:
-                raise Refused("wrong-phase", f"round {rn} is paired already: ask to pair it again")
-            _not_started(s, rn, "paired again")
-            t = replace(t, games=tuple(g for g in t.games if g.round != rn),
-                        byes={r: k for r, k in t.byes.items() if r != rn})
-        try:
-            p = pair_round(t, rn, seed)
-        except TournamentError as exc:
-            raise engine_error(exc) from None
-        if not p.games:
-            raise Refused("wrong-phase", f"nobody to pair in round {rn}")
-        t = t.with_games(p.games, p.bye, rn)
-        detail = {"round": rn, "games": len(p.games), "bye": p.bye, "again": bool(had)}
-        return Outcome(t, s.settings, [("pair", detail)])
-
-    return do
-
-
-def unpair(rn: int) -> Change:
-    """Drop round ``rn``'s pairing before it starts (409 after)."""
-
-    def do(s: Stored) -> Outcome:
-        t = s.tournament
-        _check_round(t, rn)
-        _not_started(s, rn, "unpaired")
-        if not any(g.round == rn for g in t.games) and rn not in t.byes:
-            raise Refused("wrong-phase", f"round {rn} is not paired")
-        t = replace(t, games=tuple(g for g in t.games if g.round != rn),
-                    byes={r: k for r, k in t.byes.items() if r != rn})
-        return Outcome(t, s.settings, [("unpair", {"round": rn})])
-
-    return do
-
-
-def swap(rn: int, a: str, b: str) -> Change:
-    """Exchange players ``a`` and ``b`` in round ``rn`` before it starts: each takes the other's table (or the
-    bye); colours and handicap are set again as the pairing sets them. Two players of one table change colours."""
-
-    def do(s: Stored) -> Outcome:
-        t = s.tournament
-        _check_round(t, rn)
-        _not_started(s, rn, "changed")
-        _player(t, a)
-        _player(t, b)
-        if a == b:
-            raise Refused("invalid-request", "swap two different players", field="b")
-        games = [g for g in t.games if g.round == rn]
-        where = {k: g for g in games for k in (g.white, g.black)}
-        bye = t.byes.get(rn)
-        for k in (a, b):
-            if k not in where and k != bye:
-                raise Refused("wrong-phase", f"{quote(k)} is not paired in round {rn}")
-        new: dict[int, Game] = {}
-        byes = dict(t.byes)
-        try:
-            if a in where and b in where and where[a] is where[b]:
-                g = where[a]
-                new[g.table] = replace(g, white=g.black, black=g.white)
-            else:
-                for x, y in ((a, b), (b, a)):
-                    if x in where:
-                        g = where[x]
-                        other = g.opponent(x)
-                        new[g.table] = game_between(t, rn, g.table, y, other)
-                    else:
-                        byes[rn] = y
-        except TournamentError as exc:
-            raise engine_error(exc) from None
-        t = replace(t, games=tuple(new.get(g.table, g) if g.round == rn else g for g in t.games), byes=byes)
-        return Outcome(t, s.settings, [("swap", {"round": rn, "a": a, "b": b})])
-
-    return do
-
-
 def start(rn: int, start_at: datetime) -> Change:
     """Start round ``rn`` (paired; not started yet: 409); online, its games are made at ``start_at`` by the
     scheduler (``ROUND_JOB``)."""

@@ -19,6 +19,7 @@ from keima.server.live import serve_notices
 from keima.server.lobby import LOBBY
 from keima.server.ratings import subscriber as ratings_subscriber
 from keima.server.tournaments import changes as ops
+from keima.server.tournaments import hand
 from keima.server.tournaments import store as st
 from keima.server.tournaments.limits import Pairings
 from keima.server.tournaments.routes import (
@@ -35,7 +36,9 @@ from keima.server.tournaments.routes import (
     tournament_channel,
 )
 from keima.server.tournaments.schemas import (
+    ByeIn,
     LogOut,
+    MatchIn,
     MineOut,
     MyRoundOut,
     PairIn,
@@ -67,20 +70,32 @@ async def pair_round(tid: str, rn: int, body: PairIn, request: Request) -> Respo
     """Pair a round with the engine (McMahon or Swiss, as OpenGotha); ``again`` pairs it anew before it starts.
     429 while this tournament is being paired, or the process pairs as many tournaments as it may."""
     async with PAIRINGS.slot(tid):
-        changed = await _change(request, tid, ops.pair(rn, body.seed, body.again))
+        changed = await _change(request, tid, hand.pair(rn, body.seed, body.again, body.keep))
     return await _answer(request, changed)
 
 
 @router.delete("/api/tournaments/{tid}/rounds/{rn}/pairing", responses={200: {"model": TournamentOut}, **_errors})
 async def unpair_round(tid: str, rn: int, request: Request) -> Response:
     """Drop a round's pairing before it starts."""
-    return await _answer(request, await _change(request, tid, ops.unpair(rn)))
+    return await _answer(request, await _change(request, tid, hand.unpair(rn)))
 
 
 @router.post("/api/tournaments/{tid}/rounds/{rn}/swap", responses={200: {"model": TournamentOut}, **_errors})
 async def swap_players(tid: str, rn: int, body: SwapIn, request: Request) -> Response:
     """Exchange two players' places in a round before it starts."""
-    return await _answer(request, await _change(request, tid, ops.swap(rn, body.a, body.b)))
+    return await _answer(request, await _change(request, tid, hand.swap(rn, body.a, body.b)))
+
+
+@router.put("/api/tournaments/{tid}/rounds/{rn}/bye", responses={200: {"model": TournamentOut}, **_errors})
+async def choose_bye(tid: str, rn: int, body: ByeIn, request: Request) -> Response:
+    """Give a round's bye to a player before it starts (before the pairing: the engine pairs the others)."""
+    return await _answer(request, await _change(request, tid, hand.choose_bye(rn, body.player)))
+
+
+@router.post("/api/tournaments/{tid}/rounds/{rn}/match", responses={200: {"model": TournamentOut}, **_errors})
+async def match_players(tid: str, rn: int, body: MatchIn, request: Request) -> Response:
+    """Seat two players at one table by hand before the round starts (their former opponents meet each other)."""
+    return await _answer(request, await _change(request, tid, hand.match(rn, body.a, body.b)))
 
 
 @router.post("/api/tournaments/{tid}/rounds/{rn}/start", responses={200: {"model": TournamentOut}, **_errors})

@@ -76,6 +76,8 @@ def _new_session(s: st.Stored, rn: int, table: int, white: dict[str, Any], black
             "placement": "fixed" if handicap else None, "clock": s.settings.get("clock") or default_clock(t),
             "opponent": "invite", "color": "B", "rated": bool(s.settings.get("rated"))}
     session, _, _ = build(body, {}, game_id=gid, token=players.seat_token(black["id"], gid), person=black)
+    # The game names its tournament, round and table (its page links back; its SGF says EV and RO).
+    session.params["event"] = {"id": s.id, "name": t.general.name, "round": rn, "table": table}
     # Both seats are the players' from the start: nobody is invited, and the clock of the player to move runs.
     session.seats.white = token_hash(players.seat_token(white["id"], gid))
     session.people[WHITE] = dict(white)

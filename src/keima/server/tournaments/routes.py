@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import asyncio
 import secrets
-from typing import Any
+from datetime import datetime, timedelta
+from typing import Any, Literal
 
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import Response
@@ -26,7 +27,7 @@ from keima.server.games import Hub
 from keima.server.ratings import ShownRank, shown_ranks
 from keima.server.ratings import subscriber as ratings_subscriber
 from keima.server.tournaments import changes as ops
-from keima.server.tournaments import player_ops
+from keima.server.tournaments import hand, player_ops
 from keima.server.tournaments import settings as settings_of
 from keima.server.tournaments import store as st
 from keima.server.tournaments.limits import CREATED_PER_DAY, check_players
@@ -45,9 +46,11 @@ from keima.server.tournaments.schemas import (
     TournamentPatch,
     TournamentsOut,
     TPlayerOut,
+    WarningOut,
     YouOut,
 )
 from keima.tournament import opengotha_xml, rating_lists
+from keima.tournament.checks import round_warnings
 from keima.tournament.model import (
     DEFAULT_CRITERIA,
     GeneralParameters,
@@ -145,11 +148,15 @@ async def _out(request: Request, s: st.Stored, caller: Player | None) -> Tournam
                           result=ops.RESULT_NAMES[g.result], by_forfeit=g.by_default,  # type: ignore[arg-type]
                           game=_made(s, rn, g.table)) for g in t.games_of_round(rn)]
         rounds.append(RoundOut(round=rn, started=bool(info.get("started")), start_at=info.get("start_at"),
-                               bye=t.byes.get(rn), present=sorted(ops.present(settings, rn)), games=games))
+                               forfeit_at=_forfeit_at(settings, info), bye=t.byes.get(rn),
+                               present=sorted(ops.present(settings, rn)), games=games,
+                               hand_tables=hand.hand_tables(settings, rn), hand_bye=hand.hand_bye(settings, rn),
+                               warnings=[] if info.get("started") else _warnings(t, rn)))
     mine = None if caller is None else next((k for k, v in s.accounts.items() if v == caller.id), None)
     return TournamentOut(
         id=s.id, name=t.general.name, system=t.system.value.lower(), rounds=t.general.number_of_rounds,
         size=int(t.general.size), komi=t.general.komi, version=s.version,
+        begin_date=t.general.begin_date, end_date=t.general.end_date, location=t.general.location,
         settings=SettingsOut(**settings_of.out(t, settings)),
         directors=[PersonOut(name=names.get(pid, "?"), role=role)
                    for pid, role in sorted(s.directors.items(), key=lambda x: (x[1] != "director", x[0]))],
@@ -159,6 +166,23 @@ async def _out(request: Request, s: st.Stored, caller: Player | None) -> Tournam
                    proposed=None if caller is None else next(
                        (k for k, a in settings.get("proposals", {}).items() if a == caller.id), None)),
     )
+
+
+def _forfeit_at(settings: dict[str, Any], info: dict[str, Any]) -> str | None:
+    # An online round's players lose by forfeit when they have not shown up this long after its start.
+    if not settings.get("online") or not info.get("start_at"):
+        return None
+    start = datetime.fromisoformat(info["start_at"])
+    return (start + timedelta(minutes=int(settings.get("forfeit_minutes") or 15))).isoformat()
+
+
+def _warnings(t: Tournament, rn: int) -> list[WarningOut]:
+    try:
+        found = round_warnings(t, rn)
+    except TournamentError:
+        return []  # a tournament the engine cannot rank has nothing to warn about its pairing
+    return [WarningOut(kind=w.kind, round=w.round, table=w.table, players=list(w.players),  # type: ignore[arg-type]
+                       value=w.value) for w in found]
 
 
 def _made(s: st.Stored, rn: int, table: int) -> str | None:
@@ -254,9 +278,15 @@ async def import_tournament(request: Request) -> Response:
 
 @router.get("/api/tournaments", responses={200: {"model": TournamentsOut}})
 async def list_tournaments(request: Request, limit: int = Query(50, ge=1, le=200)) -> Response:
-    """The tournaments, newest first."""
+    """The tournaments, newest first, with their dates, status and number of players."""
     rows = await _run(st.listing, _hub(request).store.engine, limit)
-    return _json(TournamentsOut(tournaments=[TournamentLine(**r) for r in rows]))
+    lines = []
+    for r in rows:
+        done = r.pop("done")
+        status: Literal["registration", "round", "finished"] = (
+            "registration" if not r["round"] else "finished" if done and r["round"] == r["rounds"] else "round")
+        lines.append(TournamentLine(**r, status=status))
+    return _json(TournamentsOut(tournaments=lines))
 
 
 @router.get("/api/tournaments/{tid}", responses={200: {"model": TournamentOut}, **_errors})

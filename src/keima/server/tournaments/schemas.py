@@ -185,11 +185,27 @@ class AbsentIn(_Strict):
 
 
 class PairIn(_Strict):
-    """``POST /api/tournaments/{id}/rounds/{n}/pairing``: ``again`` replaces a pairing (before the round starts);
+    """``POST /api/tournaments/{id}/rounds/{n}/pairing``: ``again`` replaces a pairing (before the round starts),
+    dropping the director's hand changes unless ``keep`` (the tables made by hand and the chosen bye stay);
     ``seed`` draws the pairing's random choices from that seed instead of OpenGotha's name-based draws."""
 
     again: bool = False
+    keep: bool = False
     seed: Annotated[int, Field(ge=0, le=2**31)] | None = None
+
+
+class ByeIn(_Strict):
+    """``PUT /api/tournaments/{id}/rounds/{n}/bye``: the player who gets the bye (null: drop a bye chosen before
+    the pairing)."""
+
+    player: Name | None
+
+
+class MatchIn(_Strict):
+    """``POST /api/tournaments/{id}/rounds/{n}/match``: two players' keys, seated at one table by hand."""
+
+    a: Name
+    b: Name
 
 
 class SwapIn(_Strict):
@@ -253,15 +269,34 @@ class TGameOut(_Strict):
     game: str | None
 
 
+class WarningOut(_Strict):
+    """A warning about a round's pairing before it starts (``keima.tournament.checks``): ``rematch`` (``value``: the
+    round they met in), ``colour`` (``value``: the player's Whites minus Blacks with this round), ``handicap``
+    (``value``: the stones the ranks call for, over the ceiling), ``missing-result`` (a table of round ``round``,
+    the round before, has no result). ``players``: the keys it names."""
+
+    kind: Literal["rematch", "colour", "handicap", "missing-result"]
+    round: int
+    table: int | None
+    players: list[str]
+    value: int
+
+
 class RoundOut(_Strict):
-    """A round: ``present``, the players who checked in to its online games."""
+    """A round: ``present``, the players who checked in to its online games; ``forfeit_at``, when a player of an
+    online round who has not shown up loses by forfeit; ``hand_tables`` and ``hand_bye``, what a director changed
+    by hand; ``warnings``, before the round starts."""
 
     round: int
     started: bool
     start_at: str | None
+    forfeit_at: str | None = None
     bye: str | None
     present: list[str]
     games: list[TGameOut]
+    hand_tables: list[int] = []
+    hand_bye: str | None = None
+    warnings: list[WarningOut] = []
 
 
 class SettingsOut(_Strict):
@@ -311,6 +346,10 @@ class TournamentOut(_Strict):
     size: int
     komi: str
     version: int
+    #: The tournament's dates (``YYYY-MM-DD``) and place.
+    begin_date: str = ""
+    end_date: str = ""
+    location: str = ""
     settings: SettingsOut
     directors: list[PersonOut]
     players: list[TPlayerOut]
@@ -319,10 +358,21 @@ class TournamentOut(_Strict):
 
 
 class TournamentLine(_Strict):
+    """A tournament of the list: its dates (``YYYY-MM-DD``), ``status`` (``registration`` before the first round
+    is paired, ``round`` while round ``round`` of ``rounds`` is the last one paired, ``finished`` once the last
+    round has every result) and its number of ``players``."""
+
     id: str
     name: str
     created_at: datetime
     updated_at: datetime
+    begin_date: str = ""
+    end_date: str = ""
+    location: str = ""
+    status: Literal["registration", "round", "finished"] = "registration"
+    round: int = 0
+    rounds: int = 0
+    players: int = 0
 
 
 class TournamentsOut(_Strict):

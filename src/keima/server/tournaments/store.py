@@ -98,7 +98,8 @@ def create(engine: Engine, tid: str, t: Tournament, settings: dict[str, Any], di
                 raise Refused("too-many-requests", f"you created {made} tournaments in the last 24 hours: "
                               "that is the most for a day")
         conn.execute(tournaments.insert().values(id=tid, name=t.general.name[:200], created_at=now, updated_at=now,
-                                                 version=1, body=opengotha_xml.write(t), settings=settings))
+                                                 version=1, body=opengotha_xml.write(t),
+                                                 settings=with_summary(t, settings)))
         conn.execute(tournament_directors.insert().values(tournament_id=tid, player_id=director, role="director"))
         conn.execute(tournament_log.insert().values(tournament_id=tid, at=now, player_id=director, by_name=by_name,
                                                     action=action, detail=detail))
@@ -159,7 +160,7 @@ def _write(conn: Connection, tid: str, s: Stored, out: Outcome, body: str, playe
            now: datetime) -> None:
     conn.execute(tournaments.update().where(tournaments.c.id == tid).values(
         name=out.tournament.general.name[:200], updated_at=now, version=s.version + 1, body=body,
-        settings=out.settings))
+        settings=with_summary(out.tournament, out.settings)))
     for key in out.unbind:
         conn.execute(tournament_accounts.delete().where(tournament_accounts.c.tournament_id == tid,
                                                         tournament_accounts.c.player_key == key))
@@ -245,14 +246,33 @@ def version_of(engine: Engine, tid: str) -> int | None:
     return v
 
 
+def with_summary(t: Tournament, settings: dict[str, Any]) -> dict[str, Any]:
+    """``settings`` with ``summary``, what the list of tournaments shows without reading each tournament: dates,
+    place, number of players and rounds, the last round paired and whether it has every result."""
+    paired = max([g.round for g in t.games] + list(t.byes), default=0)
+    g = t.general
+    summary = {"begin_date": g.begin_date, "end_date": g.end_date, "location": g.location,
+               "players": len(t.players), "rounds": g.number_of_rounds, "round": paired,
+               "done": paired > 0 and all(x.result.value != "UNKNOWN" for x in t.games_of_round(paired))}
+    return {**settings, "summary": summary}
+
+
 def listing(engine: Engine, limit: int) -> list[dict[str, Any]]:
-    """The newest tournaments first, at most ``limit``: ``{"id", "name", "created_at", "updated_at"}``."""
+    """The newest tournaments first, at most ``limit``: ``{"id", "name", "created_at", "updated_at"}`` and the
+    summary's keys (``with_summary``; a tournament stored before summaries were is read once to make its own)."""
     t = tournaments.c
     with engine.connect() as conn:
-        rows = conn.execute(sa.select(t.id, t.name, t.created_at, t.updated_at)
+        rows = conn.execute(sa.select(t.id, t.name, t.created_at, t.updated_at, t.settings)
                             .order_by(t.created_at.desc()).limit(limit)).all()
-    return [{"id": r.id, "name": r.name, "created_at": _utc(r.created_at), "updated_at": _utc(r.updated_at)}
-            for r in rows]
+        out = []
+        for r in rows:
+            summary = dict(r.settings).get("summary")
+            if summary is None:
+                body = conn.execute(sa.select(t.body).where(t.id == r.id)).scalar_one()
+                summary = with_summary(opengotha_xml.read(body), {})["summary"]
+            out.append({"id": r.id, "name": r.name, "created_at": _utc(r.created_at),
+                        "updated_at": _utc(r.updated_at), **summary})
+    return out
 
 
 def log_of(engine: Engine, tid: str) -> list[dict[str, Any]]:
