@@ -16,7 +16,8 @@ from fastapi.testclient import TestClient
 
 from keima.server import timesource
 from keima.server.notifications import notify
-from keima.server.notifications.mailer import Mailer, line_of
+from keima.server.notifications.lines import line_of
+from keima.server.notifications.mailer import Mailer
 from keima.server.storage.store import make_engine
 from keima.server.storage.tables import notifications
 

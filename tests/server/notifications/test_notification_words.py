@@ -9,7 +9,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from keima.server import timesource
-from keima.server.notifications.mailer import line_of, result_words
+from keima.server.notifications.lines import line_of, result_words
 
 from ..accounts.test_players import Browser, registered
 from ..helpers import wait_for

@@ -29,9 +29,7 @@ from sqlalchemy.engine import Engine
 from keima.rules.coords import to_gtp
 from keima.server import timesource
 from keima.server.games import from_row, reads
-
-# The mailer as a module: it imports this one while it is itself being imported.
-from keima.server.notifications import mail_words, mailer
+from keima.server.notifications import lines, mail_words
 from keima.server.notifications.board_png import SIDE, board_png
 from keima.server.storage import Store
 
@@ -168,7 +166,7 @@ class Letter:
         msg["Message-ID"] = f"<{message_id}@{urlsplit(self.public_url).hostname or 'keima'}>"
         msg["List-Unsubscribe"] = f"<{unsubscribe}>"
         msg["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
-        w = mailer.words(lang)
+        w = lines.words(lang)
         if payload.get("verify"):
             msg["Subject"] = w["verify"]
             link = self.verify(player, payload["to"])
@@ -181,7 +179,7 @@ class Letter:
             subject = mail_words.digest_subject(items, lang, left)
         else:
             subject = mail_words.subject(items[0], lang, left.get(items[0].get("game") or ""))
-        msg["Subject"] = mailer.header_text(subject)
+        msg["Subject"] = lines.header_text(subject)
         msg.set_content(self._text(sections, lang, unsubscribe))
         msg.add_alternative(self._html(subject, sections, lang, unsubscribe), subtype="html")
         pictures = [s for s in sections if s.picture and s.facts]
@@ -221,7 +219,7 @@ class Letter:
                     if section.facts is not None and sum(1 for s in out if s.picture) < MAX_PICTURES:
                         section.picture = f"board{len(out)}.{quote(game)}@{host}"
                 elif (item.get("data") or {}).get("tournament"):
-                    section.link = (mailer.words(lang)["open-tournament"],
+                    section.link = (lines.words(lang)["open-tournament"],
                                     f"{self.public_url}/t/{quote(str(item['data']['tournament']))}")
             data = dict(item.get("data") or {})
             facts = section.facts
@@ -238,13 +236,13 @@ class Letter:
         for section in out:
             if not section.lines and section.facts is not None:  # only turns already played
                 opponent = section.facts.names.get(3 - (section.facts.reader or 1))
-                section.lines.append(mail_words.game_headline(lang, opponent or mailer.words(lang)["someone"]))
+                section.lines.append(mail_words.game_headline(lang, opponent or lines.words(lang)["someone"]))
         return out, told
 
     @staticmethod
     def _unsubscribe_line(lang: str, url: str) -> str:
         sep = "\u00a0: " if lang == "fr" else ": "
-        return f"{mailer.words(lang)['unsubscribe']}{sep}{url}"
+        return f"{lines.words(lang)['unsubscribe']}{sep}{url}"
 
     def _text(self, sections: list[_Section], lang: str, unsubscribe: str) -> str:
         sep = "\u00a0: " if lang == "fr" else ": "
@@ -270,10 +268,10 @@ class Letter:
                 picture = (f'<img src="cid:{escape(s.picture, quote=True)}" width="{SIDE}" height="{SIDE}" '
                            f'alt="{alt}" style="display:block;max-width:100%;height:auto;border:0;'
                            'margin:10px 0;border-radius:4px">')
-            lines = _details(s.facts, lang, s.kinds)
+            said = _details(s.facts, lang, s.kinds)
             timed = s.facts is not None and s.facts.left is not None and bool(s.kinds & {"your-turn", "clock-low"})
-            details = "".join(f'<p style="margin:4px 0{";font-weight:700" if timed and i == len(lines) - 1 else ""}">'
-                              f'{escape(line)}</p>' for i, line in enumerate(lines))
+            details = "".join(f'<p style="margin:4px 0{";font-weight:700" if timed and i == len(said) - 1 else ""}">'
+                              f'{escape(line)}</p>' for i, line in enumerate(said))
             link = ""
             if s.link:
                 link = (f'<p style="margin:12px 0 0"><a href="{escape(s.link[1], quote=True)}" '
@@ -283,7 +281,7 @@ class Letter:
                          f'{link}</div>')
         footer = (f'<p style="margin:16px 0 0;font-size:12px;color:#6b6457">{escape(b["why"])}<br>'
                   f'<a href="{escape(unsubscribe, quote=True)}" style="color:#6b6457">'
-                  f'{escape(mailer.words(lang)["unsubscribe"])}</a></p>')
+                  f'{escape(lines.words(lang)["unsubscribe"])}</a></p>')
         return ("<!doctype html>\n"
                 f'<html lang="{lang}"><head><meta charset="utf-8">'
                 '<meta name="viewport" content="width=device-width, initial-scale=1">'

@@ -1,6 +1,6 @@
 """What an email says, in the reader's language (English or French): a subject that says what happened to the
 reader ("You won against bernard by 5.5 points", "Your turn against alice: 23 h left"), and the lines of its body
-(the last move, the time left). The bell keeps its own shorter lines (``mailer.line_of``).
+(the last move, the time left). The bell keeps its own shorter lines (``lines.line_of``).
 
 French numbers take a decimal comma, and French typography a no-break space before ``:``.
 """
@@ -10,9 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from keima.server.games import duration_words
-
-# The module, not its names: the mailer imports this module's users while it is itself being imported.
-from keima.server.notifications import mailer
+from keima.server.notifications import lines
 
 NBSP = "\u00a0"
 
@@ -118,7 +116,7 @@ def _result(data: dict[str, Any], lang: str) -> str | None:
     """A finished game's subject from the reader's side (None: their colour or the result is not known)."""
     s = _SUBJECTS[_lang(lang)]
     result, me = str(data.get("result") or ""), data.get("color")
-    opponent = data.get("opponent") or mailer.words(lang)["someone"]
+    opponent = data.get("opponent") or lines.words(lang)["someone"]
     if result in ("0", "Draw", "Jigo"):
         return s["draw"].format(opponent=opponent)
     if result in ("Void", "?"):
@@ -147,7 +145,7 @@ def subject(item: dict[str, Any], lang: str, left: float | None = None) -> str:
     s = _SUBJECTS[_lang(lang)]
     data = item.get("data") or {}
     kind = item.get("kind")
-    opponent = data.get("opponent") or mailer.words(lang)["someone"]
+    opponent = data.get("opponent") or lines.words(lang)["someone"]
     color = s.get(str(data.get("color")))
     if kind == "your-turn":
         return (s["your-turn"] if left is None else s["your-turn.left"]).format(
@@ -162,7 +160,7 @@ def subject(item: dict[str, Any], lang: str, left: float | None = None) -> str:
         said = _result(data, lang)
         if said is not None:
             return said
-    return mailer.line_of(item, lang)
+    return lines.line_of(item, lang)
 
 
 def _weight(item: dict[str, Any]) -> int:
