@@ -810,7 +810,8 @@ def _open_words(name: str, game: Game, borders: list[frozenset[int]], races: lis
     if borders:
         parts.append("the border is open at " + ", ".join(_point_name(game, _middle(game, b)) for b in borders[:3]))
     if races:
-        parts.append("a capturing race is open at " + ", ".join(_point_name(game, r.point) for r in races[:3]))
+        named = list(dict.fromkeys(_point_name(game, r.point) for r in races))  # one group in several races: once
+        parts.append("a capturing race is open at " + ", ".join(named[:3]))
     return f"{name} plays on: " + "; ".join(parts)
 
 

@@ -22,7 +22,7 @@ from keima.rules.borders import open_borders, open_races
 from keima.rules.game import Game
 from keima.seat import Decision, KeimaPlayer, Seat
 
-from .boards import board
+from .boards import at, board
 
 ROOT = Path(__file__).parent.parent.parent
 TEACHING = ["beginner", "intermediate"]
@@ -266,3 +266,17 @@ def test_a_real_handicap_game_is_not_resigned_early(path: str, moves: int, level
     assert game.handicap >= 2 and game.to_move == WHITE
     for seed in (1, 2, 3):
         assert Seat(KeimaPlayer(level, seed=seed), patience=1).move(game, WHITE, 0.2).action != "resign"
+
+
+@pytest.mark.parametrize("level", ["beginner", "intermediate", "strong"])
+def test_game_18_the_open_race_is_not_passed_back(level: str) -> None:
+    # bench/results/strength-9x9-lowlib game 18: after GNU Go's pass at move 49, keima (White) passed back with
+    # its group F9-J6 on three liberties against Black's lone stones H9 and J8 on two (its count read the group
+    # alive), and the disputed marking gave Black the first move there. The seat reads the race now.
+    game = real("bench/results/strength-9x9-lowlib/game-018.sgf", 49)
+    assert game.consecutive_passes == 1 and game.to_move == WHITE
+    assert any(at(game, "H9") in race.black for race in open_races(game.board))
+    d = Seat(KeimaPlayer(level, seed=1)).move(game, WHITE, 0.5)
+    assert d.action == "play", d
+    assert d.say is not None and d.say.endswith("a capturing race is open at F9")
+
