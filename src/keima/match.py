@@ -145,6 +145,8 @@ class Referee:
         if decision.action == "resign":
             report.reason = f"{color_word(color)} resigned"
             report.comments.append(f"{color_word(color)} ({seat.name}) resigned at move {len(game.moves) + 1}.")
+            if decision.say:
+                report.comments.append(decision.say)  # why, as the game's page says it
             return False
         return True
 

@@ -11,8 +11,12 @@ working on a copy of the game, so a server thread and a worker process can call 
   external GTP engine forfeits its game, as in ``keima match``. In the handicap phase a refused answer is replaced
   by the usual placement (``Game.next_handicap_point``).
 * Manners, at every level (here and nowhere else): it resigns a game lost beyond doubt (several consecutive
-  hopeless verdicts, never in the opening); it passes when every point is settled instead of filling its own
-  territory or playing in the opponent's, and answers a pass with a pass when playing on gains nothing. A move
+  hopeless verdicts, never in the opening, never while a capturing race is open; never in a handicap game it
+  gives before the board is half full, nor while its deficit is within what the stones gave; the teaching levels
+  never before move 150 on 19x19), saying why (``Decision.say``); it passes when every point is settled instead of
+  filling its own territory or playing in the opponent's, and answers a pass with a pass when playing on gains
+  nothing and no capturing race is open (``keima.rules.borders``). After the opponent's pass the teaching levels
+  (beginner, intermediate) play on while a border is open too, and say where. A move
   generator without a judgement of its own (the stand-in policy) answers a pass with a pass when the count of the
   board as it stands already gives it the game.
 * :meth:`Seat.review` judges a dead-stone marking in the scoring phase: it accepts what its playouts support;
@@ -38,9 +42,11 @@ from keima.ai.standin import policy_move
 from keima.gtp.controller import EngineDied, EngineError, EngineFailure, EngineTimeout, SubprocessEngine
 from keima.record.rulenames import KGS_NAMES
 from keima.rules import coords
-from keima.rules.board import BLACK, EMPTY, color_name, color_word, opponent
+from keima.rules.board import BLACK, EMPTY, WHITE, color_name, color_word, opponent
+from keima.rules.borders import Race, open_borders, open_races
 from keima.rules.game import Game
 from keima.rules.scoring import open_points, settlement
+from keima.rules.shape import play_effect
 from keima.timecontrol import TimeBudget
 
 log = logging.getLogger("keima.seat")
@@ -51,6 +57,14 @@ Move = int | None | Literal["resign"]
 SURE_SHARE = 0.75
 #: Win rate under which a verdict counts as hopeless (for a player that reports one).
 RESIGN_WINRATE = 0.05
+#: The levels that teach: after the opponent's pass they play on while a border is open, and they never resign
+#: before move ``TEACHING_RESIGN_MOVE`` on 19x19 (in proportion to the board's area on smaller boards).
+TEACHING_LEVELS = ("beginner", "intermediate")
+TEACHING_RESIGN_MOVE = 150
+#: What one handicap stone gives, in points: about twice the komi, as a move is worth (twice
+#: ``keima.ai.searcher.HANDICAP_KOMI_PER_STONE``). A seat giving stones does not resign while its deficit is
+#: within what they gave.
+HANDICAP_STONE_POINTS = 16.0
 
 
 #: Why a computer player could not answer: no reply in time, a process that died (or never started), a refusal of
@@ -108,12 +122,15 @@ class ComputerPlayer(Protocol):
 @dataclass(frozen=True)
 class Decision:
     """What the seat plays: ``action`` "play" (``point``), "pass", "resign" or "forfeit" (``note`` says why, and
-    ``failure`` what kind of failure it was). ``note`` also tells when a fallback replaced the player's own answer."""
+    ``failure`` what kind of failure it was). ``note`` also tells when a fallback replaced the player's own answer.
+    ``say``: what the person at the board is told, in English words a page reads back ("keima resigns: behind by
+    about 25 points with no open fight", "keima plays on: the border is open at E5"), or None."""
 
     action: Literal["play", "pass", "resign", "forfeit"]
     point: int | None = None
     note: str | None = None
     failure: Failure | None = None
+    say: str | None = None
 
 
 @dataclass(frozen=True)
@@ -447,6 +464,8 @@ class Seat:
     def __init__(self, player: ComputerPlayer, *, patience: int | None = None, seed: int = 0) -> None:
         self.player = player
         level = getattr(player, "level", None)
+        #: keima's level ("beginner", "intermediate", "strong"), or None for another player.
+        self.level: str | None = level if isinstance(level, str) else None
         self.patience = patience if patience is not None else (5 if level == "beginner" else 3)
         self._rng = random.Random(seed)
         self._hopeless: list[int] = []  # move numbers of consecutive hopeless verdicts
@@ -548,12 +567,18 @@ class Seat:
                 lost = winrate < RESIGN_WINRATE and margin < -max(3.0, 0.04 * n * n)
             else:
                 lost = margin < -0.15 * n * n
-            if lost:
+            if lost and self._may_resign(game, color, margin):
                 self._hopeless.append(game.move_number)
                 if len(self._hopeless) >= self.patience:
-                    return Decision("resign", note=f"lost beyond doubt (expected margin {margin:+.1f})")
+                    return Decision("resign", note=f"lost beyond doubt (expected margin {margin:+.1f})",
+                                    say=f"{self.name} resigns: behind by about {round(-margin)} points with no "
+                                        "open fight")
             else:
                 self._hopeless.clear()
+        if game.consecutive_passes >= 1:
+            held = self._play_on(game, color, move, own)
+            if held is not None:
+                return held
         if move is None or own is None:
             return Decision("pass") if move is None else Decision("play", move)
         dead = _dead(game, own)
@@ -567,6 +592,50 @@ class Seat:
         if game.consecutive_passes >= 1 and self._may_end(game, color, dead) and _count_margin(game, color, dead) > 0:
             return Decision("pass", note="the count with the dead stones off wins: a pass answers the pass")
         return Decision("play", move)
+
+    def _may_resign(self, game: Game, color: int, margin: float) -> bool:
+        """Whether a hopeless verdict (expected ``margin`` for ``color``) may count towards resigning now: not in a
+        handicap game the seat gives before the board is half full, nor while the deficit is within what the
+        stones gave (``HANDICAP_STONE_POINTS`` each); not before move ``TEACHING_RESIGN_MOVE`` (19x19, in
+        proportion on smaller boards; a set-up position counts its stones as moves) at a teaching level; never
+        while a capturing race is open (a fight that may still turn the count)."""
+        n = game.size
+        stones = sum(1 for c in game.board.colors if c != EMPTY)
+        if (self.level in TEACHING_LEVELS
+                and max(game.move_number, stones) < round(TEACHING_RESIGN_MOVE * n * n / 361)):
+            return False
+        gives = color == WHITE and game.handicap >= 2
+        if gives and (2 * stones < n * n or -margin <= HANDICAP_STONE_POINTS * game.handicap):
+            return False
+        return not open_races(game.board)
+
+    def _play_on(self, game: Game, color: int, move: int | None, own: list[float] | None) -> Decision | None:
+        """After the opponent's pass: the move to play instead of passing, or None when a pass may answer.
+
+        Every level plays its move on while a capturing race is open (``rules.borders.open_races``: the count
+        may read it settled, wrongly); a teaching level (``TEACHING_LEVELS``) also while a border is open
+        (``rules.borders.open_borders``, the dead stones of the playouts ``own`` off), and picks a point there
+        itself when its search would pass: passing early is a beginner's mistake, and the lesson is to see the
+        board finished. The decision says where (``Decision.say``)."""
+        teaching = self.level in TEACHING_LEVELS
+        if move is None and not teaching:
+            return None  # its search passes: the strong level may pass as the rules allow
+        races = open_races(game.board)
+        borders: list[frozenset[int]] = []
+        if teaching:
+            borders = open_borders(game.board, _dead(game, own) if own is not None else frozenset())
+        if not races and not borders:
+            return None
+        point = move
+        spots = set().union(*borders, *(r.moves for r in races))
+        if teaching and (move is None or move not in spots):
+            point = _open_move(game, color, borders, races)
+            if point is None:
+                point = move
+        if point is None:
+            return None
+        return Decision("play", point, note="a border or a capturing race is open: play goes on after the pass",
+                        say=_open_words(self.name, game, borders, races))
 
     def _may_end(self, game: Game, color: int, dead: frozenset[int]) -> bool:
         """True when ending play now leaves nothing undone: the player is not capturing stones it claimed dead
@@ -702,6 +771,61 @@ def apply_answer(table: Table, color: int, answer: Decision | Review, *, out_of_
 
 
 # ---------------------------------------------------------------------------------------------- helpers
+def _open_move(game: Game, color: int, borders: list[frozenset[int]], races: list[Race]) -> int | None:
+    """A legal point for ``color`` that takes part in an open capturing race (a capture first, then an atari,
+    then the most liberties kept) or, with no such point, closes an open border (a point touching both colours
+    first, then one touching its own, then the most liberties kept); never an own eye or a self-atari. None when
+    there is none."""
+    board = game.board
+    colors = board.colors
+
+    def good(p: int) -> bool:
+        if colors[p] != EMPTY or game.legality(p, color) is not None:
+            return False
+        effect = play_effect(board, p, color)
+        return not effect.own_eye and (effect.captured > 0 or effect.liberties >= 2)
+
+    race_points = sorted(p for p in set().union(*(r.moves for r in races)) if good(p))
+    if race_points:
+        def race_key(p: int) -> tuple[int, int, int, int]:
+            e = play_effect(board, p, color)
+            return (e.captured, e.ataris, e.liberties, -p)
+
+        return max(race_points, key=race_key)
+    border_points = sorted(p for p in set().union(*borders) if good(p))
+    if not border_points:
+        return None
+
+    def border_key(p: int) -> tuple[bool, bool, int, int]:
+        near = {colors[q] for q in board.nbrs[p]}
+        return (opponent(color) in near and color in near, color in near, play_effect(board, p, color).liberties, -p)
+
+    return max(border_points, key=border_key)
+
+
+def _open_words(name: str, game: Game, borders: list[frozenset[int]], races: list[Race]) -> str:
+    """What the page is told when the seat plays on after a pass: "keima plays on: the border is open at E5, C3;
+    a capturing race is open at D4" (at most three points each)."""
+    parts = []
+    if borders:
+        parts.append("the border is open at " + ", ".join(_point_name(game, _middle(game, b)) for b in borders[:3]))
+    if races:
+        named = list(dict.fromkeys(_point_name(game, r.point) for r in races))  # one group in several races: once
+        parts.append("a capturing race is open at " + ", ".join(named[:3]))
+    return f"{name} plays on: " + "; ".join(parts)
+
+
+def _middle(game: Game, region: frozenset[int]) -> int:
+    """The point that names an open border: of its points touching at most one colour, the nearest to the
+    region's middle."""
+    board = game.board
+    n = game.size
+    loose = [p for p in region if len({board.colors[q] for q in board.nbrs[p]} - {EMPTY}) < 2] or list(region)
+    cx = sum(p % n for p in region) / len(region)
+    cy = sum(p // n for p in region) / len(region)
+    return min(sorted(loose), key=lambda p: (p % n - cx) ** 2 + (p // n - cy) ** 2)
+
+
 def _ownership(game: Game) -> list[float]:
     from keima.ai import estimate_ownership
 

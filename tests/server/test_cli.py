@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from keima.cli import main
-from keima.cli.serve import normalise_url
+from keima.cli.serve import normalise_url, served_address
 
 
 def test_bad_port_and_url_are_usage_errors(capsys: pytest.CaptureFixture[str]) -> None:
@@ -45,3 +45,13 @@ def test_serve_called_from_a_program_never_restarts_its_process(monkeypatch: pyt
     assert restarts == []
     assert main(["serve", "--no-open", "--port", "0", "--allocator", "jemalloc", "--db", "not a url"]) == 2
     assert restarts == [] and "not a database URL" in capsys.readouterr().err
+
+
+def test_the_printed_address_is_the_one_listened_on() -> None:
+    # `keima serve --host 127.0.0.1` printed "serving on http://localhost:...": localhost may be ::1 first, where
+    # nothing listens. The given address is printed; every address of the machine reads as localhost.
+    assert served_address("127.0.0.1", 8000) == "http://127.0.0.1:8000/"
+    assert served_address("::1", 8000) == "http://[::1]:8000/"
+    assert served_address("192.168.1.5", 80) == "http://192.168.1.5:80/"
+    assert served_address("0.0.0.0", 8000) == "http://localhost:8000/"
+    assert served_address("::", 8000) == "http://localhost:8000/"

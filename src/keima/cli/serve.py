@@ -152,8 +152,7 @@ def run(args: argparse.Namespace) -> int:
     except OSError as exc:
         raise UsageError(f"cannot listen on {args.host}:{args.port}: {exc.strerror}") from None
     port = sock.getsockname()[1]
-    shown = "localhost" if args.host in ("127.0.0.1", "0.0.0.0", "::", "::1") else args.host
-    address = f"http://{shown}:{port}/"
+    address = served_address(args.host, port)
     # Threads (the PostgreSQL writer, the bot) and the event loop take turns with the GIL: the default 5 ms switch
     # interval, paid at each of the writer's many hand-offs, made commits wait hundreds of ms under load.
     sys.setswitchinterval(0.0005)
@@ -177,6 +176,14 @@ def run(args: argparse.Namespace) -> int:
         threading.Timer(1.0, lambda: webbrowser.open(address)).start()
     server.run(sockets=[sock])
     return 0 if server.started else 1
+
+
+def served_address(host: str, port: int) -> str:
+    """The URL ``keima serve`` prints for ``host`` and ``port``: the address it was told to listen on
+    (``http://127.0.0.1:8000/``, ``http://[::1]:8000/``), or ``localhost`` for every address of the machine
+    (``0.0.0.0``, ``::``), where a browser on this machine reaches it."""
+    shown = "localhost" if host in ("0.0.0.0", "::", "") else f"[{host}]" if ":" in host else host
+    return f"http://{shown}:{port}/"
 
 
 def _server(app: Any, log_level: str) -> Any:

@@ -290,6 +290,12 @@ def test_bot_answers_each_move(client: TestClient) -> None:
     assert s["moves"] == [] and s["to_move"] == "B"
 
 
+def test_the_default_bot_level_is_the_one_the_form_preselects(client: TestClient) -> None:
+    # docs/web-api.md said the middle level while the page's form preselects the first: both say beginner now.
+    g = new_game(client, size=9, opponent="bot", color="B")
+    assert g["game"]["players"]["W"]["level"] == "beginner"
+
+
 def test_bot_plays_first_as_black(client: TestClient) -> None:
     # The person takes White in an even game: the bot, Black, opens without being asked.
     g = new_game(client, size=9, opponent="bot", bot_level="beginner", color="W",

@@ -72,6 +72,42 @@ def test_a_disputed_marking_is_shown_and_play_resumes(stubborn_client: TestClien
     assert state(c, gid)["bot_note"] is None
 
 
+class Sayer(keima.seat.Seat):
+    """A computer seat that says why it acts, as keima's does: it plays on once after a pass, then resigns."""
+
+    def __init__(self) -> None:
+        super().__init__(Stubborn())
+
+    def move(self, game: Any, color: int, seconds: float) -> keima.seat.Decision:
+        if game.consecutive_passes and not any(m.color == color and m.point == 20 for m in game.moves):
+            return keima.seat.Decision("play", 20, say="keima plays on: the border is open at C7")
+        if game.consecutive_passes:
+            return keima.seat.Decision("resign", say="keima resigns: behind by about 25 points with no open fight")
+        return keima.seat.Decision("pass")
+
+
+def test_the_seat_says_why_it_plays_on_and_why_it_resigns(sqlite_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Issue 44: a resignation without a reason, or a bot playing on after a pass without saying where, leaves the
+    # person guessing. The seat's words (Decision.say) are the game's bot_note, stored with the move.
+    monkeypatch.setattr(keima.seat, "make_seat", lambda level, engines=None, **kw: Sayer())
+    with TestClient(create_app(sqlite_url)) as c:
+        g = new_game(c, size=9, opponent="bot", bot_level="beginner", color="B")
+        gid, tok = g["game"]["id"], g["seat"]["token"]
+        act(c, gid, tok, {"type": "pass"})
+        wait_for(lambda: state(c, gid)["to_move"] == "B")
+        assert state(c, gid)["bot_note"] == "keima plays on: the border is open at C7"
+        hub = c.app.state.hub  # type: ignore[attr-defined]
+        hub.cache.drop(hub.cache.sessions[gid])
+        assert state(c, gid)["bot_note"] == "keima plays on: the border is open at C7"  # read back from the log
+        act(c, gid, tok, {"type": "pass"})
+        wait_for(lambda: state(c, gid)["phase"] == "finished")
+        s = state(c, gid)
+        assert s["result"] == "B+R" and s["end_reason"] == "resign"
+        assert s["bot_note"] == "keima resigns: behind by about 25 points with no open fight"
+        hub.cache.drop(hub.cache.sessions[gid])
+        assert state(c, gid)["bot_note"] == s["bot_note"]
+
+
 @pytest.fixture
 def engine_client(sqlite_url: str) -> Iterator[TestClient]:
     engines = {"GNU Go": f"{GNUGO} --mode gtp --level 1"}

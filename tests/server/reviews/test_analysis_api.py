@@ -148,16 +148,20 @@ def test_simultaneous_starts_by_one_requester_start_one_review(slow: TestClient)
 
 
 def test_a_games_stored_review_is_read_without_starting_one(quick: TestClient) -> None:
-    """``GET /api/games/{id}/analysis``: 404 before anyone asked (and asking so starts nothing), then the review
-    anyone asked for, the same as the POST's, so that a page opening the game shows it at once."""
+    """``GET /api/games/{id}/analysis``: status "none" before anyone asked (a 200: the page of every finished game
+    asks, and a 404 would be an error in its console; asking so starts nothing), then the review anyone asked for,
+    the same as the POST's, so that a page opening the game shows it at once; 404 for a game that does not
+    exist."""
     g = new_game(quick, size=9, opponent="local")
     gid, tok = g["game"]["id"], g["seat"]["token"]
     for p in (40, 30):
         act(quick, gid, tok, {"type": "play", "move": p})
     act(quick, gid, tok, {"type": "resign"})
     r = quick.get(f"/api/games/{gid}/analysis")
-    assert r.status_code == 404 and r.json()["error"]["code"] == "not-found"
-    assert quick.get(f"/api/games/{gid}/analysis").status_code == 404  # reading twice started nothing
+    assert r.status_code == 200 and r.json() == {"status": "none", "game_id": gid}
+    assert quick.get(f"/api/games/{gid}/analysis").json()["status"] == "none"  # reading twice started nothing
+    missing = quick.get("/api/games/nosuchgame/analysis")
+    assert missing.status_code == 404 and missing.json()["error"]["code"] == "no-such-game"
     started = quick.post(f"/api/games/{gid}/analysis", headers=ORIGIN)
     assert started.status_code == 202
     stored = quick.get(f"/api/games/{gid}/analysis")

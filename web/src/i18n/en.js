@@ -7,6 +7,8 @@ import { num } from "./lang.js";
 import { resultIn } from "./result.js";
 
 const plural = (n, one, many) => (Math.abs(n) === 1 ? one : many);
+/** "point" or "points" after a number as the page writes it ("1", "−1.5"). */
+const pointsAfter = (s) => plural(Number(String(s).replace("\u2212", "-").replace(",", ".")), "point", "points");
 
 /** "no dead stone", "1 dead stone", "3 dead stones". */
 const deadStones = (n) => (n === 0 ? "no dead stone" : `${n} dead ${n === 1 ? "stone" : "stones"}`);
@@ -802,8 +804,8 @@ export const en = {
     botScoreAxis: "Black's lead (points)",
     botScoreChart: "Black's expected lead in points move by move; pick a move to show it",
     botMove: "Move",
-    botSpoken: (n, w, s) => `Move ${n}: Black ${w}, lead ${s} points`,
-    botNow: (n, w, s) => `${n === 0 ? "At the start" : `After move ${n}`}: Black wins ${w}, Black's expected lead ${s} points.`,
+    botSpoken: (n, w, s) => `Move ${n}: Black ${w}, lead ${s} ${pointsAfter(s)}`,
+    botNow: (n, w, s) => `${n === 0 ? "At the start" : `After move ${n}`}: Black wins ${w}, Black's expected lead ${s} ${pointsAfter(s)}.`,
     botMistakes: "Largest mistakes (points lost):",
     botMistake: (n, move, loss) => `Move ${n} (${move === "pass" ? "pass" : move}): −${loss}`,
     botBestFor: (c) => `The bot's best moves for ${c === "B" ? "Black" : "White"} here (win rate for the player to move, playouts, line):`,
@@ -847,7 +849,7 @@ export const en = {
   noRankYet: "no rank yet",
   endedOn: (date) => `ended ${date}`,
   reasonWords: { R: "resignation", T: "time", F: "forfeit" },
-  // Tournament settings and players (issue 42: components/TournamentSettings.jsx, TournamentPlayers.jsx) --
+  // Tournament settings and players (components/TournamentSettings.jsx, TournamentPlayers.jsx) --
   tourneyEdit: {
     settingsTitle: "Settings",
     groupTournament: "The tournament",
@@ -988,4 +990,9 @@ export const en = {
   tpStatus_finished: "finished",
   tpPlayersCount: (n) => (n === 1 ? "1 player" : `${n} players`),
   tpGameEvent: (r, table) => `round ${r}, table ${table}`,
+  // The bot as a teacher: why it resigns, why it plays on after a pass --
+  botResigns: (name, points) => `${name} resigns: behind by about ${points} points with no open fight.`,
+  botPlaysOn: (name, parts) => `${name} plays on after the pass: ${parts.join("; ")}.`,
+  botBorderOpen: (points) => `the border is still open at ${points}`,
+  botRaceOpen: (points) => `a capturing race is still open at ${points}`,
 };

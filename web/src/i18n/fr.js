@@ -5,6 +5,8 @@ import { resultIn } from "./result.js";
 
 // French counts 0 and 1 in the singular ("0 point", "1 point", "2 points").
 const plural = (n, one, many) => (Math.abs(n) < 2 ? one : many);
+/** « point » ou « points » après un nombre écrit par la page (« 1 », « −1,5 »). */
+const pointsAfter = (s) => plural(Number(String(s).replace("\u2212", "-").replace(",", ".")), "point", "points");
 
 /** "aucune pierre morte", "1 pierre morte", "3 pierres mortes". */
 const deadStones = (n) => (n === 0 ? "aucune pierre morte" : `${n} ${n === 1 ? "pierre morte" : "pierres mortes"}`);
@@ -809,8 +811,8 @@ export const fr = {
     botScoreAxis: "Avance de Noir (points)",
     botScoreChart: "L’avance attendue de Noir en points coup par coup\u00a0; choisissez un coup pour l’afficher",
     botMove: "Coup",
-    botSpoken: (n, w, s) => `Coup ${n}\u00a0: Noir ${w}, avance ${s} points`,
-    botNow: (n, w, s) => `${n === 0 ? "Au début" : `Après le coup ${n}`}\u00a0: Noir gagne à ${w}, avance attendue de Noir ${s} points.`,
+    botSpoken: (n, w, s) => `Coup ${n}\u00a0: Noir ${w}, avance ${s} ${pointsAfter(s)}`,
+    botNow: (n, w, s) => `${n === 0 ? "Au début" : `Après le coup ${n}`}\u00a0: Noir gagne à ${w}, avance attendue de Noir ${s} ${pointsAfter(s)}.`,
     botMistakes: "Plus grosses erreurs (points perdus)\u00a0:",
     botMistake: (n, move, loss) => `Coup ${n} (${move === "pass" ? "passe" : move})\u00a0: −${loss}`,
     botBestFor: (c) => `Les meilleurs coups du bot pour ${c === "B" ? "Noir" : "Blanc"} ici (chances du joueur au trait, simulations, suite)\u00a0:`,
@@ -854,7 +856,7 @@ export const fr = {
   noRankYet: "pas encore de niveau",
   endedOn: (date) => `terminée le ${date}`,
   reasonWords: { R: "abandon", T: "temps", F: "forfait" },
-  // Tournament settings and players (issue 42: components/TournamentSettings.jsx, TournamentPlayers.jsx) --
+  // Tournament settings and players (components/TournamentSettings.jsx, TournamentPlayers.jsx) --
   tourneyEdit: {
     settingsTitle: "Réglages",
     groupTournament: "Le tournoi",
@@ -996,4 +998,9 @@ export const fr = {
   tpStatus_finished: "terminé",
   tpPlayersCount: (n) => (n === 1 ? "1 joueur" : `${n} joueurs`),
   tpGameEvent: (r, table) => `ronde ${r}, table ${table}`,
+  // L’ordinateur professeur : pourquoi il abandonne, pourquoi il continue après une passe.
+  botResigns: (name, points) => `${name} abandonne\u00a0: en retard d’environ ${points} points, sans combat ouvert.`,
+  botPlaysOn: (name, parts) => `${name} continue après la passe\u00a0: ${parts.join("\u202f; ")}.`,
+  botBorderOpen: (points) => `la frontière est encore ouverte en ${points}`,
+  botRaceOpen: (points) => `une course aux libertés est encore ouverte en ${points}`,
 };

@@ -286,8 +286,9 @@ class SeatTable:
 
 def answer_entry(s: GameSession, answer: seat.Decision | seat.Review, color: int) -> dict[str, Any]:
     """Carry out the computer seat's ``answer`` for ``color`` on ``s`` (``keima.seat.apply_answer``); returns the
-    log entry. A review that resumes play says which chains it disputes and why (never a silent wait), in the
-    entry, so that a reload and every process of a cluster show it. Raises ``Refused`` when the referee refuses
+    log entry. A review that resumes play says which chains it disputes and why (never a silent wait), and a
+    decision its reason for the person (``Decision.say``: a resignation, play going on after a pass), in the entry
+    (``bot_note``), so that a reload and every process of a cluster show it. Raises ``Refused`` when the referee refuses
     it (the seat's moves are legal: a refusal means the game changed meanwhile)."""
     if isinstance(answer, seat.Decision) and answer.note:
         log.info("game %s: %s %s: %s", s.id, answer.action, answer.point, answer.note)
@@ -303,4 +304,7 @@ def answer_entry(s: GameSession, answer: seat.Decision | seat.Review, color: int
         elif s.bot_note is not None:
             entry["bot_note"] = None
         take_notes(s, entry)
+    elif answer.say is not None:
+        # Why it resigns, or which border it plays on after a pass: the page says it until the person moves.
+        entry["bot_note"] = s.bot_note = answer.say
     return entry

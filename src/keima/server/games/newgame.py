@@ -56,7 +56,8 @@ def build(body: dict[str, Any], engines: dict[str, str], *, game_id: str | None 
             bot_level = seat.ENGINE_PREFIX + engine
         else:
             try:
-                bot_level = ai.level_name(body["bot_level"] or ai.LEVELS[len(ai.LEVELS) // 2])
+                # The first level by default, as the page's form preselects it (docs/web-api.md).
+                bot_level = ai.level_name(body["bot_level"] or ai.LEVELS[0])
             except ValueError as exc:
                 raise Refused("invalid-request", str(exc), field="bot_level") from None
         bot_color = opponent(human)

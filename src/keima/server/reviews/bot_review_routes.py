@@ -17,6 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from keima.record import DEFAULT_MAX_BYTES
 from keima.server.accounts import caller_player, is_https, needs_player, set_session_cookie
 from keima.server.edge import json_response
+from keima.server.errors import Refused
 from keima.server.reviews.bot_reviews import ReviewService, review_id
 
 router = APIRouter()
@@ -71,8 +72,15 @@ async def analyse_game(game_id: str, request: Request) -> Response:
 @router.get("/api/games/{game_id}/analysis")
 async def game_review(game_id: str, request: Request) -> Response:
     """The stored review of a game, whatever its status, without starting one: a page that opens the game shows a
-    review asked for before at once. 404 ``not-found`` when none was asked for."""
-    return json_response(json.dumps(await reviews_of(request).get(review_id("game", game_id))))
+    review asked for before at once. When none was asked for: ``{"status": "none", "game_id": ...}`` (200: every
+    finished game's page asks, and a 404 would be an error in its console); 404 ``no-such-game`` for no game."""
+    try:
+        return json_response(json.dumps(await reviews_of(request).get(review_id("game", game_id))))
+    except Refused as exc:
+        if exc.code != "not-found":
+            raise
+    await request.app.state.hub.cache.get(game_id)  # Refused no-such-game (404) for a game that does not exist
+    return json_response(json.dumps({"status": "none", "game_id": game_id}))
 
 
 @router.post("/api/analysis", status_code=202)

@@ -4,7 +4,7 @@
 // move with its rule, a notice).
 import { t, tn } from "../../i18n.js";
 import { AcceptButton } from "../Lobby.jsx";
-import { bareName, botNoteWords, colorName } from "./names.js";
+import { bareName, botNoteWords, colorName, isResignNote } from "./names.js";
 
 function turnText(game, you) {
   if (game.result) return t("resultText", game.result);
@@ -35,7 +35,7 @@ export function GameStatus({ game, you, status, workerNotice, botNote }) {
           {game.bot_warming ? t("warming") : t("thinkingName", bareName(game.players[botColor]))}
         </p>
       )}
-      {botNote && !game.result && (
+      {botNote && (!game.result || (game.end_reason === "resign" && isResignNote(botNote))) && (
         <p class="notice" role="status" data-testid="bot-note">
           {botNoteWords(botNote)}
         </p>

@@ -4,13 +4,33 @@ import { t, tn } from "../../i18n.js";
 /** "Black" or "White" in the page's language. */
 export const colorName = (c) => (c === "B" ? t("black") : t("white"));
 
+// The seat's words when it resigns: "keima resigns: behind by about 25 points with no open fight".
+const RESIGNS = /^(.+?) resigns: behind by about (\d+) points with no open fight$/;
+
+/** Whether the computer's note says why it resigned (shown with the result, unlike the others). */
+export const isResignNote = (note) => RESIGNS.test(note || "");
+
 /**
- * The computer's dispute note in the page's language. The server words it in English ("keima thinks
- * D4 is alive (it lives in 82% of its playouts): play resumes to settle it on the board"); its
- * parts are read back and said again with the page's words, and a note of another shape is shown
- * as it came.
+ * The computer's notes in the page's language: why it resigns ("keima resigns: behind by about 25
+ * points with no open fight"), where it plays on after a pass ("keima plays on: the border is open
+ * at E5; a capturing race is open at D4"), its dispute of a marking ("keima thinks D4 is alive (it
+ * lives in 82% of its playouts): play resumes to settle it on the board"). The server words them
+ * in English; their parts are read back and said again with the page's words, and a note of
+ * another shape is shown as it came.
  */
 export function botNoteWords(note) {
+  const resigns = RESIGNS.exec(note || "");
+  if (resigns) return t("botResigns", resigns[1], Number(resigns[2]));
+  const on = /^(.+?) plays on: (.+)$/.exec(note || "");
+  if (on) {
+    const said = on[2].split("; ").map((part) => {
+      const border = /^the border is open at (.+)$/.exec(part);
+      if (border) return t("botBorderOpen", border[1]);
+      const race = /^a capturing race is open at (.+)$/.exec(part);
+      return race ? t("botRaceOpen", race[1]) : null;
+    });
+    return said.some((p) => p === null) ? note : t("botPlaysOn", on[1], said);
+  }
   const whole = /^(.+?) thinks (.+): play resumes to settle it on the board$/.exec(note || "");
   if (!whole) return note;
   const parts = whole[2].split("; ").map((part) =>
