@@ -297,7 +297,7 @@ def start_server(db: str, allocator: str) -> tuple[subprocess.Popen[str], str]:
     )
     assert proc.stdout is not None
     line = proc.stdout.readline()
-    m = re.search(r"http://localhost:(\d+)/", line)
+    m = re.search(r"http://[^/:]+:(\d+)/", line)
     if not m:
         proc.kill()
         raise SystemExit(f"keima serve did not start: {line!r}")

@@ -76,7 +76,7 @@ def first_bot_move(size: int, level: str, env: dict[str, str], db: str) -> tuple
     assert proc.stdout is not None
     try:
         line = proc.stdout.readline()
-        m = re.search(r"http://localhost:(\d+)/", line)
+        m = re.search(r"http://[^/:]+:(\d+)/", line)
         if not m:
             raise RuntimeError(f"keima serve did not start: {line!r}")
         url = f"http://127.0.0.1:{m.group(1)}"

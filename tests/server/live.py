@@ -39,7 +39,7 @@ def serve(db_url: str, *extra: str, env: dict[str, str] | None = None) -> Iterat
         line = proc.stdout.readline()
         if "KEIMA_TIME_START" in line:  # the server says first when its clock starts
             line = proc.stdout.readline()
-        m = re.search(r"http://localhost:(\d+)/", line)
+        m = re.search(r"http://[^/:]+:(\d+)/", line)
         assert m, f"unexpected first line from keima serve: {line!r}"
         base = f"http://127.0.0.1:{m.group(1)}"
         deadline = time.monotonic() + 60

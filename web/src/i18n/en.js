@@ -916,7 +916,7 @@ export const en = {
     badRank: (label) => `${label}: write it 30k to 1k, 1d to 9d or 1p to 9p.`,
     criteriaOrder: "Placement criteria: a McMahon tournament puts MMS before any other score, a Swiss one NBW.",
   },
-  // Tournaments: pairing by hand, warnings, print and projector, dates and links, the log (issue 42) --
+  // Tournaments: pairing by hand, warnings, print and projector, dates and links, the log
   tpByeLabel: "Bye",
   tpByeEngine: "chosen by the pairing",
   tpByeOf: (name) => `Bye: ${name}`,

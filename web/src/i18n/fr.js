@@ -923,7 +923,7 @@ export const fr = {
     badRank: (label) => `${label}\u00a0: écrivez-le de 30k à 1k, de 1d à 9d ou de 1p à 9p.`,
     criteriaOrder: "Critères de départage\u00a0: un McMahon met le MMS avant tout autre score, un suisse le NBW.",
   },
-  // Tournois : appariement à la main, avertissements, impression et projection, dates et liens, journal (issue 42) --
+  // Tournois : appariement à la main, avertissements, impression et projection, dates et liens, journal
   tpByeLabel: "Exempt",
   tpByeEngine: "choisi par l’appariement",
   tpByeOf: (name) => `Exempt\u00a0: ${name}`,
