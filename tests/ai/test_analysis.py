@@ -16,10 +16,16 @@ from keima.ai.analysis import (
     Cancelled,
     Candidate,
     Evaluation,
+    ReviewRun,
+    accuracy,
     assemble,
+    candidate_losses,
     mistakes,
+    move_class,
+    position_json,
     positions,
     review_game,
+    summary,
 )
 from keima.rules import Game, from_gtp
 
@@ -90,7 +96,8 @@ def test_entries_follow_the_moves_passes_and_the_end() -> None:
         assert all(c.visits >= 2 for c in r.best)
         assert r.n == 0 or (r.loss is not None and r.loss >= 0)
         data = r.as_dict(5)
-        assert set(data) == {"n", "color", "played", "winrate", "score", "loss", "winrate_loss", "best"}
+        assert set(data) == {"n", "color", "played", "winrate", "score", "loss", "winrate_loss", "class", "searches",
+                             "best"}
     assert review[4].as_dict(5)["played"] == "pass"
     assert review[1].as_dict(5)["played"] == "C3"
     assert [b["move"] for b in review[1].as_dict(5)["best"]][:1] != []
@@ -110,7 +117,8 @@ def test_progress_and_cancellation() -> None:
 
     with pytest.raises(Cancelled):
         review_game(game, Budget(seconds=None, playouts=32), seed=1, progress=progress, stop=stopped.is_set)
-    assert seen == [(1, 5), (2, 5)]
+    # Five positions, and the refine pass's estimate: the positions around the largest losses of 4 moves.
+    assert seen == [(1, 13), (2, 13)]
 
 
 def test_the_budget_is_checked() -> None:
@@ -158,6 +166,7 @@ def test_losses_follow_the_evaluations(values: list[tuple[float, float, bool]]) 
         evals.append(Evaluation(winrate, score, best, 10))
     reviews = assemble(line, evals)
     assert [r.n for r in reviews] == list(range(len(values)))
+    assert all(r.kind == move_class(r.loss) for r in reviews)
     for n in range(1, len(values)):
         r, before, after = reviews[n], evals[n - 1], evals[n]
         sign = 1 if r.color == 1 else -1
@@ -166,3 +175,90 @@ def test_losses_follow_the_evaluations(values: list[tuple[float, float, bool]]) 
         assert r.winrate_loss is not None and r.winrate_loss >= 0
         assert (r.winrate, r.score) == (after.winrate, after.score)
         assert r.best == before.best
+
+
+def test_classes_and_accuracy_follow_the_thresholds() -> None:
+    """A move's class is the highest whose threshold (2, 4, 8 points) it reaches; a player's accuracy is the mean of
+    ``100 * 2 ** (-loss / 4)``; the summary lists every classed move of each player, largest first."""
+    assert [move_class(x) for x in (None, 0.0, 1.99, 2.0, 3.9, 4.0, 7.99, 8.0, 30.0)] == [
+        None, None, None, "inaccuracy", "inaccuracy", "mistake", "mistake", "blunder", "blunder"]
+    assert accuracy([]) is None
+    assert accuracy([0.0, 4.0]) == pytest.approx(75.0)
+    assert accuracy([8.0]) == pytest.approx(25.0)
+    moves = [{"n": 0, "color": None, "played": None, "loss": None},
+             {"n": 1, "color": "B", "played": "E5", "loss": 2.5},
+             {"n": 2, "color": "W", "played": "D4", "loss": 0.0},
+             {"n": 3, "color": "B", "played": "C3", "loss": 9.0},
+             {"n": 4, "color": "W", "played": "pass", "loss": 4.0},
+             {"n": 5, "color": "B", "played": "A1", "loss": 1.0}]
+    out = summary(moves)
+    assert out["thresholds"] == {"inaccuracy": 2.0, "mistake": 4.0, "blunder": 8.0}
+    assert out["B"]["moves"] == 3 and out["W"]["moves"] == 2
+    assert [m["n"] for m in out["B"]["list"]] == [3, 1]
+    assert out["B"]["counts"] == {"inaccuracy": 1, "mistake": 0, "blunder": 1}
+    assert out["W"]["list"] == [{"n": 4, "played": "pass", "loss": 4.0, "class": "mistake"}]
+    assert out["W"]["accuracy"] == pytest.approx(75.0)
+    assert out["B"]["mean_loss"] == pytest.approx(12.5 / 3, abs=0.01)
+
+
+def test_candidates_say_what_they_lose() -> None:
+    best = [Candidate(1, 0.6, 100, [1], 3.0), Candidate(2, 0.5, 40, [2], 5.5), Candidate(3, 0.4, 10, [3], -1.0),
+            Candidate(4, 0.4, 5, [4], None)]
+    # For Black a lower lead is a loss; for White a higher one.
+    assert candidate_losses(best, 1) == [0.0, 0.0, 4.0, None]
+    assert candidate_losses(best, 2) == [0.0, 2.5, 0.0, None]
+    data = position_json(Evaluation(0.6, 3.0, best, 155), 2, 9)
+    assert data["to_move"] == "W" and [c["loss"] for c in data["best"]] == [0.0, 2.5, 0.0, None]
+
+
+def test_merged_evaluations_weigh_by_playouts() -> None:
+    a = Evaluation(0.6, 4.0, [Candidate(1, 0.6, 300, [1, 2], 4.0), Candidate(2, 0.5, 100, [2], 1.0)], 400)
+    b = Evaluation(0.4, 0.0, [Candidate(2, 0.45, 300, [2, 5], 2.0), Candidate(3, 0.3, 100, [3], -2.0)], 400)
+    m = a.merged(b)
+    assert (m.winrate, m.score, m.playouts, m.searches) == (pytest.approx(0.5), pytest.approx(2.0), 800, 2)
+    assert [c.move for c in m.best] == [2, 1, 3]
+    assert m.best[0].visits == 400 and m.best[0].pv == [2, 5]
+    assert m.best[0].score == pytest.approx(1.75) and m.best[0].winrate == pytest.approx(0.4625)
+    again = Evaluation.from_dict(m.as_dict())
+    assert again == m
+    # Evaluations stored before candidates had a lead still read.
+    old = {"winrate": 0.5, "score": 1.0, "playouts": 10, "best": [[3, 0.5, 8, [3]]]}
+    assert Evaluation.from_dict(old) == Evaluation(0.5, 1.0, [Candidate(3, 0.5, 8, [3], None)], 10)
+
+
+def test_the_refine_pass_searches_again_around_the_largest_losses() -> None:
+    """After the first pass, the positions before and after the moves that lost the most, and those of few
+    playouts, are searched a second time and merged; the run's total says so, and a run made again from its
+    stored evaluations (the server's chunks) goes on where it was."""
+    game = Game(9)
+    spots = [0, 2, 4, 6, 8, 18, 20, 22, 24, 26, 36, 38]
+    for p in spots:
+        game.play(p)
+    line = positions(game)
+    scores = [0.0, 0.0, 10.0, 10.0, 10.0, 10.0, 10.0, -5.0, -5.0, -5.0, -5.0, -5.0, -5.0]
+
+    class Fixed:
+        top = 5
+
+        def __init__(self) -> None:
+            self.calls: list[tuple[int, int]] = []
+
+        def evaluate(self, position: Game, stop: object = None, salt: int = 0) -> Evaluation:
+            i = position.move_number
+            self.calls.append((i, salt))
+            return Evaluation(0.5, scores[i], [Candidate(80, 0.5, 100, [80], scores[i])], 100 if i != 11 else 10)
+
+    analyst = Fixed()
+    run = ReviewRun(line)
+    assert run.total == 13 + 2 * 8
+    while run.step(analyst):  # type: ignore[arg-type]
+        if len(analyst.calls) == 5:
+            # The server stores the evaluations after each search and makes the run again from them.
+            run = ReviewRun(line, [Evaluation.from_dict(e.as_dict()) for e in run.evals])
+    assert run.complete and not run.step(analyst)  # type: ignore[arg-type]
+    again = sorted(i for i, salt in analyst.calls if salt)
+    # Move 2 (White) lost 10 points, move 7 (Black) 15: positions 1, 2, 6, 7; position 11 had few playouts.
+    assert again == [1, 2, 6, 7, 11]
+    assert all(salt == 1 for _i, salt in analyst.calls if salt)
+    assert run.done == run.total == 13 + 5
+    assert [e.searches for e in run.evals] == [1, 2, 2, 1, 1, 1, 2, 2, 1, 1, 1, 2, 1]

@@ -11,7 +11,12 @@ export const analysisApi = {
   record: (sgf) => call("POST", "api/analysis", { sgf }),
   get: (url) => call("GET", url.replace(/^\//, "")),
   cancel: (url) => call("DELETE", url.replace(/^\//, "")),
+  // body: a start position and the moves to a node (as the estimate takes them); the bot's analysis there.
+  position: (body) => call("POST", "api/analysis/position", body),
 };
+
+/** The classes of a move by the points it lost, in order (the review's summary gives their thresholds). */
+export const CLASSES = ["inaccuracy", "mistake", "blunder"];
 
 /** Points lost from which a move counts as a mistake on the graph. */
 export const MISTAKE_POINTS = 2;
@@ -41,17 +46,38 @@ export function graphPoints(moves) {
  * not reached it.
  */
 export function candidatesAt(moves, n) {
+  // A node off the main line (n null) has no entry: never another position's candidates.
+  if (n === null || n === undefined) return null;
   const next = moves.find((m) => m.n === n + 1);
   if (!next) return null;
-  const mover = next.color;
-  const ofMover = (w) => (mover === "W" ? 1 - w : w);
-  const best = next.best.map((c, i) => ({
+  return candidatesOf(next.color, next.best, next.played, next.loss);
+}
+
+/**
+ * The candidates of `color` (the side to move) as the page shows them: each with a letter, its win rate for
+ * the side to move in percent (`mine`) and whether it is `played` (the move played there, if any).
+ */
+export function candidatesOf(color, list, played = null, loss = null) {
+  const ofMover = (w) => (color === "W" ? 1 - w : w);
+  const best = list.map((c, i) => ({
     ...c,
     letter: String.fromCharCode(65 + i),
     mine: Math.round(ofMover(c.winrate) * 100),
-    played: c.move === next.played,
+    played: played !== null && c.move === played,
   }));
-  return { color: mover, played: next.played, loss: next.loss, best, playedAmong: best.some((c) => c.played) };
+  return { color, played, loss, best, playedAmong: best.some((c) => c.played) };
+}
+
+/**
+ * Seconds left of a running review, from the searches done since the page first saw it running (`seen`:
+ * {done, at} with `at` in ms, `now` in ms); before any is done here, the review's seconds a search.
+ */
+export function secondsLeft(review, seen, now) {
+  if (!review || !["queued", "running"].includes(review.status)) return null;
+  const { done, total } = review.progress;
+  const left = Math.max(0, total - done);
+  if (seen && done > seen.done && now > seen.at) return Math.round(((now - seen.at) / 1000 / (done - seen.done)) * left);
+  return Math.round(left * (review.seconds || 1));
 }
 
 /**
@@ -86,11 +112,14 @@ export function useBotReview(source) {
   const [busy, setBusy] = useState(false);
   const timer = useRef(null);
   const live = useRef(true);
+  // The first progress seen while the review runs, for the time left (secondsLeft).
+  const seen = useRef(null);
   const key = source.gameId ?? source.sgf;
 
   useEffect(() => {
     live.current = true;
     setReview(null);
+    seen.current = null;
     setError(null);
     // A game's review asked for before (by anyone) is shown at once, or followed while it runs; none (404),
     // or one cancelled or failed, leaves the button.
@@ -108,6 +137,7 @@ export function useBotReview(source) {
 
   function follow(r) {
     if (!live.current) return;
+    if (r.status === "running" && !seen.current) seen.current = { done: r.progress.done, at: performance.now() };
     setReview(r);
     clearTimeout(timer.current);
     if (r.status === "queued" || r.status === "running") {
@@ -133,6 +163,7 @@ export function useBotReview(source) {
     review,
     error,
     busy,
+    left: () => secondsLeft(review, seen.current, performance.now()),
     start: () => run(() => (source.gameId ? analysisApi.game(source.gameId) : analysisApi.record(source.sgf))),
     cancel: () => review && run(() => analysisApi.cancel(review.url)),
   };

@@ -2,7 +2,7 @@
 // the candidates at a position and their marks on the board.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { candidateMarks, candidatesAt, graphPoints, mistakes } from "../src/botReview.js";
+import { candidateMarks, candidatesAt, candidatesOf, graphPoints, mistakes, secondsLeft } from "../src/botReview.js";
 
 const cand = (move, winrate, visits) => ({ move, winrate, visits, pv: [move] });
 // A 9x9 review: Black's move 1 (G3) lost 12 points against F6; White's move 2 was the bot's choice.
@@ -43,4 +43,21 @@ test("board marks: candidates labelled with their win rate, the move played else
   assert.deepEqual(at("G3"), { type: "triangle", spoken: "played" });
   assert.equal(marks.size, 3);
   assert.equal(candidateMarks(null, 9, words).size, 0);
+});
+
+test("off the main line there are no review candidates: never the start position's", () => {
+  assert.equal(candidatesAt(MOVES, null), null);
+  assert.equal(candidatesAt(MOVES, undefined), null);
+  // A node's own analysis: the side to move there, its win rate in percent.
+  const own = candidatesOf("W", [cand("E2", 0.3, 100)]);
+  assert.equal(own.color, "W");
+  assert.deepEqual(own.best.map((c) => [c.letter, c.mine, c.played]), [["A", 70, false]]);
+});
+
+test("time left: from the searches seen done, else the review's seconds a search", () => {
+  const running = { status: "running", seconds: 1, progress: { done: 10, total: 70 } };
+  assert.equal(secondsLeft(running, null, 0), 60);
+  assert.equal(secondsLeft(running, { done: 4, at: 1000 }, 13000), 120); // 2 s a search here
+  assert.equal(secondsLeft({ ...running, status: "done" }, null, 0), null);
+  assert.equal(secondsLeft(null, null, 0), null);
 });

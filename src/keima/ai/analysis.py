@@ -6,12 +6,19 @@ last move, with the bot's search (``keima.ai.searcher``) and returns one ``MoveR
 - ``winrate`` and ``score``: Black's chance of winning (0-1) and Black's expected lead in points (an area count,
   komi deducted) in the position *after* the move, as the search of that position sees them;
 - ``best``: the search's top moves in the position *before* the move (the alternatives to it), each with Black's
-  win rate after it, its playouts and its principal variation;
+  win rate and lead after it, its playouts, its principal variation and the points it loses against the first;
 - ``loss``: the points the move lost for the player who made it (the lead before minus the lead after, from the
   mover's side; 0 when the move is the search's first choice, never negative); ``winrate_loss`` the same in
   win rate.
 
 Entry 0 (``n == 0``, no move) holds the starting position's evaluation, so that a graph starts at the start.
+
+A review runs in two passes (``ReviewRun``, the one path of ``keima review`` and of the server's reviews): every
+position searched once, then a *refine* pass that searches again the positions around the moves that lost the most
+and those that got the fewest playouts, each evaluation merged with the first (``Evaluation.merged``): a search's
+lead wanders by a point or two from one run to the next, and the moves a review names first are the ones that
+must not depend on the run. Each move is then classed by what it lost (``CLASSES``, ``thresholds``) and each
+player gets an accuracy figure (``summary``).
 
 A review is slow (a search per position): ``review_game`` reports its progress, stops between playouts when its
 ``stop`` callable says so (raising ``Cancelled``) and, with ``nice``, lowers the priority of the thread it runs
@@ -23,10 +30,11 @@ a thread made for the review.
 from __future__ import annotations
 
 import contextlib
+import math
 import os
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from keima.rules.board import BLACK, EMPTY, WHITE
@@ -41,6 +49,19 @@ DEFAULT_TOP = 5
 MIN_CANDIDATE_VISITS = 2
 #: How much lower than normal a review's thread runs (``os.setpriority``; 19 is the lowest priority).
 NICE = 10
+#: The refine pass searches again the positions before and after this many moves, those that lost the most
+#: (at least ``REFINE_MOVES``, or one move in ``REFINE_SHARE``), then those of any move among the first
+#: ``REFINE_TOP`` that the first round left out.
+REFINE_MOVES = 8
+REFINE_SHARE = 8
+REFINE_TOP = 6
+#: A position whose search got fewer playouts than this share of the median is searched again too.
+FEW_PLAYOUTS = 0.5
+#: Classes of a move by the points it lost, each from its threshold up (``thresholds``): the same points on every
+#: board, a point being a point in the count; set at about twice what the refined review's loss wanders from one
+#: run to the next, so that a class names the move, not the search's noise (docs/web-ui.md).
+CLASSES = ("inaccuracy", "mistake", "blunder")
+THRESHOLDS = (2.0, 4.0, 8.0)
 
 
 class Cancelled(Exception):
@@ -67,35 +88,86 @@ class Budget:
 @dataclass(frozen=True)
 class Candidate:
     """One of the search's top moves: ``move`` (a board point, None for a pass), ``winrate`` Black's after it,
-    ``visits`` its playouts, ``pv`` the line the search expects, starting with the move."""
+    ``visits`` its playouts, ``pv`` the line the search expects, starting with the move, ``score`` Black's lead
+    after it (the mean of its playouts; None when unknown)."""
 
     move: int | None
     winrate: float
     visits: int
     pv: list[int | None] = field(default_factory=list)
+    score: float | None = None
+
+
+def candidate_losses(best: list[Candidate], color: int | None) -> list[float | None]:
+    """The points each of ``best`` loses against the first, for ``color`` (the side that plays it): never negative,
+    0 for the first, None where a lead is unknown."""
+    if not best or best[0].score is None or color not in (BLACK, WHITE):
+        return [None] * len(best)
+    sign = 1.0 if color == BLACK else -1.0
+    top = best[0].score
+    return [None if c.score is None else max(0.0, sign * (top - c.score)) for c in best]
+
+
+def _weighted(a: float, wa: float, b: float, wb: float) -> float:
+    return (a * wa + b * wb) / (wa + wb) if wa + wb > 0 else (a + b) / 2
 
 
 @dataclass(frozen=True)
 class Evaluation:
     """One position searched: Black's ``winrate`` and expected ``score`` lead, the top moves of the side to move
-    (``best``), the playouts it took."""
+    (``best``), the playouts it took; ``searches`` how many searches were merged into it, ``wanted`` how many the
+    review's plan asks for (the refine pass raises it)."""
 
     winrate: float
     score: float
     best: list[Candidate]
     playouts: int
+    searches: int = 1
+    wanted: int = 1
 
     def as_dict(self) -> dict[str, Any]:
         """This evaluation as JSON data (points as integers, a pass as None), for ``from_dict``."""
         return {"winrate": self.winrate, "score": self.score, "playouts": self.playouts,
-                "best": [[c.move, c.winrate, c.visits, c.pv] for c in self.best]}
+                "searches": self.searches, "wanted": self.wanted,
+                "best": [[c.move, c.winrate, c.visits, c.pv, c.score] for c in self.best]}
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Evaluation:
-        """The evaluation ``as_dict`` gave; raises ``KeyError``/``TypeError``/``ValueError`` for other data."""
-        best = [Candidate(None if m is None else int(m), float(w), int(v), [None if p is None else int(p) for p in pv])
-                for m, w, v, pv in data["best"]]
-        return cls(float(data["winrate"]), float(data["score"]), best, int(data["playouts"]))
+        """The evaluation ``as_dict`` gave (or gave before candidates had a lead); raises
+        ``KeyError``/``TypeError``/``ValueError`` for other data."""
+        best = []
+        for m, w, v, pv, *rest in data["best"]:
+            score = None if not rest or rest[0] is None else float(rest[0])
+            best.append(Candidate(None if m is None else int(m), float(w), int(v),
+                                  [None if p is None else int(p) for p in pv], score))
+        return cls(float(data["winrate"]), float(data["score"]), best, int(data["playouts"]),
+                   int(data.get("searches", 1)), int(data.get("wanted", 1)))
+
+    def merged(self, other: Evaluation, top: int = DEFAULT_TOP) -> Evaluation:
+        """This evaluation and ``other`` (another search of the same position) as one: win rates and leads
+        weighted by playouts, candidates by move (visits added, the line of the search that visited the move
+        most), the ``top`` most visited kept."""
+        moves: dict[int | None, Candidate] = {}
+        for cand in [*self.best, *other.best]:
+            old = moves.get(cand.move)
+            if old is None:
+                moves[cand.move] = cand
+                continue
+            if old.score is None or cand.score is None:
+                score = old.score if cand.score is None else cand.score
+            else:
+                score = _weighted(old.score, old.visits, cand.score, cand.visits)
+            moves[cand.move] = Candidate(cand.move, _weighted(old.winrate, old.visits, cand.winrate, cand.visits),
+                                         old.visits + cand.visits, old.pv if old.visits >= cand.visits else cand.pv,
+                                         score)
+        best = sorted(moves.values(), key=lambda c: -c.visits)[:top]
+        a, b = self.playouts, other.playouts
+        return Evaluation(_weighted(self.winrate, a, other.winrate, b), _weighted(self.score, a, other.score, b),
+                          best, a + b, self.searches + other.searches, max(self.wanted, other.wanted))
+
+    def wanting(self, wanted: int) -> Evaluation:
+        """This evaluation with the plan asking for at least ``wanted`` searches."""
+        return replace(self, wanted=max(self.wanted, wanted))
 
 
 @dataclass(frozen=True)
@@ -110,11 +182,19 @@ class MoveReview:
     loss: float | None
     winrate_loss: float | None
     best: list[Candidate]
+    searches: int = 1
+
+    @property
+    def kind(self) -> str | None:
+        """The move's class by its loss (``move_class``)."""
+        return move_class(self.loss)
 
     def as_dict(self, size: int) -> dict[str, Any]:
         """The review of this move as JSON data, points as GTP vertices (``"pass"`` for a pass): ``n``,
-        ``color`` ("B", "W" or None), ``played``, ``winrate``, ``score``, ``loss``, ``winrate_loss``,
-        ``best`` [{``move``, ``winrate``, ``visits``, ``pv``}]."""
+        ``color`` ("B", "W" or None), ``played``, ``winrate``, ``score``, ``loss``, ``winrate_loss``, ``class``
+        (``move_class``), ``searches`` (of the position after the move), ``best`` [{``move``, ``winrate``,
+        ``score``, ``loss`` (points against the first), ``visits``, ``pv``}]."""
+        losses = candidate_losses(self.best, self.color)
         return {
             "n": self.n,
             "color": None if self.color is None else ("B" if self.color == BLACK else "W"),
@@ -123,12 +203,28 @@ class MoveReview:
             "score": round(self.score, 2),
             "loss": None if self.loss is None else round(self.loss, 2),
             "winrate_loss": None if self.winrate_loss is None else round(self.winrate_loss, 4),
-            "best": [
-                {"move": vertex(c.move, size), "winrate": round(c.winrate, 4), "visits": c.visits,
-                 "pv": [vertex(p, size) for p in c.pv]}
-                for c in self.best
-            ],
+            "class": self.kind,
+            "searches": self.searches,
+            "best": [candidate_dict(c, lost, size) for c, lost in zip(self.best, losses, strict=True)],
         }
+
+
+def candidate_dict(cand: Candidate, lost: float | None, size: int) -> dict[str, Any]:
+    """A candidate as JSON data (``MoveReview.as_dict``'s ``best`` entries)."""
+    return {"move": vertex(cand.move, size), "winrate": round(cand.winrate, 4),
+            "score": None if cand.score is None else round(cand.score, 2),
+            "loss": None if lost is None else round(lost, 2), "visits": cand.visits,
+            "pv": [vertex(p, size) for p in cand.pv]}
+
+
+def move_class(loss: float | None) -> str | None:
+    """The class (``CLASSES``) of a move that lost ``loss`` points: the highest whose threshold it reaches; None
+    under the first."""
+    kind = None
+    for name, threshold in zip(CLASSES, THRESHOLDS, strict=True):
+        if loss is not None and loss >= threshold:
+            kind = name
+    return kind
 
 
 def vertex(point: int | None, size: int) -> str:
@@ -182,11 +278,14 @@ class Analyst:
             self._searcher = Searcher(1 << 19, heavy=True, seed=self.seed, threads=1)
         return self._searcher
 
-    def evaluate(self, game: Game, stop: Callable[[], bool] | None = None) -> Evaluation:
+    def evaluate(self, game: Game, stop: Callable[[], bool] | None = None, salt: int = 0) -> Evaluation:
         """Search ``game``'s position for the side to move (also after the game's end, as if play went on).
-        Raises ``Cancelled`` when ``stop`` answers True."""
+        ``salt``: with a seed, another search of a position searched before gets another one (a refine search
+        that repeated the first would add nothing). Raises ``Cancelled`` when ``stop`` answers True."""
         searcher = self._search()
         searcher.reset()  # positions of a review follow each other, but each is judged afresh
+        if self.seed is not None:
+            searcher.seed = self.seed + 7919 * salt
         color = int(game.to_move)
         if game.phase == "play":
             allowed = None
@@ -202,32 +301,120 @@ class Analyst:
             if visits < MIN_CANDIDATE_VISITS:
                 break
             best.append(Candidate(move, wr if black else 1.0 - wr, int(visits),
-                                  searcher.principal_variation(move, game.size)))
+                                  searcher.principal_variation(move, game.size), result.scores.get(move)))
         mover_wr = result.winrate if result.playouts else 0.5
         return Evaluation(mover_wr if black else 1.0 - mover_wr, result.score, best, result.playouts)
 
 
+def refine_count(moves: int) -> int:
+    """How many moves' positions the refine pass searches again at first, in a game of ``moves`` moves."""
+    return min(moves, max(REFINE_MOVES, -(-moves // REFINE_SHARE)))
+
+
+class ReviewRun:
+    """A review under way: ``line`` (``positions``) and ``evals`` so far (the server stores them between its
+    chunks and gives them back here). ``step`` searches the next position the plan asks for: each position once,
+    in order, then the refine pass (the module docstring), whose plan is made when the first pass is over and
+    kept in the evaluations' ``wanted``."""
+
+    def __init__(self, line: list[tuple[Game, int | None, int | None]], evals: list[Evaluation] | None = None,
+                 refine: bool = True) -> None:
+        self.line = line
+        self.evals = list(evals or [])
+        self.refine = refine
+        self._replan()
+
+    @property
+    def complete(self) -> bool:
+        """Every position searched as often as the plan asks (the plan is made as soon as a pass ends)."""
+        return len(self.evals) == len(self.line) and self._next() is None
+
+    @property
+    def done(self) -> int:
+        """Searches done."""
+        return sum(e.searches for e in self.evals)
+
+    @property
+    def total(self) -> int:
+        """Searches the review will take: exact once the refine plan is made, an estimate before."""
+        first = len(self.line)
+        if len(self.evals) < first:
+            return first + (2 * refine_count(first - 1) if self.refine else 0)
+        return sum(max(e.wanted, e.searches) for e in self.evals)
+
+    def _next(self) -> int | None:
+        if len(self.evals) < len(self.line):
+            return len(self.evals)
+        for i, e in enumerate(self.evals):
+            if e.searches < e.wanted:
+                return i
+        return None
+
+    def _replan(self) -> None:
+        """Once every search asked for is done, plan the next round of the refine pass (if any)."""
+        if self.refine and len(self.evals) == len(self.line) and self._next() is None:
+            self._plan()
+
+    def _plan(self) -> bool:
+        """Ask for a second search of the positions around the moves that lost the most (the first round: the
+        ``refine_count`` largest, and the positions of few playouts; later rounds: any of the ``REFINE_TOP``
+        largest left out). Returns whether it asked for any."""
+        if len(self.evals) < len(self.line) or len(self.line) < 2:
+            return False
+        reviews = assemble(self.line, self.evals)
+        ranked = sorted((r for r in reviews if r.loss), key=lambda r: -(r.loss or 0.0))
+        first_round = all(e.wanted == 1 for e in self.evals)
+        picked = ranked[: refine_count(len(self.line) - 1)] if first_round else ranked[:REFINE_TOP]
+        want = {i for r in picked for i in (r.n - 1, r.n)}
+        if first_round:
+            median = sorted(e.playouts for e in self.evals)[len(self.evals) // 2]
+            want |= {i for i, e in enumerate(self.evals) if e.playouts < FEW_PLAYOUTS * median}
+        want = {i for i in want if self.evals[i].wanted < 2 and self.evals[i].searches < 2}
+        if want:
+            for i in want:
+                self.evals[i] = self.evals[i].wanting(2)
+        return bool(want)
+
+    def step(self, analyst: Analyst, stop: Callable[[], bool] | None = None) -> bool:
+        """Search the next position the plan asks for; returns False (searching nothing) once the review is
+        complete. Raises ``Cancelled`` (``Analyst.evaluate``)."""
+        i = self._next()
+        if i is None:
+            return False
+        if i == len(self.evals):
+            self.evals.append(analyst.evaluate(self.line[i][0], stop))
+        else:
+            again = analyst.evaluate(self.line[i][0], stop, salt=self.evals[i].searches)
+            self.evals[i] = self.evals[i].merged(again, analyst.top)
+        self._replan()
+        return True
+
+    def reviews(self) -> list[MoveReview]:
+        """The per-move review of the positions searched so far (``assemble``)."""
+        return assemble(self.line[: len(self.evals)], self.evals) if self.evals else []
+
+
 def review_game(game: Game, budget: Budget | None = None, *, top: int = DEFAULT_TOP, seed: int | None = None,
                 progress: Callable[[int, int], None] | None = None, stop: Callable[[], bool] | None = None,
-                nice: bool = False) -> list[MoveReview]:
+                nice: bool = False, refine: bool = True) -> list[MoveReview]:
     """Review ``game``'s main line (see the module docstring); returns entry 0 (the start) and one entry per
     move. ``budget``: the search per position (default ``Budget()``); ``top``: candidates kept per position;
-    ``progress(done, total)``: called after each position searched (``total`` = moves + 1); ``stop``: asked
-    between playouts, ``Cancelled`` raised once it answers True; ``nice``: lower this thread's priority first
-    (``lower_priority``). ``game`` is not changed."""
+    ``progress(done, total)``: called after each search (``ReviewRun.done`` / ``total``: the positions, then
+    the refine pass's); ``stop``: asked between playouts, ``Cancelled`` raised once it answers True; ``nice``:
+    lower this thread's priority first (``lower_priority``); ``refine``: run the refine pass. ``game`` is not
+    changed."""
     if nice:
         lower_priority()
     analyst = Analyst(budget, top, seed)
-    line = positions(game)
-    total = len(line)
-    evals: list[Evaluation] = []
-    for i, (position, _color, _point) in enumerate(line):
+    run = ReviewRun(positions(game), refine=refine)
+    while True:
         if stop is not None and stop():
             raise Cancelled
-        evals.append(analyst.evaluate(position, stop))
+        if not run.step(analyst, stop):
+            break
         if progress is not None:
-            progress(i + 1, total)
-    return assemble(line, evals)
+            progress(run.done, run.total)
+    return run.reviews()
 
 
 def assemble(line: list[tuple[Game, int | None, int | None]], evals: list[Evaluation]) -> list[MoveReview]:
@@ -236,7 +423,7 @@ def assemble(line: list[tuple[Game, int | None, int | None]], evals: list[Evalua
     when the lengths differ."""
     if len(line) != len(evals) or not evals:
         raise ValueError(f"{len(evals)} evaluations for {len(line)} positions")
-    out = [MoveReview(0, None, None, evals[0].winrate, evals[0].score, None, None, [])]
+    out = [MoveReview(0, None, None, evals[0].winrate, evals[0].score, None, None, [], evals[0].searches)]
     for n in range(1, len(line)):
         _position, color, point = line[n - 1]
         before, after = evals[n - 1], evals[n]
@@ -246,11 +433,52 @@ def assemble(line: list[tuple[Game, int | None, int | None]], evals: list[Evalua
         if before.best and before.best[0].move == point:
             loss = wr_loss = 0.0  # the search's own choice: what it lost is the search's noise, not the player's
         out.append(MoveReview(n, color if color in (BLACK, WHITE) else None, point, after.winrate, after.score,
-                              loss, wr_loss, before.best))
+                              loss, wr_loss, before.best, after.searches))
     return out
 
 
-def mistakes(reviews: list[MoveReview], count: int = 5, min_loss: float = 2.0) -> list[MoveReview]:
-    """The ``count`` moves that lost the most points (at least ``min_loss``), largest first."""
+def mistakes(reviews: list[MoveReview], count: int | None = 5, min_loss: float = THRESHOLDS[0]) -> list[MoveReview]:
+    """The ``count`` moves (None: all) that lost the most points (at least ``min_loss``), largest first."""
     lost = [r for r in reviews if r.loss is not None and r.loss >= min_loss]
-    return sorted(lost, key=lambda r: -(r.loss or 0.0))[:count]
+    ranked = sorted(lost, key=lambda r: (-(r.loss or 0.0), r.n))
+    return ranked if count is None else ranked[:count]
+
+
+def accuracy(losses: list[float]) -> float | None:
+    """A player's accuracy from the points each of their moves lost: the mean over the moves of
+    ``100 * 2 ** (-loss / THRESHOLDS[1])`` (a move that loses nothing counts 100, a mistake's threshold 50, a
+    blunder's 25); None without moves."""
+    if not losses:
+        return None
+    return sum(100.0 * math.pow(2.0, -max(0.0, x) / THRESHOLDS[1]) for x in losses) / len(losses)
+
+
+def summary(moves: list[dict[str, Any]]) -> dict[str, Any]:
+    """Each player's figures from a review's moves as JSON data (``MoveReview.as_dict``): ``thresholds``
+    (class -> points) and, for "B" and "W", ``moves`` (judged), ``accuracy`` (``accuracy``, one decimal),
+    ``mean_loss`` (points a move), ``counts`` (class -> moves) and ``list`` (every move of a class, as
+    {``n``, ``played``, ``loss``, ``class``}, largest loss first)."""
+    out: dict[str, Any] = {"thresholds": dict(zip(CLASSES, THRESHOLDS, strict=True))}
+    for color in ("B", "W"):
+        mine = [m for m in moves if m.get("color") == color and m.get("loss") is not None]
+        losses = [float(m["loss"]) for m in mine]
+        listed = sorted((m for m in mine if move_class(m["loss"])), key=lambda m: (-m["loss"], m["n"]))
+        acc = accuracy(losses)
+        out[color] = {
+            "moves": len(mine),
+            "accuracy": None if acc is None else round(acc, 1),
+            "mean_loss": round(sum(losses) / len(losses), 2) if losses else None,
+            "counts": {k: sum(1 for m in listed if move_class(m["loss"]) == k) for k in CLASSES},
+            "list": [{"n": m["n"], "played": m["played"], "loss": m["loss"], "class": move_class(m["loss"])}
+                     for m in listed],
+        }
+    return out
+
+
+def position_json(ev: Evaluation, color: int, size: int) -> dict[str, Any]:
+    """One position's evaluation as JSON data (``POST /api/analysis/position``): Black's ``winrate`` and
+    ``score``, ``to_move`` ("B"/"W"), ``playouts`` and the candidates of the side to move (``candidate_dict``)."""
+    losses = candidate_losses(ev.best, color)
+    return {"winrate": round(ev.winrate, 4), "score": round(ev.score, 2), "playouts": ev.playouts,
+            "to_move": "B" if color == BLACK else "W",
+            "best": [candidate_dict(c, lost, size) for c, lost in zip(ev.best, losses, strict=True)]}

@@ -9,7 +9,8 @@ colour that played it (0 = disabled: the referee forbids it at the root), ``TI[T
 children (contiguous; ``T_NCHILD == -1`` while unexpanded); ``TF[F_VIS]`` / ``TF[F_WIN]`` visits and wins for the
 player who made the move (priors included), ``TF[F_RVIS]`` / ``TF[F_RWIN]`` the AMAF statistics, ``TF[F_PRIOR]``
 the node's prior win rate (set at expansion; replaced once if the policy network evaluates its parent),
-``TI[T_NET]`` 1 once the policy network has set the priors of the node's children.
+``TF[F_SCORE]`` the sum of the playouts' margins through the node (Black's area minus White's, the search's komi
+deducted; the real visits, ``F_VIS`` less the prior's, divide it: a review's points per move), ``TI[T_NET]`` 1 once the policy network has set the priors of the node's children.
 ``TI[T_META, 0]`` holds the number of nodes in use.
 """
 
@@ -60,7 +61,7 @@ from keima.ai.tactics import escape_is_laddered, ladder_atari, liberties_after, 
 T_MOVE, T_COLOR, T_FIRST, T_NCHILD = range(4)
 T_META = 4
 T_NET = 5  # 1 once the policy network has set the node's children's priors
-F_VIS, F_WIN, F_RVIS, F_RWIN, F_PRIOR = range(5)
+F_VIS, F_WIN, F_RVIS, F_RWIN, F_PRIOR, F_SCORE = range(6)
 
 # Search parameters (``params`` array indices).
 (P_KOMI, P_HEAVY, P_EXPAND, P_PRIOR, P_RAVE_BIAS, P_UCT_C, P_SELF_ATARI, P_PATTERN_PROB, P_FILL,
@@ -71,7 +72,7 @@ N_PARAMS = 15
 def new_tree(max_nodes: int) -> tuple[np.ndarray, np.ndarray]:
     """Return empty tree arrays with room for ``max_nodes`` nodes (node 0 is the root)."""
     ti = np.zeros((6, max_nodes), dtype=np.int32)
-    tf = np.zeros((5, max_nodes), dtype=np.float32)
+    tf = np.zeros((6, max_nodes), dtype=np.float32)
     ti[T_NCHILD, 0] = -1
     ti[T_META, 0] = 1
     return ti, tf
@@ -472,6 +473,7 @@ def expand(ti: np.ndarray, tf: np.ndarray, node: int, b: np.ndarray, pat: np.nda
             tf[F_WIN, m] = move_score(b, p, c, small, large, weights, offsets)
         tf[F_RVIS, m] = 0.0
         tf[F_RWIN, m] = 0.0
+        tf[F_SCORE, m] = 0.0
         m += 1
     if learned > 0.0 and m > start:
         # The model's scores (in F_WIN for now) to log-probabilities, a softmax over the children; a move
@@ -492,6 +494,7 @@ def expand(ti: np.ndarray, tf: np.ndarray, node: int, b: np.ndarray, pat: np.nda
     tf[F_WIN, m] = prior_n * tf[F_PRIOR, m]
     tf[F_RVIS, m] = 0.0
     tf[F_RWIN, m] = 0.0
+    tf[F_SCORE, m] = 0.0
     m += 1
     ti[T_FIRST, node] = start
     ti[T_NCHILD, node] = m - start
@@ -619,6 +622,7 @@ def run_iterations(root_b: np.ndarray, ti: np.ndarray, tf: np.ndarray, root: int
         for d in range(depth + 1):
             nd = path[d]
             tf[F_VIS, nd] += 1.0
+            tf[F_SCORE, nd] += margin
             if ti[T_COLOR, nd] == winner:
                 tf[F_WIN, nd] += 1.0
             nch = ti[T_NCHILD, nd]

@@ -9,7 +9,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -129,6 +129,9 @@ class SearchResult:
     ranked: list[tuple[int | None, float, float]]  # (move, visits, winrate) best first
     ownership: np.ndarray  # per referee point, +1 black .. -1 white
     score: float = 0.0  # Black's expected area margin, komi deducted (the playouts' mean)
+    #: Black's expected margin after each root move (the mean over its playouts, komi deducted; a move without
+    #: playouts of its own has none): what a review says each candidate loses.
+    scores: dict[int | None, float] = field(default_factory=dict)
 
 
 class _Tree:
@@ -328,14 +331,19 @@ class Searcher:
             for i in range(first, first + int(ti[S.T_NCHILD, tree.root])):
                 if ti[S.T_COLOR, i] == 0:
                     continue
-                entry = stats.setdefault(int(ti[S.T_MOVE, i]), [0.0, 0.0, 0, 0.0])
+                entry = stats.setdefault(int(ti[S.T_MOVE, i]), [0.0, 0.0, 0, 0.0, 0.0])
                 entry[0] += float(tf[S.F_VIS, i]) - prior_n
                 entry[1] += float(tf[S.F_WIN, i])
                 entry[2] += 1
                 entry[3] = float(tf[S.F_PRIOR, i])
+                entry[4] += float(tf[S.F_SCORE, i])
         ranked: list[tuple[int | None, float, float]] = []
-        for mv, (visits, wins, trees, p0) in stats.items():
+        scores: dict[int | None, float] = {}
+        for mv, (visits, wins, trees, p0, margins) in stats.items():
             point = None if mv == fb.PASS else fb.from_fast(mv, n)
+            if visits >= 1:
+                # The playouts counted the search's komi (``extra_komi`` included): back to the true count.
+                scores[point] = margins / visits + extra_komi
             if trees > 1:
                 wins -= (trees - 1) * prior_n * p0
             vis = visits + prior_n
@@ -349,7 +357,7 @@ class Searcher:
         # Every playout ends with each point owned by one side (or by neither, in seki), so the owners summed
         # are Black's area minus White's: the mean over the playouts, komi deducted, is Black's expected lead.
         score = float(own.sum()) / done - (float(params[S.P_KOMI]) - extra_komi) if done else 0.0
-        return SearchResult(best[0], best[2], done, ranked, own_pts, score)
+        return SearchResult(best[0], best[2], done, ranked, own_pts, score, scores)
 
     def principal_variation(self, move: int | None, n: int, length: int = 8, min_visits: int = 2) -> list[int | None]:
         """Return the line the first tree expects after the root move ``move`` (a referee point or None for a

@@ -60,20 +60,23 @@ def test_a_live_game_is_refused_a_finished_one_reviewed_once(quick: TestClient) 
     assert r.status_code == 202, r.text
     first = r.json()
     assert r.headers["location"] == first["url"] == f"/api/analysis/{first['id']}"
-    assert first["status"] in ("queued", "running") and first["progress"]["total"] == 4
+    # Four positions, and the refine pass's estimate: the positions around the three moves, searched again.
+    assert first["status"] in ("queued", "running") and first["progress"]["total"] == 4 + 2 * 3
     # Anyone else who opens the game gets the same review, not a new one.
     r = quick.post(f"/api/games/{gid}/analysis", headers=ORIGIN)
     assert r.status_code == 200 and r.json()["id"] == first["id"]
     wait_for(lambda: review(quick, first["url"])["status"] == "done", timeout=60)
     done = review(quick, first["url"])
-    assert done["progress"] == {"done": 4, "total": 4}
+    assert 4 <= done["progress"]["done"] == done["progress"]["total"] <= 10
+    assert sum(m["searches"] for m in done["moves"]) == done["progress"]["done"]
+    assert set(done["summary"]) == {"thresholds", "B", "W"} and done["summary"]["B"]["moves"] == 2
     assert [m["n"] for m in done["moves"]] == [0, 1, 2, 3]
     assert [m["played"] for m in done["moves"]] == [None, "E5", "D6", "F4"]
     for m in done["moves"]:
         assert set(m) >= {"n", "played", "winrate", "score", "loss", "best"}
         assert 0 <= m["winrate"] <= 1
         for cand in m["best"]:
-            assert set(cand) == {"move", "winrate", "visits", "pv"}
+            assert set(cand) == {"move", "winrate", "score", "loss", "visits", "pv"}
     assert quick.post(f"/api/games/{gid}/analysis").json()["status"] == "done"
     assert quick.post("/api/games/nosuchgame/analysis").status_code == 404
     assert quick.get("/api/analysis/" + "0" * 32).status_code == 404

@@ -270,6 +270,12 @@ export function GameView({ gameId, inviteCode }) {
             {t("reviewing", view.n, view.moves.length)}
           </p>
         )}
+        {/* On a narrow screen the review's graphs come right under the board, before the panel's count tables:
+            a tap on them changes a board in view. */}
+        {narrow && game.phase === "finished" && (
+          <BotReview state={bot} current={view.n} total={view.moves.length} part="graphs"
+            onJump={(n) => setReviewAt(n >= view.moves.length ? null : n)} />
+        )}
       </div>
 
       <aside class="panel">
@@ -297,7 +303,7 @@ export function GameView({ gameId, inviteCode }) {
         <Outcome game={game} live={live} />
         <RecordLinks game={game} />
         {game.phase === "finished" && (
-          <BotReview state={bot} current={view.n} total={view.moves.length}
+          <BotReview state={bot} current={view.n} total={view.moves.length} part={narrow ? "details" : "all"}
             onJump={(n) => setReviewAt(n >= view.moves.length ? null : n)} />
         )}
         {game.mode !== "local" && game.mode !== "bot" && (

@@ -12,7 +12,7 @@ import { lang, num, resultWords, rt, sgfFaultWords, tn } from "../i18n.js";
 import { reviewApi } from "../reviewApi.js";
 import { useBotReview } from "../botReview.js";
 import { Board } from "./Board.jsx";
-import { BotReview, reviewMarks } from "./BotReview.jsx";
+import { BotReview, PositionAnalysis, analysisMarks, reviewMarks } from "./BotReview.jsx";
 import { CountSteps } from "./CountSteps.jsx";
 import { ErrorNote } from "./ErrorNote.jsx";
 import { ScoreTable } from "./ScoreTable.jsx";
@@ -142,7 +142,10 @@ function ReviewTree({ data: loaded, gameId }) {
   const [tryError, setTryError] = useState(null);
   const [trying, setTrying] = useState(false);
   const [ownership, setOwnership] = useState(null);
+  // The candidates of the bot's analysis of the node shown (PositionAnalysis), drawn on the board.
+  const [analysed, setAnalysed] = useState(null);
   const [vw, vh] = useViewport();
+  const narrow = vw <= 900;
   const root = useRef(null);
   const nodes = data.nodes;
   const node = nodes[at];
@@ -162,9 +165,33 @@ function ReviewTree({ data: loaded, gameId }) {
   const moveCount = nodes[lastMain].number;
   const current = mainSet.has(node.id) ? node.number : null;
   const marks = useMemo(
-    () => (current === null ? null : reviewMarks(bot.review, current, data.size)),
-    [bot.review, current, data.size],
+    () =>
+      analysed
+        ? analysisMarks(analysed, data.size)
+        : current === null
+          ? null
+          : reviewMarks(bot.review, current, data.size),
+    [bot.review, current, data.size, analysed],
   );
+  // The node's position as POST /api/analysis/position takes it: the record's start and the moves to the node.
+  const position = useMemo(
+    () => ({
+      size: data.size,
+      rules: data.rules,
+      komi: data.komi,
+      black: data.start.black,
+      white: data.start.white,
+      to_move: data.start.to_move,
+      moves: movesTo(nodes, node.id),
+    }),
+    [data, node.id],
+  );
+  const botProps = {
+    state: bot,
+    current,
+    total: moveCount,
+    onJump: (n) => go(mainAt.get(n)),
+  };
   const lastMove = node.move && node.move !== "pass" ? gtpToVertex(node.move, data.size) : null;
 
   const overlay = useMemo(() => {
@@ -271,6 +298,8 @@ function ReviewTree({ data: loaded, gameId }) {
         <Board size={data.size} board={board} lastMove={lastMove} territory={overlay.territory} dead={overlay.dead}
           marks={marks} interactive={!trying} ghost={toPlayAfter(nodes, at, data.start) === "B" ? 1 : 2} onActivate={onBoard}
           onPass={() => tryMove("pass")} help={rt("boardHelp")} maxWidth={boardWidth} maxHeight={vh - 120} />
+        {/* On a narrow screen the graphs come right under the board: a tap on them changes a board in view. */}
+        {narrow && (!gameId || data.result) && <BotReview {...botProps} part="graphs" />}
       </div>
       <div class="panel">
         <p class="turn" data-testid="review-players">{rt("players", playerName(info.PB), playerName(info.PW))}</p>
@@ -343,7 +372,8 @@ function ReviewTree({ data: loaded, gameId }) {
           <p data-testid="comment" class={node.comment ? "comment" : "hint"}>{node.comment || rt("noComment")}</p>
         </section>
         {(!gameId || data.result) && (
-          <BotReview state={bot} current={current} total={moveCount} onJump={(n) => go(mainAt.get(n))} />
+          <BotReview {...botProps} part={narrow ? "details" : "all"}
+            analysis={<PositionAnalysis position={position} nodeKey={`${data.sgf.length}:${node.id}`} onMarks={setAnalysed} />} />
         )}
         <EstimateToggle data={data} node={node} onOwnership={setOwnership} />
         {at === lastMain && data.end && <EndCount key={data.sgf} end={data.end} />}

@@ -1,5 +1,6 @@
 """The routes of the bot's reviews (docs/web-api.md, *Reviews by the bot*): start or find the review of a finished
-game or of an uploaded record, read it, cancel it. The work is ``keima.server.reviews.bot_reviews``'.
+game or of an uploaded record, read it, cancel it; and the bot's analysis of one position (any node of a record,
+a variation or a move tried included). The work is ``keima.server.reviews.bot_reviews``'.
 
 The requester, whom the limits count and who alone may cancel, is the caller's player (a browser gets a guest
 player, as when it plays), else the caller's address (an API client without a player).
@@ -7,7 +8,9 @@ player, as when it plays), else the caller's address (an API client without a pl
 
 from __future__ import annotations
 
+import asyncio
 import json
+from concurrent.futures import ThreadPoolExecutor
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Request
@@ -19,11 +22,16 @@ from keima.server.accounts import caller_player, is_https, needs_player, set_ses
 from keima.server.edge import json_response
 from keima.server.errors import Refused
 from keima.server.reviews.bot_reviews import ReviewService, review_id
+from keima.server.reviews.record_review import _setup_game
+from keima.server.reviews.record_schemas import PositionSetup
 
 router = APIRouter()
 
 #: ``POST /api/analysis`` carries a record as large as ``POST /api/review``'s (the SGF reader's limit).
 ANALYSIS_MAX_BODY = 2 * DEFAULT_MAX_BYTES + 1024
+#: Analyses of one position waiting or running at once in a process at most (one runs at a time, in a thread of
+#: lowered priority): past it, 429 ``review-queue-full``.
+POSITIONS_QUEUED = 4
 
 
 class RecordIn(BaseModel):
@@ -104,3 +112,43 @@ async def cancel_review(review_id: str, request: Request) -> Response:
     """Cancel a queued or running review; only its requester may (403 ``not-requester``)."""
     requester, _cookie, _group = await _requester(request)
     return json_response(json.dumps(await reviews_of(request).cancel(review_id, requester)))
+
+
+class _PositionSlots:
+    """One process's analyses of positions: one at a time in a thread of lowered priority, a few waiting."""
+
+    def __init__(self) -> None:
+        from keima.ai.analysis import lower_priority
+
+        self.pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="keima-position", initializer=lower_priority)
+        self.waiting = 0
+        self.analyst: Any = None  # made on first use, its search tree kept: one search at a time uses it
+
+
+@router.post("/api/analysis/position")
+async def analyse_position(body: PositionSetup, request: Request) -> dict[str, Any]:
+    """The bot's analysis of the position that ``body``'s setup and moves reach (any node of a record, a variation
+    or a tried move included): Black's win rate and lead, and the candidates of the side to move there, each with
+    the points it loses against the first (``keima.ai.analysis.position_json``), searched as a review searches a
+    position. 422 for an illegal move (the field named); 409 ``game-in-progress`` when the moves are those of a
+    game being played here; 429 ``review-queue-full`` when too many wait."""
+    from keima.ai.analysis import Analyst, Budget, position_json
+
+    game = _setup_game(body)
+    service = reviews_of(request)
+    if game.moves and await asyncio.to_thread(service.live_twin, game) is not None:
+        raise Refused("game-in-progress", "these moves are a game in progress on this server: the bot analyses "
+                      "its positions once it is finished, never during play")
+    slots: _PositionSlots | None = getattr(request.app.state, "position_slots", None)
+    if slots is None:
+        slots = request.app.state.position_slots = _PositionSlots()
+    if slots.waiting >= POSITIONS_QUEUED:
+        raise Refused("review-queue-full", "the bot is analysing other positions: try again in a moment")
+    slots.waiting += 1
+    try:
+        if slots.analyst is None:
+            slots.analyst = Analyst(Budget(seconds=service.seconds, playouts=service.playouts))
+        ev = await asyncio.get_running_loop().run_in_executor(slots.pool, slots.analyst.evaluate, game)
+    finally:
+        slots.waiting -= 1
+    return position_json(ev, int(game.to_move), game.size)

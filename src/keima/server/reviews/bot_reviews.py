@@ -37,7 +37,18 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 
-from keima.ai.analysis import Analyst, Budget, Cancelled, Evaluation, assemble, lower_priority, positions
+from keima.ai.analysis import DEFAULT_SECONDS as ANALYSIS_SECONDS
+from keima.ai.analysis import (
+    Analyst,
+    Budget,
+    Cancelled,
+    Evaluation,
+    ReviewRun,
+    lower_priority,
+    positions,
+    refine_count,
+    summary,
+)
 from keima.record import SgfError, load_record
 from keima.rules.game import Game
 from keima.server import timesource
@@ -56,8 +67,9 @@ LIVE_LOOKED_AT = 500
 #: (the default of ``KEIMA_REVIEW_ADDRESS_LIMIT``).
 GROUP_ACTIVE = 2
 ACTIVE = ("queued", "running")
-#: Seconds of search per position (``KEIMA_REVIEW_SECONDS`` overrides).
-DEFAULT_SECONDS = 1.0
+#: Seconds of search per position (``KEIMA_REVIEW_SECONDS`` overrides): ``keima review``'s, so that both give the
+#: same review of the same record.
+DEFAULT_SECONDS = ANALYSIS_SECONDS
 #: Reviews queued or running on the whole server at most (``KEIMA_REVIEW_QUEUE`` overrides).
 DEFAULT_MAX_QUEUE = 8
 #: A review has at most this many positions (a 19x19 game has about 250 moves).
@@ -99,7 +111,8 @@ def _utc(at: datetime | None) -> datetime | None:
 
 
 def review_json(row: dict[str, Any]) -> dict[str, Any]:
-    """A stored review as the API answers it (docs/web-api.md, *Reviews by the bot*)."""
+    """A stored review as the API answers it (docs/web-api.md, *Reviews by the bot*): with ``summary``, each
+    player's classed moves and accuracy (``keima.ai.analysis.summary``)."""
     return {
         "id": row["id"],
         "url": f"/api/analysis/{row['id']}",
@@ -110,6 +123,7 @@ def review_json(row: dict[str, Any]) -> dict[str, Any]:
         "seconds": row["seconds"],
         "error": row["error"],
         "moves": row["moves"],
+        "summary": summary(row["moves"] or []),
     }
 
 
@@ -232,11 +246,12 @@ class ReviewService:
 
     @staticmethod
     def _total(game: Game) -> int:
+        """The searches a review of ``game`` takes (the refine pass's estimated: ``ReviewRun.total``)."""
         total = sum(1 for e in game.events if e.kind == "move") + 1
         if total > MAX_POSITIONS:
             raise Refused("invalid-request", f"the game has {total - 1} moves: a review takes at most "
                           f"{MAX_POSITIONS - 1}")
-        return total
+        return total + 2 * refine_count(total - 1)
 
     async def _start(self, aid: str, game_id: str | None, sgf: str | None, size: int, total: int,
                      requester: str, group: str | None = None) -> tuple[dict[str, Any], bool]:
@@ -366,18 +381,18 @@ class ReviewService:
             if game is None:
                 self._fail(aid, "the game is gone")
                 return "failed"
-            line = positions(game)
-            evals = [Evaluation.from_dict(d) for d in row["evals"]]
+            # ``keima review``'s path (``ReviewRun``): the same passes, the same review of the same record.
+            run = ReviewRun(positions(game), [Evaluation.from_dict(d) for d in row["evals"]])
             stop = _CancelWatch(self.engine, aid, self.closing)
             analyst = Analyst(Budget(seconds=float(row["seconds"]), playouts=self.playouts))
             start = time.monotonic()
-            self._save(aid, evals, line, game.size, "running")
-            while len(evals) < len(line):
+            self._save(aid, run, game.size, "running")
+            while not run.complete:
                 if stop():
                     return "cancelled"
-                evals.append(analyst.evaluate(line[len(evals)][0], stop))
-                complete = len(evals) == len(line)
-                if not self._save(aid, evals, line, game.size, "done" if complete else "running"):
+                run.step(analyst, stop)
+                complete = run.complete
+                if not self._save(aid, run, game.size, "done" if complete else "running"):
                     return "cancelled"
                 if not complete and limit is not None and time.monotonic() - start >= limit:
                     return "more"
@@ -389,13 +404,14 @@ class ReviewService:
             self._fail(aid, f"{type(exc).__name__}: {exc}"[:200])
             return "failed"
 
-    def _save(self, aid: str, evals: list[Evaluation], line: list[Any], size: int, status: str) -> bool:
-        """Store the evaluations so far; False when the review is no longer active (cancelled meanwhile)."""
-        moves = [r.as_dict(size) for r in assemble(line[:len(evals)], evals)] if evals else []
+    def _save(self, aid: str, run: ReviewRun, size: int, status: str) -> bool:
+        """Store the evaluations so far and the searches done of the searches planned (``done``, ``total``);
+        False when the review is no longer active (cancelled meanwhile)."""
+        moves = [r.as_dict(size) for r in run.reviews()]
         with self.engine.begin() as conn:
             done = conn.execute(analyses.update().where(analyses.c.id == aid, analyses.c.status.in_(ACTIVE)).values(
-                status=status, done=len(evals), evals=[e.as_dict() for e in evals], moves=moves,
-                updated_at=timesource.now_utc()))
+                status=status, done=run.done, total=run.total, evals=[e.as_dict() for e in run.evals],
+                moves=moves, updated_at=timesource.now_utc()))
         return bool(done.rowcount)
 
     def _fail(self, aid: str, reason: str) -> None:
