@@ -103,7 +103,8 @@ def test_a_wait_ends_when_the_last_page_closes_in_either_process(two_webs: Clust
                     await asyncio.sleep(3)  # each process advertises its sockets every 2 s
                     r = await http.post("/api/automatch", json={"sizes": [19], "speed": "blitz"},
                                         headers={"Origin": bases[0]})
-                    assert r.json() == {"waiting": True, "game": None, "waited_s": 0.0}
+                    assert r.json() == {"waiting": True, "game": None, "waited_s": 0.0, "speed": "blitz", "sizes": [19],
+                                        "page_needed": True}
                 await asyncio.sleep(3)
                 seen.append(await waiting())  # the page on the first process is still open
             deadline = asyncio.get_running_loop().time() + 25
