@@ -142,3 +142,37 @@ def test_an_account_signs_up_with_its_first_name_club_and_licence(new_page: Any,
     expect(player.get_by_test_id("players")).to_contain_text(f"p{tag} Léa")
     line = server.get(f"/api/tournaments/{tid}")["players"][0]
     assert (line["first_name"], line["club"], line["country"], line["ffg_licence"]) == ("Léa", "69Ly", "FR", "")
+
+
+@pytest.mark.parametrize(("locale", "width", "height"), [("en-US", 1280, 860), ("fr-FR", 390, 844)],
+                         ids=["en-desktop", "fr-phone"])
+def test_a_director_creates_a_19x19_swiss(new_page: Any, server: Any, shot: Any, locale: str, width: int,
+                                          height: int) -> None:
+    """A Swiss on 19x19: choosing the system puts in its defaults (even games, wins first), the director's choices
+    go with them, and the tournament's settings are those asked for."""
+    tag = secrets.token_hex(3)
+    page = new_page(locale=locale, width=width, height=height, touch=width < 600)
+    page.goto("/t")
+    assert page.request.post("/api/players", data={"name": f"sw{tag}", "password": "correct horse"}).status == 201
+    page.reload()
+    page.get_by_test_id("t-name").fill(f"Open suisse {tag}")
+    page.get_by_test_id("t-size").select_option("19")
+    page.get_by_test_id("t-system").select_option("swiss")
+    expect(page.get_by_test_id("t-handicap_ceiling")).to_have_value("0")  # a Swiss is even games
+    expect(page.get_by_test_id("t-criterion-1")).to_have_value("NBW")
+    page.get_by_test_id("t-rounds").fill("6")
+    page.get_by_test_id("t-location").fill("Grenoble")
+    page.get_by_test_id("t-main_time").fill("90")
+    page.get_by_test_id("t-overtime").select_option("byoyomi")
+    page.get_by_test_id("t-byoyomi_seconds").fill("30")
+    overflow = page.evaluate("() => document.scrollingElement.scrollWidth - window.innerWidth")
+    assert overflow <= 0, f"the form scrolls sideways by {overflow} px"
+    shot(page, "swiss-form")
+    page.get_by_test_id("t-create").click()
+    expect(page.get_by_test_id("t-title")).to_have_text(f"Open suisse {tag}")
+    tid = page.url.rstrip("/").rsplit("/", 1)[1]
+    t = server.get(f"/api/tournaments/{tid}")
+    s = t["settings"]
+    assert (t["system"], t["size"], t["rounds"], s["location"], s["handicap_ceiling"]) == ("swiss", 19, 6, "Grenoble", 0)
+    assert (s["main_time"], s["overtime"], s["byoyomi_seconds"], s["criteria"][0]) == (90, "byoyomi", 30, "NBW")
+    shot(page, "swiss-page")
