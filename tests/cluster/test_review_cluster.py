@@ -51,9 +51,11 @@ def test_a_review_runs_on_the_worker_in_chunks(cluster: Cluster) -> None:
             break
         time.sleep(0.3)
     assert body["status"] == "done", body
-    assert body["progress"] == {"done": 11, "total": 11}
+    # Progress counts searches: the record's 11 positions, then the refine pass over the largest drops.
+    progress = body["progress"]
+    assert progress["done"] == progress["total"] >= 11, progress
     assert [m["played"] for m in body["moves"]][:3] == [None, "E5", "C7"]
-    assert any(0 < p["done"] < 11 for p in seen)  # partial results showed while it ran
+    assert any(0 < p["done"] < p["total"] for p in seen)  # partial results showed while it ran
     log = cluster.workers[0].text()
     assert log.count(": more") >= 1 and ": done" in log  # chunked: at least one chunk queued the next
     again = httpx.post(f"{cluster.base(1)}/api/analysis", json={"sgf": RECORD}, timeout=30)
