@@ -191,6 +191,6 @@ def test_bye_match_and_warnings_through_the_api(fast_client: TestClient) -> None
     line = next(x for x in d.req("GET", "/api/tournaments", 200).json()["tournaments"] if x["id"] == tid)
     assert {k: line[k] for k in ("begin_date", "location", "status", "round", "rounds", "players")} == {
         "begin_date": "2026-12-05", "location": "Lyon", "status": "round", "round": 2, "rounds": 3, "players": 5}
-    assert t["begin_date"] == "2026-12-05" and t["location"] == "Lyon"
+    assert t["settings"]["begin_date"] == "2026-12-05" and t["settings"]["location"] == "Lyon"
     log = [e["action"] for e in d.req("GET", f"/api/tournaments/{tid}/log", 200).json()["entries"]]
     assert log.count("bye") == 1 and log.count("match") == 2

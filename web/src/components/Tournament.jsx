@@ -133,7 +133,7 @@ export function TournamentPage({ id }) {
           {t.settings.online ? ` · ${tt("online")}` : ""}
           {t.settings.rated ? ` · ${tt("rated")}` : ""}
         </p>
-        {datesAndPlace(t) && <p class="what" data-testid="t-dates">{datesAndPlace(t)}</p>}
+        {datesAndPlace(t.settings) && <p class="what" data-testid="t-dates">{datesAndPlace(t.settings)}</p>}
         <button class="link" onClick={() => setProjector(!projector)} data-testid="t-projector">
           {projector ? tt("projectorOff") : tt("projectorOn")}
         </button>

@@ -14,7 +14,7 @@ function who(t, key) {
 }
 
 function Head({ t, round, title }) {
-  const place = datesAndPlace(t);
+  const place = datesAndPlace(t.settings);
   return (
     <div class="sheet-head">
       <h1 data-testid="sheet-title">{t.name}</h1>

@@ -156,7 +156,6 @@ async def _out(request: Request, s: st.Stored, caller: Player | None) -> Tournam
     return TournamentOut(
         id=s.id, name=t.general.name, system=t.system.value.lower(), rounds=t.general.number_of_rounds,
         size=int(t.general.size), komi=t.general.komi, version=s.version,
-        begin_date=t.general.begin_date, end_date=t.general.end_date, location=t.general.location,
         settings=SettingsOut(**settings_of.out(t, settings)),
         directors=[PersonOut(name=names.get(pid, "?"), role=role)
                    for pid, role in sorted(s.directors.items(), key=lambda x: (x[1] != "director", x[0]))],

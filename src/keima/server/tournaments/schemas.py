@@ -346,10 +346,6 @@ class TournamentOut(_Strict):
     size: int
     komi: str
     version: int
-    #: The tournament's dates (``YYYY-MM-DD``) and place.
-    begin_date: str = ""
-    end_date: str = ""
-    location: str = ""
     settings: SettingsOut
     directors: list[PersonOut]
     players: list[TPlayerOut]
