@@ -173,14 +173,19 @@ onScreen.subscribe(() => {
   noticeTurns(lastMine, { quiet: true });
 });
 
+/**
+ * Whether the lobby summary `g` waits for a move of the reader: one seat of theirs, to move, in play (a game being
+ * counted waits for nobody's move). The header's count, "my games" and the /moves page all ask this.
+ */
+export function waitsForMe(g) {
+  return g.status === "live" && (g.phase === "play" || g.phase === "handicap") && g.you.length === 1 &&
+    g.you.includes(g.to_move);
+}
+
 function noticeTurns(mine, { quiet = false } = {}) {
   lastMine = mine;
   const here = onScreen.get();
-  // Not a game being counted: nobody is to move there.
-  const turns = mine.filter(
-    (g) => g.status === "live" && (g.phase === "play" || g.phase === "handicap") && g.you.includes(g.to_move) &&
-      g.you.length === 1 && g.id !== here,
-  );
+  const turns = mine.filter((g) => waitsForMe(g) && g.id !== here);
   myTurns.set(turns);
   const ids = new Set(turns.map((g) => `${g.id}:${g.moves}`));
   if (!quiet && [...ids].some((k) => !announced.has(k))) playStone();

@@ -3,15 +3,9 @@
 import { ROOT } from "../api.js";
 import { useServerNow, useSignal } from "../hooks.js";
 import { t } from "../i18n.js";
-import { lobby, me } from "../players.js";
+import { lobby, me, waitsForMe } from "../players.js";
 import { summaryClockText } from "../time.js";
 import { playerName } from "./game/names.js";
-
-/** Whether the lobby summary `g` waits for a move of the reader (one seat of theirs, to move). */
-export function waitsForMe(g) {
-  return g.status === "live" && (g.phase === "play" || g.phase === "handicap") && g.you.length === 1 &&
-    g.you.includes(g.to_move);
-}
 
 export function MyMoves() {
   const lists = useSignal(lobby);
