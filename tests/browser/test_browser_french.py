@@ -83,6 +83,8 @@ BAD_FRENCH_PUNCTUATION = r"""() => {
             const before = s[m.index - 1], after = s[m.index + 1];
             if (m[0] === ':' && /\d/.test(before || '') && /\d/.test(after || '')) continue;  // a time
             if (m[0] === ':' && after === '/') continue;  // an address
+            // A provisional rank ("4k?", "2d?") is a notation beside a name, not a sentence's question.
+            if (m[0] === '?' && /\d[kdp]$/.test(s.slice(Math.max(0, m.index - 3), m.index))) continue;
             if (before === '\u00a0' || before === '\u202f') continue;
             bad.push(JSON.stringify(s.slice(Math.max(0, m.index - 25), m.index + 5)));
         }

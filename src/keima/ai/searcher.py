@@ -246,8 +246,8 @@ class Searcher:
     def _run(self, tree: _Tree, b: np.ndarray, params: np.ndarray, net: network.Network, start: float,
              seconds: float | None, max_playouts: int | None, seed: int,
              stop: Callable[[], bool] | None = None) -> tuple[int, np.ndarray]:
-        """Search ``tree`` from its root (position ``b``) until the time or the playout limit, or until ``stop``
-        answers True (asked between slices of iterations); returns the iterations done and the owners added up
+        """Search ``tree`` from its root (position ``b``) until the time (one slice of iterations at least) or the
+        playout limit, or until ``stop`` answers True (asked between slices of iterations); returns the iterations done and the owners added up
         over their playouts."""
         own = np.zeros(b.shape[1], dtype=np.float64)
         scratch = b.copy()
@@ -256,7 +256,9 @@ class Searcher:
         while True:
             if max_playouts is not None and done >= max_playouts:
                 break
-            if seconds is not None and time.perf_counter() - start >= seconds:
+            # A timed search runs one slice at least: its setup (a first network load on a busy machine) may take
+            # the whole budget, and a search that returns no playout has nothing to say about its moves.
+            if seconds is not None and done > 0 and time.perf_counter() - start >= seconds:
                 break
             if stop is not None and stop():
                 break
