@@ -99,8 +99,9 @@ def test_a_digest_subject_counts_what_came() -> None:
         "Your day on keima: your turn in 2 games, 3 messages, 1 game over"
     assert mail_words.digest_subject(items, "fr") == \
         f"Votre journée sur keima{NB}: à vous de jouer dans 2 parties, 3 messages, 1 partie terminée"
-    # A digest of one says what that one says.
-    assert mail_words.digest_subject([item("your-turn")], "en", {"g1": 3 * H}) == "Your turn against alice: 3 h left"
+    # A digest of one item still reads as the day's digest, not as an instant email.
+    assert mail_words.digest_subject([item("your-turn")], "en") == "Your day on keima: your turn in 1 game"
+    assert mail_words.digest_subject([item("chat", text="a")], "fr") == f"Votre journée sur keima{NB}: 1 message"
 
 
 def position(size: int, moves: list[str]) -> tuple[int, ...]:
@@ -206,7 +207,7 @@ def test_a_digest_shows_each_game_once_and_no_turn_already_played() -> None:
                                         "items": [item("your-turn"), item("chat", text="hi"), item("your-turn")]})
     text = text_of(msg, "plain")
     assert "Your turn" not in text and "Your turn" not in msg["Subject"]
-    assert msg["Subject"] == "alice wrote: hi" and text.count("alice played D4") == 1
+    assert msg["Subject"] == "Your day on keima: 1 message" and text.count("alice played D4") == 1
     assert sum(1 for p in msg.walk() if p.get_content_type() == "image/png") == 1
 
 

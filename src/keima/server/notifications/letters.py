@@ -176,7 +176,7 @@ class Letter:
         sections, items = self._sections(payload["items"], lang, player, bool(payload.get("digest")))
         left = {s.game: s.facts.left for s in sections if s.game and s.facts and s.facts.left is not None}
         if payload.get("digest") or len(items) != 1:
-            subject = mail_words.digest_subject(items, lang, left)
+            subject = mail_words.digest_subject(items, lang)
         else:
             subject = mail_words.subject(items[0], lang, left.get(items[0].get("game") or ""))
         msg["Subject"] = lines.header_text(subject)

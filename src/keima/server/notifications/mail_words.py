@@ -171,12 +171,10 @@ def _weight(item: dict[str, Any]) -> int:
         return 1
 
 
-def digest_subject(items: list[dict[str, Any]], lang: str, left: dict[str, float] | None = None) -> str:
-    """The subject of a digest of ``items``: the one item's own subject, or what came, kind by kind ("Your day on
-    keima: your turn in 2 games, 3 messages"). ``left``: the reader's time left per game, for a lone
-    ``your-turn``. A chat line counts the messages it stands for (``data["count"]``)."""
-    if len(items) == 1 and _weight(items[0]) == 1:
-        return subject(items[0], lang, (left or {}).get(items[0].get("game") or ""))
+def digest_subject(items: list[dict[str, Any]], lang: str) -> str:
+    """The subject of a digest of ``items``: what came, kind by kind ("Your day on keima: your turn in 2 games, 3
+    messages"), a digest of one item too (its own subject would read as an instant email). A chat line counts the
+    messages it stands for (``data["count"]``)."""
     s, parts = _SUBJECTS[_lang(lang)], _PARTS[_lang(lang)]
     counts: dict[str, int] = {}
     turns: set[str] = set()
