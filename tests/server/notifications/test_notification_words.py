@@ -62,8 +62,16 @@ def test_the_bell_of_a_french_player_says_the_result_in_french(client: TestClien
     (23.51, "en", "The count against bob: the marking on the board stands in 23 h 30 min unless you answer"),
     (-2, "en", "The count against bob: its deadline has passed"),
     (-2, "fr", "Le décompte contre bob\u00a0: son délai est passé"),
+    # bob has accepted: the reader's answer is the one awaited (and the deadline still says when it passed).
+    (5.51, "en+", "bob accepted the marking of your count: it stands in 5 h 30 min unless you answer"),
+    (5.51, "fr+", "bob a accepté le marquage de votre décompte\u00a0: il sera retenu dans 5 h 30 min sans réponse de "
+                  "votre part"),
+    (-2, "en+", "The count against bob: its deadline has passed"),
 ])
 def test_a_counting_reminder_read_after_its_deadline_says_it_passed(hours: float, lang: str, said: str) -> None:
     deadline = timesource.now_utc() + timedelta(hours=hours)
-    item = {"kind": "count-deadline", "game": "g", "data": {"deadline": deadline.isoformat(), "opponent": "bob"}}
+    accepted = lang.endswith("+")
+    lang = lang.rstrip("+")
+    item = {"kind": "count-deadline", "game": "g",
+            "data": {"deadline": deadline.isoformat(), "opponent": "bob", "accepted": accepted}}
     assert line_of(item, lang) == said

@@ -376,7 +376,8 @@ def test_the_player_who_has_not_accepted_is_reminded_a_day_before(
     wait_for(lambda: send_mail(client) > 0, timeout=20)  # the scheduler's remind job ran, the email went
     [mail] = inbox.messages
     assert mail["To"] == "bob@example.org" and gid in body(mail)
-    assert re.fullmatch(r"Le décompte contre alice\u00a0: le marquage du plateau sera retenu dans 2[23] h( \d+ min)? "
+    # alice has accepted: bob is told that his answer is the one awaited.
+    assert re.fullmatch(r"alice a accepté le marquage de votre décompte\u00a0: il sera retenu dans 2[23] h( \d+ min)? "
                         r"sans réponse de votre part", mail["Subject"]), mail["Subject"]
     [line] = reminders(bob)
     assert line["game"] == gid and not line["read"]

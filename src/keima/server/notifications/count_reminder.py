@@ -22,19 +22,20 @@ from keima.server.notifications.notify import add_notification
 from keima.server.storage import notifications
 
 
-def remind(engine: Engine, game_id: str, deadline: float, players: list[tuple[str, str | None]]) -> int:
-    """Tell each of ``players`` (player id, opponent's name) that the marking of ``game_id`` stands at
-    ``deadline`` (Unix time), once for each deadline; returns how many were told. Blocking."""
+def remind(engine: Engine, game_id: str, deadline: float, players: list[tuple[str, str | None, bool]]) -> int:
+    """Tell each of ``players`` (player id, opponent's name, whether the opponent has accepted the marking) that the
+    marking of ``game_id`` stands at ``deadline`` (Unix time), once for each deadline; returns how many were told.
+    Blocking."""
     at = datetime.fromtimestamp(deadline, UTC).isoformat()
     told = 0
     with engine.begin() as conn:
-        for pid, opponent in players:
+        for pid, opponent, accepted in players:
             earlier = conn.execute(sa.select(notifications.c.data).where(
                 notifications.c.player_id == pid, notifications.c.kind == "count-deadline",
                 notifications.c.game_id == game_id)).scalars().all()
             if any(d.get("deadline") == at for d in earlier):
                 continue
-            add_notification(conn, pid, "count-deadline", game_id, {"deadline": at, "opponent": opponent},
+            add_notification(conn, pid, "count-deadline", game_id, {"deadline": at, "opponent": opponent, "accepted": accepted},
                              f"count-deadline.{game_id}.{int(deadline)}")
             told += 1
     return told
@@ -56,7 +57,8 @@ def remind_handler(service: GameService) -> Handler:
         for c in (BLACK, WHITE):
             p, other = s.people.get(c) or {}, s.people.get(3 - c) or {}
             if p.get("id") and c not in s.game.accepted and c != s.bot_color:
-                players.append((str(p["id"]), other.get("name") if 3 - c != s.bot_color else None))
+                players.append((str(p["id"]), other.get("name") if 3 - c != s.bot_color else None,
+                                3 - c in s.game.accepted))
         await asyncio.get_running_loop().run_in_executor(None, remind, service.store.engine, game_id, deadline,
                                                          players)
         return None

@@ -20,6 +20,8 @@ _WORDS: dict[str, dict[str, str]] = {
         "automatch": "Automatch found your game against {opponent}",
         "count-deadline": "The count against {opponent}: the marking on the board stands in {left} unless you answer",
         "count-deadline.past": "The count against {opponent}: its deadline has passed",
+        "count-deadline.accepted": "{opponent} accepted the marking of your count: it stands in {left} unless you "
+                                   "answer",
         "tournament-round.paired": "{name}: round {round} is paired",
         "tournament-round.started": "{name}: round {round} has started",
         "tournament-round.starts": "{name}: round {round} starts on {when} (UTC)",
@@ -37,6 +39,8 @@ _WORDS: dict[str, dict[str, str]] = {
         "count-deadline": "Le décompte contre {opponent} : le marquage du plateau sera retenu dans {left} sans "
                           "réponse de votre part",
         "count-deadline.past": "Le décompte contre {opponent}\u00a0: son délai est passé",
+        "count-deadline.accepted": "{opponent} a accepté le marquage de votre décompte\u00a0: il sera retenu dans "
+                                   "{left} sans réponse de votre part",
         "tournament-round.paired": "{name}\u00a0: la ronde {round} est appariée",
         "tournament-round.started": "{name}\u00a0: la ronde {round} a commencé",
         "tournament-round.starts": "{name}\u00a0: la ronde {round} commence le {when} (UTC)",
@@ -100,6 +104,8 @@ def line_of(item: dict[str, Any], lang: str) -> str:
         left = None if deadline is None else (deadline - timesource.now_utc()).total_seconds()
         if left is not None and left <= 0:
             key = "count-deadline.past"
+        elif data.get("accepted"):  # the opponent's side is done: only the reader's answer is awaited
+            key = "count-deadline.accepted"
     if key == "tournament-round":  # one text per action; a start still to come says when
         key = f"{key}.{data.get('action', 'paired')}"
         start = _instant(data.get("start_at"))
