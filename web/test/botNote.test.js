@@ -2,17 +2,9 @@
 // marking, said in the page's language; and "point" after 1 in the review's lead.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { lang, rt } from "../src/i18n.js";
+import { rt } from "../src/i18n.js";
 import { botNoteWords, isResignNote } from "../src/components/game/names.js";
-
-function inLanguage(code, fn) {
-  lang.set(code);
-  try {
-    fn();
-  } finally {
-    lang.set("en");
-  }
-}
+import { inLanguage } from "./language.js";
 
 const NBSP = "\u00a0";
 const RESIGN = "keima resigns: behind by about 25 points with no open fight";

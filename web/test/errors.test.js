@@ -3,19 +3,10 @@
 // sentence stands alone only for a code the page does not know.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { errorWords, lang } from "../src/i18n.js";
+import { errorWords } from "../src/i18n.js";
+import { inLanguage } from "./language.js";
 
 const refusal = (code, message, extra = {}) => ({ code, message, field: null, reason: null, ...extra });
-
-function inLanguage(code, fn) {
-  const saved = lang.get();
-  lang.set(code);
-  try {
-    return fn();
-  } finally {
-    lang.set(saved);
-  }
-}
 
 test("a French page says its own words for a code, without the server's English sentence", () => {
   const cases = [

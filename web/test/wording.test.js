@@ -2,16 +2,8 @@
 // and the French table, checked in both languages.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { MESSAGES, clockSettings, ctn, errorWords, lang, resultCode, rt } from "../src/i18n.js";
-
-function inLanguage(code, fn) {
-  lang.set(code);
-  try {
-    fn();
-  } finally {
-    lang.set("en");
-  }
-}
+import { MESSAGES, clockSettings, ctn, errorWords, resultCode, rt } from "../src/i18n.js";
+import { inLanguage } from "./language.js";
 
 const NBSP = "\u00a0";
 
