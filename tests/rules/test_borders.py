@@ -4,6 +4,8 @@ liberty, a seki is not."""
 
 from __future__ import annotations
 
+from tests.positions import SEKI
+
 from keima.rules import to_gtp
 from keima.rules.borders import open_borders, open_races
 
@@ -37,21 +39,6 @@ XXXX.....
 .........
 .........
 """
-
-# A seki (tests/seat/test_manners.py): Black's chain E4-A3-E3-D2-E2-C1-E1 and White's A2-B2-A1 share C2 and B1,
-# where neither can play without putting itself in atari: no race is open.
-SEKI = """
-...XO.O.O
-...XOO.OO
-...XO.O.O
-XXXXOOOOO
-OOOOO.O.O
-OOOOXOO.O
-XXXXXO.OO
-OO.XXOO.O
-O.XXXO.O.
-"""
-
 
 def test_an_open_border_between_two_walls() -> None:
     game, _ = setup_game(OPEN)

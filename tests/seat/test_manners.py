@@ -13,6 +13,7 @@ from types import SimpleNamespace
 from typing import Any
 
 import pytest
+from tests.positions import SEKI
 
 from keima.ai.player import Player
 from keima.record import load_record
@@ -59,20 +60,6 @@ O.O.OO.OO
 OO.OO.O.O
 O.O.O.O.O
 OO.O.O.O.
-"""
-
-# The same 9-point corner, and below it a seki: Black's chain E4-A3-E3-D2-E2-C1-E1 and White's A2-B2-A1 share the
-# liberties C2 and B1, where neither side can play without putting itself in atari. White leads by 32.5.
-SEKI = """
-...XO.O.O
-...XOO.OO
-...XO.O.O
-XXXXOOOOO
-OOOOO.O.O
-OOOOXOO.O
-XXXXXO.OO
-OO.XXOO.O
-O.XXXO.O.
 """
 
 # Small territories everywhere (White leads by 16.5 with komi 7.5); with the colours swapped, Black leads by 1.5.
