@@ -11,11 +11,12 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
+from .conftest import ARTIFACTS
 from .test_browser_bot_review import BLUNDER_SGF, ask_the_bot, point
 
 pytestmark = pytest.mark.browser
 
-SHOTS = Path("/tmp/h7-shots")
+SHOTS = ARTIFACTS / "bot-review-lists"
 WORDS = {
     "en-US": {"accuracy": r"Black: accuracy \d", "for_white": "for White", "blunder": "blunder",
               "analyse": "Analyse this position", "variation": "In a variation", "move5": "Move 5"},

@@ -2,24 +2,24 @@
 in the lobby's challenge lines (with "rated" marked, and a filter by rank), on the game page and in its chat, in a
 player's history (by end date, with each rated game's rating change); the typed rank before the first rated game;
 the account form no longer offers a rank once it is earned. In English and French, on a desktop and a 390 px
-phone; screenshots in /tmp/h2-shots/ (and test-artifacts/browser/)."""
+phone; screenshots in test-artifacts/browser/ranks/."""
 
 from __future__ import annotations
 
 import re
 import secrets
 import time
-from pathlib import Path
 from typing import Any
 
 import pytest
 from playwright.sync_api import expect
 
+from .conftest import ARTIFACTS
 from .test_browser_player_page import play, post
 
 pytestmark = pytest.mark.browser
 
-SHOTS = Path("/tmp/h2-shots")
+SHOTS = ARTIFACTS / "ranks"
 
 
 @pytest.fixture(scope="module")

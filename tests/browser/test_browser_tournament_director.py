@@ -3,22 +3,22 @@ choosing the bye, pairing two players by hand and letting the engine pair the ot
 the round starts (handicap over the ceiling, missing results, rematch, colours), "pair again" asking before it
 drops the hand changes, the pairing and result sheets printed to PDF (A4), the standings after an earlier round,
 the log in words, the list's status; and the projector paging through 60 players' standings at 1280x720.
-Screenshots go to /tmp/h5-shots/ (and the suite's artifacts)."""
+Screenshots go to test-artifacts/browser/tournament-director/."""
 
 from __future__ import annotations
 
 import re
 import time
-from pathlib import Path
 from typing import Any
 
 import pytest
 from playwright.sync_api import expect
 
+from .conftest import ARTIFACTS
 from .test_browser_csp import WATCH
 
 pytestmark = pytest.mark.browser
-SHOTS = Path("/tmp/h5-shots")
+SHOTS = ARTIFACTS / "tournament-director"
 
 CASES = [("en-US", 1280, 860), ("fr-FR", 1280, 860), ("en-US", 390, 844), ("fr-FR", 390, 844)]
 # Two 2D, two 1K and a 25K (counted as the 20K floor): the 1K against the 25K calls for 18 stones.
@@ -167,8 +167,11 @@ def test_the_projector_pages_through_every_line(new_page: Any, server: Any, widt
     tid = page.request.post("/api/tournaments", data={"name": f"Projected {players}", "rounds": 4}).json()["id"]
     for i in range(players):
         rank = f"{1 + i % 20}k"
+        # Every seventh player has a name as long as French names get (a double surname and a double first name).
+        name, first = (f"Delacroix-Beaumont{i:03d}", "Marie-Charlotte") if i % 7 == 3 else (f"Player{i:03d}",
+                                                                                              "Long-Firstname")
         assert page.request.post(f"/api/tournaments/{tid}/players",
-                                 data={"name": f"Player{i:03d}", "first_name": "Long-Firstname", "rank": rank}).ok
+                                 data={"name": name, "first_name": first, "rank": rank}).ok
     assert page.request.post(f"/api/tournaments/{tid}/rounds/1/pairing", data={}).ok
     page.goto(f"/t/{tid}?projector&every=1")
     expect(page.get_by_test_id("projector")).to_be_visible()
@@ -186,6 +189,11 @@ def test_the_projector_pages_through_every_line(new_page: Any, server: Any, widt
         for testid, inside in seen:
             assert inside, f"{testid} is outside the {width}x{height} screen"
             (lines if testid.startswith("proj-line-") else tables).add(testid)
+        # Every name is read whole: a long one takes two lines of smaller type, never an ellipsis.
+        clipped = page.evaluate("""() => [...document.querySelectorAll('.projector-view td.name')]
+            .filter((el) => el.scrollWidth > el.clientWidth + 1 || el.scrollHeight > el.clientHeight + 1)
+            .map((el) => el.textContent)""")
+        assert clipped == [], f"names cut at {width}x{height}: {clipped[:3]}"
         if page.get_by_test_id("proj-page").count():
             pages_seen.add(page.get_by_test_id("proj-page").inner_text() + page.get_by_test_id("proj-title").inner_text())
             if len(pages_seen) <= 2:

@@ -43,6 +43,19 @@ function columns() {
   return window.innerWidth / window.innerHeight >= 1.5 && window.innerWidth >= 1100 ? 2 : 1;
 }
 
+/** Names longer than this take two lines of smaller type (a table's name column holds about this many letters
+ * in large type on a 16:9 screen in two columns). */
+const LONG_NAME = 18;
+
+/** A player's name in a projected table, read whole: a long one on two lines of smaller type, not cut. */
+function NameCell({ name }) {
+  return (
+    <td class={name.length > LONG_NAME ? "name long" : "name"} title={name}>
+      <span>{name}</span>
+    </td>
+  );
+}
+
 function PairingRows({ t, rows }) {
   return (
     <table class="proj-table">
@@ -65,8 +78,8 @@ function PairingRows({ t, rows }) {
           ) : (
             <tr key={x.g.table} data-testid={`table-${x.g.table}`}>
               <td class="num">{x.g.table}</td>
-              <td class="name">{playerNameOf(t, x.g.white)}</td>
-              <td class="name">{playerNameOf(t, x.g.black)}</td>
+              <NameCell name={playerNameOf(t, x.g.white)} />
+              <NameCell name={playerNameOf(t, x.g.black)} />
               <td class="num">{x.g.handicap || ""}</td>
               <td>{x.g.result === "unknown" ? "" : tt(`res_${x.g.result}`)}</td>
             </tr>
@@ -94,7 +107,7 @@ function StandingRows({ t, criteria, rows }) {
         {rows.map((x) => (
           <tr key={x.key} data-testid={`proj-line-${x.key}`}>
             <td class="num">{x.place}</td>
-            <td class="name">{playerNameOf(t, x.key)}</td>
+            <NameCell name={playerNameOf(t, x.key)} />
             <td>{x.rank}</td>
             {criteria.map((c) => (
               <td key={c} class="num">
