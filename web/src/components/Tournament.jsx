@@ -16,6 +16,7 @@ import { TournamentSheet } from "./TournamentPrint.jsx";
 import { TournamentProjector } from "./TournamentProjector.jsx";
 import { TournamentLog, TournamentStandings } from "./TournamentStandings.jsx";
 import { TournamentLines, datesAndPlace } from "./TournamentLinks.jsx";
+import { TableHead, pairingColumns } from "./TableHead.jsx";
 
 const tapi = {
   list: () => request("GET", "api/tournaments"),
@@ -227,15 +228,7 @@ function Pairings({ t, round, director, act }) {
   return (
     <div class="scroll" tabIndex={0} role="region" aria-label={tt("pairings")}>
       <table class="tourney-table" data-testid="pairings">
-        <thead>
-          <tr>
-            <th>{tt("table")}</th>
-            <th>{tt("white")}</th>
-            <th>{tt("black")}</th>
-            <th>{tt("handicapShort")}</th>
-            <th>{tt("result")}</th>
-          </tr>
-        </thead>
+        <TableHead cells={pairingColumns()} />
         <tbody>
           {round.games.map((g) => (
             <tr key={g.table} data-testid={`table-${g.table}`}>

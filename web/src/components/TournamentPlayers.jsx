@@ -11,6 +11,7 @@ import { me } from "../players.js";
 import { ErrorNote } from "./ErrorNote.jsx";
 import { PlayerLink } from "./PlayerLink.jsx";
 import { editWords, et } from "./TournamentSettings.jsx";
+import { TableHead } from "./TableHead.jsx";
 
 const call = (t, method, path, body) =>
   request(method, `api/tournaments/${encodeURIComponent(t.id)}/${path}`, body);
@@ -56,16 +57,9 @@ export function TournamentPlayers({ t, director, reload }) {
       <ErrorNote error={error} words={editWords} />
       <div class="scroll" tabIndex={0} role="region" aria-label={tt("playersN", t.players.length)}>
         <table class="tourney-table" data-testid="players">
-          <thead>
-            <tr>
-              <th>{tt("player")}</th>
-              <th>{tt("rank")}</th>
-              <th>{tt("club")}</th>
-              <th>{tt("account")}</th>
-              <th>{tt("absentIn")}</th>
-              {director && <th>{et("actions")}</th>}
-            </tr>
-          </thead>
+          <TableHead
+            cells={[tt("player"), tt("rank"), tt("club"), tt("account"), tt("absentIn"), ...(director ? [et("actions")] : [])]}
+          />
           <tbody>
             {t.players.map((p) => {
               const paired = pairedIn(t, p.key).length > 0;

@@ -7,6 +7,7 @@ import { t as tr, tt } from "../i18n.js";
 import { datesAndPlace } from "./TournamentLinks.jsx";
 import { localTime, playerNameOf } from "./TournamentPairing.jsx";
 import "../tournament-print.css";
+import { TableHead } from "./TableHead.jsx";
 
 function who(t, key) {
   const p = t.players.find((x) => x.key === key);
@@ -40,16 +41,7 @@ function PairingSheet({ t, round }) {
     <>
       <Head t={t} round={round} title={tr("tpPairingsOf", round.round)} />
       <table class="sheet-table" data-testid="sheet-pairings-table">
-        <thead>
-          <tr>
-            <th>{tt("table")}</th>
-            <th>{tt("white")}</th>
-            <th>{tt("rank")}</th>
-            <th>{tt("black")}</th>
-            <th>{tt("rank")}</th>
-            <th>{tr("tpHandicap")}</th>
-          </tr>
-        </thead>
+        <TableHead cells={[tt("table"), tt("white"), tt("rank"), tt("black"), tt("rank"), tr("tpHandicap")]} />
         <tbody>
           {round.games.map((g) => {
             const w = who(t, g.white);
@@ -70,14 +62,7 @@ function PairingSheet({ t, round }) {
       {round.bye && <p class="sheet-bye">{tr("tpByeOf", playerNameOf(t, round.bye))}</p>}
       <h2 class="sheet-break">{tr("tpFindTable")}</h2>
       <table class="sheet-table find" data-testid="sheet-find-table">
-        <thead>
-          <tr>
-            <th>{tt("player")}</th>
-            <th>{tt("table")}</th>
-            <th>{tr("tpColour")}</th>
-            <th>{tr("tpOpponent")}</th>
-          </tr>
-        </thead>
+        <TableHead cells={[tt("player"), tt("table"), tr("tpColour"), tr("tpOpponent")]} />
         <tbody>
           {seats.map((x) => (
             <tr key={x.key}>
@@ -99,16 +84,7 @@ function ResultSheet({ t, round }) {
       <Head t={t} round={round} title={tr("tpResultsOf", round.round)} />
       <p class="sheet-hint">{tr("tpResultHint")}</p>
       <table class="sheet-table results" data-testid="sheet-results-table">
-        <thead>
-          <tr>
-            <th>{tt("table")}</th>
-            <th>{tt("white")}</th>
-            <th>{tt("black")}</th>
-            <th>{tr("tpHandicap")}</th>
-            <th>{tr("tpResultBox")}</th>
-            <th>{tr("tpSignatures")}</th>
-          </tr>
-        </thead>
+        <TableHead cells={[tt("table"), tt("white"), tt("black"), tr("tpHandicap"), tr("tpResultBox"), tr("tpSignatures")]} />
         <tbody>
           {round.games.map((g) => {
             const w = who(t, g.white);

@@ -6,6 +6,7 @@ import { useEffect, useState } from "preact/hooks";
 import { t as tr, tt } from "../i18n.js";
 import { playerNameOf } from "./TournamentPairing.jsx";
 import "../tournament-projector.css";
+import { TableHead, pairingColumns, standingColumns } from "./TableHead.jsx";
 
 /** Rows of a column: (100vh - title - footer - column head) / row height, all in vh (see the CSS). */
 const ROWS = 16;
@@ -59,15 +60,7 @@ function NameCell({ name }) {
 function PairingRows({ t, rows }) {
   return (
     <table class="proj-table">
-      <thead>
-        <tr>
-          <th>{tt("table")}</th>
-          <th>{tt("white")}</th>
-          <th>{tt("black")}</th>
-          <th>{tt("handicapShort")}</th>
-          <th>{tt("result")}</th>
-        </tr>
-      </thead>
+      <TableHead cells={pairingColumns()} />
       <tbody>
         {rows.map((x) =>
           x.kind === "bye" ? (
@@ -93,16 +86,7 @@ function PairingRows({ t, rows }) {
 function StandingRows({ t, criteria, rows }) {
   return (
     <table class="proj-table">
-      <thead>
-        <tr>
-          <th>{tt("place")}</th>
-          <th>{tt("player")}</th>
-          <th>{tt("rank")}</th>
-          {criteria.map((c) => (
-            <th key={c}>{c}</th>
-          ))}
-        </tr>
-      </thead>
+      <TableHead cells={standingColumns(criteria)} />
       <tbody>
         {rows.map((x) => (
           <tr key={x.key} data-testid={`proj-line-${x.key}`}>

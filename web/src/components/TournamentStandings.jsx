@@ -4,6 +4,7 @@ import { useEffect, useState } from "preact/hooks";
 import { request } from "../api.js";
 import { t as tr, tt } from "../i18n.js";
 import { localTime, playerNameOf } from "./TournamentPairing.jsx";
+import { TableHead, standingColumns } from "./TableHead.jsx";
 
 const base = (id) => `api/tournaments/${encodeURIComponent(id)}`;
 
@@ -37,16 +38,7 @@ export function TournamentStandings({ t, standings }) {
       </label>
       <div class="scroll" tabIndex={0} role="region" aria-label={tt("standingsAfter", shown.after_round)}>
         <table class="tourney-table" data-testid="standings">
-          <thead>
-            <tr>
-              <th>{tt("place")}</th>
-              <th>{tt("player")}</th>
-              <th>{tt("rank")}</th>
-              {shown.criteria.map((c) => (
-                <th key={c}>{c}</th>
-              ))}
-            </tr>
-          </thead>
+          <TableHead cells={standingColumns(shown.criteria)} />
           <tbody>
             {shown.lines.map((x) => (
               <tr key={x.key}>
