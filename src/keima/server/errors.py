@@ -60,6 +60,13 @@ STATUS: dict[str, int] = {
     "not-creator": 403,
     "not-requester": 403,
     "not-director": 403,
+    # -- moderation (issue 47) --
+    "blocked": 403,
+    "muted": 403,
+    "suspended": 403,
+    "banned": 403,
+    "not-moderator": 403,
+    "already-reported": 409,
     "no-such-game": 404,
     "not-found": 404,
     "not-waiting": 404,
