@@ -52,7 +52,7 @@ class Held:
 
 
 def _aware(at: datetime | None) -> datetime | None:
-    return None if at is None or at.tzinfo is not None else at.replace(tzinfo=UTC)
+    return at if at is None or at.tzinfo is not None else at.replace(tzinfo=UTC)
 
 
 def _after(at: datetime | None, now: datetime) -> bool:

@@ -27,7 +27,7 @@ Op = Callable[[Connection], Any]
 
 
 def _aware(at: datetime | None) -> datetime | None:
-    return None if at is None or at.tzinfo is not None else at.replace(tzinfo=UTC)
+    return at if at is None or at.tzinfo is not None else at.replace(tzinfo=UTC)
 
 
 # -- players -------------------------------------------------------------------------------------------------
