@@ -67,6 +67,8 @@ STATUS: dict[str, int] = {
     "banned": 403,
     "not-moderator": 403,
     "already-reported": 409,
+    "not-abandoned": 409,
+    "not-live": 409,
     "no-such-game": 404,
     "not-found": 404,
     "not-waiting": 404,

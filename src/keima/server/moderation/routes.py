@@ -9,15 +9,19 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, Path, Query, Request, Response
 from pydantic import BaseModel
 
-from keima.server.accounts import Standing, required_player
+from keima.server.accounts import Standing, caller_token, required_player
 from keima.server.edge import same_origin
 from keima.server.errors import ErrorBody
-from keima.server.moderation import store
+from keima.server.games import token_hash
+from keima.server.moderation import abandon, store
 from keima.server.moderation.schemas import (
+    AbandonedOut,
     ActedOut,
     ActionIn,
     BlockedOut,
     BlocksOut,
+    ClaimIn,
+    ConductOut,
     LogListOut,
     QueueOut,
     ReportedOut,
@@ -147,3 +151,37 @@ async def act(body: ActionIn, request: Request) -> Response:
     mod = _mod(request)
     moderator = await mod.moderator(request)
     return _json(ActedOut(log=await mod.act(moderator, body)))
+
+
+# -- abandoned live games --------------------------------------------------------------------------------------
+async def _thash(request: Request, game_id: str) -> str | None:
+    token = await caller_token(request, game_id)
+    return None if token is None else token_hash(token)
+
+
+@router.get("/api/games/{game_id}/abandoned", responses={200: {"model": AbandonedOut}, **_errors})
+async def abandoned(game_id: str, request: Request) -> Response:
+    """Whether the caller's opponent has left every page long enough for a claim (403 for anyone but one of the
+    two players; 409 for a game not in play or without a person against the caller)."""
+    s = await request.app.state.hub.cache.get(game_id, fresh=True)
+    got = await abandon.standing_of(_mod(request).presence, s, s.seats.held_by(await _thash(request, game_id)))
+    return _json(AbandonedOut(**got))
+
+
+@router.post("/api/games/{game_id}/abandoned", status_code=204, responses=_errors)
+async def claim(game_id: str, body: ClaimIn, request: Request) -> Response:
+    """End the game because the opponent left every page: ``win`` or ``annul`` (before move 10); 204. 409
+    ``not-abandoned`` before the limit, ``not-live`` for a correspondence game."""
+    same_origin(request)
+    await abandon.claim(_mod(request).presence, request.app.state.hub, game_id, await _thash(request, game_id),
+                        body.outcome)
+    return Response(status_code=204)
+
+
+@router.get("/api/players/{name}/conduct", responses={200: {"model": ConductOut}, **_errors})
+async def conduct(name: Name, request: Request) -> Response:
+    """The live games a player abandoned, out of their finished games (public; 404 for a name nobody has)."""
+    mod = _mod(request)
+    pid, _name = await mod.named(name)
+    left, games = await abandon.ratio_of(mod.store.engine, pid)
+    return _json(ConductOut(abandoned=left, games=games, shown=left >= abandon.SHOWN_FROM))

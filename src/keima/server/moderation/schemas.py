@@ -126,3 +126,29 @@ class ActedOut(_Strict):
     """``POST /api/moderation/actions``: the audit log's new line."""
 
     log: LogOut
+
+
+class AbandonedOut(_Strict):
+    """``GET /api/games/{id}/abandoned``: the opponent's seconds without a page (``away_s``), the game's limit
+    (``claim_after_s``; null: a correspondence game, never), whether a claim may be made now, and whether it may
+    annul the game (before move 10)."""
+
+    away_s: float
+    claim_after_s: float | None
+    can_claim: bool
+    may_annul: bool
+
+
+class ClaimIn(_Strict):
+    """``POST /api/games/{id}/abandoned``: ``win`` (the absent player forfeits) or ``annul`` (no result)."""
+
+    outcome: Literal["win", "annul"]
+
+
+class ConductOut(_Strict):
+    """``GET /api/players/{name}/conduct``: live games the player abandoned and games finished; ``shown``: from
+    3 abandoned games on, the player page shows the ratio."""
+
+    abandoned: int
+    games: int
+    shown: bool

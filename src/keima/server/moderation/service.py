@@ -19,6 +19,7 @@ from keima.server import timesource
 from keima.server.accounts import Player, Players, Standing, name_key, required_player
 from keima.server.errors import Refused, quote
 from keima.server.moderation import store
+from keima.server.moderation.abandon import Presence
 from keima.server.moderation.schemas import ActionIn, LogOut, ReportIn
 from keima.server.notifications import notify
 from keima.server.ratings import subscriber as ratings_subscriber
@@ -44,6 +45,7 @@ class Moderation:
         self.players = players
         self.standing = standing
         self.hub = hub
+        self.presence = Presence(hub.pubsub)  # who has left every page, as this process sees it
 
     async def _run(self, fn: Any, *args: Any) -> Any:
         return await asyncio.get_running_loop().run_in_executor(None, fn, *args)

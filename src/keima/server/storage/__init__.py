@@ -9,6 +9,7 @@ from keima.server.storage import queues
 
 # -- moderation (issue 47) --
 from keima.server.storage.moderation_tables import (
+    abandonments,
     annulled_games,
     blocks,
     moderation_log,
@@ -60,5 +61,5 @@ __all__ = [
     "rating_changes", "rating_history", "ratings", "scheduled_jobs", "server_settings", "set_job",
     "tournament_accounts", "tournament_directors", "tournament_games", "tournament_log", "tournaments",
     # -- moderation (issue 47) --
-    "annulled_games", "blocks", "moderation_log", "moderators", "player_standing", "reports",
+    "abandonments", "annulled_games", "blocks", "moderation_log", "moderators", "player_standing", "reports",
 ]

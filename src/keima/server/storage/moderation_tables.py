@@ -1,6 +1,6 @@
 """The tables of moderation and fair play (docs/moderation.md), on the shared ``metadata``: each player's blocks,
 their standing (a chat mute, a suspension, a ban: until when and why), the moderators, the reports, the
-moderators' audit log, and the games whose rating effect a moderator annulled. Migration 0012_moderation makes
+moderators' audit log, the live games abandoned, and the games whose rating effect a moderator annulled. Migration 0012_moderation makes
 them.
 """
 
@@ -74,6 +74,17 @@ moderation_log = sa.Table(
     sa.Column("game_id", sa.String(32), nullable=True),
     sa.Column("report_id", sa.BigInteger, nullable=True),
     sa.Index("ix_moderation_log_player_id", "player_id"),
+)
+# Live games ended because a player left every page (keima.server.moderation.abandon): who left, and how the
+# opponent ended it (``win``: a forfeit; ``annul``: no result, before move 10).
+abandonments = sa.Table(
+    "abandonments",
+    metadata,
+    sa.Column("game_id", sa.String(32), primary_key=True),
+    sa.Column("player_id", sa.String(32), nullable=False),
+    sa.Column("outcome", sa.String(8), nullable=False),
+    sa.Column("at", sa.DateTime(timezone=True), nullable=False),
+    sa.Index("ix_abandonments_player_id", "player_id"),
 )
 # Games whose rating effect a moderator annulled: the ratings leave them out (keima.server.ratings.subscriber).
 annulled_games = sa.Table(

@@ -1,5 +1,5 @@
 """Moderation and fair play: blocks, the players' standing (mute, suspension, ban), moderators, reports, the
-moderators' audit log and the annulled games (keima.server.storage.moderation_tables; docs/moderation.md).
+moderators' audit log, the abandoned live games and the annulled games (keima.server.storage.moderation_tables; docs/moderation.md).
 
 Revision ID: 0012_moderation
 Revises: 0011
@@ -73,6 +73,14 @@ def upgrade() -> None:
     )
     op.create_index("ix_moderation_log_player_id", "moderation_log", ["player_id"])
     op.create_table(
+        "abandonments",
+        sa.Column("game_id", sa.String(32), primary_key=True),
+        sa.Column("player_id", sa.String(32), nullable=False),
+        sa.Column("outcome", sa.String(8), nullable=False),
+        sa.Column("at", sa.DateTime(timezone=True), nullable=False),
+    )
+    op.create_index("ix_abandonments_player_id", "abandonments", ["player_id"])
+    op.create_table(
         "annulled_games",
         sa.Column("game_id", sa.String(32), primary_key=True),
         sa.Column("at", sa.DateTime(timezone=True), nullable=False),
@@ -80,5 +88,5 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
-    for table in ("annulled_games", "moderation_log", "reports", "moderators", "player_standing", "blocks"):
+    for table in ("annulled_games", "abandonments", "moderation_log", "reports", "moderators", "player_standing", "blocks"):
         op.drop_table(table)
