@@ -158,3 +158,9 @@ def test_annulling_a_game_recomputes_the_ratings_without_it(people: Any) -> None
     assert _rating(a, "alice") == pytest.approx(after_one)
     assert bell(a) == bell(b) == ["A moderator annulled the rating effect of a game of yours: bobby lost on purpose"]
     assert act(mod, 404, action="annul", game="nogame", reason="x")["error"]["code"] == "no-such-game"
+
+
+def test_signals_are_for_moderators(people: Any) -> None:
+    mod, a, _b = people
+    assert a.req("GET", "/api/moderation/signals", 403).json()["error"]["code"] == "not-moderator"
+    assert mod.req("GET", "/api/moderation/signals", 200).json() == {"signals": []}

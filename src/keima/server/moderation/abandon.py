@@ -18,14 +18,13 @@ import asyncio
 import time
 from typing import Any, Literal
 
-import sqlalchemy as sa
-from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.engine import Engine
 
 from keima.server import timesource
 from keima.server.errors import Refused
 from keima.server.games import GameSession
 from keima.server.live import player_channel
-from keima.server.storage import abandonments, player_records
+from keima.server.moderation import store
 
 #: Seconds without a page before a claim, by the clock's time a move (``ClockSpec.per_move_s``).
 BLITZ_S = 60.0  # under 30 seconds a move (blitz)
@@ -120,25 +119,11 @@ async def claim(presence: Presence, hub: Any, game_id: str, thash: str | None, o
 
     done = await hub.service.change(game_id, do, fresh=True, retry_refusals=False)
 
-    def keep(conn: Connection) -> None:
-        conn.execute(abandonments.insert().values(game_id=game_id, player_id=other["id"], outcome=outcome,
-                                                  at=timesource.now_utc()))
-
-    await hub.store.write(keep)
+    await hub.store.write(store.keep_abandonment(game_id, other["id"], outcome))
     return done
 
 
-def ratio(engine: Engine, player_id: str) -> tuple[int, int]:
-    """(games abandoned, games finished) of a player. Blocking."""
-    with engine.connect() as conn:
-        left = int(conn.execute(sa.select(sa.func.count()).select_from(abandonments)
-                                .where(abandonments.c.player_id == player_id)).scalar() or 0)
-        rec = conn.execute(sa.select(player_records).where(player_records.c.player_id == player_id)).first()
-    played = 0 if rec is None else int(rec.won + rec.lost + rec.drawn)
-    return left, max(played, left)
-
-
 async def ratio_of(engine: Engine, player_id: str) -> tuple[int, int]:
-    """``ratio`` from a thread."""
-    found: tuple[int, int] = await asyncio.get_running_loop().run_in_executor(None, ratio, engine, player_id)
+    """(games abandoned, games finished) of a player (``store.ratio``, from a thread)."""
+    found: tuple[int, int] = await asyncio.get_running_loop().run_in_executor(None, store.ratio, engine, player_id)
     return found

@@ -13,7 +13,7 @@ from keima.server.accounts import Standing, caller_token, required_player
 from keima.server.edge import same_origin
 from keima.server.errors import ErrorBody
 from keima.server.games import token_hash
-from keima.server.moderation import abandon, store
+from keima.server.moderation import abandon, signals_store, store
 from keima.server.moderation.schemas import (
     AbandonedOut,
     ActedOut,
@@ -27,6 +27,8 @@ from keima.server.moderation.schemas import (
     ReportedOut,
     ReportIn,
     ReportOut,
+    SignalOut,
+    SignalsOut,
     StandingOut,
 )
 from keima.server.moderation.service import Moderation, _iso, log_out
@@ -142,6 +144,16 @@ async def audit_log(request: Request, name: str | None = Query(None, min_length=
     pid = None if name is None else (await mod.named(name))[0]
     rows = await _run(store.log_rows, mod.store.engine, pid)
     return _json(LogListOut(log=[log_out(r) for r in rows]))
+
+
+@router.get("/api/moderation/signals", responses={200: {"model": SignalsOut}, **_errors})
+async def signal_list(request: Request) -> Response:
+    """Sandbagging, stalling and abandoning signals (docs/moderation.md, *Signals*): for a look, not a sanction."""
+    mod = _mod(request)
+    await mod.moderator(request)
+    found = await _run(signals_store.signals, mod.store.engine)
+    return _json(SignalsOut(signals=[SignalOut(kind=o["kind"], player=o["name"], count=o["count"], drop=o["drop"],
+                                               games=o["games"]) for o in found]))
 
 
 @router.post("/api/moderation/actions", responses={200: {"model": ActedOut}, **_errors})

@@ -152,3 +152,20 @@ class ConductOut(_Strict):
     abandoned: int
     games: int
     shown: bool
+
+
+class SignalOut(_Strict):
+    """A signal for the moderators: ``kind`` (``sandbagging``, ``stalling``, ``abandoning``), the player's name,
+    how many games show it (``count``), the rating points lost (``drop``, sandbagging) and the games."""
+
+    kind: str
+    player: str
+    count: int
+    drop: float | None
+    games: list[str]
+
+
+class SignalsOut(_Strict):
+    """``GET /api/moderation/signals``: most games first."""
+
+    signals: list[SignalOut]

@@ -14,10 +14,12 @@ from sqlalchemy.engine import Connection, Engine
 
 from keima.server import timesource
 from keima.server.storage import (
+    abandonments,
     annulled_games,
     blocks,
     moderation_log,
     moderators,
+    player_records,
     player_standing,
     players,
     reports,
@@ -174,3 +176,23 @@ def names_in(conn: Connection, ids: list[str]) -> dict[str, str]:
     """The names of the players ``ids`` (in ``conn``'s transaction)."""
     rows = conn.execute(sa.select(players.c.id, players.c.name).where(players.c.id.in_(ids))).all()
     return {r.id: r.name for r in rows}
+
+
+def keep_abandonment(game_id: str, player_id: str, outcome: str) -> Op:
+    """An op that keeps a live game ``player_id`` abandoned, and how it ended (``win``, ``annul``)."""
+
+    def op(conn: Connection) -> None:
+        conn.execute(abandonments.insert().values(game_id=game_id, player_id=player_id, outcome=outcome,
+                                                  at=timesource.now_utc()))
+
+    return op
+
+
+def ratio(engine: Engine, player_id: str) -> tuple[int, int]:
+    """(games abandoned, games finished) of a player. Blocking."""
+    with engine.connect() as conn:
+        left = int(conn.execute(sa.select(sa.func.count()).select_from(abandonments)
+                                .where(abandonments.c.player_id == player_id)).scalar() or 0)
+        rec = conn.execute(sa.select(player_records).where(player_records.c.player_id == player_id)).first()
+    played = 0 if rec is None else int(rec.won + rec.lost + rec.drawn)
+    return left, max(played, left)
