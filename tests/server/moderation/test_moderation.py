@@ -97,7 +97,8 @@ def test_mute_then_suspend_with_their_audit_lines_and_bells(people: Any) -> None
     refused = b.req("POST", f"/api/games/{gid}/actions", 403, json={"type": "chat", "text": "hi"}).json()["error"]
     assert refused["code"] == "muted" and "insults in chat" in refused["message"]
     assert b.req("GET", "/api/me/standing", 200).json() == {
-        "muted_until": line["until"], "suspended_until": None, "banned": False, "reason": "insults in chat"}
+        "muted_until": line["until"], "suspended_until": None, "banned": False, "reason": "insults in chat",
+        "moderator": False}
     assert bell(b) == ["A moderator muted you in every chat until 2026-12-03 10:00 (UTC): insults in chat"]
     assert bell(a) == ["A moderator handled your report about bobby: insults in chat"]
     assert mod.req("GET", "/api/moderation/reports", 200).json()["reports"] == []

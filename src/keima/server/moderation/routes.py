@@ -9,6 +9,7 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, Path, Query, Request, Response
 from pydantic import BaseModel
 
+from keima.server import timesource
 from keima.server.accounts import Standing, caller_token, required_player
 from keima.server.edge import same_origin
 from keima.server.errors import ErrorBody
@@ -94,13 +95,12 @@ async def my_standing(request: Request) -> Response:
     player = await required_player(request)
     _standing(request).forget_cached(player.id)  # the player's own page reads it fresh
     held = await _standing(request).held(player.id)
-    from keima.server import timesource
-
     now = timesource.now_utc()
     muted = held.muted_until if held.muted_until and held.muted_until > now else None
     suspended = held.suspended_until if held.suspended_until and held.suspended_until > now else None
+    moderator = await _run(store.is_moderator, _mod(request).store.engine, player.id)
     return _json(StandingOut(muted_until=_iso(muted), suspended_until=_iso(suspended), banned=held.banned,
-                             reason=held.reason if (muted or suspended or held.banned) else ""))
+                             reason=held.reason if (muted or suspended or held.banned) else "", moderator=moderator))
 
 
 # -- reports ---------------------------------------------------------------------------------------------------

@@ -53,12 +53,14 @@ class ReportedOut(_Strict):
 
 class StandingOut(_Strict):
     """``GET /api/me/standing``: what a moderator holds against the caller now: muted in every chat until,
-    suspended until (ISO times, null: not), banned, and the reason they gave."""
+    suspended until (ISO times, null: not), banned, and the reason they gave; ``moderator``: whether the caller is
+    one (the page then links to the moderation page)."""
 
     muted_until: str | None
     suspended_until: str | None
     banned: bool
     reason: str
+    moderator: bool
 
 
 class LogOut(_Strict):
