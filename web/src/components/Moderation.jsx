@@ -11,32 +11,44 @@ import { modError, when } from "./FairPlay.jsx";
 const ACTIONS = ["warn", "mute", "suspend", "ban", "rename", "lift", "annul", "dismiss"];
 const gameLink = (id) => <a href={`${ROOT}g/${encodeURIComponent(id)}`}>{id}</a>;
 
+/** The action form of a report, or (no report: `report` null) of a player named in the form. */
 function ActionForm({ report, onDone }) {
-  const [action, setAction] = useState(report.player ? "warn" : "dismiss");
+  const [name, setName] = useState("");
+  const [action, setAction] = useState(!report || report.player ? "warn" : "dismiss");
   const [reason, setReason] = useState("");
   const [hours, setHours] = useState("24");
   const [newName, setNewName] = useState("");
   const [error, setError] = useState(null);
   async function submit(e) {
     e.preventDefault();
-    const body = { action, reason, report: report.id };
-    if (!["annul", "dismiss"].includes(action)) body.name = report.player;
+    const body = report ? { action, reason, report: report.id } : { action, reason };
+    if (!["annul", "dismiss"].includes(action)) body.name = report ? report.player : name;
     if (["mute", "suspend"].includes(action)) body.hours = Number(hours);
     if (action === "rename") body.new_name = newName;
     if (action === "annul") body.game = report.game;
     try {
       await modApi.act(body);
+      setReason("");
       onDone();
     } catch (exc) {
       setError(modError(exc));
     }
   }
   return (
-    <form onSubmit={submit} data-testid={`mod-form-${report.id}`}>
+    <form onSubmit={submit} data-testid={report ? `mod-form-${report.id}` : "mod-form-player"}>
+      {!report && (
+        <label>
+          <span>{t("modPlayer")}</span>
+          <input type="text" value={name} maxLength={40} onInput={(e) => setName(e.currentTarget.value)} required
+            data-testid="mod-name" />
+        </label>
+      )}
       <label>
         <span>{t("modAction")}</span>
         <select value={action} onChange={(e) => setAction(e.currentTarget.value)} data-testid="mod-action">
-          {ACTIONS.filter((a) => (report.player || ["annul", "dismiss"].includes(a)) && (report.game || a !== "annul"))
+          {ACTIONS.filter((a) => (report
+            ? (report.player || ["annul", "dismiss"].includes(a)) && (report.game || a !== "annul")
+            : !["annul", "dismiss"].includes(a)))
             .map((a) => <option key={a} value={a}>{tn("modActions", a)}</option>)}
         </select>
       </label>
@@ -78,7 +90,7 @@ function LogLines({ lines, compact = false }) {
     <table class="mod-log" data-testid="mod-log">
       <thead>
         <tr><th>{t("modWhen")}</th><th>{t("modModerator")}</th><th>{t("modPlayer")}</th><th>{t("modAction")}</th>
-          <th>{t("modWhy")}</th></tr>
+          <th>{t("modWhyShort")}</th></tr>
       </thead>
       <tbody>
         {lines.map((l) => (
@@ -131,6 +143,10 @@ export function ModerationPage() {
             <ActionForm report={r} onDone={load} />
           </article>
         ))}
+      </section>
+      <section aria-labelledby="mod-player-title" class="mod-report">
+        <h3 id="mod-player-title">{t("modActOnPlayer")}</h3>
+        <ActionForm report={null} onDone={load} />
       </section>
       <section aria-labelledby="mod-signals-title" data-testid="mod-signals">
         <h3 id="mod-signals-title">{t("modSignals")}</h3>

@@ -1054,7 +1054,7 @@ export const en = {
     "not-live": "A correspondence game keeps its clock: it cannot be claimed.",
   },
   modTitle: "Moderation",
-  modQueue: (n) => (n === 1 ? "1 report to handle" : `${n} reports to handle`),
+  modQueue: (n) => (n === 0 ? "Reports" : n === 1 ? "1 report to handle" : `${n} reports to handle`),
   modQueueEmpty: "No report waits.",
   modKinds: { player: "a player", game: "a game", chat: "a chat message" },
   modReportedBy: "Reported by",
@@ -1082,5 +1082,7 @@ export const en = {
   },
   modSignalCount: (n) => (n === 1 ? "1 game" : `${n} games`),
   modLog: "Audit log",
+  modActOnPlayer: "Act on a player",
+  modWhyShort: "Reason",
   modLink: "Moderation",
 };

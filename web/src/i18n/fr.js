@@ -1062,7 +1062,7 @@ export const fr = {
     "not-live": "Une partie par correspondance garde sa pendule : elle ne se réclame pas.",
   },
   modTitle: "Modération",
-  modQueue: (n) => (n === 1 ? "1 signalement à traiter" : `${n} signalements à traiter`),
+  modQueue: (n) => (n === 0 ? "Signalements" : n === 1 ? "1 signalement à traiter" : `${n} signalements à traiter`),
   modQueueEmpty: "Aucun signalement en attente.",
   modKinds: { player: "un joueur", game: "une partie", chat: "un message" },
   modReportedBy: "Signalé par",
@@ -1090,5 +1090,7 @@ export const fr = {
   },
   modSignalCount: (n) => (n === 1 ? "1 partie" : `${n} parties`),
   modLog: "Journal de modération",
+  modActOnPlayer: "Agir sur un joueur",
+  modWhyShort: "Motif",
   modLink: "Modération",
 };

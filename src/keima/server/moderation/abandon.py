@@ -15,6 +15,7 @@ moderators' signals list the players concerned.
 from __future__ import annotations
 
 import asyncio
+import os
 import time
 from typing import Any, Literal
 
@@ -40,8 +41,13 @@ Outcome = Literal["win", "annul"]
 
 
 def away_limit(s: Any) -> float | None:
-    """Seconds without a page after which the opponent may claim in game ``s``; None for a correspondence game."""
+    """Seconds without a page after which the opponent may claim in game ``s``; None for a correspondence game.
+    ``KEIMA_ABANDON_SECONDS`` (environment) sets one limit for every live game (the browser suite's short wait)."""
     spec = s.clock.spec
+    if spec.type != "none" and spec.correspondence:
+        return None
+    if os.environ.get("KEIMA_ABANDON_SECONDS"):
+        return float(os.environ["KEIMA_ABANDON_SECONDS"])
     if spec.type == "none":
         return UNTIMED_S
     if spec.correspondence:
