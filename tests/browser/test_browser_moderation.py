@@ -41,6 +41,11 @@ def test_block_report_moderate_and_the_suspended_player_sees_why(new_page: Any, 
     hana.get_by_test_id("report-text").fill("Insults in the players' chat.")
     hana.get_by_test_id("report-send").click()
     expect(hana.get_by_test_id("chat-reported")).to_be_visible()
+    # ... and the game as well (a second target: a second report).
+    hana.get_by_test_id("report-game").click()
+    hana.get_by_test_id("game-report").get_by_test_id("report-reason").select_option("stalling")
+    hana.get_by_test_id("game-report").get_by_test_id("report-send").click()
+    expect(hana.get_by_test_id("game-report")).to_contain_text("a moderator will read your report")
     shot(hana, "reported-en")
     # ... and blocks the harasser from his page: his messages go from her chat.
     hana.goto(f"/p/rudy{tag}")
@@ -69,6 +74,13 @@ def test_block_report_moderate_and_the_suspended_player_sees_why(new_page: Any, 
     report.get_by_test_id("mod-why").fill("Insultes dans la discussion")
     shot(mona, "queue-fr")
     report.get_by_test_id("mod-submit").click()
+    # The game's report is left: nothing more to do about it than the mute.
+    expect(mona.locator("[data-testid^=mod-report-]")).to_have_count(1)
+    left = mona.locator("[data-testid^=mod-report-]").first
+    expect(left).to_contain_text("Obstruction")
+    left.get_by_test_id("mod-action").select_option("dismiss")
+    left.get_by_test_id("mod-why").fill("Déjà traité par le silence")
+    left.get_by_test_id("mod-submit").click()
     expect(mona.get_by_test_id("mod-queue")).to_contain_text("Aucun signalement en attente")
     refused = rudy.request.post(f"/api/games/{gid}/actions", data={"type": "chat", "text": "still here"})
     assert refused.status == 403 and refused.json()["error"]["code"] == "muted"

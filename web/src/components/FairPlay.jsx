@@ -212,3 +212,25 @@ export function AbandonClaim({ game, you }) {
     </div>
   );
 }
+
+/** Under a game with another person: report the game (stalling, escaping, cheating...), for a registered player. */
+export function GameReport({ game }) {
+  const player = useSignal(me);
+  const [open, setOpen] = useState(false);
+  const [done, setDone] = useState(false);
+  if (!player?.id || player.guest || game.mode === "local" || game.mode === "bot") return null;
+  return (
+    <div class="game-report" data-testid="game-report">
+      {!open && !done && (
+        <button type="button" class="link" onClick={() => setOpen(true)} data-testid="report-game">
+          {t("modReportGame")}
+        </button>
+      )}
+      {open && (
+        <ReportForm target={{ kind: "game", game: game.id }} onCancel={() => setOpen(false)}
+          onDone={() => { setOpen(false); setDone(true); }} />
+      )}
+      {done && <p class="note" role="status">{t("modReported")}</p>}
+    </div>
+  );
+}
