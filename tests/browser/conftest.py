@@ -107,7 +107,9 @@ def running_server(tmp_path_factory: pytest.TempPathFactory, log_name: str = "se
                KEIMA_CHAT_ADDRESS_LIMIT="100000", KEIMA_REVIEW_ADDRESS_LIMIT="100000",
                # The bot's reviews search 600 playouts a position, whatever the load of the machine (at most 10 s):
                # test_browser_bot_review.py checks what they find.
-               KEIMA_REVIEW_SECONDS="10", KEIMA_REVIEW_PLAYOUTS="600", KEIMA_TIME_START=start)
+               KEIMA_REVIEW_SECONDS="10", KEIMA_REVIEW_PLAYOUTS="600", KEIMA_TIME_START=start,
+               # A live game's opponent gone for 4 s may be claimed (test_browser_moderation.py; docs/moderation.md).
+               KEIMA_ABANDON_SECONDS="4")
     with open(log, "wb") as out:
         proc = subprocess.Popen(cmd, cwd=ROOT, stdout=out, stderr=subprocess.STDOUT, env=env)
     base = f"http://127.0.0.1:{port}"

@@ -19,6 +19,9 @@ import { Review } from "./components/Review.jsx";
 import { PlayerPage } from "./components/PlayerPage.jsx";
 import { TournamentList, TournamentPage } from "./components/Tournament.jsx";
 import { MyMoves } from "./components/MyMoves.jsx";
+import "./moderation.css";
+import { StandingNote, useStanding } from "./components/FairPlay.jsx";
+import { ModerationPage } from "./components/Moderation.jsx";
 import "./tournament.css";
 import { afterAction, myTurns, onScreen } from "./players.js";
 import { bareName } from "./components/game/names.js";
@@ -29,6 +32,7 @@ const SHOWN_TURNS = 3;
 function currentRoute() {
   const rest = location.pathname.startsWith(ROOT) ? location.pathname.slice(ROOT.length) : "";
   if (/^position\/?$/.test(rest)) return { page: "position" };
+  if (/^moderation\/?$/.test(rest)) return { page: "moderation" };
   if (/^(review|learn|moves)\/?$/.test(rest)) return { page: rest.replace("/", "") };
   const player = /^p\/([^/]+)\/?$/.exec(rest);
   if (player) return { page: "player", name: decodeURIComponent(player[1]) };
@@ -48,6 +52,7 @@ function App() {
   const [route, setRoute] = useState(currentRoute());
   const turns = useSignal(myTurns);
   const [navOpen, setNavOpen] = useState(false);
+  const standing = useStanding();
 
   useEffect(() => {
     onScreen.set(route.page === "game" ? route.id : null);
@@ -135,6 +140,9 @@ function App() {
           )}
           {route.page !== "review" && <a href={`${ROOT}review`} class="button" data-testid="review-link">{rt("reviewLink")}</a>}
           {route.page !== "learn" && <a href={`${ROOT}learn`} class="button" data-testid="learn-link">{rt("learnLink")}</a>}
+          {standing?.moderator && route.page !== "moderation" && (
+            <a href={`${ROOT}moderation`} class="button" data-testid="moderation-link">{t("modLink")}</a>
+          )}
           {route.page !== "tournaments" && (
             <a href={`${ROOT}t`} class="button" data-testid="tournaments-link">
               {tt("navLink")}
@@ -159,7 +167,10 @@ function App() {
         </nav>
       </header>
       <main>
-        {route.page === "tournaments" ? (
+        <StandingNote standing={standing} />
+        {route.page === "moderation" ? (
+          <ModerationPage />
+        ) : route.page === "tournaments" ? (
           <TournamentList
             onOpen={(id) => {
               history.pushState(null, "", `${ROOT}t/${encodeURIComponent(id)}`);

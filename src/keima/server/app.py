@@ -18,7 +18,7 @@ from typing import Any
 
 from fastapi import FastAPI
 
-from keima.server.accounts import ChatFlood, Limits, Mutes, Players, load_secret
+from keima.server.accounts import ChatFlood, Limits, Mutes, Players, Standing, load_secret
 from keima.server.automatch import Matchmaker
 from keima.server.automatch import routes as automatch_routes
 from keima.server.edge import DIST, BodyLimit, SecurityHeaders, content_security_policy, ui, unreachable
@@ -28,6 +28,8 @@ from keima.server.games import routes as game_routes
 from keima.server.live import PLAYER_PREFIX, LocalPubSub, PubSub
 from keima.server.lobby import Lobby
 from keima.server.lobby import routes as lobby_routes
+from keima.server.moderation import Moderation
+from keima.server.moderation import routes as moderation_routes
 from keima.server.notifications import Mailer, Smtp, count_reminder, notify
 from keima.server.notifications import routes as notification_routes
 from keima.server.players import games_routes as player_games_routes
@@ -122,9 +124,12 @@ def create_app(db_url: str | None = None, *, pubsub: PubSub | None = None, dist:
         app.state.players = Players(hub.store, secret, limits, engines=hub.bots.engines)
         app.state.lobby = Lobby(hub)
         app.state.mutes = Mutes(hub.store, secret)
-        app.state.chat = Chat(hub, limits, handle=app.state.mutes.handle)
+        app.state.standing = standing = Standing(hub.store, app.state.mutes.handle)  # moderation (issue 47)
+        app.state.mutes.blocked = standing.hidden
+        app.state.chat = Chat(hub, limits, handle=app.state.mutes.handle, check=standing.check_chat)
         app.state.chat_flood = ChatFlood(limits)
         app.state.away = AwaySettings(hub.store, hub.service)
+        app.state.moderation = Moderation(hub.store, app.state.players, standing, hub)  # moderation (issue 47)
         matchmaker = app.state.matchmaker = Matchmaker(hub, app.state.players)
         matchmaker.start()
         tournament_rounds.install(hub, app.state.players)
@@ -162,6 +167,7 @@ def create_app(db_url: str | None = None, *, pubsub: PubSub | None = None, dist:
     app.include_router(notification_routes.router)
     app.include_router(mutes_routes.router)
     app.include_router(conditional_routes.router)
+    app.include_router(moderation_routes.router)  # moderation (issue 47)
     app.add_middleware(BodyLimit, larger={"/api/review": REVIEW_MAX_BODY,
                                           "/api/analysis": bot_review_routes.ANALYSIS_MAX_BODY,
                                           "/api/tournaments/import": tournament_routes.IMPORT_MAX})

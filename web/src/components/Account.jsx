@@ -6,6 +6,7 @@ import { errorWords, t } from "../i18n.js";
 import { me, playersApi, refreshMe, setSound, sound, soundIsOn } from "../players.js";
 import { NameLink, Rank } from "./PlayerLink.jsx";
 import { Away } from "./Away.jsx";
+import { BlockList } from "./FairPlay.jsx";
 import { Bell } from "./Bell.jsx";
 
 const errorText = errorWords;
@@ -162,6 +163,10 @@ export function Account({ where = "" } = {}) {
         )}
         {!player.guest && (
           <>
+            <button type="button" role="menuitem" class="link" onClick={() => openForm("blocks")}
+              data-testid="open-blocks">
+              {t("modBlockedPlayers")}
+            </button>
             <button type="button" role="menuitem" class="link" onClick={() => openForm("password")}
               data-testid="open-password">
               {t("changePassword")}
@@ -189,7 +194,8 @@ export function Account({ where = "" } = {}) {
         )}
       </AccountMenu>
       {mode === "away" && <Away player={player} onClose={() => setMode(null)} />}
-      {mode && mode !== "away" && (
+      {mode === "blocks" && <BlockList onClose={() => setMode(null)} />}
+      {mode && mode !== "away" && mode !== "blocks" && (
         <form class="account-form" onSubmit={submit} data-testid={`form-${mode}`}>
           {mode === "register" && <p class="note">{t("guestNote")}</p>}
           {mode === "delete" && <p class="note">{t("deleteNote")}</p>}

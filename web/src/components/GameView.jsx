@@ -18,6 +18,7 @@ import { ErrorNote } from "./ErrorNote.jsx";
 import { ConfirmTapOption, PlayActions, UndoRequest } from "./game/Actions.jsx";
 import { ConditionalMoves, usePlanner } from "./game/Conditional.jsx";
 import { Chat } from "./game/Chat.jsx";
+import { AbandonClaim, GameReport } from "./FairPlay.jsx";
 import { Feedback, GameStatus } from "./game/GameStatus.jsx";
 import { Invite } from "./game/Invite.jsx";
 import { MoveList } from "./game/MoveList.jsx";
@@ -281,6 +282,7 @@ export function GameView({ gameId, inviteCode }) {
       <aside class="panel">
         <GameStatus game={game} you={you} status={status} workerNotice={workerNotice} botNote={botNote} />
         <GameEvent event={game.event} />
+        {live && <AbandonClaim game={game} you={you} />}
         <Players game={game} you={you} />
         <Invite game={game} />
         {!narrow && <Feedback refusal={refusal} notice={notice} />}
@@ -302,6 +304,7 @@ export function GameView({ gameId, inviteCode }) {
         )}
         <Outcome game={game} live={live} />
         <RecordLinks game={game} />
+        <GameReport game={game} />
         {game.phase === "finished" && (
           <BotReview state={bot} current={view.n} total={view.moves.length} part={narrow ? "details" : "all"}
             onJump={(n) => setReviewAt(n >= view.moves.length ? null : n)} />

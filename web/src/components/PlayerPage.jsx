@@ -10,6 +10,7 @@ import { RatingChange } from "./RatingChange.jsx";
 import { FinishedLinks, Versus } from "./Lobby.jsx";
 import { bareName, playerName, rankShort } from "./game/names.js";
 import { playerUrl } from "./PlayerLink.jsx";
+import { PlayerFairPlay } from "./FairPlay.jsx";
 
 const PAGE = 10;
 const SIZES = [9, 13, 19];
@@ -317,6 +318,7 @@ export function PlayerPage({ name }) {
     <div class="player-page" data-testid="player-page">
       <h2 class="player-title">{data.player.kind === "bot" ? bareName(data.player) : data.player.name}</h2>
       {data.player.kind === "bot" && <p class="hint" data-testid="player-bot">{pt("botNote")}</p>}
+      {data.player.kind !== "bot" && <PlayerFairPlay name={data.player.name} />}
       <Summary player={data.player} />
       <section class="player-chart lobby-list" aria-labelledby="player-chart-title">
         <h3 id="player-chart-title">{pt("chartTitle")}</h3>

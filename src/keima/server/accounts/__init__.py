@@ -22,6 +22,9 @@ from keima.server.accounts.requests import (
 )
 from keima.server.accounts.service import SESSION_COOKIE, Player, Players, load_secret, name_key, too_many
 from keima.server.accounts.settings import Away, as_datetime, read, upsert
+
+# -- moderation (issue 47) --
+from keima.server.accounts.standing import Held, Standing, blocked_among, blocked_pair, read_held
 from keima.server.accounts.text import CHAT_MAX, clean_text, rank_words
 
 __all__ = [
@@ -29,5 +32,7 @@ __all__ = [
     "SEAT_COOKIE_PREFIX", "SESSION_COOKIE", "address", "as_datetime", "caller_player", "caller_token",
     "chat_player", "check_chat_flood", "clean_text", "is_https", "load_secret", "name_key", "needs_player",
     "players_of", "rank_words", "read", "required_player", "set_session_cookie", "too_many", "upsert",
-    "without_muted_delta", "without_muted_state"
+    "without_muted_delta", "without_muted_state",
+    # -- moderation (issue 47) --
+    "Held", "Standing", "blocked_among", "blocked_pair", "read_held",
 ]

@@ -20,6 +20,7 @@ import hmac
 import json
 import re
 import time
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import sqlalchemy as sa
@@ -42,6 +43,17 @@ class Mutes:
         self.store = store
         self.secret = secret
         self._cache: dict[str, tuple[float, dict[str, str]]] = {}
+        # The handles hidden from a player by a block, either way (keima.server.accounts.standing.Standing.hidden).
+        self.blocked: Callable[[str], Awaitable[frozenset[str]]] | None = None
+
+    async def hidden(self, player_id: str | None) -> dict[str, str]:
+        """The senders whose messages ``player_id`` is not sent: those they muted and, with no name, those a
+        block stands between (empty for no player)."""
+        found = await self.of(player_id)
+        if player_id is None or self.blocked is None:
+            return found
+        more = await self.blocked(player_id)
+        return {**{h: "" for h in more}, **found} if more else found
 
     def handle(self, key: str) -> str:
         """The public handle of the sender ``key`` (``"p:" + player id`` or ``"t:" + seat token hash``)."""

@@ -33,6 +33,7 @@ from sqlalchemy.exc import IntegrityError
 from keima.ratings import game as rating_game
 from keima.rules.ruleset import RulesError, get_ruleset
 from keima.server import timesource
+from keima.server.accounts import blocked_among
 from keima.server.automatch import pairs as automatch
 from keima.server.automatch import store as store_automatch
 from keima.server.errors import Refused
@@ -174,7 +175,10 @@ class Matchmaker:
             now = self.clock()
             engine = self.hub.store.engine
             made: list[str] = []
-            for a, b in automatch.pairs(await self._in_thread(store_automatch.waiting, engine), now):
+            queue = await self._in_thread(store_automatch.waiting, engine)
+            # The blocks among the waiting, from the database: every process reads the same (docs/moderation.md).
+            apart = await self._in_thread(blocked_among, engine, [e.player_id for e in queue])
+            for a, b in automatch.pairs(queue, now, apart):
                 game = await self._pair(a, b, now)
                 if game is not None:
                     made.append(game)

@@ -20,7 +20,7 @@ The speeds are presets of the clock (docs/web-api.md, *Automatch*); the queue it
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -102,9 +102,11 @@ def may_pair(a: Entry, b: Entry, now: float) -> bool:
     return gap(a, b) <= min(window(now - a.since), window(now - b.since))
 
 
-def pairs(entries: Iterable[Entry], now: float) -> list[tuple[Entry, Entry]]:
+def pairs(entries: Iterable[Entry], now: float,
+          apart: Collection[frozenset[str]] = ()) -> list[tuple[Entry, Entry]]:
     """The pairs to make at time ``now``: closest ratings first (ties: the longest waiting), each entry in one
-    pair at most. Deterministic for given entries."""
+    pair at most, never two players of a pair in ``apart`` (a block stands between them). Deterministic for given
+    entries."""
     items = sorted(entries, key=lambda e: (e.since, e.player_id))
     numbers = [rank_number(e.rating) for e in items]
     reach = [window(now - e.since) for e in items]
@@ -122,7 +124,8 @@ def pairs(entries: Iterable[Entry], now: float) -> list[tuple[Entry, Entry]]:
                 if d > reach[i]:
                     break
                 if d > reach[j] or items[i].player_id == items[j].player_id or \
-                        common_size(items[i], items[j]) is None:
+                        common_size(items[i], items[j]) is None or \
+                        frozenset((items[i].player_id, items[j].player_id)) in apart:
                     continue
                 candidates.append((d, min(items[i].since, items[j].since), min(i, j), max(i, j)))
     taken: set[int] = set()

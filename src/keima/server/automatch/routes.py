@@ -70,6 +70,7 @@ async def enter(body: AutomatchIn, request: Request) -> Response:
     same_origin(request)
     player, cookie = await caller_player(request, make=True)
     assert player is not None
+    await request.app.state.standing.check_play(player.id)  # a suspended player waits for no game
     game = await matchmaker_of(request).enter(player, body.sizes, body.speed, body.rules, body.handicap)
     out = AutomatchOut(waiting=False, game=game)
     if game is None:

@@ -18,6 +18,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 
+from keima.server.accounts import blocked_pair
 from keima.server.automatch.pairs import Entry
 from keima.server.storage import automatch
 
@@ -62,9 +63,12 @@ def cancel(player_id: str) -> Op:
 
 def claim(player_ids: tuple[str, str], game_id: str, now: float) -> Op:
     """An op that marks both entries matched with ``game_id`` when both are still waiting; raises ``Taken``
-    (rolling the transaction back) when either is not."""
+    (rolling the transaction back) when either is not, or when a block stands between the two players (read in
+    the claim's own transaction: one made since the sweep's reading counts, whichever process made it)."""
 
     def op(conn: Connection) -> None:
+        if blocked_pair(conn, *player_ids):
+            raise Taken(player_ids[0])
         for pid in sorted(player_ids):  # one order for every process: two claims never wait for each other
             done = conn.execute(automatch.update()
                                 .where(automatch.c.player_id == pid, automatch.c.game_id.is_(None))

@@ -28,6 +28,7 @@ def router(web_root: Path) -> APIRouter:
     @router.get("/review", include_in_schema=False)
     @router.get("/learn", include_in_schema=False)
     @router.get("/moves", include_in_schema=False)
+    @router.get("/moderation", include_in_schema=False)  # moderation (issue 47)
     async def review_learn_pages() -> Response:
         return _index(web_root)
 

@@ -13,7 +13,7 @@ messages before the first move), as OGS does.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from datetime import UTC
 from typing import Any
 
@@ -35,8 +35,11 @@ class Chat:
     """Chat of one server process: the rate limit per sender (``app.state.chat``), kept in Redis when ``limits``
     is (cluster mode: one limit across the processes)."""
 
-    def __init__(self, hub: Hub, limits: Limits | None = None, handle: Callable[[str], str] | None = None) -> None:
+    def __init__(self, hub: Hub, limits: Limits | None = None, handle: Callable[[str], str] | None = None,
+                 check: Callable[[str | None], Awaitable[None]] | None = None) -> None:
         self.hub = hub
+        # Raises the refusal of a player a moderator muted or suspended (keima.server.accounts.standing).
+        self.check = check
         # The public handle of a sender (keima.server.accounts.mutes.Mutes.handle), which each message carries.
         self.handle = handle
         self.rate: Limiter = (limits or Limits()).limiter("chat", CHAT_LIMIT, CHAT_WINDOW)
@@ -51,6 +54,8 @@ class Chat:
         empty or too long text, ``too-many-requests`` for more than ``CHAT_LIMIT`` messages a second from one
         sender, ``storage-error`` when it could not be stored."""
         text = clean_text(action["text"])
+        if self.check is not None and player is not None:
+            await self.check(player.id)
         to = action.get("to") or "players"
         s = await self.hub.cache.get(game_id)
         seats = s.seats.held_by(thash)

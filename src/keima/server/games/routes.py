@@ -131,6 +131,7 @@ async def create_game(request: Request, body: NewGame | None = None) -> Response
     player, cookie = await caller_player(request, make=needs_player(request, data["opponent"] == "open"))
     if data["rated"] and (player is None or player.guest):
         raise _unregistered()
+    await request.app.state.standing.check_play(None if player is None else player.id)
     gid = new_game_id()
     token = None if player is None else players_of(request).seat_token(player.id, gid)
     hub = hub_of(request)
@@ -148,8 +149,9 @@ async def get_game(game_id: str, request: Request) -> Response:
     hub = hub_of(request)
     s = await hub.cache.get(game_id, fresh=True)
     seats = s.seats.held_by(_thash(await caller_token(request, game_id)))
-    # The caller's muted senders' messages are left out (keima.server.accounts.mutes).
-    muted = await request.app.state.mutes.of(await players_of(request).player_id(request.cookies))
+    # The caller's muted senders' messages are left out (keima.server.accounts.mutes), and those of the players a
+    # block stands between (keima.server.accounts.standing).
+    muted = await request.app.state.mutes.hidden(await players_of(request).player_id(request.cookies))
     async with s.lock:
         state = s.state_json(timesource.now(), seats)
     return json_response(without_muted_state(state, muted))
@@ -162,8 +164,13 @@ async def join_game(game_id: str, body: JoinGame, request: Request) -> Response:
     _same_origin(request)
     token = await caller_token(request, game_id)
     player, cookie = await caller_player(request, make=needs_player(request, body.code is None))
-    if (player is None or player.guest) and (await hub_of(request).cache.get(game_id)).params.get("rated"):
+    waiting = await hub_of(request).cache.get(game_id)
+    if (player is None or player.guest) and waiting.params.get("rated"):
         raise _unregistered()
+    if player is not None:  # a suspended player, or a block with a seated player, takes no seat (docs/moderation.md)
+        await request.app.state.standing.check_play(player.id)
+        for sitting in list(waiting.people.values()):
+            await request.app.state.standing.check_apart(player.id, sitting.get("id"))
     seat = None if player is None else players_of(request).seat_token(player.id, game_id)
     person = await hub_of(request).seat_person(None if player is None else player.person())
     s, new = await hub_of(request).service.join(game_id, body.code, _thash(token), token=seat, person=person)

@@ -231,6 +231,18 @@ class GameSession:
         g.forfeit(color, reason)
         return self._finish({}, base, 0, self.undo_request, now)
 
+    def void(self, reason: str, now: float) -> dict[str, Any]:
+        """End the game without a result (``Void``: not rated), e.g. a live game its player left early
+        (keima.server.moderation); returns the log entry. Raises ``Refused`` 409 when the game is already over."""
+        g = self.game
+        if g.phase == "finished":
+            raise Refused("wrong-phase", f"the game is over ({g.result})", reason="wrong-phase")
+        base = len(g.events)
+        if self.clock.running is not None:
+            self.clock.stop(now, moved=False)
+        self._guard(lambda: g.declare_no_result(reason))
+        return self._finish({}, base, 0, self.undo_request, now)
+
     def set_proposal(self, dead: frozenset[int]) -> dict[str, Any]:
         """Record the estimator's dead stones; they become the marking unless a player already marked some."""
         base = len(self.game.events)

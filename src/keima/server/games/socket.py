@@ -73,7 +73,7 @@ class GameSocket:
 
     async def _muted(self) -> dict[str, str]:
         mutes = getattr(self.ws.app.state, "mutes", None)
-        return {} if mutes is None or self.player_id is None else await mutes.of(self.player_id)
+        return {} if mutes is None or self.player_id is None else await mutes.hidden(self.player_id)
 
     async def _sent(self, version: int) -> None:
         async with self.sent:

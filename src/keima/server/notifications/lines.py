@@ -29,6 +29,15 @@ _WORDS: dict[str, dict[str, str]] = {
         "unsubscribe": "Stop these emails",
         "someone": "your opponent", "verify": "Confirm your email address for keima",
         "verify-body": "Open this link to receive keima's notifications at this address:",
+        # -- moderation (issue 47) --
+        "moderation.warn": "A moderator warned you: {text}",
+        "moderation.mute": "A moderator muted you in every chat until {when} (UTC): {text}",
+        "moderation.suspend": "A moderator suspended your account until {when} (UTC): {text}",
+        "moderation.ban": "A moderator banned your account: {text}",
+        "moderation.rename": "A moderator renamed your account {name}: {text}",
+        "moderation.lift": "A moderator lifted the mute and suspension of your account: {text}",
+        "moderation.annul": "A moderator annulled the rating effect of a game of yours: {text}",
+        "moderation.handled": "A moderator handled your report about {name}: {text}",
     },
     "fr": {
         "your-turn": "À vous de jouer contre {opponent}", "challenge-accepted": "{opponent} a accepté votre partie",
@@ -48,6 +57,16 @@ _WORDS: dict[str, dict[str, str]] = {
         "unsubscribe": "Ne plus recevoir ces courriels",
         "someone": "votre adversaire", "verify": "Confirmez votre adresse pour keima",
         "verify-body": "Ouvrez ce lien pour recevoir les notifications de keima à cette adresse\u00a0:",
+        # -- moderation (issue 47) --
+        "moderation.warn": "Un modérateur vous a averti\u00a0: {text}",
+        "moderation.mute": "Un modérateur vous a rendu muet dans toutes les discussions jusqu’au {when} (UTC)\u00a0: "
+                           "{text}",
+        "moderation.suspend": "Un modérateur a suspendu votre compte jusqu’au {when} (UTC)\u00a0: {text}",
+        "moderation.ban": "Un modérateur a banni votre compte\u00a0: {text}",
+        "moderation.rename": "Un modérateur a renommé votre compte {name}\u00a0: {text}",
+        "moderation.lift": "Un modérateur a levé le silence et la suspension de votre compte\u00a0: {text}",
+        "moderation.annul": "Un modérateur a annulé l’effet sur le classement d’une de vos parties\u00a0: {text}",
+        "moderation.handled": "Un modérateur a traité votre signalement de {name}\u00a0: {text}",
     },
 }
 
@@ -111,6 +130,10 @@ def line_of(item: dict[str, Any], lang: str) -> str:
         start = _instant(data.get("start_at"))
         if key.endswith(".started") and start is not None and start > timesource.now_utc():
             key, when = f"{key[:-2]}s", start.strftime("%Y-%m-%d %H:%M")
+    if key == "moderation":  # one text per action (keima.server.moderation)
+        key = f"moderation.{data.get('action', 'warn')}"
+        until = _instant(data.get("until"))
+        when = "" if until is None else until.strftime("%Y-%m-%d %H:%M")
     return w[key].format(opponent=data.get("opponent") or w["someone"], text=data.get("text", ""),
                          result=result_words(data.get("result") or "", lang), left=duration_words(left) if left else "",
                          name=data.get("name") or "", round=data.get("round") or "", when=when)

@@ -44,6 +44,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 
 from keima.server import timesource
+from keima.server.accounts import blocked_pair
 from keima.server.games import WARN_S, GameService, Handler, Subscriber, cname, zone
 from keima.server.live import bell
 from keima.server.storage import emails, games, notifications, now_utc, player_settings
@@ -52,7 +53,7 @@ log = logging.getLogger("keima.server")
 
 NAME = "notifications"
 Kind = Literal["your-turn", "challenge-accepted", "undo-request", "chat", "game-finished", "clock-low", "automatch",
-               "tournament-round", "count-deadline"]
+               "tournament-round", "count-deadline", "moderation"]
 KINDS: tuple[Kind, ...] = ("your-turn", "challenge-accepted", "undo-request", "chat", "game-finished", "clock-low",
                            "automatch", "tournament-round", "count-deadline")
 Pref = Literal["off", "now", "digest"]
@@ -148,7 +149,8 @@ def add_notification(conn: Connection, player_id: str, kind: Kind, game_id: str 
     ``key``: what makes it unique (the event), the email's Message-ID."""
     now = timesource.now_utc()
     row = conn.execute(sa.select(player_settings).where(player_settings.c.player_id == player_id)).first()
-    pref = prefs_of(None if row is None else row.notify)[kind]
+    # What a moderator did to one's account, or with one's report, is always said (no choice to turn it off).
+    pref = prefs_of(None if row is None else row.notify).get(kind, "now")
     mailable = row is not None and bool(row.email) and bool(row.email_verified)
     data = merge(conn, player_id, kind, game_id, data)
     conn.execute(notifications.insert().values(player_id=player_id, kind=kind, game_id=game_id, data=data, at=now,
@@ -228,10 +230,15 @@ def _apply(conn: Connection, event: dict[str, Any]) -> None:
             if (p or {}).get("id"):
                 read_in(conn, p["id"], event["game_id"], ANSWERED_BY_END)
     for player_id, kind, data in _targets(event):
+        if kind in FROM_THE_OTHER and any(blocked_pair(conn, player_id, p["id"]) for p in people.values()
+                                          if (p or {}).get("id") and p["id"] != player_id):
+            continue  # nothing of the doing of a player a block stands between (docs/moderation.md)
         add_notification(conn, player_id, kind, event["game_id"], data, f"{kind}.{event['game_id']}.{event['version']}")
 
 
 SUBSCRIBER = Subscriber(NAME, EVENT_KINDS, _apply)
+#: The kinds told of what the other player did (a block keeps them away).
+FROM_THE_OTHER: tuple[Kind, ...] = ("challenge-accepted", "undo-request", "chat")
 
 
 def queue_digests(engine: Engine) -> int:

@@ -175,6 +175,9 @@ async def login(body: Credentials, request: Request) -> Response:
     an address)."""
     _same_origin(request)
     player, cookie = await players_of(request).login(body.name, body.password, address(request))
+    held = await request.app.state.standing.held(player.id)
+    if held.banned:  # a banned account opens no session (docs/moderation.md); the password was right: say why
+        raise Refused("banned", f"this account is banned: {held.reason}")
     resp = _json(me_out(player, None, await shown_rank_of(request, player)))
     set_session_cookie(resp, cookie, is_https(request))
     _drop_seat_cookies(request, resp)

@@ -5,7 +5,7 @@ their ratings before it, in the outbox's order: ``deliver`` applies the events i
 progress in one transaction, so that a rating follows a player's games in the order they finished, whichever
 process finished them, and a redelivered event changes nothing.
 
-A game counts when it was created rated (``"rated": true``, by a registered player against another or against
+A game counts when no moderator annulled its rating effect (``annulled_games``), it was created rated (``"rated": true``, by a registered player against another or against
 the bot or a GTP engine: the routes refuse others), both seats hold a player, it ended with a winner or a jigo
 (not "Void", not withdrawn), and both sides played at least ``MIN_MOVES`` stones. A player's first rated game
 starts from the rank they declared that day (the game's record of its players), else from 1500. A bot's seat is
@@ -38,6 +38,7 @@ from keima.rules.ruleset import RulesError, get_ruleset
 from keima.server.games import GameService, Handler, Subscriber
 from keima.server.ratings import bot_players
 from keima.server.storage import (
+    annulled_games,
     event_progress,
     game_outbox,
     games,
@@ -95,6 +96,8 @@ def _apply(conn: Connection, event: dict[str, Any]) -> None:
         event = {**event, "data": {**event["data"], "result": fixed}}
     if not event["data"].get("rated"):
         return
+    if conn.execute(sa.select(annulled_games.c.game_id).where(annulled_games.c.game_id == event["game_id"])).first():
+        return  # a moderator annulled its rating effect (keima.server.moderation; recompute leaves it out)
     row = conn.execute(
         sa.select(games.c.params, games.c.bot_color, games.c.bot_level, game_outbox.c.created_at)
         .select_from(game_outbox.join(games, games.c.id == game_outbox.c.game_id))

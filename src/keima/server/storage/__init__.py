@@ -6,6 +6,17 @@ change (the scheduler's timed jobs, the outbox's deliveries).
 from __future__ import annotations
 
 from keima.server.storage import queues
+
+# -- moderation (issue 47) --
+from keima.server.storage.moderation_tables import (
+    abandonments,
+    annulled_games,
+    blocks,
+    moderation_log,
+    moderators,
+    player_standing,
+    reports,
+)
 from keima.server.storage.queues import Apply
 from keima.server.storage.store import (
     Store,
@@ -48,5 +59,7 @@ __all__ = [
     "event_progress", "game_log", "game_outbox", "game_players", "games", "make_engine", "migrate",
     "notifications", "now_utc", "player_records", "player_sessions", "player_settings", "players", "queues",
     "rating_changes", "rating_history", "ratings", "scheduled_jobs", "server_settings", "set_job",
-    "tournament_accounts", "tournament_directors", "tournament_games", "tournament_log", "tournaments"
+    "tournament_accounts", "tournament_directors", "tournament_games", "tournament_log", "tournaments",
+    # -- moderation (issue 47) --
+    "abandonments", "annulled_games", "blocks", "moderation_log", "moderators", "player_standing", "reports",
 ]

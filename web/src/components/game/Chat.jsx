@@ -10,6 +10,7 @@ import { errorWords, lang, t } from "../../i18n.js";
 import { NameLink } from "../PlayerLink.jsx";
 import { me, playersApi } from "../../players.js";
 import { serverNow } from "../../time.js";
+import { ReportForm } from "../FairPlay.jsx";
 
 /**
  * The time of a message in the page's language ("10:05" in French, "10:05 AM" in English), with its day when it is
@@ -30,7 +31,7 @@ function waitOf(exc) {
   return m ? Math.max(1, Math.ceil(Number(m[1]))) : 1;
 }
 
-function Messages({ id, title, messages, onMute, mine, seated = {} }) {
+function Messages({ id, title, messages, onMute, onReport, mine, seated = {} }) {
   const listRef = useRef(null);
   // Whether the reader is at the newest message: only then does a new one scroll the list
   // (someone reading back up is not pulled down).
@@ -58,6 +59,12 @@ function Messages({ id, title, messages, onMute, mine, seated = {} }) {
                   {t("mute")}
                 </button>
               )}
+              {onReport && m.sender && m.account && !mine?.has(m.sender) && (
+                <button type="button" class="link chat-mute" data-testid="report-chat"
+                  aria-label={t("modReportChatLabel", m.from)} onClick={() => onReport(m)}>
+                  {t("modReportChat")}
+                </button>
+              )}
             </li>
           ))}
         </ol>
@@ -74,6 +81,8 @@ export function Chat({ game, seated, send }) {
   // {key, args} (translated at render) or the server's own words; with `until` (ms) when it holds only a while.
   const [error, setError] = useState(null);
   const [hide, setHide] = useState(false);
+  const [reporting, setReporting] = useState(null);
+  const [reported, setReported] = useState(false);
   const player = useSignal(me);
   // sender handle -> the name it was muted under; null until read (a page without a player mutes nothing).
   const [muted, setMuted] = useState(null);
@@ -165,6 +174,8 @@ export function Chat({ game, seated, send }) {
 
   // Only a player can mute (the list is theirs), and never themselves.
   const onMute = player?.id || muted ? mute : null;
+  // A registered player reports a message (issue 47): the form opens under the chat.
+  const onReport = player?.id && !player.guest ? (m) => { setReporting(m); setReported(false); } : null;
 
   function submit(e) {
     e.preventDefault();
@@ -177,10 +188,15 @@ export function Chat({ game, seated, send }) {
 
   return (
     <section class="chat" aria-label={t("chatPlayers")} data-testid="chat">
-      <Messages id="chat-players" title={t("chatPlayers")} messages={players} onMute={onMute} mine={mine} seated={ranked} />
+      <Messages id="chat-players" title={t("chatPlayers")} messages={players} onMute={onMute} onReport={onReport} mine={mine} seated={ranked} />
       {!(seated && hide) && (
-        <Messages id="chat-spectators" title={t("chatSpectators")} messages={spectators} onMute={onMute} mine={mine} seated={ranked} />
+        <Messages id="chat-spectators" title={t("chatSpectators")} messages={spectators} onMute={onMute} onReport={onReport} mine={mine} seated={ranked} />
       )}
+      {reporting && (
+        <ReportForm target={{ kind: "chat", game: game.id, sender: reporting.sender, at: reporting.at }}
+          onCancel={() => setReporting(null)} onDone={() => { setReporting(null); setReported(true); }} />
+      )}
+      {reported && <p class="note" role="status" data-testid="chat-reported">{t("modReported")}</p>}
       {muted?.size > 0 && (
         <p class="chat-muted" data-testid="muted">
           {t("mutedList")}{" "}
