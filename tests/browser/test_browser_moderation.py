@@ -129,6 +129,8 @@ def test_a_player_closes_every_page_of_a_lost_live_game_and_the_opponent_claims_
     lena.get_by_test_id("claim-win").click()
     expect(lena.locator(".game")).to_have_attribute("data-phase", "finished")
     expect(claim).to_be_hidden()
+    # The result is said once: "Noir gagne par forfait", not "... par forfait – forfait".
+    expect(lena.get_by_test_id("result")).to_have_text("Résultat\u00a0: Noir gagne par forfait")
     shot(lena, "claimed-fr")
     state = lena.request.get(f"/api/games/{gid}").json()
     assert state["result"] == "B+F"

@@ -290,7 +290,6 @@ export const en = {
   },
   endReasons: {
     cycle: "the same cycle of positions came back (triple ko or similar): no result under these rules",
-    forfeit: "forfeit",
   },
   notFound: "This game does not exist.",
   networkError: "The server could not be reached.",

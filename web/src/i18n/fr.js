@@ -292,7 +292,6 @@ export const fr = {
   },
   endReasons: {
     cycle: "le même cycle de positions est revenu (triple ko ou autre)\u00a0: sans résultat selon ces règles",
-    forfeit: "forfait",
   },
   notFound: "Cette partie n’existe pas.",
   networkError: "Le serveur est injoignable.",
