@@ -22,12 +22,14 @@ from keima.server.accounts.requests import (
 )
 from keima.server.accounts.service import SESSION_COOKIE, Player, Players, load_secret, name_key, too_many
 from keima.server.accounts.settings import Away, as_datetime, read, upsert
-from keima.server.accounts.text import CHAT_MAX, clean_text, rank_words
+from keima.server.accounts.text import CHAT_MAX, clean_text, name_folds, rank_words, reserved_reason, visible
 
 __all__ = [
     "Away", "CHAT_MAX", "ChatFlood", "Limiter", "Limits", "Mutes", "Player", "Players",
     "SEAT_COOKIE_PREFIX", "SESSION_COOKIE", "address", "as_datetime", "caller_player", "caller_token",
     "chat_player", "check_chat_flood", "clean_text", "is_https", "load_secret", "name_key", "needs_player",
     "players_of", "rank_words", "read", "required_player", "set_session_cookie", "too_many", "upsert",
-    "without_muted_delta", "without_muted_state"
+    "without_muted_delta", "without_muted_state",
+    # -- clubs (issue 46): club names are checked as player names are
+    "name_folds", "reserved_reason", "visible",
 ]

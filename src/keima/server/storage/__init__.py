@@ -15,6 +15,14 @@ from keima.server.storage.store import (
     now_utc,
     set_job,
 )
+# -- clubs (issue 46)
+from keima.server.storage.clubs_tables import (
+    club_announcements,
+    club_challenges,
+    club_imports,
+    club_members,
+    clubs,
+)
 from keima.server.storage.tables import (
     analyses,
     automatch,
@@ -48,5 +56,7 @@ __all__ = [
     "event_progress", "game_log", "game_outbox", "game_players", "games", "make_engine", "migrate",
     "notifications", "now_utc", "player_records", "player_sessions", "player_settings", "players", "queues",
     "rating_changes", "rating_history", "ratings", "scheduled_jobs", "server_settings", "set_job",
-    "tournament_accounts", "tournament_directors", "tournament_games", "tournament_log", "tournaments"
+    "tournament_accounts", "tournament_directors", "tournament_games", "tournament_log", "tournaments",
+    # -- clubs (issue 46)
+    "club_announcements", "club_challenges", "club_imports", "club_members", "clubs",
 ]

@@ -1,0 +1,11 @@
+"""Clubs: a club's page and its members with their roles, its ladder (rules, challenges, the ladder games made
+through the game service and their results read from the games' end events), its announcements to the members'
+bells, and the lines of the FFG rating list of its club code proposed to its members (docs/clubs.md).
+"""
+
+from __future__ import annotations
+
+from keima.server.clubs import ladder_routes, routes
+from keima.server.clubs.ladder_games import SUBSCRIBER
+
+__all__ = ["SUBSCRIBER", "ladder_routes", "routes"]
