@@ -410,6 +410,7 @@ export const en = {
     "count-deadline": "Counting deadline tomorrow",
     automatch: "Automatch game found",
     "tournament-round": "Tournament round paired or started",
+    club: "Club announcement",
   },
   notifyPrefs: { off: "off", now: "at once", digest: "daily digest" },
   notifications: "Notifications",

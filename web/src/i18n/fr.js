@@ -413,6 +413,7 @@ export const fr = {
     "count-deadline": "Fin du décompte demain",
     automatch: "Partie trouvée par l’appariement automatique",
     "tournament-round": "Ronde de tournoi appariée ou commencée",
+    club: "Annonce d’un club",
   },
   notifyPrefs: { off: "non", now: "tout de suite", digest: "résumé du jour" },
   notifications: "Notifications",

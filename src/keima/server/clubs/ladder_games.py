@@ -22,9 +22,9 @@ from sqlalchemy.engine import Connection
 from keima.rules.board import BLACK, WHITE
 from keima.server import timesource
 from keima.server.accounts import Players
+from keima.server.clubs import store as st
 from keima.server.errors import Refused
 from keima.server.games import CORRESPONDENCE_PRESETS, Hub, Subscriber, build, token_hash
-from keima.server.clubs import store as st
 
 NAME = "clubs"
 LIVE_CLOCK: dict[str, Any] = {"type": "byoyomi", "main": 1200, "period": 30, "periods": 5}

@@ -43,7 +43,7 @@ async def _ladder(request: Request, club: dict[str, Any]) -> LadderOut:
     engine = engine_of(request)
     order, challenges = await run(st.ladder_of, engine, club["id"], timesource.now_utc())
     ids = list({*order, *(c["challenger"] for c in challenges), *(c["defender"] for c in challenges)})
-    names = await run(st.names_of, engine, ids)
+    names: dict[str, tuple[str, str | None]] = await run(st.names_of, engine, ids)
 
     def name(pid: str) -> str:
         return names.get(pid, ("?", None))[0]

@@ -14,9 +14,17 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 
 from keima.server.notifications import notify
-from keima.server.storage import club_announcements, club_imports, club_members, clubs, game_players, games, players
+from keima.server.storage import (
+    club_announcements,
+    club_imports,
+    club_members,
+    clubs,
+    game_players,
+    games,
+    players,
+)
 
-M, A, I = club_members.c, club_announcements.c, club_imports.c
+M, A, IM = club_members.c, club_announcements.c, club_imports.c
 MEMBER_ROLES = ("admin", "member")
 ANNOUNCEMENTS_SHOWN = 10
 
@@ -52,8 +60,10 @@ def announce(engine: Engine, club: dict[str, Any], player_id: str, text: str, no
     """Keep an admin's announcement to the club and put it in each member's bell (and email, by their
     settings: the ``club`` kind), in one transaction; returns its id."""
     with engine.begin() as conn:
-        aid: int = conn.execute(club_announcements.insert().values(club_id=club["id"], player_id=player_id, at=now,
-                                                                   text=text)).inserted_primary_key[0]
+        key = conn.execute(club_announcements.insert().values(club_id=club["id"], player_id=player_id, at=now,
+                                                              text=text)).inserted_primary_key
+        assert key is not None
+        aid = int(key[0])
         told = conn.execute(sa.select(M.player_id).where(M.club_id == club["id"], M.role.in_(MEMBER_ROLES),
                                                          M.player_id != player_id)).scalars().all()
         data = {"club": club["slug"], "name": club["name"], "text": text}
@@ -75,7 +85,7 @@ def import_lines(engine: Engine, club_id: str, lines: list[dict[str, Any]]) -> i
     """Keep the rating list's ``lines`` of the club (``{"licence", "name", "rank"}``) as proposals; a licence
     proposed already keeps its row (and its account, and whether it was confirmed). Returns how many are new."""
     with engine.begin() as conn:
-        known = set(conn.execute(sa.select(I.licence).where(I.club_id == club_id)).scalars())
+        known = set(conn.execute(sa.select(IM.licence).where(IM.club_id == club_id)).scalars())
         new = [ln for ln in lines if ln["licence"] not in known]
         for ln in new:
             conn.execute(club_imports.insert().values(club_id=club_id, licence=ln["licence"], name=ln["name"],
@@ -85,9 +95,9 @@ def import_lines(engine: Engine, club_id: str, lines: list[dict[str, Any]]) -> i
 
 def imports(engine: Engine, club_id: str) -> list[dict[str, Any]]:
     """The club's imported lines by name: licence, name, rank, the account proposed (its name) and status."""
-    q = (sa.select(I.licence, I.name, I.rank, I.status, I.player_id, players.c.name.label("account"))
-         .select_from(club_imports.outerjoin(players, players.c.id == I.player_id))
-         .where(I.club_id == club_id).order_by(I.name))
+    q = (sa.select(IM.licence, IM.name, IM.rank, IM.status, IM.player_id, players.c.name.label("account"))
+         .select_from(club_imports.outerjoin(players, players.c.id == IM.player_id))
+         .where(IM.club_id == club_id).order_by(IM.name))
     with engine.connect() as conn:
         return [{"licence": r.licence, "name": r.name, "rank": r.rank, "status": r.status, "account": r.account}
                 for r in conn.execute(q)]
@@ -97,8 +107,8 @@ def propose(engine: Engine, club_id: str, licence: str, player_id: str | None) -
     """Propose the imported line ``licence`` to the account ``player_id`` (None: to nobody); a confirmed line
     stays. Returns False when the club has no such line."""
     with engine.begin() as conn:
-        done = conn.execute(club_imports.update().where(I.club_id == club_id, I.licence == licence,
-                                                        I.status != "confirmed")
+        done = conn.execute(club_imports.update().where(IM.club_id == club_id, IM.licence == licence,
+                                                        IM.status != "confirmed")
                             .values(player_id=player_id, status="proposed")).rowcount
     return bool(done)
 
@@ -106,8 +116,8 @@ def propose(engine: Engine, club_id: str, licence: str, player_id: str | None) -
 def proposal(engine: Engine, club_id: str, player_id: str) -> dict[str, Any] | None:
     """The line proposed to ``player_id`` in the club and not answered yet (``{"licence", "name", "rank"}``)."""
     with engine.connect() as conn:
-        r = conn.execute(sa.select(I.licence, I.name, I.rank).where(
-            I.club_id == club_id, I.player_id == player_id, I.status == "proposed")).first()
+        r = conn.execute(sa.select(IM.licence, IM.name, IM.rank).where(
+            IM.club_id == club_id, IM.player_id == player_id, IM.status == "proposed")).first()
     return None if r is None else {"licence": r.licence, "name": r.name, "rank": r.rank}
 
 
@@ -115,8 +125,8 @@ def answered(engine: Engine, club_id: str, licence: str, player_id: str, yes: bo
     """The account holder confirms (``yes``) or refuses the line ``licence`` proposed to them; False when no such
     line waits for them."""
     with engine.begin() as conn:
-        done = conn.execute(club_imports.update().where(I.club_id == club_id, I.licence == licence,
-                                                        I.player_id == player_id, I.status == "proposed")
+        done = conn.execute(club_imports.update().where(IM.club_id == club_id, IM.licence == licence,
+                                                        IM.player_id == player_id, IM.status == "proposed")
                             .values(status="confirmed" if yes else "refused")).rowcount
     return bool(done)
 

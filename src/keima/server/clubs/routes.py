@@ -119,12 +119,13 @@ async def create_club(body: NewClub, request: Request) -> Response:
         raise Refused("club-limit", f"an account creates at most {CLUBS_PER_PLAYER} clubs")
     name = await _checked_name(request, body.name, None)
     taken = [slug for _, _, slug in await run(st.names, engine)]
-    club = {"id": secrets.token_urlsafe(12), "slug": club_names.slug_of(name, taken), "name": name,
+    slug = club_names.slug_of(name, taken)
+    club: dict[str, Any] = {"id": secrets.token_urlsafe(12), "slug": slug, "name": name,
             "code": club_names.check_code(body.code), "city": body.city, "description": body.description,
             "link": body.link or None, "invite_code": secrets.token_urlsafe(12),
             "settings": body.ladder.model_dump()}
     await run(st.create, engine, club, player.id, timesource.now_utc())
-    return json(await _page(request, club["slug"], player), 201)
+    return json(await _page(request, slug, player), 201)
 
 
 @router.get("/api/clubs", responses={200: {"model": ClubsOut}})

@@ -19,15 +19,10 @@ from sqlalchemy.engine import Connection, Engine
 
 from keima.server.clubs import ladder
 from keima.server.errors import Refused
-from keima.server.notifications import notify
 from keima.server.storage import (
-    club_announcements,
     club_challenges,
-    club_imports,
     club_members,
     clubs,
-    game_players,
-    games,
     players,
 )
 
@@ -163,7 +158,7 @@ def join(engine: Engine, club_id: str, player_id: str, role: str, now: datetime,
         old = conn.execute(sa.select(M.role).where(M.club_id == club_id, M.player_id == player_id)).scalar()
         if old is not None and (old in MEMBER_ROLES or role == "requested"):
             if old == "requested" and role == "requested":
-                return old
+                return role
             raise Refused("already-member", "this player is in the club already")
         values: dict[str, Any] = {"role": role, "joined_at": now}
         if role in MEMBER_ROLES:
@@ -249,9 +244,11 @@ def challenge(engine: Engine, club_id: str, challenger: str, defender: str, now:
                                  _challenges(conn, club_id))
         except ladder.LadderRefusal as exc:
             raise Refused(exc.code, exc.message, field="defender") from None
-        cid: int = conn.execute(club_challenges.insert().values(
+        key = conn.execute(club_challenges.insert().values(
             club_id=club_id, challenger=challenger, defender=defender, status="open", created_at=now,
-            due_at=ladder.due(now, int(rules["days"])))).inserted_primary_key[0]
+            due_at=ladder.due(now, int(rules["days"])))).inserted_primary_key
+        assert key is not None
+        cid = int(key[0])
     return cid
 
 

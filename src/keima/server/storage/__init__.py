@@ -6,6 +6,15 @@ change (the scheduler's timed jobs, the outbox's deliveries).
 from __future__ import annotations
 
 from keima.server.storage import queues
+
+# -- clubs (issue 46)
+from keima.server.storage.clubs_tables import (
+    club_announcements,
+    club_challenges,
+    club_imports,
+    club_members,
+    clubs,
+)
 from keima.server.storage.queues import Apply
 from keima.server.storage.store import (
     Store,
@@ -14,14 +23,6 @@ from keima.server.storage.store import (
     migrate,
     now_utc,
     set_job,
-)
-# -- clubs (issue 46)
-from keima.server.storage.clubs_tables import (
-    club_announcements,
-    club_challenges,
-    club_imports,
-    club_members,
-    clubs,
 )
 from keima.server.storage.tables import (
     analyses,
