@@ -36,7 +36,7 @@ def _reset_pg(url: str) -> None:
                              "game_log, games, game_outbox, event_progress, player_records, scheduled_jobs, ratings, "
                              "rating_history, automatch, rating_changes, analyses, tournament_log, tournament_games, tournament_accounts, tournament_directors, "
                              "tournaments, player_settings, notifications, emails, chat_mutes, conditional_moves, alembic_version, "
-                             "club_imports, club_announcements, club_challenges, club_members, clubs CASCADE"))
+                             "club_games, club_imports, club_announcements, club_challenges, club_members, clubs CASCADE"))
     engine.dispose()
 
 

@@ -22,6 +22,7 @@ from keima.server.accounts import ChatFlood, Limits, Mutes, Players, load_secret
 from keima.server.automatch import Matchmaker
 from keima.server.automatch import routes as automatch_routes
 from keima.server.clubs import SUBSCRIBER as CLUBS_SUBSCRIBER  # clubs (issue 46)
+from keima.server.clubs import challenge_routes as club_challenge_routes
 from keima.server.clubs import ladder_routes as club_ladder_routes
 from keima.server.clubs import routes as club_routes
 from keima.server.edge import DIST, BodyLimit, SecurityHeaders, content_security_policy, ui, unreachable
@@ -167,6 +168,7 @@ def create_app(db_url: str | None = None, *, pubsub: PubSub | None = None, dist:
     app.include_router(conditional_routes.router)
     app.include_router(club_routes.router)  # clubs (issue 46)
     app.include_router(club_ladder_routes.router)
+    app.include_router(club_challenge_routes.router)
     app.add_middleware(BodyLimit, larger={"/api/review": REVIEW_MAX_BODY,
                                           "/api/analysis": bot_review_routes.ANALYSIS_MAX_BODY,
                                           "/api/tournaments/import": tournament_routes.IMPORT_MAX})

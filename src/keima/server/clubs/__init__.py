@@ -5,7 +5,8 @@ bells, and the lines of the FFG rating list of its club code proposed to its mem
 
 from __future__ import annotations
 
-from keima.server.clubs import ladder_routes, routes
+from keima.server.clubs import challenge_routes, ladder_routes, routes
 from keima.server.clubs.ladder_games import SUBSCRIBER
+from keima.server.clubs.store import role_at
 
-__all__ = ["SUBSCRIBER", "ladder_routes", "routes"]
+__all__ = ["SUBSCRIBER", "challenge_routes", "ladder_routes", "role_at", "routes"]

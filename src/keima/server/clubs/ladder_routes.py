@@ -33,6 +33,7 @@ from keima.server.clubs.schemas import (
     RungOut,
 )
 from keima.server.errors import Refused, quote
+from keima.server.games import away_of
 from keima.tournament import rating_lists
 from keima.tournament.model import TournamentError, rank_text
 
@@ -85,6 +86,10 @@ async def accept(slug: str, cid: int, request: Request) -> Response:
     gid = ladder_games.game_id_of(club["id"], cid)
     c = await run(st.answer, engine_of(request), club["id"], cid, player.id, True, gid, timesource.now_utc())
     await ladder_games.start(request.app.state.hub, players_of(request), club, c["challenger"], c["defender"], gid)
+    if club["settings"].get("speed") != "live":  # each player's time zone and vacation reach the game's clock
+        away = away_of(request)
+        for pid in (c["challenger"], c["defender"]):
+            await away.pass_on(pid, await away.get(pid), only=gid)
     return json(await _ladder(request, club))
 
 

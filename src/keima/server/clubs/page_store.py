@@ -16,6 +16,7 @@ from sqlalchemy.engine import Engine
 from keima.server.notifications import notify
 from keima.server.storage import (
     club_announcements,
+    club_games,
     club_imports,
     club_members,
     clubs,
@@ -148,3 +149,35 @@ def player_clubs(engine: Engine, name_key: str) -> list[dict[str, Any]]:
     with engine.connect() as conn:
         return [{"slug": r.slug, "name": r.name, "code": r.code, "city": r.city, "role": r.role}
                 for r in conn.execute(q)]
+
+
+def add_club_game(engine: Engine, game_id: str, club_id: str, player_id: str, code: str, now: datetime) -> None:
+    """Keep the challenge ``game_id`` as offered to the club's members only, with its invitation ``code``."""
+    with engine.begin() as conn:
+        conn.execute(club_games.insert().values(game_id=game_id, club_id=club_id, player_id=player_id,
+                                                invite_code=code, created_at=now))
+
+
+def waiting_club_games(engine: Engine, player_id: str, limit: int = 30) -> list[dict[str, Any]]:
+    """The challenges offered to the members of ``player_id``'s clubs and not taken yet, newest first:
+    ``{"id", "club", "club_name", "by", "size", "speed", "code", "mine"}`` (``code`` the invitation's, which
+    only members read)."""
+    mine = sa.select(M.club_id).where(M.player_id == player_id, M.role.in_(MEMBER_ROLES))
+    g = club_games.c
+    q = (sa.select(g.game_id, g.invite_code, g.player_id, clubs.c.slug, clubs.c.name, players.c.name.label("by"),
+                   games.c.params, games.c.clock)
+         .select_from(club_games.join(clubs, clubs.c.id == g.club_id).join(games, games.c.id == g.game_id)
+                      .join(players, players.c.id == g.player_id))
+         .where(g.club_id.in_(mine), games.c.phase != "finished", games.c.invite_hash.is_not(None))
+         .order_by(g.created_at.desc()).limit(limit))
+    with engine.connect() as conn:
+        return [{"id": r.game_id, "club": r.slug, "club_name": r.name, "by": r.by,
+                 "size": int((r.params or {}).get("size") or 19),
+                 "speed": _speed(r.clock or {}),
+                 "code": r.invite_code, "mine": r.player_id == player_id} for r in conn.execute(q)]
+
+
+def _speed(clock: dict[str, Any]) -> str:
+    # A clock of a day or more a move (or for the main time) is a correspondence game's.
+    day = 86400
+    return "correspondence" if max(float(clock.get("main") or 0), float(clock.get("per_move") or 0)) >= day else "live"

@@ -302,3 +302,14 @@ def names_of(engine: Engine, ids: list[str]) -> dict[str, tuple[str, str | None]
     with engine.connect() as conn:
         rows = conn.execute(sa.select(players.c.id, players.c.name, players.c.rank).where(players.c.id.in_(ids)))
         return {r.id: (r.name, r.rank) for r in rows}
+
+
+def role_at(engine: Engine, slug: str, player_id: str) -> tuple[str, str | None] | None:
+    """The club at ``slug``'s name and ``player_id``'s role in it (None: not in it), or None for no such club:
+    what other rooms ask (a tournament for the club's members only)."""
+    with engine.connect() as conn:
+        club = conn.execute(sa.select(C.id, C.name).where(C.slug == slug)).first()
+        if club is None:
+            return None
+        role = conn.execute(sa.select(M.role).where(M.club_id == club.id, M.player_id == player_id)).scalar()
+    return club.name, role

@@ -11,6 +11,7 @@ from keima.server.storage import queues
 from keima.server.storage.clubs_tables import (
     club_announcements,
     club_challenges,
+    club_games,
     club_imports,
     club_members,
     clubs,
@@ -59,5 +60,5 @@ __all__ = [
     "rating_changes", "rating_history", "ratings", "scheduled_jobs", "server_settings", "set_job",
     "tournament_accounts", "tournament_directors", "tournament_games", "tournament_log", "tournaments",
     # -- clubs (issue 46)
-    "club_announcements", "club_challenges", "club_imports", "club_members", "clubs",
+    "club_announcements", "club_challenges", "club_games", "club_imports", "club_members", "clubs",
 ]

@@ -1,5 +1,6 @@
 """The clubs' tables (revision 0012_clubs, keima.server.clubs): a club, its members with their roles and ladder
-places, its ladder challenges, its announcements and the lines of the FFG rating list proposed to its members.
+places, its ladder challenges, its announcements, the lines of the FFG rating list proposed to its members and the
+challenges offered to its members only.
 
 They share ``keima.server.storage.tables.metadata``, so that the persistence test compares them with the migration
 as it does the others.
@@ -85,4 +86,16 @@ club_imports = sa.Table(
     sa.Column("player_id", sa.String(32), nullable=True),
     sa.Column("status", sa.String(16), nullable=False),
     sa.Index("ix_club_imports_player_id", "player_id"),
+)
+# A challenge offered to a club's members only: an invitation game whose code (``invite_code``) only the members
+# read (keima.server.clubs.club_games).
+club_games = sa.Table(
+    "club_games",
+    metadata,
+    sa.Column("game_id", sa.String(32), primary_key=True),
+    sa.Column("club_id", sa.String(32), sa.ForeignKey("clubs.id", ondelete="CASCADE"), nullable=False),
+    sa.Column("player_id", sa.String(32), nullable=False),
+    sa.Column("invite_code", sa.String(64), nullable=False),
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Index("ix_club_games_club_id", "club_id", "created_at"),
 )

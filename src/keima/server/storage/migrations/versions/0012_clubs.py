@@ -1,5 +1,5 @@
 """Clubs (issue 46): a club, its members and their ladder places, its ladder challenges, its announcements and the
-FFG rating-list lines proposed to its members (keima.server.storage.clubs_tables, keima.server.clubs).
+FFG rating-list lines proposed to its members and the challenges offered to its members only (keima.server.storage.clubs_tables, keima.server.clubs).
 
 Revision ID: 0012_clubs
 Revises: 0011
@@ -79,8 +79,17 @@ def upgrade() -> None:
         sa.Column("status", sa.String(16), nullable=False),
     )
     op.create_index("ix_club_imports_player_id", "club_imports", ["player_id"])
+    op.create_table(
+        "club_games",
+        sa.Column("game_id", sa.String(32), primary_key=True),
+        sa.Column("club_id", sa.String(32), sa.ForeignKey("clubs.id", ondelete="CASCADE"), nullable=False),
+        sa.Column("player_id", sa.String(32), nullable=False),
+        sa.Column("invite_code", sa.String(64), nullable=False),
+        sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    )
+    op.create_index("ix_club_games_club_id", "club_games", ["club_id", "created_at"])
 
 
 def downgrade() -> None:
-    for table in ("club_imports", "club_announcements", "club_challenges", "club_members", "clubs"):
+    for table in ("club_games", "club_imports", "club_announcements", "club_challenges", "club_members", "clubs"):
         op.drop_table(table)
