@@ -1,6 +1,7 @@
 """Clubs in Chromium (issue 46): an admin creates "Club de go de Grenoble" with code 38Gr, invites four players
 by the link (one on a phone, two in French), imports lines of the FFG list and one player confirms the line
-proposed to them, a ladder challenge is accepted and played to its result, an announcement reaches a member's
+proposed to them, a ladder challenge is accepted and played to its result, a tournament is made for the members
+only, a game offered to the club from the lobby is taken by another member, an announcement reaches a member's
 bell; an outsider sees the public page and cannot act."""
 
 from __future__ import annotations
@@ -102,14 +103,33 @@ def test_a_club_walk(new_page: Any, shot: Any) -> None:
     expect(lea.get_by_test_id("club-ended")).to_contain_text("gagné par le challenger")
     keep(lea, "fr-phone-ladder")
 
+    # A tournament for the members only, made from the tournament form; an outsider cannot sign up.
+    admin.goto("/t")
+    admin.get_by_test_id("t-name").fill(f"Coupe du club {tag}")
+    admin.get_by_test_id("t-club").select_option(slug)
+    admin.get_by_test_id("t-create").click()
+    admin.wait_for_url("**/t/*")
+    tid = admin.url.rstrip("/").rsplit("/", 1)[1]
+    assert ann.request.post(f"/api/tournaments/{tid}/signup").status == 201
+
+    # Lea offers a game to the club from the lobby; marc takes it from his.
+    lea.goto("/")
+    lea.get_by_test_id("club-offer").get_by_role("button").click()
+    lea.wait_for_url("**/g/*")
+    marc = pages["marc"]
+    marc.goto("/")
+    expect(marc.get_by_test_id("club-games")).to_contain_text(f"lea{tag}")
+    keep(marc, "fr-desktop-lobby")
+    marc.get_by_test_id("club-game-take").first.click()
+    marc.wait_for_url("**/g/*")
+
     # An announcement reaches marc's bell (rendered as text).
-    admin.reload()
+    admin.goto(f"/c/{slug}")
     admin.get_by_test_id("club-announce-text").fill("Tournoi jeudi <b>20h</b> !")
     admin.get_by_test_id("club-announce-send").click()
     expect(admin.get_by_test_id("club-announcements")).to_contain_text("Tournoi jeudi <b>20h</b> !")
     keep(admin, "en-desktop-admin")
-    marc = pages["marc"]
-    marc.reload()
+    marc.goto(f"/c/{slug}")
     marc.get_by_test_id("bell").click()
     expect(marc.get_by_test_id("bell-item-club")).to_contain_text("Tournoi jeudi <b>20h</b>")
     keep(marc, "fr-desktop-bell")
@@ -124,6 +144,8 @@ def test_a_club_walk(new_page: Any, shot: Any) -> None:
     expect(outsider.locator("[data-testid^=challenge-]")).to_have_count(0)
     assert outsider.request.post(f"/api/clubs/{slug}/announcements", data={"text": "spam"}).status == 403
     assert outsider.request.post(f"/api/clubs/{slug}/ladder/challenges", data={"defender": f"tom{tag}"}).status == 403
+    assert outsider.request.post(f"/api/tournaments/{tid}/signup").status == 403
+    expect(outsider.get_by_test_id("club-tournaments")).to_contain_text(f"Coupe du club {tag}")
     keep(outsider, "en-desktop-outsider")
     # The player page lists the player's clubs.
     outsider.goto(f"/p/tom{tag}")

@@ -24,6 +24,9 @@ def test_a_tournament_for_the_clubs_members_only(fast_client: TestClient) -> Non
     registered(outsider, "outsider")
     assert code_of(outsider.req("POST", f"/api/tournaments/{tid}/signup", 403)) == "not-member"
     m0.req("POST", f"/api/tournaments/{tid}/signup", 201)
+    # The club's page lists it.
+    assert [(x["id"], x["name"]) for x in outsider.req("GET", f"/api/clubs/{SLUG}", 200).json()["tournaments"]] == [
+        (tid, "Club cup")]
     # Open to all again: the outsider signs up.
     assert admin.req("PATCH", f"/api/tournaments/{tid}", 200, json={"club": None}).json()["settings"]["club"] is None
     outsider.req("POST", f"/api/tournaments/{tid}/signup", 201)

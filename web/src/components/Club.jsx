@@ -310,6 +310,19 @@ export function ClubPage({ slug, invite }) {
         </section>
       )}
       <ClubLadder club={club} version={version} onChange={reload} />
+      {club.tournaments.length > 0 && (
+        <section class="club-box">
+          <h3>{t("clubTournaments")}</h3>
+          <ul class="club-list" data-testid="club-tournaments">
+            {club.tournaments.map((x) => (
+              <li key={x.id}>
+                <a href={`${ROOT}t/${encodeURIComponent(x.id)}`}>{x.name}</a>
+                <span class="muted"> · {dateOf(x.at)}</span>
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
       <Members club={club} onChange={reload} onError={setError} />
       <GameList title={t("clubLive")} games={club.live} testid="club-live" />
       <GameList title={t("clubRecent")} games={club.recent} testid="club-recent" />

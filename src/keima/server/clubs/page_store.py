@@ -1,5 +1,6 @@
 """Storage of what a club's page shows besides its members and ladder: its members' games, its announcements
-(each told to the members' bells in the same transaction) and the lines of the FFG rating list proposed to its
+(each told to the members' bells in the same transaction), its tournaments, the challenges offered to its
+members only, and the lines of the FFG rating list proposed to its
 members. The club's other SQL is ``keima.server.clubs.store``.
 
 Blocking functions of a SQLAlchemy engine: call them from a thread.
@@ -23,6 +24,7 @@ from keima.server.storage import (
     game_players,
     games,
     players,
+    tournaments,
 )
 
 M, A, IM = club_members.c, club_announcements.c, club_imports.c
@@ -181,3 +183,13 @@ def _speed(clock: dict[str, Any]) -> str:
     # A clock of a day or more a move (or for the main time) is a correspondence game's.
     day = 86400
     return "correspondence" if max(float(clock.get("main") or 0), float(clock.get("per_move") or 0)) >= day else "live"
+
+
+def club_tournaments(engine: Engine, slug: str, limit: int = 20) -> list[dict[str, Any]]:
+    """The tournaments whose registration is for the club's members (``settings.club``), newest first:
+    ``{"id", "name", "at"}``."""
+    q = (sa.select(tournaments.c.id, tournaments.c.name, tournaments.c.created_at)
+         .where(tournaments.c.settings["club"].as_string() == slug)
+         .order_by(tournaments.c.created_at.desc()).limit(limit))
+    with engine.connect() as conn:
+        return [{"id": r.id, "name": r.name, "at": _utc(r.created_at).timestamp()} for r in conn.execute(q)]

@@ -34,6 +34,7 @@ from keima.server.clubs.schemas import (
     NewClub,
     PlayerClubsOut,
     RoleIn,
+    TournamentLine,
     YouOut,
 )
 from keima.server.edge import same_origin
@@ -155,13 +156,15 @@ async def _page(request: Request, slug: str, reader: Player | None) -> ClubOut:
     requests = [out(m) for m in everyone if m["role"] == "requested"] if role == "admin" else []
     live, recent = await run(pst.member_games, engine, club["id"])
     said = await run(pst.announcements, engine, club["id"])
+    held = await run(pst.club_tournaments, engine, club["slug"])
     proposal = None if reader is None else await run(pst.proposal, engine, club["id"], reader.id)
     you = YouOut(role=role, code=club["invite_code"] if role == "admin" else None, proposal=proposal)
     return ClubOut(slug=club["slug"], name=club["name"], code=club["code"], city=club["city"],
                    description=club["description"], link=club["link"],
                    ladder_settings=LadderSettings(**club["settings"]), members=members, requests=requests,
                    live=[GameLine(**g) for g in live], recent=[GameLine(**g) for g in recent],
-                   announcements=[AnnouncementOut(**a) for a in said], you=you)
+                   announcements=[AnnouncementOut(**a) for a in said],
+                   tournaments=[TournamentLine(**x) for x in held], you=you)
 
 
 @router.get("/api/clubs/{slug}", responses={200: {"model": ClubOut}, 404: {"model": ErrorBody}})

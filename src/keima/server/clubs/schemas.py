@@ -158,6 +158,14 @@ class AnnouncementOut(_Strict):
     text: str
 
 
+class TournamentLine(_Strict):
+    """A tournament for the club's members: its id, name and when it was made."""
+
+    id: str
+    name: str
+    at: float
+
+
 class YouOut(_Strict):
     """The reader in this club: ``role`` (null: not in it), the invitation ``code`` (admins only), the FFG line
     proposed to them (``proposal``)."""
@@ -169,7 +177,8 @@ class YouOut(_Strict):
 
 class ClubOut(_Strict):
     """``GET /api/clubs/{slug}``: the club, its members by rank (``requests`` for admins only), its members'
-    games in progress and recent results, its announcements, and the reader."""
+    games in progress and recent results, its announcements, its tournaments (registration for its members), and
+    the reader."""
 
     slug: str
     name: str
@@ -183,6 +192,7 @@ class ClubOut(_Strict):
     live: list[GameLine]
     recent: list[GameLine]
     announcements: list[AnnouncementOut]
+    tournaments: list[TournamentLine]
     you: YouOut
 
 
