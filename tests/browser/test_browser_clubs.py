@@ -16,6 +16,8 @@ from playwright.sync_api import expect
 
 from keima.tournament.rating_lists import RatedPlayer, ffg_line
 
+from .test_browser_accessibility import AXE, violations
+
 pytestmark = pytest.mark.browser
 #: Where the walk's screenshots are kept besides the suite's artifacts (looked at by hand).
 SHOTS = Path("/tmp/h46-shots")
@@ -41,9 +43,12 @@ def test_a_club_walk(new_page: Any, shot: Any) -> None:
         shutil.copy(path, SHOTS / path.name)
 
     admin = new_page()
+    admin.add_init_script(path=str(AXE))  # axe-core in every page the admin opens (the accessibility checks)
     register(admin, f"boss{tag}")
     admin.goto("/")
     admin.get_by_test_id("clubs-link").click()
+    admin.get_by_test_id("club-create").wait_for()
+    assert violations(admin) == [], "the clubs' list"
     admin.get_by_test_id("club-name").fill(f"Club de go de Grenoble {tag}")
     admin.get_by_test_id("club-code").fill(f"{tag[:2]}Gr")
     admin.get_by_test_id("club-city").fill("Grenoble")
@@ -58,6 +63,7 @@ def test_a_club_walk(new_page: Any, shot: Any) -> None:
     pages = {}
     for locale, width, name in people:
         p = new_page(locale=locale, width=width, height=860, touch=width < 500)
+        p.add_init_script(path=str(AXE))
         register(p, f"{name}{tag}")
         p.goto(link[link.index("/c/"):])
         p.get_by_test_id("club-join").click()
@@ -66,6 +72,10 @@ def test_a_club_walk(new_page: Any, shot: Any) -> None:
     lea = pages["lea"]
     expect(lea.get_by_test_id("club-ladder")).to_contain_text("Échelle")
     keep(lea, "fr-phone-member")
+    lea.goto("/c")
+    expect(lea.get_by_test_id("my-clubs")).to_contain_text(f"Club de go de Grenoble {tag}")
+    keep(lea, "fr-phone-list")
+    lea.goto(f"/c/{slug}")
 
     # The FFG list: the club's lines kept, one proposed to tom's account, who confirms it.
     admin.reload()
@@ -102,6 +112,7 @@ def test_a_club_walk(new_page: Any, shot: Any) -> None:
     expect(ladder.locator("li").nth(1)).to_contain_text(f"lea{tag}", timeout=20_000)
     expect(lea.get_by_test_id("club-ended")).to_contain_text("gagné par le challenger")
     keep(lea, "fr-phone-ladder")
+    assert violations(lea) == [], "a member's club page, French, phone"
 
     # A tournament for the members only, made from the tournament form; an outsider cannot sign up.
     admin.goto("/t")
@@ -120,6 +131,7 @@ def test_a_club_walk(new_page: Any, shot: Any) -> None:
     marc.goto("/")
     expect(marc.get_by_test_id("club-games")).to_contain_text(f"lea{tag}")
     keep(marc, "fr-desktop-lobby")
+    assert violations(marc) == [], "the lobby with the club's challenges"
     marc.get_by_test_id("club-game-take").first.click()
     marc.wait_for_url("**/g/*")
 
@@ -129,6 +141,7 @@ def test_a_club_walk(new_page: Any, shot: Any) -> None:
     admin.get_by_test_id("club-announce-send").click()
     expect(admin.get_by_test_id("club-announcements")).to_contain_text("Tournoi jeudi <b>20h</b> !")
     keep(admin, "en-desktop-admin")
+    assert violations(admin) == [], "an admin's club page"
     marc.goto(f"/c/{slug}")
     marc.get_by_test_id("bell").click()
     expect(marc.get_by_test_id("bell-item-club")).to_contain_text("Tournoi jeudi <b>20h</b>")

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 
 from keima.tournament.rating_lists import RatedPlayer, ffg_line
@@ -128,3 +129,21 @@ def test_ffg_list_lines_proposed_to_accounts_and_confirmed(fast_client: TestClie
     # A club without a code has nothing to import.
     admin.req("PATCH", BASE, 200, json={"code": None})
     assert admin.req("POST", f"{BASE}/imports", 422, json={"lines": text}).json()["error"]["field"] == "code"
+
+
+def test_a_game_that_cannot_be_made_leaves_the_challenge_open(fast_client: TestClient,
+                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    from keima.server.clubs import ladder_games
+    from keima.server.errors import Refused
+
+    async def broken(*args: Any) -> None:
+        raise Refused("not-found", "a player of this challenge is gone")
+
+    admin, (m0,), _ = club_with(fast_client, 1)
+    c = m0.req("POST", f"{BASE}/ladder/challenges", 201, json={"defender": "boss"}).json()["challenges"][0]
+    monkeypatch.setattr(ladder_games, "start", broken)
+    admin.req("POST", f"{BASE}/ladder/challenges/{c['id']}/accept", 404)
+    (c,) = admin.req("GET", f"{BASE}/ladder", 200).json()["challenges"]
+    assert (c["status"], c["game"]) == ("open", None)
+    monkeypatch.undo()
+    assert admin.req("POST", f"{BASE}/ladder/challenges/{c['id']}/accept", 200).json()["challenges"][0]["game"]

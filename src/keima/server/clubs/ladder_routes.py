@@ -85,7 +85,13 @@ async def accept(slug: str, cid: int, request: Request) -> Response:
     player, _ = await acting(request, club)
     gid = ladder_games.game_id_of(club["id"], cid)
     c = await run(st.answer, engine_of(request), club["id"], cid, player.id, True, gid, timesource.now_utc())
-    await ladder_games.start(request.app.state.hub, players_of(request), club, c["challenger"], c["defender"], gid)
+    try:
+        await ladder_games.start(request.app.state.hub, players_of(request), club, c["challenger"], c["defender"],
+                                 gid)
+    except Exception:
+        # No game, no challenge in play: it waits again for the defender (a retry makes the same game id).
+        await run(st.reopen, engine_of(request), club["id"], cid)
+        raise
     if club["settings"].get("speed") != "live":  # each player's time zone and vacation reach the game's clock
         away = away_of(request)
         for pid in (c["challenger"], c["defender"]):

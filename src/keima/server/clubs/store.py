@@ -313,3 +313,10 @@ def role_at(engine: Engine, slug: str, player_id: str) -> tuple[str, str | None]
             return None
         role = conn.execute(sa.select(M.role).where(M.club_id == club.id, M.player_id == player_id)).scalar()
     return club.name, role
+
+
+def reopen(engine: Engine, club_id: str, cid: int) -> None:
+    """An accepted challenge whose game could not be made is open again (its time unchanged)."""
+    with engine.begin() as conn:
+        conn.execute(club_challenges.update().where(CH.id == cid, CH.club_id == club_id, CH.status == "playing")
+                     .values(status="open", game_id=None))
