@@ -1,8 +1,8 @@
 """Clubs in Chromium (issue 46): an admin creates "Club de go de Grenoble" with code 38Gr, invites four players
 by the link (one on a phone, two in French), imports lines of the FFG list and one player confirms the line
 proposed to them, a ladder challenge is accepted and played to its result, a tournament is made for the members
-only, a game offered to the club from the lobby is taken by another member, an announcement reaches a member's
-bell; an outsider sees the public page and cannot act."""
+only, a game offered to the club from the lobby is taken by another member, two members are paired by an
+automatch for the club's members only, an announcement reaches a member's bell; an outsider sees the public page and cannot act."""
 
 from __future__ import annotations
 
@@ -146,6 +146,15 @@ def test_a_club_walk(new_page: Any, shot: Any) -> None:
     marc.get_by_test_id("bell").click()
     expect(marc.get_by_test_id("bell-item-club")).to_contain_text("Tournoi jeudi <b>20h</b>")
     keep(marc, "fr-desktop-bell")
+
+    # Automatch with the club's members only: tom waits, ann is paired with him (not with anyone else).
+    for p in (tom, ann):
+        p.goto("/")
+        p.get_by_test_id("automatch-club").select_option(slug)
+        p.get_by_test_id("automatch-start").click()
+    ann.wait_for_url("**/g/*")
+    tom.wait_for_url("**/g/*")
+    assert ann.url == tom.url
 
     # The outsider: the public page, no tools, every action refused.
     outsider = new_page()

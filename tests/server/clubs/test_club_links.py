@@ -1,9 +1,13 @@
 """Clubs in the rest of keima: a tournament whose registration is for a club's members only, and challenges
-offered to a club's members only (the lobby's "my clubs")."""
+offered to a club's members only (the lobby's "my clubs"), an automatch wait for a club's members only."""
 
 from __future__ import annotations
 
+import pytest
 from fastapi.testclient import TestClient
+
+from keima.ratings.ranks import rating_of_rank
+from keima.server.automatch.pairs import Entry, may_pair, pairs
 
 from ..accounts.test_players import Browser, registered
 from .helpers import club_with, code_of
@@ -56,3 +60,36 @@ def test_a_challenge_offered_to_the_club_only(fast_client: TestClient) -> None:
     state = m1.req("GET", f"/api/games/{offered['id']}", 200).json()
     assert state["you"] == ["W"] and state["players"]["B"]["name"] == "member0"
     assert admin.req("GET", "/api/me/club-games", 200).json()["games"] == []  # taken
+
+
+@pytest.mark.parametrize(("a", "b", "paired"), [
+    (None, None, True),
+    ("grenoble", "grenoble", True),
+    ("grenoble", None, False),     # a club's wait is not paired with the public queue
+    (None, "grenoble", False),
+    ("grenoble", "lyon", False),
+])
+def test_an_automatch_wait_for_a_club_pairs_within_the_club(a: str | None, b: str | None, paired: bool) -> None:
+    one = Entry(player_id="p1", name="p1", registered=True, rating=rating_of_rank("5k"), sizes=(9,), speed="live",
+                rules="french", handicap=False, since=0.0, club=a)
+    two = Entry(player_id="p2", name="p2", registered=True, rating=rating_of_rank("5k"), sizes=(9,), speed="live",
+                rules="french", handicap=False, since=0.0, club=b)
+    assert may_pair(one, two, 0.0) is paired
+    assert (pairs([one, two], 0.0) != []) is paired
+
+
+def test_an_automatch_game_with_the_clubs_members_only(fast_client: TestClient) -> None:
+    admin, (m0,), _ = club_with(fast_client, 1)
+    outsider = Browser(fast_client)
+    registered(outsider, "outsider")
+    body = {"sizes": [9], "speed": "live", "club": SLUG}
+    r = outsider.req("POST", "/api/automatch", 403, json=body)
+    assert code_of(r) == "not-member" and r.json()["error"]["field"] == "club"
+    assert outsider.req("POST", "/api/automatch", 404, json=body | {"club": "nowhere"}).json()["error"]["field"] \
+        == "club"
+    outsider.req("POST", "/api/automatch", 200, json={"sizes": [9], "speed": "live"})  # the public queue
+    assert m0.req("POST", "/api/automatch", 200, json=body).json()["game"] is None  # not paired with the outsider
+    gid = admin.req("POST", "/api/automatch", 200, json=body).json()["game"]
+    assert gid
+    names = {p["name"] for p in m0.req("GET", f"/api/games/{gid}", 200).json()["players"].values()}
+    assert names == {"boss", "member0"}

@@ -1,6 +1,6 @@
 // The lobby's "my clubs" (docs/clubs.md): the challenges offered to the members of the reader's clubs only, each
-// taken by its invitation link, and the form to offer one to a club; and the tournament form's choice of a club
-// whose members alone register. Shown to a registered player in a club only.
+// taken by its invitation link, and the form to offer one to a club; automatch's choice of a club's members only;
+// and the tournament form's choice of a club whose members alone register. Shown to a registered player in a club only.
 import { useEffect, useState } from "preact/hooks";
 import { ROOT, request } from "../api.js";
 import { clubApi } from "../clubApi.js";
@@ -95,6 +95,21 @@ export function ClubRestriction({ value, onChange, id }) {
       <select id={id} value={value || ""} onChange={(e) => onChange(e.currentTarget.value || null)} data-testid={id}>
         <option value="">{t("clubTournamentAll")}</option>
         {!known && value && <option value={value}>{value}</option>}
+        {clubs.map((c) => <option key={c.slug} value={c.slug}>{t("clubTournamentMembers", c.name)}</option>)}
+      </select>
+    </label>
+  );
+}
+
+/** Automatch's "with": anyone, or the members of one of the reader's clubs (nothing for a player in no club). */
+export function AutomatchClub({ value, onChange }) {
+  const clubs = useMyClubs().filter((c) => c.role !== "requested");
+  if (clubs.length === 0) return null;
+  return (
+    <label class="automatch-club">
+      {t("clubAutomatchWith")}{" "}
+      <select value={value || ""} onChange={(e) => onChange(e.currentTarget.value || null)} data-testid="automatch-club">
+        <option value="">{t("clubAutomatchAnyone")}</option>
         {clubs.map((c) => <option key={c.slug} value={c.slug}>{t("clubTournamentMembers", c.name)}</option>)}
       </select>
     </label>

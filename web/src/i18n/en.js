@@ -1095,6 +1095,8 @@ export const en = {
   clubTournamentAll: "open to all",
   clubTournamentMembers: (club) => `members of ${club} only`,
   clubTournaments: "Tournaments for the members",
+  clubAutomatchWith: "With",
+  clubAutomatchAnyone: "anyone",
   clubErrors: {
     "not-admin": "Only an admin of the club can do this.",
     "not-member": "Only a member of the club can do this.",

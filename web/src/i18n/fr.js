@@ -1103,6 +1103,8 @@ export const fr = {
   clubTournamentAll: "ouvertes à tous",
   clubTournamentMembers: (club) => `réservées aux membres de ${club}`,
   clubTournaments: "Tournois des membres",
+  clubAutomatchWith: "Avec",
+  clubAutomatchAnyone: "n’importe qui",
   clubErrors: {
     "not-admin": "Seul un administrateur du club peut faire cela.",
     "not-member": "Seul un membre du club peut faire cela.",

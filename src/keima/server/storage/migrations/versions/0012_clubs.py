@@ -1,5 +1,7 @@
-"""Clubs (issue 46): a club, its members and their ladder places, its ladder challenges, its announcements and the
-FFG rating-list lines proposed to its members and the challenges offered to its members only (keima.server.storage.clubs_tables, keima.server.clubs).
+"""Clubs (issue 46): a club, its members and their ladder places, its ladder challenges, its announcements, the
+FFG rating-list lines proposed to its members, the challenges offered to its members only
+(keima.server.storage.clubs_tables, keima.server.clubs), and an automatch wait for a club's members only
+(``automatch.club``).
 
 Revision ID: 0012_clubs
 Revises: 0011
@@ -88,8 +90,13 @@ def upgrade() -> None:
         sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
     )
     op.create_index("ix_club_games_club_id", "club_games", ["club_id", "created_at"])
+    # An automatch wait for a club's members only (keima.server.automatch.pairs: ``Entry.club``).
+    with op.batch_alter_table("automatch") as batch:
+        batch.add_column(sa.Column("club", sa.String(48), nullable=True))
 
 
 def downgrade() -> None:
+    with op.batch_alter_table("automatch") as batch:
+        batch.drop_column("club")
     for table in ("club_games", "club_imports", "club_announcements", "club_challenges", "club_members", "clubs"):
         op.drop_table(table)
