@@ -138,3 +138,36 @@ def test_a_player_page_lists_the_players_clubs(fast_client: TestClient) -> None:
         ("Club de go de Grenoble", "admin"), ("Go à Voiron", "admin")]
     assert [c["slug"] for c in m0.req("GET", "/api/players/MEMBER0/clubs", 200).json()["clubs"]] == [club["slug"]]
     assert m0.req("GET", "/api/players/nobody/clubs", 200).json()["clubs"] == []
+
+
+def test_hostile_inputs_get_a_4xx(fast_client: TestClient) -> None:
+    admin, (m0,), club = club_with(fast_client, 1)
+    probes: list[tuple[Browser, str, str, object]] = [
+        (admin, "POST", "/api/clubs", {"name": "\u202egro.og\u202c club"}),
+        (admin, "POST", "/api/clubs", {"name": "🐉" * 30}),
+        (admin, "POST", "/api/clubs", {"name": 12}),
+        (admin, "POST", "/api/clubs", ["not", "an", "object"]),
+        (admin, "POST", "/api/clubs", {"name": "Go Club X", "ladder": {"reach": 0}}),
+        (admin, "POST", "/api/clubs", {"name": "Go Club X", "city": "Line\nbreak"}),
+        (admin, "GET", "/api/clubs/%00%ff", None),
+        (admin, "GET", "/api/clubs/" + "x" * 5000, None),
+        (admin, "PATCH", BASE, {"ladder": {"days": 31}}),
+        (admin, "PATCH", BASE, {"unknown": 1}),
+        (admin, "PUT", f"{BASE}/members/%E2%80%AEboss", {"role": "admin"}),
+        (admin, "PUT", f"{BASE}/members/member0", {"role": "owner"}),
+        (m0, "POST", f"{BASE}/ladder/challenges", {"defender": ""}),
+        (m0, "POST", f"{BASE}/ladder/challenges/99999999999999999999/accept", None),
+        (m0, "POST", f"{BASE}/ladder/challenges/-1/accept", None),
+        (m0, "DELETE", f"{BASE}/ladder/challenges/abc", None),
+        (admin, "POST", f"{BASE}/imports", {"lines": "X" * 70}),
+        (admin, "PUT", f"{BASE}/imports/%2e%2e", {"account": "boss"}),
+        (m0, "POST", f"{BASE}/imports/1/answer", {"accept": "maybe"}),
+        (admin, "POST", f"{BASE}/announcements", {"text": "x" * 5000}),
+        (m0, "POST", f"{BASE}/games", {"size": 7}),
+        (admin, "POST", f"{BASE}/members", {"code": "x" * 500}),
+    ]
+    for who, method, url, body in probes:
+        r = who.req(method, url, None, **({} if body is None else {"json": body}))
+        assert 400 <= r.status_code < 500, (method, url, r.status_code, r.text)
+        assert "error" in r.json(), (method, url)
+    assert club["slug"] in BASE

@@ -9,9 +9,9 @@ account a line is proposed to answers.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Path, Request
 from fastapi.responses import Response
 
 from keima.server import timesource
@@ -38,6 +38,8 @@ from keima.tournament import rating_lists
 from keima.tournament.model import TournamentError, rank_text
 
 router = APIRouter()
+#: A challenge's id as a path: a positive number the database can hold (a larger one is 422, never a fault).
+ChallengeId = Annotated[int, Path(ge=1, le=2**53)]
 
 
 async def _ladder(request: Request, club: dict[str, Any]) -> LadderOut:
@@ -78,7 +80,7 @@ async def challenge(slug: str, body: ChallengeIn, request: Request) -> Response:
 
 
 @router.post("/api/clubs/{slug}/ladder/challenges/{cid}/accept", responses={200: {"model": LadderOut}, **ERRORS})
-async def accept(slug: str, cid: int, request: Request) -> Response:
+async def accept(slug: str, cid: ChallengeId, request: Request) -> Response:
     """The defender accepts: the ladder game is made (its id in the challenge's ``game``). 403 for anyone else,
     409 ``not-open`` for a challenge answered or past its time (then lost by the defender)."""
     club = await club_at(request, slug)
@@ -100,7 +102,7 @@ async def accept(slug: str, cid: int, request: Request) -> Response:
 
 
 @router.delete("/api/clubs/{slug}/ladder/challenges/{cid}", responses={200: {"model": LadderOut}, **ERRORS})
-async def withdraw(slug: str, cid: int, request: Request) -> Response:
+async def withdraw(slug: str, cid: ChallengeId, request: Request) -> Response:
     """The challenger withdraws an open challenge (nothing changes on the ladder)."""
     club = await club_at(request, slug)
     player, _ = await acting(request, club)
