@@ -4,7 +4,11 @@ player's clubs."""
 
 from __future__ import annotations
 
+import sqlalchemy as sa
 from fastapi.testclient import TestClient
+
+from keima.server.storage import emails, player_settings, players
+from keima.server.storage.store import make_engine
 
 from ..accounts.test_players import Browser, registered
 from .helpers import club_with, code_of
@@ -171,3 +175,21 @@ def test_hostile_inputs_get_a_4xx(fast_client: TestClient) -> None:
         assert 400 <= r.status_code < 500, (method, url, r.status_code, r.text)
         assert "error" in r.json(), (method, url)
     assert club["slug"] in BASE
+
+
+def test_an_announcement_is_mailed_by_the_members_choice(fast_client: TestClient, sqlite_url: str) -> None:
+    admin, (m0, m1), _ = club_with(fast_client, 2)
+    m0.req("PATCH", "/api/me", 200, json={"notify": {"club": "now"}})
+    m1.req("PATCH", "/api/me", 200, json={"notify": {"club": "off"}})
+    engine = make_engine(sqlite_url)
+    with engine.begin() as conn:  # both addresses confirmed (the confirmation link is the mailer's test)
+        for name in ("member0", "member1"):
+            pid = conn.execute(sa.select(players.c.id).where(players.c.name == name)).scalar_one()
+            conn.execute(player_settings.update().where(player_settings.c.player_id == pid)
+                         .values(email=f"{name}@example.org", email_verified=True))
+    admin.req("POST", f"{BASE}/announcements", 201, json={"text": "Tournoi jeudi"})
+    with engine.connect() as conn:
+        mailed = conn.execute(sa.select(emails.c.message, emails.c.player_id)).all()
+    engine.dispose()
+    assert len(mailed) == 1 and "member0@example.org" in mailed[0].message
+    assert "Tournoi jeudi" in mailed[0].message
