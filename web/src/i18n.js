@@ -153,7 +153,7 @@ export function errorWords(exc, what = null) {
   const known =
     (exc?.code === "invalid-request" && field === "name" && tn("fieldErrors", kept.test(message) ? "nameKept" : "nameRules")) ||
     (exc?.code === "invalid-request" && field && ["password", "new", "rank"].includes(field) && tn("fieldErrors", field)) ||
-    (exc?.code !== "invalid-request" && (tn("fieldErrors", exc?.code, message) || tn("modErrors", exc?.code)));
+    (exc?.code !== "invalid-request" && tn("fieldErrors", exc?.code, message));
   if (known) return known;
   // The server's sentences are English: a page in another language says its own words for the code (and the
   // field) and leaves the server's out, rather than mix two languages; the server's sentence stands alone only

@@ -22,6 +22,7 @@ import { MyMoves } from "./components/MyMoves.jsx";
 import "./moderation.css";
 import { StandingNote, useStanding } from "./components/FairPlay.jsx";
 import { ModerationPage } from "./components/Moderation.jsx";
+import { ClubList, ClubPage } from "./components/Club.jsx";
 import "./tournament.css";
 import { afterAction, myTurns, onScreen } from "./players.js";
 import { bareName } from "./components/game/names.js";
@@ -37,6 +38,9 @@ function currentRoute() {
   const player = /^p\/([^/]+)\/?$/.exec(rest);
   if (player) return { page: "player", name: decodeURIComponent(player[1]) };
   if (/^t\/?$/.test(rest)) return { page: "tournaments" };
+  if (/^c\/?$/.test(rest)) return { page: "clubs" };
+  const cmatch = /^c\/([^/]+)\/?$/.exec(rest);
+  if (cmatch) return { page: "club", id: decodeURIComponent(cmatch[1]), invite: new URLSearchParams(location.search).get("invite") };
   const tmatch = /^t\/([^/]+)\/?$/.exec(rest);
   if (tmatch) return { page: "tournament", id: decodeURIComponent(tmatch[1]) };
   const match = /^g\/([^/]+)\/?$/.exec(rest);
@@ -148,6 +152,11 @@ function App() {
               {tt("navLink")}
             </a>
           )}
+          {route.page !== "clubs" && (
+            <a href={`${ROOT}c`} class="button" data-testid="clubs-link">
+              {t("clubNavLink")}
+            </a>
+          )}
           <label class="lang">
             <span class="visually-hidden">{t("language")}</span>
             <select
@@ -177,6 +186,15 @@ function App() {
               setRoute(currentRoute());
             }}
           />
+        ) : route.page === "clubs" ? (
+          <ClubList
+            onOpen={(slug) => {
+              history.pushState(null, "", `${ROOT}c/${encodeURIComponent(slug)}`);
+              setRoute(currentRoute());
+            }}
+          />
+        ) : route.page === "club" ? (
+          <ClubPage slug={route.id} invite={route.invite} />
         ) : route.page === "tournament" ? (
           <TournamentPage id={route.id} />
         ) : route.page === "review" ? (

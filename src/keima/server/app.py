@@ -21,6 +21,10 @@ from fastapi import FastAPI
 from keima.server.accounts import ChatFlood, Limits, Mutes, Players, Standing, load_secret
 from keima.server.automatch import Matchmaker
 from keima.server.automatch import routes as automatch_routes
+from keima.server.clubs import SUBSCRIBER as CLUBS_SUBSCRIBER  # clubs (issue 46)
+from keima.server.clubs import challenge_routes as club_challenge_routes
+from keima.server.clubs import ladder_routes as club_ladder_routes
+from keima.server.clubs import routes as club_routes
 from keima.server.edge import DIST, BodyLimit, SecurityHeaders, content_security_policy, ui, unreachable
 from keima.server.edge import http as edge_http
 from keima.server.games import REMIND, WARN, AwaySettings, Chat, Hub, conditional_routes
@@ -59,11 +63,11 @@ log = logging.getLogger("keima.server")
 
 def make_hub(store: Store, pubsub: PubSub, **options: Any) -> Hub:
     """The process's ``Hub`` (``options``: its keyword arguments) with what every domain adds to the games: the
-    durable subscribers of their events (the players' records, ratings, tournament results, notifications, in
-    that order), the scheduler's jobs of ratings (``rated``) and notifications (``warn``, ``remind``), and the
+    durable subscribers of their events (the players' records, ratings, tournament results, notifications, the clubs'
+    ladder games, in that order), the scheduler's jobs of ratings (``rated``) and notifications (``warn``, ``remind``), and the
     rank a game shows beside a player who takes a seat (the ratings' ``with_shown_rank``)."""
     return Hub(store, pubsub, subscribers=[records.SUBSCRIBER, ratings_subscriber.SUBSCRIBER,
-                                           tournament_results.SUBSCRIBER, notify.SUBSCRIBER],
+                                           tournament_results.SUBSCRIBER, notify.SUBSCRIBER, CLUBS_SUBSCRIBER],
                handlers={ratings_subscriber.RATED: ratings_subscriber.rated_handler, WARN: notify.warn_handler,
                          REMIND: count_reminder.remind_handler},
                shown_ranks=with_shown_rank, **options)
@@ -168,6 +172,9 @@ def create_app(db_url: str | None = None, *, pubsub: PubSub | None = None, dist:
     app.include_router(mutes_routes.router)
     app.include_router(conditional_routes.router)
     app.include_router(moderation_routes.router)  # moderation (issue 47)
+    app.include_router(club_routes.router)  # clubs (issue 46)
+    app.include_router(club_ladder_routes.router)
+    app.include_router(club_challenge_routes.router)
     app.add_middleware(BodyLimit, larger={"/api/review": REVIEW_MAX_BODY,
                                           "/api/analysis": bot_review_routes.ANALYSIS_MAX_BODY,
                                           "/api/tournaments/import": tournament_routes.IMPORT_MAX})

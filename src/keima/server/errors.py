@@ -102,6 +102,15 @@ STATUS: dict[str, int] = {
     "corrupt-game": 500,
     "internal-error": 500,
     "storage-error": 503,
+    # -- clubs (issue 46)
+    "not-admin": 403,
+    "not-member": 403,
+    "already-member": 409,
+    "club-limit": 409,
+    "code-taken": 409,
+    "last-admin": 409,
+    "out-of-reach": 409,
+    "not-open": 409,
 }
 
 

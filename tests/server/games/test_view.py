@@ -63,7 +63,9 @@ def test_the_migrated_database_matches_the_live_tables(db_url: str) -> None:
             "game_outbox", "event_progress", "player_records", "scheduled_jobs", "ratings", "rating_history",
             "automatch", "rating_changes", "analyses",
             "tournaments", "tournament_directors", "tournament_accounts", "tournament_games", "tournament_log",
-            "player_settings", "notifications", "emails", "chat_mutes", "conditional_moves"}
+            "player_settings", "notifications", "emails", "chat_mutes", "conditional_moves",
+            # -- clubs (issue 46)
+            "clubs", "club_members", "club_challenges", "club_announcements", "club_imports", "club_games"}
     engine.dispose()
 
 

@@ -4,6 +4,7 @@
 // correspondence game needs no page: the panel says so, and "my games" shows the wait with its own Cancel
 // (`automatchWait`, the server's answer while waiting).
 import { useEffect, useState } from "preact/hooks";
+import { AutomatchClub } from "./ClubGames.jsx";
 import { ROOT, request } from "../api.js";
 import { useSignal } from "../hooks.js";
 import { errorWords, t } from "../i18n.js";
@@ -39,6 +40,7 @@ export function Automatch() {
   const [sizes, setSizes] = useState([9, 19]);
   const [speed, setSpeed] = useState("live");
   const [handicap, setHandicap] = useState(false);
+  const [club, setClub] = useState(null); // a club's members only (docs/clubs.md)
   const [since, setSince] = useState(null);
   const [now, setNow] = useState(Date.now());
   const [error, setError] = useState(null);
@@ -95,7 +97,7 @@ export function Automatch() {
     ev.preventDefault();
     setError(null);
     try {
-      const r = afterAction(await automatchApi.enter({ sizes, speed, rules: "french", handicap }));
+      const r = afterAction(await automatchApi.enter({ sizes, speed, rules: "french", handicap, ...(club ? { club } : {}) }));
       if (r.game) goTo(r.game);
       else {
         setSince(Date.now());
@@ -173,6 +175,7 @@ export function Automatch() {
             />
             {t("automatchHandicap")}
           </label>
+          <AutomatchClub value={club} onChange={setClub} />
           {(!player || player.guest) && <p class="note">{t("automatchGuest")}</p>}
           <button type="submit" disabled={!sizes.length} data-testid="automatch-start">
             {t("automatchStart")}

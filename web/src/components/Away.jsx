@@ -15,6 +15,7 @@ const KINDS = [
   "automatch",
   "tournament-round",
   "count-deadline",
+  "club",
 ];
 const PREFS = ["off", "now", "digest"];
 

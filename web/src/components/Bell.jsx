@@ -160,6 +160,8 @@ export function Bell({ player }) {
                 <li key={n.id} class={n.read ? "read" : "unread"} data-testid={`bell-item-${n.kind}`}>
                   {n.game ? (
                     <a href={`${ROOT}g/${encodeURIComponent(n.game)}`}>{n.text}</a>
+                  ) : n.club ? (
+                    <a href={`${ROOT}c/${encodeURIComponent(n.club)}`}>{n.text}</a>
                   ) : n.tournament ? (
                     <a href={`${ROOT}t/${encodeURIComponent(n.tournament)}`}>{n.text}</a>
                   ) : (

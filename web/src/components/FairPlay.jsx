@@ -8,11 +8,6 @@ import { errorWords, lang, t, tn } from "../i18n.js";
 import { me } from "../players.js";
 import { REASONS, modApi } from "../moderationApi.js";
 
-/** An error in the page's words: moderation's own codes first, then the page's usual ones. */
-export function modError(exc) {
-  return tn("modErrors", exc?.code) || errorWords(exc);
-}
-
 /** An ISO time in the reader's language, to the minute. */
 export function when(iso) {
   return iso ? new Date(iso).toLocaleString(lang.get(), { dateStyle: "medium", timeStyle: "short" }) : "";
@@ -29,7 +24,7 @@ export function ReportForm({ target, onDone, onCancel }) {
       await modApi.report({ ...target, reason, text });
       onDone();
     } catch (exc) {
-      setError(modError(exc));
+      setError(errorWords(exc));
     }
   }
   return (
@@ -78,7 +73,7 @@ export function PlayerFairPlay({ name }) {
       setNote(blocked ? t("modUnblocked", name) : t("modBlocked", name));
       setBlocked(!blocked);
     } catch (exc) {
-      setNote(modError(exc));
+      setNote(errorWords(exc));
     }
   }
   return (
@@ -110,7 +105,7 @@ export function BlockList({ onClose }) {
   const [blocks, setBlocks] = useState(null);
   const [error, setError] = useState(null);
   function load() {
-    modApi.blocks().then((r) => setBlocks(r.blocks)).catch((exc) => setError(modError(exc)));
+    modApi.blocks().then((r) => setBlocks(r.blocks)).catch((exc) => setError(errorWords(exc)));
   }
   useEffect(load, []);
   async function unblock(name) {
@@ -118,7 +113,7 @@ export function BlockList({ onClose }) {
       await modApi.unblock(name);
       load();
     } catch (exc) {
-      setError(modError(exc));
+      setError(errorWords(exc));
     }
   }
   return (
@@ -194,7 +189,7 @@ export function AbandonClaim({ game, you }) {
     try {
       await modApi.claim(game.id, outcome);
     } catch (exc) {
-      setError(modError(exc));
+      setError(errorWords(exc));
     }
   }
   return (

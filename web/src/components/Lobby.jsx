@@ -2,6 +2,7 @@
 // progress to watch, recently finished games, and the new-game form. The lists
 // come from the lobby socket (players.js) and change without a reload.
 import { Fragment } from "preact";
+import { ClubGames } from "./ClubGames.jsx";
 import { useEffect, useState } from "preact/hooks";
 import { ROOT, api } from "../api.js";
 import { useServerNow, useSignal } from "../hooks.js";
@@ -184,6 +185,7 @@ export function Lobby({ onCreated }) {
     <div class="lobby">
       <div class="lobby-lists">
         <Automatch />
+        <ClubGames />
         <Section
           id="lobby-open"
           title={t("lobbyOpen")}

@@ -3,10 +3,10 @@
 // not a moderator gets the server's 403 in words. Every name, reason and message is shown as text.
 import { useEffect, useState } from "preact/hooks";
 import { ROOT } from "../api.js";
-import { t, tn } from "../i18n.js";
+import { errorWords, t, tn } from "../i18n.js";
 import { modApi } from "../moderationApi.js";
 import { NameLink } from "./PlayerLink.jsx";
-import { modError, when } from "./FairPlay.jsx";
+import { when } from "./FairPlay.jsx";
 
 const ACTIONS = ["warn", "mute", "suspend", "ban", "rename", "lift", "annul", "dismiss"];
 const gameLink = (id) => <a href={`${ROOT}g/${encodeURIComponent(id)}`}>{id}</a>;
@@ -31,7 +31,7 @@ function ActionForm({ report, onDone }) {
       setReason("");
       onDone();
     } catch (exc) {
-      setError(modError(exc));
+      setError(errorWords(exc));
     }
   }
   return (
@@ -113,7 +113,7 @@ export function ModerationPage() {
   const [log, setLog] = useState([]);
   const [error, setError] = useState(null);
   function load() {
-    modApi.queue().then((r) => setQueue(r.reports)).catch((exc) => setError(modError(exc)));
+    modApi.queue().then((r) => setQueue(r.reports)).catch((exc) => setError(errorWords(exc)));
     modApi.signals().then((r) => setSignals(r.signals)).catch(() => {});
     modApi.log().then((r) => setLog(r.log)).catch(() => {});
   }

@@ -2,6 +2,7 @@
 // (filtered and paged by the server: docs/web-api.md, "Players' games and opponents") and the score
 // against each opponent.
 import { useEffect, useState } from "preact/hooks";
+import { PlayerClubs } from "./Club.jsx";
 import { ROOT, api } from "../api.js";
 import { useSignal } from "../hooks.js";
 import { errorWords, lang, num, pt, ptn, resultCode, t, tn } from "../i18n.js";
@@ -326,6 +327,7 @@ export function PlayerPage({ name }) {
       </section>
       <Games name={data.player.name} opponents={data.opponents} />
       <Opponents opponents={data.opponents} />
+      {data.player.kind !== "bot" && <PlayerClubs name={data.player.name} />}
     </div>
   );
 }

@@ -3,6 +3,7 @@
 // page, which sends only what changed. Once a round is paired the board, system, bar and floor are fixed
 // (the server says 409 and why); the page shows them fixed.
 import { useEffect, useState } from "preact/hooks";
+import { ClubRestriction } from "./ClubGames.jsx";
 import { request } from "../api.js";
 import { tn, tt } from "../i18n.js";
 import { ErrorNote } from "./ErrorNote.jsx";
@@ -163,6 +164,7 @@ function SettingsFields({ v, set, locked = [], prefix }) {
         {check("rated", tt("rated"))}
         {check("registration_open", tt("registrationOpen"))}
         {v.online && field("forfeit_minutes", et("forfeitMinutes"), number("forfeit_minutes", 1, 240))}
+        <ClubRestriction value={v.club ?? null} onChange={(club) => set({ club })} id={id("club")} />
       </fieldset>
     </>
   );

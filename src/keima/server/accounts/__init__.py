@@ -25,7 +25,7 @@ from keima.server.accounts.settings import Away, as_datetime, read, upsert
 
 # -- moderation (issue 47) --
 from keima.server.accounts.standing import Held, Standing, blocked_among, blocked_pair, read_held
-from keima.server.accounts.text import CHAT_MAX, clean_text, rank_words
+from keima.server.accounts.text import CHAT_MAX, clean_text, name_folds, rank_words, reserved_reason, visible
 
 __all__ = [
     "Away", "CHAT_MAX", "ChatFlood", "Limiter", "Limits", "Mutes", "Player", "Players",
@@ -35,4 +35,6 @@ __all__ = [
     "without_muted_delta", "without_muted_state",
     # -- moderation (issue 47) --
     "Held", "Standing", "blocked_among", "blocked_pair", "read_held",
+    # -- clubs (issue 46): club names are checked as player names are
+    "name_folds", "reserved_reason", "visible",
 ]

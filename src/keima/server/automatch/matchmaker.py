@@ -97,9 +97,11 @@ class Matchmaker:
         return await asyncio.get_running_loop().run_in_executor(None, fn, *args)
 
     # -- the player's requests -----------------------------------------------------------------------------
-    async def enter(self, player: Player, sizes: list[int], speed: str, rules: str, handicap: bool) -> str | None:
+    async def enter(self, player: Player, sizes: list[int], speed: str, rules: str, handicap: bool,
+                    club: str | None = None) -> str | None:
         """Put ``player`` in the queue and try to pair at once; returns the game when they were matched right
-        away, else None (they wait). Raises ``Refused`` ``invalid-request`` (422, ``field``) for a size, speed or
+        away, else None (they wait). ``club``: paired only with players waiting for the same club (whose
+        membership the caller checked). Raises ``Refused`` ``invalid-request`` (422, ``field``) for a size, speed or
         ruleset not offered, ``already-waiting`` (409) when the player is waiting already."""
         try:
             board_sizes, speed = automatch.check_request(sizes, speed)
@@ -114,7 +116,7 @@ class Matchmaker:
         rating = rating_game.initial(player.rank) if rated is None else rated[0]
         entry = automatch.Entry(player_id=player.id, name=player.name, registered=not player.guest,
                                 rating=rating.rating, sizes=board_sizes, speed=speed, rules=ruleset.name,
-                                handicap=handicap, since=self.clock())
+                                handicap=handicap, since=self.clock(), club=club)
         try:
             await self.hub.store.write(store_automatch.add(entry))
         except IntegrityError:

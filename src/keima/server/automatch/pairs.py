@@ -1,7 +1,8 @@
 """Automatch: which waiting players make a pair, and the game they get (pure: no I/O, no clock of its own).
 
 A waiting player (``Entry``) asks for a game by board size(s), speed and ruleset, with or without a handicap. Two
-entries may pair when they ask for the same speed and ruleset, share a board size, and their ratings are within
+entries may pair when they ask for the same speed and ruleset (and the same club, for a game offered to a club's
+members only), share a board size, and their ratings are within
 the window of *each*: a player's window is ``FIRST_WINDOW`` rank at first and widens by one rank every
 ``WIDEN_EVERY`` seconds of waiting, up to ``MAX_WINDOW`` ranks. Ranks are measured on the ratings' rank scale
 (``keima.ratings.ranks.rank_number``: the same distance at every level), so that "within one rank" means the same
@@ -61,6 +62,8 @@ class Entry:
     rules: str
     handicap: bool
     since: float
+    #: A club's address: paired only with another entry for the same club (its members only: the route checks).
+    club: str | None = None
 
 
 @dataclass(frozen=True)
@@ -97,7 +100,8 @@ def common_size(a: Entry, b: Entry) -> int | None:
 
 def may_pair(a: Entry, b: Entry, now: float) -> bool:
     """Whether ``a`` and ``b`` may be paired at time ``now`` (see the module docstring)."""
-    if a.player_id == b.player_id or a.speed != b.speed or a.rules != b.rules or common_size(a, b) is None:
+    if a.player_id == b.player_id or a.speed != b.speed or a.rules != b.rules or a.club != b.club \
+            or common_size(a, b) is None:
         return False
     return gap(a, b) <= min(window(now - a.since), window(now - b.since))
 
@@ -112,9 +116,9 @@ def pairs(entries: Iterable[Entry], now: float,
     reach = [window(now - e.since) for e in items]
     # Only entries of one speed and ruleset may pair; within each, scanned in rank order, each entry against the
     # next ones until they are beyond its window: n players cost n times the players within a few ranks.
-    groups: dict[tuple[str, str], list[int]] = {}
+    groups: dict[tuple[str, str, str | None], list[int]] = {}
     for k, e in enumerate(items):
-        groups.setdefault((e.speed, e.rules), []).append(k)
+        groups.setdefault((e.speed, e.rules, e.club), []).append(k)
     candidates: list[tuple[float, float, int, int]] = []
     for group in groups.values():
         group.sort(key=lambda k: numbers[k])

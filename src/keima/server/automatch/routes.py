@@ -7,6 +7,7 @@ in it is unrated (ratings belong to accounts, docs/ratings.md).
 
 from __future__ import annotations
 
+import asyncio
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Request, Response
@@ -15,6 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from keima.server.accounts import caller_player, is_https, players_of, set_session_cookie
 from keima.server.automatch.matchmaker import Matchmaker, waits_alone
 from keima.server.automatch.pairs import Entry
+from keima.server.clubs import role_at
 from keima.server.edge import same_origin
 from keima.server.errors import ErrorBody, Refused
 
@@ -35,6 +37,8 @@ class AutomatchIn(_Strict):
     speed: Annotated[str, Field(min_length=1, max_length=40)]
     rules: Annotated[str, Field(min_length=1, max_length=40)] = "french"
     handicap: bool = False
+    #: A club's address: a game with another member of that club only (the caller a member: 403 otherwise).
+    club: Annotated[str, Field(min_length=1, max_length=48)] | None = None
 
 
 class AutomatchOut(_Strict):
@@ -71,7 +75,14 @@ async def enter(body: AutomatchIn, request: Request) -> Response:
     player, cookie = await caller_player(request, make=True)
     assert player is not None
     await request.app.state.standing.check_play(player.id)  # a suspended player waits for no game
-    game = await matchmaker_of(request).enter(player, body.sizes, body.speed, body.rules, body.handicap)
+    if body.club is not None:
+        found = await asyncio.get_running_loop().run_in_executor(None, role_at, request.app.state.hub.store.engine,
+                                                                  body.club, player.id)
+        if found is None:
+            raise Refused("not-found", "no such club", field="club")
+        if found[1] not in ("admin", "member"):
+            raise Refused("not-member", "only the club's members wait for a game with its members", field="club")
+    game = await matchmaker_of(request).enter(player, body.sizes, body.speed, body.rules, body.handicap, body.club)
     out = AutomatchOut(waiting=False, game=game)
     if game is None:
         got = await matchmaker_of(request).status(player.id)

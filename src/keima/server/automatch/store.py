@@ -32,7 +32,7 @@ class Taken(Exception):
 def _entry(row: Any) -> Entry:
     return Entry(player_id=row.player_id, name=row.name, registered=bool(row.registered), rating=float(row.rating),
                  sizes=tuple(int(s) for s in row.sizes), speed=row.speed, rules=row.rules,
-                 handicap=bool(row.handicap), since=float(row.since))
+                 handicap=bool(row.handicap), since=float(row.since), club=row.club)
 
 
 def add(entry: Entry) -> Op:
@@ -45,7 +45,7 @@ def add(entry: Entry) -> Op:
         conn.execute(automatch.insert().values(
             player_id=entry.player_id, name=entry.name, registered=entry.registered, rating=entry.rating,
             sizes=list(entry.sizes), speed=entry.speed, rules=entry.rules, handicap=entry.handicap,
-            since=entry.since, game_id=None, matched_at=None))
+            since=entry.since, game_id=None, matched_at=None, club=entry.club))
 
     return op
 

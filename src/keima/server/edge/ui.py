@@ -45,6 +45,12 @@ def router(web_root: Path) -> APIRouter:
     async def tournament_pages(tournament_id: str = "") -> Response:
         return _index(web_root)
 
+    # Clubs (issue 46): the list and a club's page.
+    @router.get("/c", include_in_schema=False)
+    @router.get("/c/{slug}", include_in_schema=False)
+    async def club_pages(slug: str = "") -> Response:
+        return _index(web_root)
+
     @router.get("/{path:path}", include_in_schema=False)
     async def asset(path: str) -> Response:
         if path.startswith("api/"):

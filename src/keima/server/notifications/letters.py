@@ -218,6 +218,9 @@ class Letter:
                     section.link = (mail_words.body_words(lang)["open"], f"{self.public_url}/g/{quote(game)}")
                     if section.facts is not None and sum(1 for s in out if s.picture) < MAX_PICTURES:
                         section.picture = f"board{len(out)}.{quote(game)}@{host}"
+                elif (item.get("data") or {}).get("club"):
+                    section.link = (lines.words(lang)["open-club"],
+                                    f"{self.public_url}/c/{quote(str(item['data']['club']))}")
                 elif (item.get("data") or {}).get("tournament"):
                     section.link = (lines.words(lang)["open-tournament"],
                                     f"{self.public_url}/t/{quote(str(item['data']['tournament']))}")

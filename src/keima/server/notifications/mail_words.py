@@ -61,7 +61,8 @@ _PARTS: dict[str, dict[str, tuple[str, str]]] = {
            "game-finished": ("{n} game over", "{n} games over"),
            "clock-low": ("{n} clock running low", "{n} clocks running low"),
            "automatch": ("{n} automatch game", "{n} automatch games"),
-           "tournament-round": ("{n} tournament round", "{n} tournament rounds")},
+           "tournament-round": ("{n} tournament round", "{n} tournament rounds"),
+           "club": ("{n} club announcement", "{n} club announcements")},
     "fr": {"your-turn": ("à vous de jouer dans {n} partie", "à vous de jouer dans {n} parties"),
            "challenge-accepted": ("{n} partie acceptée", "{n} parties acceptées"),
            "undo-request": ("{n} demande de reprise", "{n} demandes de reprise"),
@@ -69,7 +70,8 @@ _PARTS: dict[str, dict[str, tuple[str, str]]] = {
            "game-finished": ("{n} partie terminée", "{n} parties terminées"),
            "clock-low": ("{n} pendule qui s’épuise", "{n} pendules qui s’épuisent"),
            "automatch": ("{n} partie d’appariement automatique", "{n} parties d’appariement automatique"),
-           "tournament-round": ("{n} ronde de tournoi", "{n} rondes de tournoi")},
+           "tournament-round": ("{n} ronde de tournoi", "{n} rondes de tournoi"),
+           "club": ("{n} annonce de club", "{n} annonces de club")},
 }
 
 _BODY: dict[str, dict[str, str]] = {

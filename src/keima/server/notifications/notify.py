@@ -13,12 +13,14 @@ transaction that records its progress, so each event notifies exactly once whate
 - ``count-deadline``: a day before a correspondence game's marking stands by default, to each player who has not
   accepted it (the scheduler's ``remind`` job, ``keima.server.notifications.count_reminder``).
 
-Two kinds come from elsewhere, in the transaction of what they tell:
+Three kinds come from elsewhere, in the transaction of what they tell:
 
 - ``automatch``: automatch made a game for the player (``keima.server.automatch.matchmaker``: ``matched``, written by the
   process whose claim of the pair won, so once);
 - ``tournament-round``: a round of a tournament the player's account plays in was paired or started
-  (``keima.server.tournaments.store``: ``round_notices``, once per player, tournament, round and action).
+  (``keima.server.tournaments.store``: ``round_notices``, once per player, tournament, round and action);
+- ``club``: an admin of a club the player is a member of posted an announcement
+  (``keima.server.clubs.page_store.announce``, once per member and announcement).
 
 Live games notify only ``challenge-accepted`` and ``game-finished``: their players are at the board.
 
@@ -53,9 +55,9 @@ log = logging.getLogger("keima.server")
 
 NAME = "notifications"
 Kind = Literal["your-turn", "challenge-accepted", "undo-request", "chat", "game-finished", "clock-low", "automatch",
-               "tournament-round", "count-deadline", "moderation"]
+               "tournament-round", "count-deadline", "moderation", "club"]
 KINDS: tuple[Kind, ...] = ("your-turn", "challenge-accepted", "undo-request", "chat", "game-finished", "clock-low",
-                           "automatch", "tournament-round", "count-deadline")
+                           "automatch", "tournament-round", "count-deadline", "club")
 Pref = Literal["off", "now", "digest"]
 #: What a player is sent by email until they choose (docs/correspondence.md).
 DEFAULT_PREFS: dict[str, Pref] = {"your-turn": "now", "challenge-accepted": "now", "undo-request": "digest",
@@ -66,7 +68,9 @@ DEFAULT_PREFS: dict[str, Pref] = {"your-turn": "now", "challenge-accepted": "now
                                   # A round's pairing and start time matter days ahead: said at once.
                                   "tournament-round": "now",
                                   # The marking stands by default a day later: said at once.
-                                  "count-deadline": "now"}
+                                  "count-deadline": "now",
+                                  # A club's announcement (issue 46): news, not a move to make; the day's digest.
+                                  "club": "digest"}
 ACTIVE_S = 300.0  # a page visible this recently: the player is here, no email
 DIGEST_HOUR = 18  # the day's digest goes at 18:00 in the player's time zone
 #: The event types this subscriber reads (``keima.server.games.events.durable_types``).

@@ -51,6 +51,7 @@ async def list_notifications(request: Request, unread: bool | None = Query(defau
     out = NotificationsOut(notifications=[
         NotificationOut(id=r["id"], kind=r["kind"], game=r["game"], text=mail_words.subject(r, lang), at=r["at"],
                         read=r["read"], tournament=(r["data"] or {}).get("tournament"),
+                        club=(r["data"] or {}).get("club"),
                         opponent=_name((r["data"] or {}).get("opponent")),
                         size=r["size"] if isinstance(r["size"], int) else None,
                         color=r["color"] if r["color"] in ("B", "W") else None,

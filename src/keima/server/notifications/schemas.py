@@ -11,7 +11,7 @@ NotifyPref = Literal["off", "now", "digest"]
 
 
 NotifyKind = Literal["your-turn", "challenge-accepted", "undo-request", "chat", "game-finished", "clock-low",
-                     "automatch", "tournament-round", "count-deadline"]
+                     "automatch", "tournament-round", "count-deadline", "club"]
 
 
 
@@ -21,7 +21,7 @@ class _Strict(BaseModel):
 class NotificationOut(_Strict):
     """One notification: its ``kind``, ``game`` (or null), ``text`` in the reader's language, ``at`` (Unix, when
     the newest of its kind and game came); ``tournament``: the tournament of a ``tournament-round`` notification
-    (else null); for a game's: ``opponent`` (a name), ``size`` (the board) and ``color`` (the reader's, ``B``/``W``),
+    (else null), ``club`` the club of a ``club`` notification; for a game's: ``opponent`` (a name), ``size`` (the board) and ``color`` (the reader's, ``B``/``W``),
     each null when unknown; ``count``: how many chat messages it stands for (1 for other kinds); ``moves``: the
     game's number of moves now, ``left``: the reader's seconds left while their clock runs (else null)."""
 
@@ -32,6 +32,8 @@ class NotificationOut(_Strict):
     at: float
     read: bool
     tournament: str | None = None
+    #: The club of a ``club`` notification (its address, /c/<club>), else null.
+    club: str | None = None
     opponent: str | None = None
     size: int | None = None
     color: Literal["B", "W"] | None = None

@@ -7,6 +7,16 @@ from __future__ import annotations
 
 from keima.server.storage import queues
 
+# -- clubs (issue 46)
+from keima.server.storage.clubs_tables import (
+    club_announcements,
+    club_challenges,
+    club_games,
+    club_imports,
+    club_members,
+    clubs,
+)
+
 # -- moderation (issue 47) --
 from keima.server.storage.moderation_tables import (
     abandonments,
@@ -62,4 +72,6 @@ __all__ = [
     "tournament_accounts", "tournament_directors", "tournament_games", "tournament_log", "tournaments",
     # -- moderation (issue 47) --
     "abandonments", "annulled_games", "blocks", "moderation_log", "moderators", "player_standing", "reports",
+    # -- clubs (issue 46)
+    "club_announcements", "club_challenges", "club_games", "club_imports", "club_members", "clubs",
 ]

@@ -132,6 +132,8 @@ automatch = sa.Table(
     sa.Column("since", sa.Float, nullable=False),
     sa.Column("game_id", sa.String(32), nullable=True),
     sa.Column("matched_at", sa.Float, nullable=True),
+    # -- clubs (issue 46, revision 0013_clubs): a wait for a game with the members of this club only (its slug).
+    sa.Column("club", sa.String(48), nullable=True),
 )
 # How a rated game changed each player's rating (points, Black and White), written with the ratings.
 rating_changes = sa.Table(

@@ -21,6 +21,7 @@ from fastapi.responses import Response
 from keima.ratings import ranks
 from keima.server import timesource
 from keima.server.accounts import Player, name_key, players_of
+from keima.server.clubs import role_at
 from keima.server.edge import same_origin
 from keima.server.errors import ErrorBody, Refused, quote
 from keima.server.games import Hub
@@ -204,6 +205,18 @@ def _player_out(p: TPlayer, s: st.Stored, names: dict[str, str],
 
 
 # -- creating ----------------------------------------------------------------------------------------------------
+async def _club_of(request: Request, slug: str, player_id: str, *, admin: bool = True) -> str | None:
+    """``player_id``'s role in the club at ``slug`` (404 naming ``club`` when there is none); with ``admin``, only
+    an admin of the club restricts a tournament to its members (403 ``not-admin``)."""
+    found = await _run(role_at, _hub(request).store.engine, slug, player_id)
+    if found is None:
+        raise Refused("not-found", f"no club {quote(slug)}", field="club")
+    if admin and found[1] != "admin":
+        raise Refused("not-admin", "only an admin of the club restricts a tournament to its members", field="club")
+    role: str | None = found[1]
+    return role
+
+
 def _new_tournament(body: NewTournament) -> Tournament:
     system = System.MCMAHON if body.system == "mcmahon" else System.SWISS
     day = body.begin_date or timesource.now_utc().date().isoformat()
@@ -212,7 +225,7 @@ def _new_tournament(body: NewTournament) -> Tournament:
     t = Tournament(general=general, handicap=settings_of.handicap_for(system, body.size),
                    criteria=DEFAULT_CRITERIA[system], pairing=PairingParameters.for_system(system))
     # The form's values over the defaults, by the rules of a change (``settings.apply``).
-    values = body.model_dump(exclude={"clock", "rated", "registration_open", "forfeit_minutes"})
+    values = body.model_dump(exclude={"clock", "rated", "registration_open", "forfeit_minutes", "club"})
     values["begin_date"], values["end_date"] = day, values["end_date"] or day
     return settings_of.apply(t, values)
 
@@ -230,9 +243,11 @@ async def _create(request: Request, t: Tournament, settings: dict[str, Any], act
 @router.post("/api/tournaments", status_code=201, responses={201: {"model": TournamentOut}, **_errors})
 async def create_tournament(body: NewTournament, request: Request) -> Response:
     """Create a tournament directed by the caller, a registered player (401 without a session, 403 a guest)."""
+    if body.club is not None:
+        await _club_of(request, body.club, (await _caller(request, registered=True)).id)
     settings = ops.new_settings(online=body.online, rated=body.rated,
                                 registration_open=body.registration_open, forfeit_minutes=body.forfeit_minutes,
-                                clock=None if body.clock is None else body.clock.model_dump())
+                                clock=None if body.clock is None else body.clock.model_dump(), club=body.club)
     return await _create(request, _new_tournament(body), settings, "create", {"name": body.name})
 
 
@@ -299,6 +314,8 @@ async def patch_tournament(tid: str, body: TournamentPatch, request: Request) ->
     """Change the settings (``TournamentPatch``): what a paired round forbids is refused with 409 and a sentence
     saying why (``keima.server.tournaments.settings``)."""
     patch = body.model_dump(exclude_unset=True)
+    if patch.get("club") is not None:
+        await _club_of(request, patch["club"], (await _caller(request)).id)
     if "clock" in patch and body.clock is not None:
         patch["clock"] = body.clock.model_dump()
     return await _answer(request, await _change(request, tid, settings_of.update(patch)))
@@ -370,6 +387,9 @@ async def sign_up(tid: str, request: Request, body: SignUpIn | None = None) -> R
     The rank is the one keima shows for the account: its rating's once it has played a rated game (or declared a
     rank, which starts its rating), else 20k, as a director would guess for a player nobody knows."""
     me = await _caller(request, registered=True)
+    club = (await _stored(request, tid)).settings.get("club")
+    if club and await _club_of(request, club, me.id, admin=False) not in ("admin", "member"):
+        raise Refused("not-member", "registration is for the members of the tournament's club: join it first")
     form = body or SignUpIn()
     rated = await _run(ratings_subscriber.rating_of, _hub(request).store.engine, me.id)
     shown = ranks.rank_label(rated[0].rating) if rated is not None else me.rank

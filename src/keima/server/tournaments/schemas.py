@@ -79,6 +79,8 @@ class _Settings(_Strict):
     fischer_seconds: Seconds | None = None
     #: The placement criteria in order (OpenGotha's names: MMS, SOSM, SOSOSM, NBW, SOSW...).
     criteria: Criteria | None = None
+    #: Registration for the members of this club only (its address, /c/<club>; null: open to all).
+    club: Annotated[str, Field(min_length=1, max_length=48)] | None = None
 
 
 class NewTournament(_Settings):
@@ -325,6 +327,7 @@ class SettingsOut(_Strict):
     fischer_seconds: int
     criteria: list[str]
     locked: list[str]
+    club: str | None = None
 
 
 class YouOut(_Strict):

@@ -35,7 +35,7 @@ from keima.tournament.model import (
 )
 
 #: The server's own settings (the rest are the engine's, in the tournament's OpenGotha file).
-SERVER_KEYS = ("online", "rated", "registration_open", "forfeit_minutes", "clock")
+SERVER_KEYS = ("online", "rated", "registration_open", "forfeit_minutes", "clock", "club")
 
 #: The handicap ceiling of a McMahon tournament per board size: a stone on a small board is worth several ranks,
 #: so that the 19x19 ceiling (9) would give a 7-stone 9x9 table between ranks 8 apart.
@@ -185,7 +185,7 @@ def out(t: Tournament, settings: dict[str, Any]) -> dict[str, Any]:
         "no_handicap_above": rank_text(hd.no_handicap_above).lower(),
         "main_time": g.basic_time, "overtime": OVERTIME_NAMES[g.time_system], "byoyomi_seconds": g.byo_yomi_time,
         "canadian_stones": g.canadian_moves, "canadian_seconds": g.canadian_time, "fischer_seconds": g.fischer_time,
-        "criteria": list(t.criteria), "locked": locked_now(t),
+        "criteria": list(t.criteria), "locked": locked_now(t), "club": settings.get("club"),
     }
 
 
