@@ -21,6 +21,8 @@ from fastapi import FastAPI
 from keima.server.accounts import ChatFlood, Limits, Mutes, Players, load_secret
 from keima.server.automatch import Matchmaker
 from keima.server.automatch import routes as automatch_routes
+from keima.server.boards import BOARDS_MAX_BODY, Boards
+from keima.server.boards import routes as board_routes
 from keima.server.edge import DIST, BodyLimit, SecurityHeaders, content_security_policy, ui, unreachable
 from keima.server.edge import http as edge_http
 from keima.server.games import REMIND, WARN, AwaySettings, Chat, Hub, conditional_routes
@@ -131,12 +133,14 @@ def create_app(db_url: str | None = None, *, pubsub: PubSub | None = None, dist:
         mailer = Mailer(engine, smtp, public_url or "http://localhost:8000", app.state.players.sign)
         app.state.mailer = mailer
         mailer.start()
+        app.state.boards = Boards(engine, store.write)
         gc.callbacks.append(hub.gc_pauses.observe)
         try:
             yield
         finally:
             gc.callbacks.remove(hub.gc_pauses.observe)
             await matchmaker.close()
+            await app.state.boards.close()
             reviews.close()
             await mailer.close()
             await hub.close()
@@ -162,9 +166,11 @@ def create_app(db_url: str | None = None, *, pubsub: PubSub | None = None, dist:
     app.include_router(notification_routes.router)
     app.include_router(mutes_routes.router)
     app.include_router(conditional_routes.router)
+    app.include_router(board_routes.router)
     app.add_middleware(BodyLimit, larger={"/api/review": REVIEW_MAX_BODY,
                                           "/api/analysis": bot_review_routes.ANALYSIS_MAX_BODY,
-                                          "/api/tournaments/import": tournament_routes.IMPORT_MAX})
+                                          "/api/tournaments/import": tournament_routes.IMPORT_MAX,
+                                          "/api/boards": BOARDS_MAX_BODY})
     app.add_middleware(SecurityHeaders, csp=content_security_policy(web_root))
 
     edge_http.install(app)
