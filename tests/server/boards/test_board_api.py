@@ -209,7 +209,7 @@ def test_review_together_opens_a_finished_game_with_both_players_in_control(peop
     act(t.c, gid, g["seat"]["token"], {"type": "play", "move": "E5"})
     act(t.c, gid, joined["seat"]["token"], {"type": "resign"})
     b = t.req("POST", "/api/boards", 201, json={"game": gid})
-    assert b["tree"]["nodes"][1]["move"] == {"color": "B", "vertex": "E5"}
+    assert b["tree"]["nodes"][1]["move"] == {"color": "B", "vertex": "E5"} and b["cursor"] == 1
     assert b["title"] == "ann - bob" and b["info"]["RE"] == "B+R"
     assert {p["name"] for p in b["controllers"]} == {"ann", "bob"}
     assert bob.op(b["id"], 0, {"type": "select", "node": 0})["version"] == 1

@@ -59,7 +59,7 @@ def test_ops_on_the_socket_are_acked_after_their_delta_and_checked_each_time(peo
         aw.receive_json()
         tw.send_json({"type": "op", "id": "m1", "version": 0,
                       "op": {"type": "node", "parent": 0, "move": {"color": "B", "vertex": "E5"}}})
-        assert tw.receive_json()["type"] == "delta"
+        assert until(tw, "delta")["to"] == 1
         assert tw.receive_json() == {"type": "ack", "id": "m1", "version": 1}
         assert aw.receive_json()["to"] == 1
         # Ann is not in control: refused, every time.
@@ -132,6 +132,23 @@ def test_the_lobby_lists_live_public_boards_only(people: dict[str, As]) -> None:
         h.receive_json()
         listed = ann.req("GET", "/api/boards")["boards"]
         assert [b["id"] for b in listed] == [public] and listed[0]["watchers"] == 1
+
+
+def test_the_owner_is_told_who_watches(people: dict[str, As]) -> None:
+    t, ann, nobody = people["teacher"], people["ann"], people["nobody"]
+    bid = board(t)
+    with t.ws(bid) as tw:
+        tw.receive_json()
+        assert until(tw, "people")["people"] == [{"id": t.id, "name": "teacher"}]
+        with ann.ws(bid) as aw, nobody.ws(bid) as nw:
+            aw.receive_json()
+            nw.receive_json()
+            names = lambda: {p["name"] for p in until(tw, "people")["people"]}  # noqa: E731
+            while (seen := names()) == {"teacher"}:
+                pass
+            assert seen == {"teacher", "ann"}  # a socket without a player is nobody to name
+        while (seen := names()) != {"teacher"}:
+            assert seen == {"teacher", "ann"}
 
 
 def test_an_unknown_board_closes_the_socket(people: dict[str, As]) -> None:

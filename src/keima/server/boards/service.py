@@ -187,6 +187,7 @@ class Boards:
         self.watchers.setdefault(board.id, set()).add(watcher)
         if watcher.player_id is not None and name is not None:
             board.names[watcher.player_id] = name
+        self._tell_people(board.id)
 
     def unwatch(self, board_id: str, watcher: Watcher) -> None:
         """Remove a socket."""
@@ -195,6 +196,19 @@ class Boards:
             ws.discard(watcher)
             if not ws:
                 del self.watchers[board_id]
+        self._tell_people(board_id)
+
+    def _tell_people(self, board_id: str) -> None:
+        """Tell the owner's sockets who watches (the players, each once): whom control can be given to."""
+        board = self.live.get(board_id)
+        ws = self.watchers.get(board_id, set())
+        if board is None:
+            return
+        ids = sorted({w.player_id for w in ws if w.player_id is not None})
+        text = dumps({"type": "people", "people": [board.person(i) for i in ids]})
+        for w in ws:
+            if w.player_id == board.owner:
+                w.notice(text)
 
     # -- storing -----------------------------------------------------------------------------------------------
     async def _save_later(self) -> None:
