@@ -19,6 +19,7 @@ import { Review } from "./components/Review.jsx";
 import { PlayerPage } from "./components/PlayerPage.jsx";
 import { TournamentList, TournamentPage } from "./components/Tournament.jsx";
 import { MyMoves } from "./components/MyMoves.jsx";
+import { DemoBoard } from "./components/DemoBoard.jsx";
 import "./tournament.css";
 import { afterAction, myTurns, onScreen } from "./players.js";
 import { bareName } from "./components/game/names.js";
@@ -35,6 +36,8 @@ function currentRoute() {
   if (/^t\/?$/.test(rest)) return { page: "tournaments" };
   const tmatch = /^t\/([^/]+)\/?$/.exec(rest);
   if (tmatch) return { page: "tournament", id: decodeURIComponent(tmatch[1]) };
+  const demo = /^d\/([^/]+)\/?$/.exec(rest);
+  if (demo) return { page: "demo", id: decodeURIComponent(demo[1]) };
   const match = /^g\/([^/]+)\/?$/.exec(rest);
   if (match) {
     const invite = new URLSearchParams(location.search).get("invite");
@@ -178,6 +181,8 @@ function App() {
           <PositionTool />
         ) : route.page === "player" ? (
           <PlayerPage name={route.name} />
+        ) : route.page === "demo" ? (
+          <DemoBoard id={route.id} />
         ) : route.page === "game" ? (
           <GameView gameId={route.id} inviteCode={route.invite} />
         ) : (
