@@ -66,7 +66,7 @@ class Boards:
         self.watchers: dict[str, set[Watcher]] = {}
         self._loading: dict[str, asyncio.Lock] = {}
         self._dirty: set[str] = set()
-        self._saver: asyncio.Task[None] | None = None
+        self._savers: dict[str, asyncio.Task[None]] = {}  # board id -> its write, SAVE_DELAY after a change
         self._ops: dict[tuple[str, str], deque[float]] = {}
 
     # -- reading -----------------------------------------------------------------------------------------------
@@ -158,8 +158,8 @@ class Boards:
         for w in list(self.watchers.get(board.id, ())):
             w.offer(board.version, text)
         self._dirty.add(board.id)
-        if self._saver is None or self._saver.done():
-            self._saver = asyncio.get_running_loop().create_task(self._save_later())
+        if board.id not in self._savers:
+            self._savers[board.id] = asyncio.get_running_loop().create_task(self._save_later(board.id))
 
     def answer(self, board: LiveBoard, pid: str, point: Any) -> str:
         """A watcher's answer to the open question; those in control see the answers at once."""
@@ -211,22 +211,30 @@ class Boards:
                 w.notice(text)
 
     # -- storing -----------------------------------------------------------------------------------------------
-    async def _save_later(self) -> None:
-        await asyncio.sleep(SAVE_DELAY)
-        await self.flush()
+    # Each board has its own timer, so that the writes of many live boards spread over time: one write of every
+    # board at once held the event loop long enough to show in the watchers' latency (bench/boards_fanout.py).
+    async def _save_later(self, board_id: str) -> None:
+        try:
+            await asyncio.sleep(SAVE_DELAY)
+        finally:
+            self._savers.pop(board_id, None)
+        await self._save(board_id)
+
+    async def _save(self, board_id: str) -> None:
+        board = self.live.get(board_id)
+        if board is not None and board_id in self._dirty:
+            self._dirty.discard(board_id)
+            await self._write(store.save(board_id, board.version, board.data(), timesource.now_utc()))
 
     async def flush(self) -> None:
         """Write every board changed since its last write."""
-        dirty, self._dirty = self._dirty, set()
-        for bid in dirty:
-            board = self.live.get(bid)
-            if board is not None:
-                await self._write(store.save(bid, board.version, board.data(), timesource.now_utc()))
+        for bid in list(self._dirty):
+            await self._save(bid)
 
     async def close(self) -> None:
         """Write what is left (the process stops)."""
-        if self._saver is not None:
-            self._saver.cancel()
+        for task in list(self._savers.values()):
+            task.cancel()
         await self.flush()
 
 
