@@ -157,3 +157,21 @@ def test_an_unknown_board_closes_the_socket(people: dict[str, As]) -> None:
 
     with pytest.raises(WebSocketDisconnect), people["ann"].ws("nope") as ws:
         ws.receive_json()
+
+
+def test_a_board_nobody_watches_leaves_memory_and_comes_back_from_the_database(
+        people: dict[str, As], monkeypatch: Any) -> None:
+    from keima.server.boards import service
+
+    from ..helpers import wait_for
+
+    monkeypatch.setattr(service, "IDLE_KEEP", 0.05)
+    t = people["teacher"]
+    bid = board(t)
+    t.op(bid, 0, {"type": "node", "parent": 0, "move": {"color": "B", "vertex": "E5"}})
+    live = t.c.app.state.boards.live  # type: ignore[attr-defined]
+    with t.ws(bid) as ws:
+        ws.receive_json()
+    wait_for(lambda: bid not in live, timeout=10)
+    back = t.req("GET", f"/api/boards/{bid}")
+    assert back["version"] == 1 and back["tree"]["nodes"][1]["move"] == {"color": "B", "vertex": "E5"}

@@ -35,6 +35,8 @@ OPS_PER_SECOND = 20
 #: The largest SGF record a board is opened from, in bytes.
 MAX_SGF = 256 * 1024
 SAVE_DELAY = 2.0  # seconds between two writes of a changing board
+#: Seconds a board nobody watches stays in memory after its last watcher left (then it is read again when asked).
+IDLE_KEEP = 600.0
 
 
 class Watcher(Protocol):
@@ -67,6 +69,7 @@ class Boards:
         self._loading: dict[str, asyncio.Lock] = {}
         self._dirty: set[str] = set()
         self._savers: dict[str, asyncio.Task[None]] = {}  # board id -> its write, SAVE_DELAY after a change
+        self._idle: dict[str, asyncio.Task[None]] = {}  # board id -> its leaving memory, IDLE_KEEP after
         self._ops: dict[tuple[str, str], deque[float]] = {}
 
     # -- reading -----------------------------------------------------------------------------------------------
@@ -154,6 +157,7 @@ class Boards:
 
     def _changed(self, board: LiveBoard, out: dict[str, Any]) -> None:
         board.version += 1
+        self.live.setdefault(board.id, board)  # a change that raced the board's leaving memory keeps it there
         text = dumps({"type": "delta", "from": board.version - 1, "to": board.version, "op": out})
         for w in list(self.watchers.get(board.id, ())):
             w.offer(board.version, text)
@@ -196,7 +200,22 @@ class Boards:
             ws.discard(watcher)
             if not ws:
                 del self.watchers[board_id]
+                if board_id not in self._idle:
+                    self._idle[board_id] = asyncio.get_running_loop().create_task(self._forget_later(board_id))
         self._tell_people(board_id)
+
+    async def _forget_later(self, board_id: str) -> None:
+        """Drop a board nobody watches from memory ``IDLE_KEEP`` seconds on (written first), so that a process
+        holds only the boards in use."""
+        try:
+            await asyncio.sleep(IDLE_KEEP)
+        finally:
+            self._idle.pop(board_id, None)
+        if self.watchers.get(board_id):
+            return
+        await self._save(board_id)
+        if not self.watchers.get(board_id) and board_id not in self._dirty:
+            self.live.pop(board_id, None)
 
     def _tell_people(self, board_id: str) -> None:
         """Tell the owner's sockets who watches (the players, each once): whom control can be given to."""
@@ -233,7 +252,7 @@ class Boards:
 
     async def close(self) -> None:
         """Write what is left (the process stops)."""
-        for task in list(self._savers.values()):
+        for task in [*self._savers.values(), *self._idle.values()]:
             task.cancel()
         await self.flush()
 
