@@ -48,6 +48,7 @@ from keima.server.reviews import (
 )
 from keima.server.storage import Store, default_url, make_engine, migrate
 from keima.server.tournaments import player_routes as tournament_player_routes
+from keima.server.tournaments import relays as tournament_relays
 from keima.server.tournaments import results as tournament_results
 from keima.server.tournaments import round_routes
 from keima.server.tournaments import rounds as tournament_rounds
@@ -167,6 +168,7 @@ def create_app(db_url: str | None = None, *, pubsub: PubSub | None = None, dist:
     app.include_router(mutes_routes.router)
     app.include_router(conditional_routes.router)
     app.include_router(board_routes.router)
+    app.include_router(tournament_relays.router)
     app.add_middleware(BodyLimit, larger={"/api/review": REVIEW_MAX_BODY,
                                           "/api/analysis": bot_review_routes.ANALYSIS_MAX_BODY,
                                           "/api/tournaments/import": tournament_routes.IMPORT_MAX,

@@ -6,7 +6,8 @@ answered by the watchers, a chat, and the board's SGF.
 from __future__ import annotations
 
 from keima.server.boards import routes
+from keima.server.boards.model import BoardTree
 from keima.server.boards.routes import BOARDS_MAX_BODY
 from keima.server.boards.service import Boards
 
-__all__ = ["BOARDS_MAX_BODY", "Boards", "routes"]
+__all__ = ["BOARDS_MAX_BODY", "BoardTree", "Boards", "routes"]

@@ -50,6 +50,7 @@ class LiveBoard:
     chat: list[dict[str, str]] = field(default_factory=list)
     question: int | None = None
     answers: dict[str, str] = field(default_factory=dict)  # player id -> vertex, for the open question
+    relay: dict[str, Any] | None = None  # the tournament table it relays: {"tournament", "round", "table"}
 
     # -- reading -----------------------------------------------------------------------------------------------
     def person(self, pid: str) -> dict[str, str]:
@@ -67,6 +68,7 @@ class LiveBoard:
             "controllers": [self.person(c) for c in self.controllers], "visibility": self.visibility,
             "version": self.version, "tree": self.tree.as_json(), "cursor": self.cursor, "info": dict(self.info),
             "chat": list(self.chat), "question": None if self.question is None else {"node": self.question},
+            "relay": self.relay,
             "you": {"id": pid, "control": self.in_control(pid), "owner": pid == self.owner,
                     "answer": None if pid is None else self.answers.get(pid)},
         }
@@ -205,7 +207,8 @@ class LiveBoard:
     def data(self) -> dict[str, Any]:
         """What the database keeps of the board (``boards.data``)."""
         return {"tree": self.tree.as_json(), "cursor": self.cursor, "names": dict(self.names),
-                "controllers": list(self.controllers), "info": dict(self.info), "chat": list(self.chat)}
+                "controllers": list(self.controllers), "info": dict(self.info), "chat": list(self.chat),
+                "relay": self.relay}
 
     @classmethod
     def restore(cls, row: dict[str, Any]) -> LiveBoard:
@@ -225,4 +228,4 @@ class LiveBoard:
         return cls(id=row["id"], title=row["title"], owner=row["owner"], visibility=row["visibility"], tree=tree,
                    names=dict(data.get("names", {})), controllers=list(data.get("controllers", [])),
                    cursor=int(data.get("cursor", 0)), version=int(row["version"]), info=dict(data.get("info", {})),
-                   chat=list(data.get("chat", [])))
+                   chat=list(data.get("chat", [])), relay=data.get("relay"))

@@ -103,16 +103,17 @@ class Boards:
 
     # -- creating ----------------------------------------------------------------------------------------------
     async def create(self, owner: dict[str, str], title: str, visibility: str, tree: BoardTree,
-                     info: dict[str, str] | None = None, invited: list[dict[str, str]] | None = None) -> LiveBoard:
+                     info: dict[str, str] | None = None, invited: list[dict[str, str]] | None = None,
+                     relay: dict[str, Any] | None = None) -> LiveBoard:
         """Store and hold a new board of ``owner`` (``{"id", "name"}``); ``invited``: players put in control
-        with the owner (the players of a game reviewed together). 409 ``too-many-boards`` past
-        ``BOARDS_PER_PLAYER``."""
+        with the owner (the players of a game reviewed together); ``relay``: the tournament table it relays. 409
+        ``too-many-boards`` past ``BOARDS_PER_PLAYER``."""
         kept = await asyncio.to_thread(store.owned, self.engine, owner["id"])
         if kept >= BOARDS_PER_PLAYER:
             raise Refused("too-many-boards", f"you keep {kept} boards, the most: delete one to open another",
                           reason="too-many-boards")
         board = LiveBoard(id=secrets.token_urlsafe(8)[:10], title=title, owner=owner["id"], visibility=visibility,
-                          tree=tree, names={owner["id"]: owner["name"]}, info=dict(info or {}))
+                          tree=tree, names={owner["id"]: owner["name"]}, info=dict(info or {}), relay=relay)
         for p in invited or []:
             if p["id"] != owner["id"]:
                 board.names[p["id"]] = p["name"]
@@ -133,6 +134,13 @@ class Boards:
         self._dirty.discard(board.id)
         for w in list(self.watchers.get(board.id, ())):
             w.notice(dumps({"type": "gone"}))
+
+    async def note_result(self, board_id: str, result: str) -> None:
+        """Write the game's result on a board (its SGF's RE): a relayed table's result, once entered."""
+        board = await self.get(board_id)
+        board.info["RE"] = result
+        self._dirty.add(board_id)
+        await self._save(board_id)
 
     # -- changing ----------------------------------------------------------------------------------------------
     def _rate(self, board_id: str, pid: str) -> None:
