@@ -124,3 +124,33 @@ def test_a_lesson_with_five_students(new_page: Any, ui: Any, shot: Any) -> None:
     teacher.goto("/")
     expect(teacher.get_by_test_id("demo-boards")).to_contain_text("teacher")
     keep(shot(teacher, "lobby-en-desktop"))
+
+
+def test_a_tournament_table_relayed_and_watched_on_the_public_page(new_page: Any, shot: Any) -> None:
+    tag = secrets.token_hex(2)
+    director, recorder = new_page(), new_page(locale="fr-FR", width=390, height=844, touch=True)
+    register(director, f"director{tag}")
+    register(recorder, f"recorder{tag}")
+    t = director.request.post("/api/tournaments", data={"name": f"Coupe {tag}", "rounds": 3}).json()
+    tid = t["id"]
+    for name, rank in (("Martin", "5k"), ("Dupont", "2k"), ("Novak", "1d"), ("Ito", "3k")):
+        assert director.request.post(f"/api/tournaments/{tid}/players", data={"name": name, "rank": rank}).ok
+    assert director.request.post(f"/api/tournaments/{tid}/rounds/1/pairing", data={}).ok
+    director.goto(f"/t/{tid}")
+    director.get_by_test_id("relay-recorder").fill(f"recorder{tag}")
+    director.get_by_test_id("relay-give").click()
+    relays = director.get_by_test_id("relays")
+    expect(relays.locator("li")).to_have_count(1)
+    bid = relays.locator("li").get_attribute("data-board")
+    # The recorder enters moves; the tournament's public page shows them live.
+    recorder.goto(f"/d/{bid}")
+    for vertex in ("Q16", "D4", "R4"):
+        point(recorder, vertex).click()
+        expect(point(recorder, vertex)).to_have_attribute("aria-label", re.compile("pierre"))
+    expect(relays.locator('[data-vertex="R4"]')).to_have_attribute("aria-label", re.compile("black stone"))
+    keep(shot(director, "relay-en-desktop"))
+    recorder.get_by_test_id("relay-send").click()
+    expect(recorder.get_by_test_id("relay-result")).to_contain_text("Envoyé")
+    keep(shot(recorder, "relay-fr-phone"))
+    sgf = recorder.request.get(f"/api/boards/{bid}/sgf").text()
+    assert f"EV[Coupe {tag}]" in sgf and "RO[1]" in sgf and "RE[B+]" in sgf

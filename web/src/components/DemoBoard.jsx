@@ -16,6 +16,7 @@ import { Board } from "./Board.jsx";
 import { CountSteps } from "./CountSteps.jsx";
 import { ErrorNote } from "./ErrorNote.jsx";
 import { ScoreTable } from "./ScoreTable.jsx";
+import { RelayResult } from "./TournamentRelays.jsx";
 
 const TOOLS = ["play", "black", "white", "erase", "triangle", "square", "circle", "cross", "letter", "number"];
 const MARKS = new Set(["triangle", "square", "circle", "cross", "letter", "number"]);
@@ -248,6 +249,7 @@ export function DemoBoard({ id }) {
               {!people.some((p) => p.id !== board.you.id) && <p class="empty">{t("dbNobody")}</p>}
             </div>
           )}
+          {board.relay && control && <RelayResult relay={board.relay} />}
           <p class="demo-links">
             <button type="button" onClick={countNode} data-testid="db-count">{t("dbCount")}</button>{" "}
             <a class="button" href={`${ROOT}${boardsApi.sgfPath(id)}`} download={`board-${id}.sgf`} data-testid="db-sgf">{t("dbSaveSgf")}</a>

@@ -16,6 +16,7 @@ import { TournamentSheet } from "./TournamentPrint.jsx";
 import { TournamentProjector } from "./TournamentProjector.jsx";
 import { TournamentLog, TournamentStandings } from "./TournamentStandings.jsx";
 import { TournamentLines, datesAndPlace } from "./TournamentLinks.jsx";
+import { TournamentRelays } from "./TournamentRelays.jsx";
 
 const tapi = {
   list: () => request("GET", "api/tournaments"),
@@ -172,6 +173,7 @@ export function TournamentPage({ id }) {
         <Pairings t={t} round={round} director={director && !projector} act={act} />
         <SheetLinks t={t} round={round} />
       </section>
+      {!projector && <TournamentRelays tour={t} round={round} director={director} act={act} />}
       <TournamentStandings t={t} standings={standings} />
       {!projector && <TournamentPlayers t={t} director={director} reload={reload} />}
       {director && !projector && <TournamentSettings t={t} reload={reload} />}
