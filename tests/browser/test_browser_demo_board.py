@@ -14,6 +14,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
+from .test_browser_accessibility import AXE, violations
+
 pytestmark = pytest.mark.browser
 
 SHOTS = Path("/tmp/h45-shots")
@@ -37,6 +39,7 @@ def point(page: Any, vertex: str) -> Any:
 def test_a_lesson_with_five_students(new_page: Any, ui: Any, shot: Any) -> None:
     tag = secrets.token_hex(2)
     teacher = new_page()
+    teacher.add_init_script(path=str(AXE))  # the page passes axe-core's checks as it is used
     register(teacher, f"teacher{tag}")
     gid = ui.create_game(teacher, size=9, opponent="local")
     for move in ("E5", "C3", "G7", "C7"):
@@ -84,6 +87,7 @@ def test_a_lesson_with_five_students(new_page: Any, ui: Any, shot: Any) -> None:
         expect(page.get_by_test_id("db-question")).to_contain_text("G3" if i < 3 else "D6")
     expect(teacher.get_by_test_id("db-answers")).to_contain_text("5 answers")
     expect(teacher.locator(".shudan-heat_9")).to_have_count(1)
+    assert violations(teacher) == [], "a question open, its heat map"
     keep(shot(teacher, "question-en-desktop"))
     keep(shot(phone, "question-fr-phone"))
     teacher.get_by_test_id("db-reveal").click()
@@ -109,6 +113,7 @@ def test_a_lesson_with_five_students(new_page: Any, ui: Any, shot: Any) -> None:
     phone.get_by_test_id("db-chat-text").fill("merci !")
     phone.get_by_test_id("db-chat-text").press("Enter")
     expect(teacher.get_by_test_id("db-chat")).to_contain_text("merci !")
+    assert violations(teacher) == [], "the count of a node, the chat"
     keep(shot(teacher, "count-en-desktop"))
     keep(shot(phone, "follow-fr-phone"))
 
