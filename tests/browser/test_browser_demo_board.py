@@ -125,6 +125,12 @@ def test_a_lesson_with_five_students(new_page: Any, ui: Any, shot: Any) -> None:
     before = teacher.request.get(f"/api/boards/{bid}").json()["tree"]["nodes"]
     assert again.json()["tree"]["nodes"] == before
 
+    # A student copies the board to one of their own (the relay a commentator reviews, OGS issue 1562).
+    students[1].get_by_test_id("db-copy").click()
+    students[1].wait_for_url(re.compile(r"/d/(?!" + bid + ")"))
+    expect(students[1].get_by_test_id("db-status")).to_contain_text("Move 0")
+    expect(students[1].get_by_test_id("db-tools")).to_be_visible()
+
     # The lobby lists the live public board.
     teacher.goto("/")
     expect(teacher.get_by_test_id("demo-boards")).to_contain_text("teacher")

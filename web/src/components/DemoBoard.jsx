@@ -17,6 +17,7 @@ import { CountSteps } from "./CountSteps.jsx";
 import { ErrorNote } from "./ErrorNote.jsx";
 import { ScoreTable } from "./ScoreTable.jsx";
 import { RelayResult } from "./TournamentRelays.jsx";
+import { CopyBoard } from "./DemoBoards.jsx";
 
 const TOOLS = ["play", "black", "white", "erase", "triangle", "square", "circle", "cross", "letter", "number"];
 const MARKS = new Set(["triangle", "square", "circle", "cross", "letter", "number"]);
@@ -252,7 +253,8 @@ export function DemoBoard({ id }) {
           {board.relay && control && <RelayResult relay={board.relay} />}
           <p class="demo-links">
             <button type="button" onClick={countNode} data-testid="db-count">{t("dbCount")}</button>{" "}
-            <a class="button" href={`${ROOT}${boardsApi.sgfPath(id)}`} download={`board-${id}.sgf`} data-testid="db-sgf">{t("dbSaveSgf")}</a>
+            <a class="button" href={`${ROOT}${boardsApi.sgfPath(id)}`} download={`board-${id}.sgf`} data-testid="db-sgf">{t("dbSaveSgf")}</a>{" "}
+            <CopyBoard id={id} title={board.title} />
           </p>
           <ErrorNote error={error} words={(e) => (e.code === "stale-version" ? t("dbStale") : null)} />
           <div class="demo-chat">

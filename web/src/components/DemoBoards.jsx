@@ -106,3 +106,26 @@ export function ReviewTogether({ gameId }) {
     </>
   );
 }
+
+/** "Copy to a board of my own": a new board of the caller from this board's record (a commentator reviewing a
+ * relay, a student going on alone), the tree, marks and comments kept. */
+export function CopyBoard({ id, title }) {
+  useSignal(lang);
+  const [error, setError] = useState(null);
+  async function go() {
+    setError(null);
+    try {
+      const answer = await fetch(`${ROOT}${boardsApi.sgfPath(id)}`, { credentials: "same-origin" });
+      const sgf = await answer.text();
+      open((await boardsApi.create({ sgf, title, visibility: "link" })).id);
+    } catch (exc) {
+      setError(exc);
+    }
+  }
+  return (
+    <>
+      <button type="button" onClick={go} data-testid="db-copy">{t("dbCopy")}</button>
+      <ErrorNote error={error} />
+    </>
+  );
+}

@@ -1087,5 +1087,6 @@ export const en = {
   relWins_draw: "Draw (jigo)",
   relSend: "Send the result to the table",
   relSent: "Sent: the directors can still correct it.",
+  dbCopy: "Copy to a board of my own",
   dbStale: "The board changed at the same moment: look at it and try again.",
 };

@@ -1095,5 +1095,6 @@ export const fr = {
   relWins_draw: "Nulle (jigo)",
   relSend: "Envoyer le résultat à la table",
   relSent: "Envoyé\u00a0: les directeurs peuvent encore le corriger.",
+  dbCopy: "Copier dans un tableau à moi",
   dbStale: "Le tableau a changé au même moment\u00a0: regardez-le et réessayez.",
 };
