@@ -230,3 +230,17 @@ def test_boards_are_stored_and_read_back_after_a_restart(sqlite_url: str) -> Non
     with TestClient(create_app(sqlite_url)) as c:
         after = As(c, None).req("GET", f"/api/boards/{bid}")
     assert after["tree"] == before["tree"] and after["version"] == 2 and after["cursor"] == 1
+
+
+def test_a_page_of_another_site_never_writes(people: dict[str, As]) -> None:
+    t = people["teacher"]
+    bid = new_board(t)["id"]
+    evil = {**t.headers, "Origin": "https://evil.example"}
+    r = t.c.post(f"/api/boards/{bid}/ops", headers=evil, json={"version": 0, "op": {"type": "select", "node": 0}})
+    assert r.status_code == 403 and r.json()["error"]["code"] == "cross-origin"
+    r = t.c.post("/api/boards", headers=evil, json={"size": 9})
+    assert r.status_code == 403
+    with t.c.websocket_connect(f"/api/boards/{bid}/ws", headers=evil) as ws:  # it watches, as nobody
+        assert ws.receive_json()["board"]["you"]["control"] is False
+        ws.send_json({"type": "op", "id": "x", "version": 0, "op": {"type": "select", "node": 0}})
+        assert ws.receive_json()["error"]["code"] == "not-logged-in"

@@ -19,7 +19,7 @@ from keima.server.boards.live import Stale
 from keima.server.boards.model import BoardTree
 from keima.server.boards.schemas import AnswerIn, BoardIn, BoardsOut, ChatIn, OpIn, OpOut
 from keima.server.boards.service import Boards, dumps, tree_from_sgf
-from keima.server.edge import json_response
+from keima.server.edge import json_response, same_origin
 from keima.server.errors import Refused
 from keima.server.games import Hub, game_sgf
 
@@ -53,6 +53,7 @@ async def _from_game(request: Request, game_id: str) -> tuple[BoardTree, dict[st
 async def create(body: BoardIn, request: Request) -> Any:
     """Open a board (see ``BoardIn``); 201 with the board as ``GET /api/boards/{id}`` shows it. 401 without a
     player, 409 ``too-many-boards``, 413 for a record too large, 422 for one that cannot be read."""
+    same_origin(request)  # a page of another site never writes on a board
     player = await required_player(request)
     if body.sgf is not None and body.game is not None:
         raise Refused("invalid-request", "sgf: give a record or a game, not both", field="sgf")
@@ -98,6 +99,7 @@ async def read(board_id: str, request: Request) -> Any:
 async def op(board_id: str, body: OpIn, request: Request) -> Any:
     """Apply one op: ``{"version", "op"}`` from those in control; the new version and the op as sent. 409
     ``stale-version`` with the current ``version`` beside the error."""
+    same_origin(request)  # a page of another site never writes on a board
     player = await required_player(request)
     boards = boards_of(request)
     board = await boards.get(board_id)
@@ -111,6 +113,7 @@ async def op(board_id: str, body: OpIn, request: Request) -> Any:
 @router.post("/api/boards/{board_id}/answer")
 async def answer(board_id: str, body: AnswerIn, request: Request) -> dict[str, Any]:
     """The caller's answer to the open question (hidden from the other watchers); 409 when none is open."""
+    same_origin(request)  # a page of another site never writes on a board
     player = await required_player(request)
     boards = boards_of(request)
     board = await boards.get(board_id)
@@ -121,6 +124,7 @@ async def answer(board_id: str, body: AnswerIn, request: Request) -> dict[str, A
 @router.post("/api/boards/{board_id}/chat")
 async def chat(board_id: str, body: ChatIn, request: Request) -> dict[str, Any]:
     """A message to everyone on the board (the chat's limits of games apply); the version of its delta."""
+    same_origin(request)  # a page of another site never writes on a board
     player = await required_player(request)
     boards = boards_of(request)
     board = await boards.get(board_id)
@@ -141,6 +145,7 @@ async def sgf(board_id: str, request: Request) -> Response:
 @router.delete("/api/boards/{board_id}", status_code=204)
 async def delete(board_id: str, request: Request) -> Response:
     """Delete a board (its owner only)."""
+    same_origin(request)  # a page of another site never writes on a board
     player = await required_player(request)
     boards = boards_of(request)
     await boards.delete(await boards.get(board_id), player.id)
