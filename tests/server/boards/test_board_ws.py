@@ -175,3 +175,28 @@ def test_a_board_nobody_watches_leaves_memory_and_comes_back_from_the_database(
     wait_for(lambda: bid not in live, timeout=10)
     back = t.req("GET", f"/api/boards/{bid}")
     assert back["version"] == 1 and back["tree"]["nodes"][1]["move"] == {"color": "B", "vertex": "E5"}
+
+
+def test_a_watcher_proposes_a_line_and_the_presenter_adds_it(people: dict[str, As]) -> None:
+    t, ann, bob = people["teacher"], people["ann"], people["bob"]
+    bid = board(t)
+    t.op(bid, 0, {"type": "node", "parent": 0, "move": {"color": "B", "vertex": "E5"}})
+    with t.ws(bid) as tw, bob.ws(bid) as bw:
+        tw.receive_json()
+        bw.receive_json()
+        line = [{"color": "W", "vertex": "c3"}, {"color": "B", "vertex": "E5"}]  # E5 is taken below node 1
+        err = ann.req("POST", f"/api/boards/{bid}/proposals", 409, json={"parent": 1, "moves": line})["error"]
+        assert err["code"] == "illegal-move" and err["field"] == "moves.1"
+        bad = ann.req("POST", f"/api/boards/{bid}/proposals", 422, json={"parent": 1, "moves": [{"color": "X"}]})
+        assert bad["error"]["field"] == "moves.0"
+        line[1]["vertex"] = "G7"
+        pid = ann.req("POST", f"/api/boards/{bid}/proposals", json={"parent": 1, "moves": line})["proposal"]
+        seen = until(tw, "proposal")
+        assert seen["id"] == pid and seen["name"] == "ann" and seen["moves"][0] == {"color": "W", "vertex": "C3"}
+        assert bob.op(bid, 1, {"type": "variation", "proposal": pid}, 403)["error"]["code"] == "not-in-control"
+        out = t.op(bid, 1, {"type": "variation", "proposal": pid})["op"]
+        assert [n["move"]["vertex"] for n in out["nodes"]] == ["C3", "G7"] and out["nodes"][0]["parent"] == 1
+        assert until(bw, "delta")["op"] == out
+        assert t.req("GET", f"/api/boards/{bid}")["cursor"] == out["nodes"][1]["id"]
+        assert t.op(bid, 2, {"type": "variation", "proposal": pid}, 422)["error"]["field"] == "op.proposal"
+        assert ann.req("GET", f"/api/boards/{bid}")["proposals"] == []  # only those in control see them

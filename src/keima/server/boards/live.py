@@ -20,7 +20,9 @@ from keima.server.errors import Refused
 
 #: Chat messages a board keeps (the newest).
 CHAT_KEPT = 100
-OP_TYPES = ("node", "select", "mark", "comment", "control", "question", "answers")
+OP_TYPES = ("node", "select", "mark", "comment", "control", "question", "answers", "variation")
+#: Proposals a board keeps (the newest; one per watcher).
+PROPOSALS_KEPT = 20
 
 
 class Stale(Refused):
@@ -51,6 +53,8 @@ class LiveBoard:
     question: int | None = None
     answers: dict[str, str] = field(default_factory=dict)  # player id -> vertex, for the open question
     relay: dict[str, Any] | None = None  # the tournament table it relays: {"tournament", "round", "table"}
+    proposals: dict[int, dict[str, Any]] = field(default_factory=dict)  # id -> a watcher's proposed line
+    next_proposal: int = 1
 
     # -- reading -----------------------------------------------------------------------------------------------
     def person(self, pid: str) -> dict[str, str]:
@@ -69,6 +73,7 @@ class LiveBoard:
             "version": self.version, "tree": self.tree.as_json(), "cursor": self.cursor, "info": dict(self.info),
             "chat": list(self.chat), "question": None if self.question is None else {"node": self.question},
             "relay": self.relay,
+            "proposals": list(self.proposals.values()) if self.in_control(pid) else [],
             "you": {"id": pid, "control": self.in_control(pid), "owner": pid == self.owner,
                     "answer": None if pid is None else self.answers.get(pid)},
         }
@@ -187,6 +192,33 @@ class LiveBoard:
         self.question = None
         self.answers = {}
         return {"type": "answers", "counts": counts}
+
+    def _op_variation(self, op: dict[str, Any]) -> dict[str, Any]:
+        proposal = self.proposals.get(op.get("proposal"))  # type: ignore[arg-type]
+        if proposal is None:
+            raise bad("op.proposal", "no such proposal (taken already, or replaced by a newer one)")
+        made = []
+        parent = proposal["parent"]
+        for m in proposal["moves"]:
+            node, _ = self.tree.add_move(parent, m["color"], m["vertex"])
+            made.append(node)
+            parent = node.id
+        del self.proposals[proposal["id"]]
+        self.cursor = parent
+        return {"type": "variation", "proposal": proposal["id"], "nodes": [n.as_json() for n in made]}
+
+    def propose(self, pid: str, parent: Any, moves: Any) -> dict[str, Any]:
+        """Keep player ``pid``'s proposed line (checked by the referee), replacing their earlier one."""
+        line = self.tree.line(parent, moves)
+        for key in [k for k, v in self.proposals.items() if v["by"] == pid]:
+            del self.proposals[key]
+        entry = {"id": self.next_proposal, "by": pid, "name": self.names.get(pid, "?"), "parent": parent,
+                 "moves": line}
+        self.next_proposal += 1
+        self.proposals[entry["id"]] = entry
+        while len(self.proposals) > PROPOSALS_KEPT:
+            del self.proposals[min(self.proposals)]
+        return entry
 
     def answer(self, pid: str, point: Any) -> str:
         """Record player ``pid``'s answer to the open question (their last one counts); returns the vertex.

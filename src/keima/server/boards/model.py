@@ -24,6 +24,8 @@ MAX_NODES = 3000
 MAX_COMMENT = 2000
 MARK_KINDS = ("triangle", "square", "circle", "cross", "letter", "number")
 MAX_LABEL = 4
+#: The most moves of a line a watcher proposes.
+MAX_LINE = 50
 
 
 def bad(field: str, message: str) -> Refused:
@@ -216,6 +218,32 @@ class BoardTree:
         if unknown:
             raise bad(f"op.setup.{sorted(unknown)[0]}", "not a part of a setup")
         return self._child(parent, Node(id=len(self.nodes), parent=parent.id, setup=out))
+
+    def line(self, parent_id: Any, moves: Any, field: str = "moves") -> list[dict[str, str]]:
+        """The moves of a proposed line below ``parent_id``, checked by the referee (played, then taken back):
+        each ``{"color", "vertex"}``. 422 naming ``moves.N`` for a bad move, 409 for an illegal one."""
+        parent = self.node(parent_id, "parent")
+        if not isinstance(moves, list) or not 1 <= len(moves) <= MAX_LINE:
+            raise bad(field, f"a line is 1 to {MAX_LINE} moves")
+        out = []
+        for i, m in enumerate(moves):
+            if not isinstance(m, dict) or m.get("color") not in ("B", "W"):
+                raise bad(f"{field}.{i}", "a move is {\"color\": \"B\" or \"W\", \"vertex\"}")
+            out.append({"color": m["color"], "vertex": self.vertex(m.get("vertex"), f"{field}.{i}", passing=True)})
+        self._goto(parent.id)
+        mark = len(self.game.events)
+        try:
+            for i, m in enumerate(out):
+                try:
+                    self._apply(Node(id=-1, parent=None, move=m))
+                except GameError as exc:
+                    err = game_error(exc)
+                    raise Refused(err.code, f"move {i + 1} of the line: {err.message}", reason=err.reason,
+                                  field=f"{field}.{i}") from None
+        finally:
+            while len(self.game.events) > mark:
+                self.game.undo()
+        return out
 
     def set_mark(self, nid: Any, point: Any, kind: Any, label: Any) -> tuple[str, str | None]:
         """Put a mark on ``point`` of node ``nid`` (``kind`` None or ``"none"`` takes it off); returns the vertex

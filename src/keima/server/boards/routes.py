@@ -17,7 +17,7 @@ from keima.server.accounts import check_chat_flood, clean_text, required_player
 from keima.server.boards import socket as board_socket
 from keima.server.boards.live import Stale
 from keima.server.boards.model import BoardTree
-from keima.server.boards.schemas import AnswerIn, BoardIn, BoardsOut, ChatIn, OpIn, OpOut
+from keima.server.boards.schemas import AnswerIn, BoardIn, BoardsOut, ChatIn, OpIn, OpOut, ProposalIn
 from keima.server.boards.service import Boards, dumps, tree_from_sgf
 from keima.server.edge import json_response, same_origin
 from keima.server.errors import Refused
@@ -119,6 +119,18 @@ async def answer(board_id: str, body: AnswerIn, request: Request) -> dict[str, A
     board = await boards.get(board_id)
     board.names.setdefault(player.id, player.name)
     return {"point": boards.answer(board, player.id, body.point)}
+
+
+@router.post("/api/boards/{board_id}/proposals")
+async def propose(board_id: str, body: ProposalIn, request: Request) -> dict[str, Any]:
+    """A watcher proposes a line below ``parent`` (checked by the referee): those in control see it and may add
+    it (op ``variation``). 409 for an illegal move, 422 naming ``moves.N``."""
+    same_origin(request)
+    player = await required_player(request)
+    boards = boards_of(request)
+    board = await boards.get(board_id)
+    board.names.setdefault(player.id, player.name)
+    return {"proposal": boards.propose(board, player.id, body.parent, body.moves)["id"]}
 
 
 @router.post("/api/boards/{board_id}/chat")

@@ -48,6 +48,14 @@ class AnswerIn(_Strict):
     point: str = Field(max_length=8)
 
 
+class ProposalIn(_Strict):
+    """``POST /api/boards/{id}/proposals``: a line a watcher proposes below node ``parent``
+    (``[{"color", "vertex"}]``, checked by the board)."""
+
+    parent: int
+    moves: list[dict[str, Any]] = Field(max_length=50)
+
+
 class ChatIn(_Strict):
     """``POST /api/boards/{id}/chat``: a message to everyone on the board."""
 

@@ -180,6 +180,16 @@ class Boards:
         self._tell_answers(board)
         return where
 
+    def propose(self, board: LiveBoard, pid: str, parent: Any, moves: Any) -> dict[str, Any]:
+        """A watcher's proposed line: kept, and sent to those in control as ``{"type": "proposal", ...}``."""
+        self._rate(board.id, pid)
+        entry = board.propose(pid, parent, moves)
+        text = dumps({"type": "proposal", **entry})
+        for w in list(self.watchers.get(board.id, ())):
+            if board.in_control(w.player_id):
+                w.notice(text)
+        return entry
+
     def _tell_answers(self, board: LiveBoard) -> None:
         counts, names = board.counts()
         text = dumps({"type": "answers", "question": board.question, "counts": counts, "names": names})

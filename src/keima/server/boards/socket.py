@@ -140,8 +140,8 @@ async def _receive(boards: Boards, board: LiveBoard, sock: BoardSocket, raw: str
             sock.resync = True
             sock.ready.set()
             return
-        if kind not in ("op", "answer", "chat"):
-            raise Refused("invalid-request", "type: one of op, answer, chat, resync, ping", field="type")
+        if kind not in ("op", "answer", "chat", "propose"):
+            raise Refused("invalid-request", "type: one of op, answer, chat, propose, resync, ping", field="type")
         # The player as of this message: one logged out since the socket opened writes as nobody.
         player = None if sock.player_id is None else await players_of(sock.ws).current(sock.ws.cookies)
         if player is None:
@@ -157,6 +157,9 @@ async def _receive(boards: Boards, board: LiveBoard, sock: BoardSocket, raw: str
                 return
         elif kind == "answer":
             ack["point"] = boards.answer(board, player.id, data.get("point"))
+        elif kind == "propose":
+            board.names.setdefault(player.id, player.name)
+            ack["proposal"] = boards.propose(board, player.id, data.get("parent"), data.get("moves"))["id"]
         else:
             await check_chat_flood(sock.ws, f"board:{board.id}")
             text = data.get("text")
