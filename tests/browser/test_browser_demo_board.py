@@ -64,9 +64,9 @@ def test_a_lesson_with_five_students(new_page: Any, ui: Any, shot: Any) -> None:
     # Marks, a variation from move 2 and a comment reach everyone live.
     teacher.get_by_text("Triangle").click()
     point(teacher, "D4").click()
-    teacher.get_by_test_id("db-first").click()
-    teacher.get_by_test_id("db-next").click()
-    teacher.get_by_test_id("db-next").click()
+    for button, number in (("db-first", 0), ("db-next", 1), ("db-next", 2)):  # each waits for the last one's delta
+        teacher.get_by_test_id(button).click()
+        expect(teacher.get_by_test_id("db-status")).to_contain_text(f"Move {number} ")
     teacher.get_by_text("Play", exact=True).click()
     point(teacher, "D6").click()  # Black's other answer to C3: a second line after move 2
     teacher.get_by_test_id("db-comment-edit").click()
@@ -106,6 +106,19 @@ def test_a_lesson_with_five_students(new_page: Any, ui: Any, shot: Any) -> None:
     expect(phone.get_by_test_id("db-status")).to_contain_text("Coup 0")
     phone.get_by_test_id("db-back").click()
     expect(phone.get_by_test_id("db-status")).to_contain_text("Coup 3")
+
+    # Browsing alone, the phone tries a line of its own (the referee judges each move) and proposes it; the
+    # teacher adds it to the board, and everyone following goes there.
+    phone.get_by_test_id("db-first").click()
+    point(phone, "F5").click()
+    expect(phone.get_by_test_id("db-draft")).to_contain_text("F5")
+    phone.get_by_test_id("db-propose").click()
+    expect(teacher.get_by_test_id("db-proposals")).to_contain_text("F5")
+    keep(shot(phone, "proposal-fr-phone"))
+    teacher.get_by_test_id("db-proposals").get_by_role("button").click()
+    expect(students[0].get_by_test_id("db-status")).to_contain_text("Move 1")
+    phone.get_by_test_id("db-back").click()
+    expect(phone.get_by_test_id("db-status")).to_contain_text("Coup 1")
 
     # The count of the node, step by step; the chat.
     teacher.get_by_test_id("db-count").click()

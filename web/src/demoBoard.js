@@ -2,7 +2,7 @@
 // sent. The server's referee played every move and said what it captured (node.captured): this module only
 // puts the stones the tree names and lifts the captured ones, it never judges a move.
 import { request } from "./api.js";
-import { gtpToVertex } from "./coords.js";
+import { gtpToVertex, vertexToGtp } from "./coords.js";
 
 const enc = encodeURIComponent;
 
@@ -13,6 +13,9 @@ export const boardsApi = {
   op: (id, version, op) => request("POST", `api/boards/${enc(id)}/ops`, { version, op }),
   answer: (id, point) => request("POST", `api/boards/${enc(id)}/answer`, { point }),
   chat: (id, text) => request("POST", `api/boards/${enc(id)}/chat`, { text }),
+  propose: (id, parent, moves) => request("POST", `api/boards/${enc(id)}/proposals`, { parent, moves }),
+  /** The referee's verdict on one more move of a draft line (POST /api/positions/play). */
+  tryMove: (body) => request("POST", "api/positions/play", body),
   sgfPath: (id) => `api/boards/${enc(id)}/sgf`,
 };
 
@@ -92,6 +95,16 @@ export function applyOp(board, op) {
       b.cursor = op.node;
       b.revealed = null;
       break;
+    case "variation": {
+      for (const n of op.nodes) {
+        nodes[n.id] = { ...n, children: [] };
+        touch(n.parent).children = [...nodes[n.parent].children, n.id];
+      }
+      b.cursor = op.nodes[op.nodes.length - 1].id;
+      b.proposals = (b.proposals || []).filter((p) => p.id !== op.proposal);
+      b.revealed = null;
+      break;
+    }
     case "mark": {
       const n = touch(op.node);
       const kept = (n.marks || []).filter((m) => m.point !== op.point);
@@ -121,6 +134,19 @@ export function applyOp(board, op) {
       break;
   }
   return b;
+}
+
+/** The body asking the referee about `attempt` after a draft's `moves` from the position `pos` (positionAt). */
+export function draftBody(tree, pos, moves, attempt) {
+  const black = [];
+  const white = [];
+  const { size } = tree;
+  pos.colors.forEach((c, p) => {
+    const v = vertexToGtp([p % size, Math.floor(p / size)], size);
+    if (c === 1) black.push(v);
+    else if (c === 2) white.push(v);
+  });
+  return { size, rules: tree.rules, komi: tree.komi, black, white, to_move: pos.toMove, moves, attempt };
 }
 
 /** The heat map of answers for Shudan (rows of {strength 0..9, text}), or null without answers. */

@@ -7,7 +7,7 @@ import "../demo.css";
 import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import { ROOT } from "../api.js";
 import { countApi } from "../countApi.js";
-import { boardsApi, heatOf, marksOf, positionAt, applyOp, pointOf } from "../demoBoard.js";
+import { boardsApi, draftBody, heatOf, marksOf, positionAt, applyOp, pointOf } from "../demoBoard.js";
 import { vertexToGtp } from "../coords.js";
 import { useSignal, useViewport } from "../hooks.js";
 import { lang, t } from "../i18n.js";
@@ -40,9 +40,12 @@ export function DemoBoard({ id }) {
   const [answers, setAnswers] = useState(null); // {counts, names} for those in control
   const [people, setPeople] = useState([]);
   const [count, setCount] = useState(null);
-  const [draft, setDraft] = useState(null); // the comment being written, or null
+  const [note, setNote] = useState(null); // the comment being written, or null
   const [say, setSay] = useState("");
+  const [draft, setDraftLine] = useState(null); // a watcher's own line: {parent, moves, colors, toMove, last}
+  const [proposed, setProposed] = useState(false);
   const sock = useRef(null);
+  const latest = useRef(null); // the board as last drawn, for ops sent between two renders
   const [vw, vh] = useViewport();
 
   useEffect(() => {
@@ -60,6 +63,9 @@ export function DemoBoard({ id }) {
           if (msg.op.type === "question") setAnswers(null);
         } else if (msg.type === "answers") setAnswers(msg);
         else if (msg.type === "people") setPeople(msg.people);
+        else if (msg.type === "proposal") {
+          setBoard((b) => b && { ...b, proposals: [...(b.proposals || []).filter((p) => p.by !== msg.by), msg] });
+        }
         else if (msg.type === "gone") setGone(true);
       },
       onStatus: (st) => st === "gone" && setGone(true),
@@ -68,6 +74,7 @@ export function DemoBoard({ id }) {
     return () => s.close();
   }, [id]);
 
+  latest.current = board;
   const tree = board?.tree;
   const control = !!board?.you?.control;
   const shown = board ? (control || follow ? board.cursor : Math.min(local, tree.nodes.length - 1)) : 0;
@@ -80,7 +87,11 @@ export function DemoBoard({ id }) {
     return m;
   }, [tree, shown, board?.question, board?.you?.answer, control]);
   useEffect(() => setCount(null), [shown]);
-  useEffect(() => setDraft(null), [shown, control]);
+  useEffect(() => {
+    setDraftLine(null);
+    setProposed(false);
+  }, [shown, follow]);
+  useEffect(() => setNote(null), [shown, control]);
 
   if (gone) return <p class="error" role="alert" data-testid="db-gone">{t("dbGone")}</p>;
   if (!board) return <p>{t("dbLoading")}</p>;
@@ -89,13 +100,22 @@ export function DemoBoard({ id }) {
   const asking = board.question != null;
   const heat = control && asking ? heatOf(answers?.counts, size) : board.revealed ? heatOf(board.revealed, size) : null;
 
+  // An op is written against the version this page has; one written while the page's last op was still on
+  // its way (a quick second click) meets a newer version: it goes again once the page has caught up.
   async function send(op) {
     setError(null);
-    try {
-      await sock.current.request({ type: "op", version: board.version, op },
-        () => boardsApi.op(id, board.version, op));
-    } catch (exc) {
-      setError(exc);
+    for (let attempt = 0; ; attempt++) {
+      const version = latest.current.version;
+      try {
+        await sock.current.request({ type: "op", version, op }, () => boardsApi.op(id, version, op));
+        return;
+      } catch (exc) {
+        if (exc.code !== "stale-version" || attempt >= 4) {
+          setError(exc);
+          return;
+        }
+        await new Promise((done) => setTimeout(done, 150));
+      }
     }
   }
 
@@ -110,6 +130,25 @@ export function DemoBoard({ id }) {
 
   async function onActivate(vertex) {
     const where = vertexToGtp(vertex, size);
+    if (!control && !follow && !asking) {
+      // Browsing alone: the watcher's own line, each move judged by the referee (never by this page).
+      const moves = draft?.moves || [];
+      const color = draft ? draft.toMove : pos.toMove;
+      setError(null);
+      try {
+        const r = await boardsApi.tryMove(draftBody(tree, pos, moves, { color, vertex: where }));
+        if (!r.legal) {
+          setError({ code: "illegal-move", reason: r.reason, message: r.message });
+          return;
+        }
+        setDraftLine({ parent: shown, moves: [...moves, { color, vertex: where }], colors: r.board,
+          toMove: r.to_move, last: vertex });
+        setProposed(false);
+      } catch (exc) {
+        setError(exc);
+      }
+      return;
+    }
     if (!control) {
       if (!asking) return;
       setError(null);
@@ -168,8 +207,8 @@ export function DemoBoard({ id }) {
       </header>
       <div class="demo-main">
         <div class="demo-board">
-          <Board size={size} board={pos.colors} lastMove={pos.last} marks={marks} heat={heat}
-            interactive={control || asking} ghost={control && tool === "play" ? (pos.toMove === "B" ? 1 : 2) : 0}
+          <Board size={size} board={draft ? draft.colors : pos.colors} lastMove={draft ? draft.last : pos.last}
+            marks={draft ? null : marks} heat={heat} interactive={control || asking || !follow} ghost={control && tool === "play" ? (pos.toMove === "B" ? 1 : 2) : 0}
             onActivate={onActivate} maxWidth={narrow ? vw - 24 : Math.min(640, vw * 0.55)}
             maxHeight={narrow ? vw : vh - 140} help={t("dbBoardHelp")} />
           <p class="demo-status" data-testid="db-status">
@@ -196,6 +235,41 @@ export function DemoBoard({ id }) {
           )}
           {!control && !follow && (
             <button type="button" class="demo-back" onClick={() => setFollow(true)} data-testid="db-back">{t("dbBack")}</button>
+          )}
+          {!control && !follow && !asking && (
+            <div class="demo-draft" data-testid="db-draft">
+              {draft ? (
+                <>
+                  <p>{t("dbDraft", draft.moves.map((m) => m.vertex).join(" "))}</p>
+                  <button type="button" disabled={proposed} data-testid="db-propose" onClick={async () => {
+                    try {
+                      await sock.current.request({ type: "propose", parent: draft.parent, moves: draft.moves },
+                        () => boardsApi.propose(id, draft.parent, draft.moves));
+                      setProposed(true);
+                    } catch (exc) {
+                      setError(exc);
+                    }
+                  }}>{t("dbPropose")}</button>{" "}
+                  <button type="button" onClick={() => setDraftLine(null)}>{t("dbClear")}</button>
+                  {proposed && <span role="status"> {t("dbProposed")}</span>}
+                </>
+              ) : (
+                <p class="empty">{t("dbDraftHint")}</p>
+              )}
+            </div>
+          )}
+          {control && (board.proposals || []).length > 0 && (
+            <div class="demo-proposals" data-testid="db-proposals">
+              <h2>{t("dbProposals")}</h2>
+              <ul>
+                {board.proposals.map((p) => (
+                  <li key={p.id}>
+                    {t("dbProposalLine", p.name, p.moves.map((m) => m.vertex).join(" "))}{" "}
+                    <button type="button" onClick={() => send({ type: "variation", proposal: p.id })} data-proposal={p.id}>{t("dbAddLine")}</button>
+                  </li>
+                ))}
+              </ul>
+            </div>
           )}
           {control && (
             <fieldset class="demo-tools" data-testid="db-tools">
@@ -226,15 +300,15 @@ export function DemoBoard({ id }) {
           )}
           <div class="demo-comment">
             <h2>{t("dbComment")}</h2>
-            {control && draft != null ? (
-              <form onSubmit={(e) => { e.preventDefault(); send({ type: "comment", node: shown, text: draft }).then(() => setDraft(null)); }}>
-                <textarea rows="3" value={draft} onInput={(e) => setDraft(e.currentTarget.value)} aria-label={t("dbComment")} data-testid="db-comment-text" />
+            {control && note != null ? (
+              <form onSubmit={(e) => { e.preventDefault(); send({ type: "comment", node: shown, text: note }).then(() => setNote(null)); }}>
+                <textarea rows="3" value={note} onInput={(e) => setNote(e.currentTarget.value)} aria-label={t("dbComment")} data-testid="db-comment-text" />
                 <button type="submit" data-testid="db-comment-save">{t("dbSave")}</button>
               </form>
             ) : (
               <>
                 <p class="demo-text" data-testid="db-comment">{node.comment || t("dbNoComment")}</p>
-                {control && <button type="button" class="link" onClick={() => setDraft(node.comment || "")} data-testid="db-comment-edit">{t("dbEdit")}</button>}
+                {control && <button type="button" class="link" onClick={() => setNote(node.comment || "")} data-testid="db-comment-edit">{t("dbEdit")}</button>}
               </>
             )}
           </div>

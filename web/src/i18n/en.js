@@ -1088,5 +1088,13 @@ export const en = {
   relSend: "Send the result to the table",
   relSent: "Sent: the directors can still correct it.",
   dbCopy: "Copy to a board of my own",
+  dbDraftHint: "Browsing alone: play moves on the board to try a line of your own, then propose it to the presenter.",
+  dbDraft: (moves) => `Your line: ${moves}`,
+  dbPropose: "Propose this line to the presenter",
+  dbClear: "Clear",
+  dbProposed: "Proposed.",
+  dbProposals: "Lines proposed",
+  dbProposalLine: (name, moves) => `${name}: ${moves}`,
+  dbAddLine: "Add to the board",
   dbStale: "The board changed at the same moment: look at it and try again.",
 };

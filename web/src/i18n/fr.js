@@ -1096,5 +1096,13 @@ export const fr = {
   relSend: "Envoyer le résultat à la table",
   relSent: "Envoyé\u00a0: les directeurs peuvent encore le corriger.",
   dbCopy: "Copier dans un tableau à moi",
+  dbDraftHint: "Vous parcourez seul\u00a0: jouez des coups sur le goban pour essayer votre ligne, puis proposez-la au présentateur.",
+  dbDraft: (moves) => `Votre ligne\u00a0: ${moves}`,
+  dbPropose: "Proposer cette ligne au présentateur",
+  dbClear: "Effacer",
+  dbProposed: "Proposée.",
+  dbProposals: "Lignes proposées",
+  dbProposalLine: (name, moves) => `${name}\u00a0: ${moves}`,
+  dbAddLine: "L’ajouter au tableau",
   dbStale: "Le tableau a changé au même moment\u00a0: regardez-le et réessayez.",
 };
