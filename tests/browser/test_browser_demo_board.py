@@ -147,6 +147,8 @@ def test_a_lesson_with_five_students(new_page: Any, ui: Any, shot: Any) -> None:
     # The lobby lists the live public board.
     teacher.goto("/")
     expect(teacher.get_by_test_id("demo-boards")).to_contain_text("teacher")
+    teacher.get_by_test_id("db-new").click()  # the form that opens a board, unfolded
+    teacher.get_by_test_id("demo-boards").scroll_into_view_if_needed()
     keep(shot(teacher, "lobby-en-desktop"))
 
 
