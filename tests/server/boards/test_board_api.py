@@ -244,3 +244,32 @@ def test_a_page_of_another_site_never_writes(people: dict[str, As]) -> None:
         assert ws.receive_json()["board"]["you"]["control"] is False
         ws.send_json({"type": "op", "id": "x", "version": 0, "op": {"type": "select", "node": 0}})
         assert ws.receive_json()["error"]["code"] == "not-logged-in"
+
+
+def test_a_node_deleted_takes_its_lines_out_of_the_tree_the_record_and_a_restart(sqlite_url: str) -> None:
+    from fastapi.testclient import TestClient
+
+    from keima.server import create_app
+
+    with TestClient(create_app(sqlite_url)) as c:
+        t = As(c, "teacher")
+        bid = new_board(t)["id"]
+        play(t, bid, 0, 0, "B", "E5")  # 1
+        play(t, bid, 1, 1, "W", "C3")  # 2
+        play(t, bid, 2, 2, "B", "G7")  # 3, the cursor
+        play(t, bid, 3, 1, "W", "G3")  # 4, another line from 1
+        t.op(bid, 4, {"type": "select", "node": 3})
+        out = t.op(bid, 5, {"type": "delete", "node": 2})["op"]
+        assert out == {"type": "delete", "node": 2, "cursor": 1}  # the cursor was below: it goes up
+        assert t.op(bid, 6, {"type": "select", "node": 3}, 422)["error"]["field"] == "op.node"
+        assert t.op(bid, 6, {"type": "delete", "node": 0}, 422)["error"]["field"] == "op.node"
+        nodes = t.req("GET", f"/api/boards/{bid}")["tree"]["nodes"]
+        assert nodes[1]["children"] == [4] and nodes[2]["deleted"] and nodes[3]["deleted"]
+        _, back = read_tree(t.req("GET", f"/api/boards/{bid}/sgf").text)
+        assert [n.move for n in back] == [None, ("B", 40), ("W", 60)]  # E5, then G3 (C3 and G7 gone)
+        # The same move again below 1 is a new node (the deleted one stays out).
+        assert play(t, bid, 6, 1, "W", "C3")["op"]["id"] == 5
+        before = t.req("GET", f"/api/boards/{bid}")
+    with TestClient(create_app(sqlite_url)) as c:
+        after = As(c, None).req("GET", f"/api/boards/{bid}")
+    assert after["tree"] == before["tree"]

@@ -33,6 +33,7 @@ def test_watchers_get_the_state_then_every_op_as_a_delta(people: dict[str, As]) 
         ops = [
             {"type": "node", "parent": 0, "move": {"color": "B", "vertex": "E5"}},
             {"type": "node", "parent": 1, "setup": {"white": ["D4"]}},
+            {"type": "delete", "node": 2},
             {"type": "select", "node": 1},
             {"type": "mark", "node": 1, "point": "C3", "kind": "square"},
             {"type": "comment", "node": 1, "text": "look"},

@@ -20,7 +20,7 @@ from keima.server.errors import Refused
 
 #: Chat messages a board keeps (the newest).
 CHAT_KEPT = 100
-OP_TYPES = ("node", "select", "mark", "comment", "control", "question", "answers", "variation")
+OP_TYPES = ("node", "select", "mark", "comment", "control", "question", "answers", "variation", "delete")
 #: Proposals a board keeps (the newest; one per watcher).
 PROPOSALS_KEPT = 20
 
@@ -94,8 +94,10 @@ class LiveBoard:
             return [p for p in (from_gtp(v, size) for v in vs) if p is not None]
 
         nodes: list[TreeNode] = []
-        for n in self.tree.nodes:
-            out = TreeNode(parent=n.parent, comment=n.comment or None)
+        kept = self.tree.reachable()
+        index = {n.id: i for i, n in enumerate(kept)}  # the record's nodes: the tree without its deleted ones
+        for n in kept:
+            out = TreeNode(parent=None if n.parent is None else index[n.parent], comment=n.comment or None)
             if n.move is not None:
                 out.move = (n.move["color"], from_gtp(n.move["vertex"], size))
             if n.setup is not None:
@@ -193,6 +195,14 @@ class LiveBoard:
         self.answers = {}
         return {"type": "answers", "counts": counts}
 
+    def _op_delete(self, op: dict[str, Any]) -> dict[str, Any]:
+        node = self.tree.delete(op.get("node"))
+        if self.tree.nodes[self.cursor].deleted:
+            self.cursor = node.parent  # type: ignore[assignment]
+        if self.question is not None and self.tree.nodes[self.question].deleted:
+            self.question, self.answers = None, {}
+        return {"type": "delete", "node": node.id, "cursor": self.cursor}
+
     def _op_variation(self, op: dict[str, Any]) -> dict[str, Any]:
         proposal = self.proposals.get(op.get("proposal"))  # type: ignore[arg-type]
         if proposal is None:
@@ -257,6 +267,9 @@ class LiveBoard:
                 node = tree.graft(n["parent"], n.get("move"), n.get("setup"))
             node.comment = n.get("comment", "")
             node.marks = {m["point"]: (m["kind"], m.get("label")) for m in n.get("marks", [])}
+        for n in t["nodes"]:
+            if n.get("deleted") and not tree.nodes[n["id"]].deleted:
+                tree.delete(n["id"])
         return cls(id=row["id"], title=row["title"], owner=row["owner"], visibility=row["visibility"], tree=tree,
                    names=dict(data.get("names", {})), controllers=list(data.get("controllers", [])),
                    cursor=int(data.get("cursor", 0)), version=int(row["version"]), info=dict(data.get("info", {})),

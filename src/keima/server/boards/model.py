@@ -47,6 +47,7 @@ class Node:
     captured: list[str] = field(default_factory=list)
     marks: dict[str, tuple[str, str | None]] = field(default_factory=dict)
     comment: str = ""
+    deleted: bool = False  # taken out of the tree: its parent no longer lists it (ids stay the list's indexes)
 
     def as_json(self) -> dict[str, Any]:
         """The node as ``GET /api/boards/{id}`` shows it (absent parts left out, so that a tree stays small)."""
@@ -61,6 +62,8 @@ class Node:
             out["marks"] = [{"point": p, "kind": k, **({"label": lb} if lb else {})} for p, (k, lb) in self.marks.items()]
         if self.comment:
             out["comment"] = self.comment
+        if self.deleted:
+            out["deleted"] = True
         return out
 
 
@@ -83,9 +86,34 @@ class BoardTree:
     # -- reading -----------------------------------------------------------------------------------------------
     def node(self, nid: Any, field: str = "node") -> Node:
         """Node ``nid``; 422 naming ``field`` when the tree has none."""
-        if isinstance(nid, bool) or not isinstance(nid, int) or not 0 <= nid < len(self.nodes):
+        if isinstance(nid, bool) or not isinstance(nid, int) or not 0 <= nid < len(self.nodes) \
+                or self.nodes[nid].deleted:
             raise bad(field, f"the board has no node {quote(str(nid))}")
         return self.nodes[nid]
+
+    def delete(self, nid: Any) -> Node:
+        """Take node ``nid`` and the lines below it out of the tree (not the root); returns it. Its nodes keep
+        their ids (and count towards ``MAX_NODES``): a client holding the tree never sees an id change."""
+        node = self.node(nid, "op.node")
+        if node.parent is None:
+            raise bad("op.node", "the root stays: start another board to start again")
+        self.nodes[node.parent].children.remove(node.id)
+        stack = [node.id]
+        while stack:
+            n = self.nodes[stack.pop()]
+            n.deleted = True
+            stack.extend(n.children)
+        return node
+
+    def reachable(self) -> list[Node]:
+        """The nodes of the tree (deleted ones left out), each parent before its children, first lines first."""
+        out: list[Node] = []
+        stack = [0]
+        while stack:
+            n = self.nodes[stack.pop()]
+            out.append(n)
+            stack.extend(reversed(n.children))
+        return out
 
     def vertex(self, text: Any, field: str, *, passing: bool = False) -> str:
         """``text`` as a vertex of this board (``"pass"`` only when ``passing``); 422 naming ``field``."""
