@@ -138,6 +138,11 @@ def test_a_lesson_with_five_students(new_page: Any, ui: Any, shot: Any) -> None:
     before = teacher.request.get(f"/api/boards/{bid}").json()["tree"]["nodes"]
     assert again.json()["tree"]["nodes"] == before
 
+    # The teacher deletes the proposed line: everyone following goes back to the root.
+    teacher.get_by_test_id("db-delete").click()
+    expect(students[0].get_by_test_id("db-status")).to_contain_text("Move 0")
+    expect(point(students[0], "F5")).to_have_attribute("aria-label", re.compile("empty"))
+
     # A student copies the board to one of their own (the relay a commentator reviews, OGS issue 1562).
     students[1].get_by_test_id("db-copy").click()
     students[1].wait_for_url(re.compile(r"/d/(?!" + bid + ")"))

@@ -95,6 +95,18 @@ export function applyOp(board, op) {
       b.cursor = op.node;
       b.revealed = null;
       break;
+    case "delete": {
+      const gone = nodes[op.node];
+      touch(gone.parent).children = nodes[gone.parent].children.filter((c) => c !== op.node);
+      const stack = [op.node];
+      while (stack.length) {
+        const id = stack.pop();
+        nodes[id] = { ...nodes[id], deleted: true };
+        stack.push(...nodes[id].children);
+      }
+      b.cursor = op.cursor;
+      break;
+    }
     case "variation": {
       for (const n of op.nodes) {
         nodes[n.id] = { ...n, children: [] };

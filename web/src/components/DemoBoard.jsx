@@ -77,7 +77,8 @@ export function DemoBoard({ id }) {
   latest.current = board;
   const tree = board?.tree;
   const control = !!board?.you?.control;
-  const shown = board ? (control || follow ? board.cursor : Math.min(local, tree.nodes.length - 1)) : 0;
+  const alone = board && !control && !follow && tree.nodes[local] && !tree.nodes[local].deleted;
+  const shown = board ? (alone ? local : board.cursor) : 0;
   const pos = useMemo(() => (tree ? positionAt(tree, shown) : null), [tree, shown]);
   const marks = useMemo(() => {
     if (!tree) return null;
@@ -222,6 +223,9 @@ export function DemoBoard({ id }) {
             <button type="button" onClick={() => go(node.parent)} disabled={node.parent == null} data-testid="db-prev">{t("dbPrev")}</button>
             <button type="button" onClick={() => go(children[0])} disabled={!children.length} data-testid="db-next">{t("dbNext")}</button>
             <button type="button" onClick={() => go(lineEnd(tree.nodes, shown))} disabled={!children.length} data-testid="db-last">{t("dbLast")}</button>
+            {control && shown !== 0 && (
+              <button type="button" onClick={() => send({ type: "delete", node: shown })} data-testid="db-delete">{t("dbDelete")}</button>
+            )}
           </nav>
           {children.length > 1 && (
             <p class="demo-vars" data-testid="db-variations">

@@ -1096,5 +1096,6 @@ export const en = {
   dbProposals: "Lines proposed",
   dbProposalLine: (name, moves) => `${name}: ${moves}`,
   dbAddLine: "Add to the board",
+  dbDelete: "Delete this move and what follows",
   dbStale: "The board changed at the same moment: look at it and try again.",
 };

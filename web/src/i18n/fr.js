@@ -1104,5 +1104,6 @@ export const fr = {
   dbProposals: "Lignes proposées",
   dbProposalLine: (name, moves) => `${name}\u00a0: ${moves}`,
   dbAddLine: "L’ajouter au tableau",
+  dbDelete: "Supprimer ce coup et la suite",
   dbStale: "Le tableau a changé au même moment\u00a0: regardez-le et réessayez.",
 };
