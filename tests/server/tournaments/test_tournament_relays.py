@@ -46,8 +46,29 @@ def test_a_recorder_relays_a_table_and_its_result_goes_to_the_table(client: Test
     record = load_record(rec.req("GET", f"/api/boards/{bid}/sgf", 200).text)
     assert record.info["EV"] == "Coupe de Lyon" and record.info["RO"] == "1"
     assert record.info["PB"] and record.info["PW"] and record.info["BR"] and record.result_text == "W+"
+    # Reviewing the table together: the directors and its players, from the relay's record.
+    assert code(rec.req("POST", f"{base}/rounds/1/tables/1/review", 403)) == "not-director"
+    assert code(d.req("POST", f"{base}/rounds/1/tables/2/review", 404)) == "not-found"  # no record
+    review = d.req("POST", f"{base}/rounds/1/tables/1/review", 201).json()["board"]
+    b = d.req("GET", f"/api/boards/{review}", 200).json()
+    assert b["you"]["owner"] and b["tree"]["nodes"][1]["move"] == {"color": "B", "vertex": "Q16"}
+    assert b["info"]["EV"] == "Coupe de Lyon" and b["visibility"] == "link"
 
 
 def t_games(d: Browser, base: str) -> list[dict[str, object]]:
     games: list[dict[str, object]] = d.req("GET", base, 200).json()["round_list"][0]["games"]
     return games
+
+
+def test_an_online_tables_game_is_reviewed_together_by_its_players_and_directors(fast_client: TestClient) -> None:
+    from .test_tournament_online import online_tournament, play_round
+
+    d, players, tid = online_tournament(fast_client, n=2)
+    play_round(d, players, tid, 1)
+    black, white = players["PLAYER0"], players["PLAYER1"]
+    relay = d.req("PUT", f"/api/tournaments/{tid}/rounds/1/tables/1/relay", 409, json={"recorder": "player0"})
+    assert code(relay) == "wrong-phase"  # a table played on keima is watched, not relayed
+    board = black.req("POST", f"/api/tournaments/{tid}/rounds/1/tables/1/review", 201).json()["board"]
+    b = white.req("GET", f"/api/boards/{board}", 200).json()
+    assert b["you"]["control"] and {p["name"] for p in b["controllers"]} >= {"director"}
+    assert b["info"]["EV"] == "Online cup" and len(b["tree"]["nodes"]) >= 1

@@ -8,6 +8,6 @@ from __future__ import annotations
 from keima.server.boards import routes
 from keima.server.boards.model import BoardTree
 from keima.server.boards.routes import BOARDS_MAX_BODY
-from keima.server.boards.service import Boards
+from keima.server.boards.service import Boards, tree_from_sgf
 
-__all__ = ["BOARDS_MAX_BODY", "BoardTree", "Boards", "routes"]
+__all__ = ["BOARDS_MAX_BODY", "BoardTree", "Boards", "routes", "tree_from_sgf"]

@@ -67,10 +67,7 @@ async def create(body: BoardIn, request: Request) -> Any:
         tree = BoardTree(body.size, body.rules, body.komi)
     title = " ".join(body.title.split()) or _title(info) or f"{player.name}'s board"
     board = await boards_of(request).create({"id": player.id, "name": player.name}, title[:80], body.visibility,
-                                            tree, info, invited)
-    if body.game is not None:  # a game reviewed together opens on its last move, as its players last saw it
-        while tree.nodes[board.cursor].children:
-            board.cursor = tree.nodes[board.cursor].children[0]
+                                            tree, info, invited, at_end=body.game is not None)
     return json_response(dumps(board.state(player.id)), 201)
 
 

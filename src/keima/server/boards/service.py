@@ -104,16 +104,19 @@ class Boards:
     # -- creating ----------------------------------------------------------------------------------------------
     async def create(self, owner: dict[str, str], title: str, visibility: str, tree: BoardTree,
                      info: dict[str, str] | None = None, invited: list[dict[str, str]] | None = None,
-                     relay: dict[str, Any] | None = None) -> LiveBoard:
+                     relay: dict[str, Any] | None = None, at_end: bool = False) -> LiveBoard:
         """Store and hold a new board of ``owner`` (``{"id", "name"}``); ``invited``: players put in control
-        with the owner (the players of a game reviewed together); ``relay``: the tournament table it relays. 409
-        ``too-many-boards`` past ``BOARDS_PER_PLAYER``."""
+        with the owner (the players of a game reviewed together); ``relay``: the tournament table it relays;
+        ``at_end``: the presenter's node is the main line's last (a game reviewed opens on its last move, as its
+        players last saw it). 409 ``too-many-boards`` past ``BOARDS_PER_PLAYER``."""
         kept = await asyncio.to_thread(store.owned, self.engine, owner["id"])
         if kept >= BOARDS_PER_PLAYER:
             raise Refused("too-many-boards", f"you keep {kept} boards, the most: delete one to open another",
                           reason="too-many-boards")
         board = LiveBoard(id=secrets.token_urlsafe(8)[:10], title=title, owner=owner["id"], visibility=visibility,
                           tree=tree, names={owner["id"]: owner["name"]}, info=dict(info or {}), relay=relay)
+        while at_end and tree.nodes[board.cursor].children:
+            board.cursor = tree.nodes[board.cursor].children[0]
         for p in invited or []:
             if p["id"] != owner["id"]:
                 board.names[p["id"]] = p["name"]

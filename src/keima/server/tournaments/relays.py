@@ -14,10 +14,12 @@ from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
 
-from keima.server.boards import Boards, BoardTree
+from keima.server.boards import Boards, BoardTree, tree_from_sgf
 from keima.server.errors import Refused
+from keima.server.games import Hub, game_sgf
 from keima.server.tournaments import changes as ops
-from keima.server.tournaments.routes import _account, _caller, _change, _errors, _stored
+from keima.server.tournaments import store as st
+from keima.server.tournaments.routes import _account, _caller, _change, _errors, _run, _stored
 from keima.server.tournaments.schemas import ResultIn
 from keima.server.tournaments.store import Change, Outcome, Stored
 from keima.tournament.model import Game, Result, Tournament, TournamentError, rank_text
@@ -134,3 +136,42 @@ async def relays(tid: str, request: Request) -> JSONResponse:
                     "result": ops.RESULT_NAMES[g.result], "watchers": len(boards.watchers.get(entry["board"], ()))})
     out.sort(key=lambda r: (-r["round"], r["table"]))
     return JSONResponse({"relays": out})
+
+
+@router.post("/api/tournaments/{tid}/rounds/{rn}/tables/{table}/review", status_code=201, responses=_errors)
+async def review(tid: str, rn: int, table: int, request: Request) -> JSONResponse:
+    """Review a table's game together: a demo board of its record (its keima game once over, else its relay), owned
+    by the caller, the tournament's directors and the table's two players in control. The caller is a director or
+    one of the two (403 ``not-director`` else); 409 ``game-in-progress`` for a keima game not over, 404 for a
+    table with no record (neither played on keima nor relayed)."""
+    me = await _caller(request)
+    s = await _stored(request, tid)
+    t = s.tournament
+    ops._check_round(t, rn)
+    g = ops._game_at(t, rn, table)
+    players = [a for a in (s.accounts.get(g.black), s.accounts.get(g.white)) if a]
+    if me.id not in s.directors and me.id not in players:
+        raise Refused("not-director", "the directors and the table's two players review its game together")
+    boards: Boards = request.app.state.boards
+    gid = s.games.get((rn, table))
+    relay = s.settings.get("relays", {}).get(_key(rn, table))
+    if gid is not None:
+        hub: Hub = request.app.state.hub
+        session = await hub.cache.get(gid)
+        async with session.lock:
+            if session.game.phase != "finished":
+                raise Refused("game-in-progress", "a game is reviewed together once it is over")
+            text = game_sgf(session)
+    elif relay is not None:
+        text = (await boards.get(relay["board"])).sgf()
+    else:
+        raise Refused("not-found", f"round {rn}'s table {table} has no record: it is neither on keima nor relayed")
+    tree, info = await _run(tree_from_sgf, text)
+    (pb, br), (pw, wr) = _person(t, g.black), _person(t, g.white)
+    info.update({"EV": t.general.name, "RO": str(rn), "PB": pb, "PW": pw, "BR": br, "WR": wr})
+    invited_ids = [i for i in [*s.directors, *players] if i != me.id]
+    names = await _run(st.names_of, request.app.state.hub.store.engine, invited_ids)
+    invited = [{"id": i, "name": names.get(i, "?")} for i in dict.fromkeys(invited_ids)]
+    board = await boards.create({"id": me.id, "name": me.name}, f"{t.general.name} · {rn}/{table}: {pb} - {pw}"[:80],
+                                "link", tree, info, invited, at_end=True)
+    return JSONResponse({"board": board.id}, status_code=201)
