@@ -185,3 +185,8 @@ def test_a_tournament_table_relayed_and_watched_on_the_public_page(new_page: Any
     keep(shot(recorder, "relay-fr-phone"))
     sgf = recorder.request.get(f"/api/boards/{bid}/sgf").text()
     assert f"EV[Coupe {tag}]" in sgf and "RO[1]" in sgf and "RE[B+]" in sgf
+    # The director reviews the relayed game together: a board of their own from the relay's record.
+    relays.get_by_test_id("review-together").click()
+    director.wait_for_url(re.compile(r"/d/(?!" + bid + ")"))
+    expect(director.get_by_test_id("db-title")).to_contain_text(f"Coupe {tag}")
+    expect(point(director, "R4")).to_have_attribute("aria-label", re.compile("black stone"))

@@ -1,7 +1,7 @@
 // Demo boards outside their page (docs/teaching.md): the lobby's list of live public boards with the form that
 // opens a new one (empty or from an SGF record), and the "review together" button of a finished game.
 import { useEffect, useState } from "preact/hooks";
-import { ROOT } from "../api.js";
+import { ROOT, request } from "../api.js";
 import { boardsApi } from "../demoBoard.js";
 import { useSignal } from "../hooks.js";
 import { lang, t } from "../i18n.js";
@@ -86,13 +86,21 @@ export function DemoBoards() {
   );
 }
 
-/** "Review together": a demo board from this finished game's record, its players in control with the caller. */
-export function ReviewTogether({ gameId }) {
+/**
+ * "Review together": a demo board from this finished game's record, its players in control with the caller; a
+ * tournament's game (`event`: {id, round, table}) asks its tournament, which invites its directors too.
+ */
+export function ReviewTogether({ gameId, event = null }) {
   useSignal(lang);
   const [error, setError] = useState(null);
   async function go() {
     setError(null);
     try {
+      if (event) {
+        const path = `api/tournaments/${encodeURIComponent(event.id)}/rounds/${event.round}/tables/${event.table}/review`;
+        open((await request("POST", path)).board);
+        return;
+      }
       open((await boardsApi.create({ game: gameId })).id);
     } catch (exc) {
       setError(exc);

@@ -10,6 +10,7 @@ import { lang, t } from "../i18n.js";
 import { LiveSocket } from "../socket.js";
 import { Board } from "./Board.jsx";
 import { ErrorNote } from "./ErrorNote.jsx";
+import { ReviewTogether } from "./DemoBoards.jsx";
 
 const DRAWN = 2; // the top tables of the latest round drawn on the page; the others are links
 const enc = encodeURIComponent;
@@ -58,6 +59,7 @@ export function TournamentRelays({ tour, round, director, act }) {
             <li key={r.board} data-board={r.board}>
               <a href={`${ROOT}d/${enc(r.board)}`}>{t("relLine", r.round, r.table, r.black, r.white)}</a>{" "}
               <span class="what">{t("relBy", r.recorder, r.watchers)}</span>
+              {director && <ReviewTogether gameId={null} event={{ id: tour.id, round: r.round, table: r.table }} />}
               {r.round === latest && i < DRAWN && <LiveRelay id={r.board} />}
             </li>
           ))}

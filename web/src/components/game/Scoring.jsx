@@ -145,7 +145,7 @@ export function RecordLinks({ game }) {
           <a class="button" href={`${ROOT}review?game=${encodeURIComponent(game.id)}`} data-testid="review-game">
             {rt("reviewLink")}
           </a>
-          <ReviewTogether gameId={game.id} />
+          <ReviewTogether gameId={game.id} event={game.event} />
         </>
       )}
     </p>
