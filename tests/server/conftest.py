@@ -37,7 +37,7 @@ def _reset_pg(url: str) -> None:
                              "rating_history, automatch, rating_changes, analyses, tournament_log, tournament_games, tournament_accounts, tournament_directors, "
                              "tournaments, player_settings, notifications, emails, chat_mutes, conditional_moves, "
                              "blocks, player_standing, moderators, reports, moderation_log, annulled_games, "
-                             "abandonments, club_games, club_imports, club_announcements, club_challenges, club_members, clubs, "
+                             "abandonments, club_games, club_imports, club_announcements, club_challenges, club_members, clubs, boards, "
                              "alembic_version CASCADE"))
     engine.dispose()
 

@@ -23,6 +23,7 @@ import "./moderation.css";
 import { StandingNote, useStanding } from "./components/FairPlay.jsx";
 import { ModerationPage } from "./components/Moderation.jsx";
 import { ClubList, ClubPage } from "./components/Club.jsx";
+import { DemoBoard } from "./components/DemoBoard.jsx";
 import "./tournament.css";
 import { afterAction, myTurns, onScreen } from "./players.js";
 import { bareName } from "./components/game/names.js";
@@ -43,6 +44,8 @@ function currentRoute() {
   if (cmatch) return { page: "club", id: decodeURIComponent(cmatch[1]), invite: new URLSearchParams(location.search).get("invite") };
   const tmatch = /^t\/([^/]+)\/?$/.exec(rest);
   if (tmatch) return { page: "tournament", id: decodeURIComponent(tmatch[1]) };
+  const demo = /^d\/([^/]+)\/?$/.exec(rest);
+  if (demo) return { page: "demo", id: decodeURIComponent(demo[1]) };
   const match = /^g\/([^/]+)\/?$/.exec(rest);
   if (match) {
     const invite = new URLSearchParams(location.search).get("invite");
@@ -207,6 +210,8 @@ function App() {
           <PositionTool />
         ) : route.page === "player" ? (
           <PlayerPage name={route.name} />
+        ) : route.page === "demo" ? (
+          <DemoBoard id={route.id} />
         ) : route.page === "game" ? (
           <GameView gameId={route.id} inviteCode={route.invite} />
         ) : (

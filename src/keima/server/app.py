@@ -21,6 +21,8 @@ from fastapi import FastAPI
 from keima.server.accounts import ChatFlood, Limits, Mutes, Players, Standing, load_secret
 from keima.server.automatch import Matchmaker
 from keima.server.automatch import routes as automatch_routes
+from keima.server.boards import BOARDS_MAX_BODY, Boards
+from keima.server.boards import routes as board_routes
 from keima.server.clubs import SUBSCRIBER as CLUBS_SUBSCRIBER  # clubs (issue 46)
 from keima.server.clubs import challenge_routes as club_challenge_routes
 from keima.server.clubs import ladder_routes as club_ladder_routes
@@ -52,6 +54,7 @@ from keima.server.reviews import (
 )
 from keima.server.storage import Store, default_url, make_engine, migrate
 from keima.server.tournaments import player_routes as tournament_player_routes
+from keima.server.tournaments import relays as tournament_relays
 from keima.server.tournaments import results as tournament_results
 from keima.server.tournaments import round_routes
 from keima.server.tournaments import rounds as tournament_rounds
@@ -140,12 +143,14 @@ def create_app(db_url: str | None = None, *, pubsub: PubSub | None = None, dist:
         mailer = Mailer(engine, smtp, public_url or "http://localhost:8000", app.state.players.sign)
         app.state.mailer = mailer
         mailer.start()
+        app.state.boards = Boards(engine, store.write)
         gc.callbacks.append(hub.gc_pauses.observe)
         try:
             yield
         finally:
             gc.callbacks.remove(hub.gc_pauses.observe)
             await matchmaker.close()
+            await app.state.boards.close()
             reviews.close()
             await mailer.close()
             await hub.close()
@@ -175,9 +180,12 @@ def create_app(db_url: str | None = None, *, pubsub: PubSub | None = None, dist:
     app.include_router(club_routes.router)  # clubs (issue 46)
     app.include_router(club_ladder_routes.router)
     app.include_router(club_challenge_routes.router)
+    app.include_router(board_routes.router)
+    app.include_router(tournament_relays.router)
     app.add_middleware(BodyLimit, larger={"/api/review": REVIEW_MAX_BODY,
                                           "/api/analysis": bot_review_routes.ANALYSIS_MAX_BODY,
-                                          "/api/tournaments/import": tournament_routes.IMPORT_MAX})
+                                          "/api/tournaments/import": tournament_routes.IMPORT_MAX,
+                                          "/api/boards": BOARDS_MAX_BODY})
     app.add_middleware(SecurityHeaders, csp=content_security_policy(web_root))
 
     edge_http.install(app)

@@ -64,8 +64,8 @@ def test_the_migrated_database_matches_the_live_tables(db_url: str) -> None:
             "automatch", "rating_changes", "analyses",
             "tournaments", "tournament_directors", "tournament_accounts", "tournament_games", "tournament_log",
             "player_settings", "notifications", "emails", "chat_mutes", "conditional_moves",
-            # -- clubs (issue 46)
-            "clubs", "club_members", "club_challenges", "club_announcements", "club_imports", "club_games"}
+            "blocks", "player_standing", "moderators", "reports", "moderation_log", "annulled_games", "abandonments",
+            "clubs", "club_members", "club_challenges", "club_announcements", "club_imports", "club_games", "boards"}
     engine.dispose()
 
 

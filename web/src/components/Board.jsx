@@ -45,7 +45,8 @@ export function isStarPoint(x, y, size) {
  * first tap, shown with its stone until confirmed), onPass, help (the keyboard help, where the page's
  * board does something else than play a game's move), maxWidth, maxHeight, marks (Map of point ->
  * a Shudan marker such as {type: "label", label} or {type: "triangle"}, with `spoken`, the words a
- * screen reader adds: the bot's candidate moves of a review).
+ * screen reader adds: the bot's candidate moves of a review), heat (Shudan's heat map: rows of {strength, text}
+ * or null; the answers to a demo board's question).
  */
 export function Board(props) {
   const { size, board, lastMove, dead, territory, neutral, onActivate, interactive, ghost, selected, maxWidth, maxHeight, marks } =
@@ -213,6 +214,7 @@ export function Board(props) {
         signMap={maps.signMap}
         markerMap={maps.markerMap}
         paintMap={maps.paintMap}
+        heatMap={props.heat}
         dimmedVertices={dimmed}
         ghostStoneMap={ghostStoneMap}
         selectedVertices={selected ? [selected] : []}

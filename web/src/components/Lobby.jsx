@@ -15,6 +15,7 @@ import { NewGame } from "./NewGame.jsx";
 import { colorName } from "./game/names.js";
 import { PlayerLink } from "./PlayerLink.jsx";
 import { RankFilter, passes, useRankFilter } from "./RankFilter.jsx";
+import { DemoBoards } from "./DemoBoards.jsx";
 
 const gameUrl = (id) => `${ROOT}g/${encodeURIComponent(id)}`;
 const reviewUrl = (id) => `${ROOT}review?game=${encodeURIComponent(id)}`;
@@ -310,6 +311,7 @@ export function Lobby({ onCreated }) {
             </li>
           )}
         />
+        <DemoBoards />
       </div>
       <section class="lobby-new" aria-label={t("createGame")}>
         <NewGame onCreated={onCreated} />

@@ -17,6 +17,7 @@ import { TournamentProjector } from "./TournamentProjector.jsx";
 import { TournamentLog, TournamentStandings } from "./TournamentStandings.jsx";
 import { TournamentLines, datesAndPlace } from "./TournamentLinks.jsx";
 import { TableHead, pairingColumns } from "./TableHead.jsx";
+import { TournamentRelays } from "./TournamentRelays.jsx";
 
 const tapi = {
   list: () => request("GET", "api/tournaments"),
@@ -173,6 +174,7 @@ export function TournamentPage({ id }) {
         <Pairings t={t} round={round} director={director && !projector} act={act} />
         <SheetLinks t={t} round={round} />
       </section>
+      {!projector && <TournamentRelays tour={t} round={round} director={director} act={act} />}
       <TournamentStandings t={t} standings={standings} />
       {!projector && <TournamentPlayers t={t} director={director} reload={reload} />}
       {director && !projector && <TournamentSettings t={t} reload={reload} />}

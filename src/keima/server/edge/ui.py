@@ -33,7 +33,8 @@ def router(web_root: Path) -> APIRouter:
         return _index(web_root)
 
     @router.get("/g/{game_id}", include_in_schema=False)
-    async def game_page(game_id: str) -> Response:
+    @router.get("/d/{board_id}", include_in_schema=False)  # a demo board (issue 45)
+    async def game_page(game_id: str = "", board_id: str = "") -> Response:
         return _index(web_root)
 
     @router.get("/p/{name}", include_in_schema=False)

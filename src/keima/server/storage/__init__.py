@@ -6,6 +6,7 @@ change (the scheduler's timed jobs, the outbox's deliveries).
 from __future__ import annotations
 
 from keima.server.storage import queues
+from keima.server.storage.boards_tables import boards  # demo boards (issue 45)
 
 # -- clubs (issue 46)
 from keima.server.storage.clubs_tables import (
@@ -65,6 +66,9 @@ from keima.server.storage.tables import (
 )
 
 __all__ = [
+    # -- demo boards (issue 45)
+    "boards",
+    # --
     "Apply", "Store", "analyses", "automatch", "chat_mutes", "conditional_moves", "default_url", "emails",
     "event_progress", "game_log", "game_outbox", "game_players", "games", "make_engine", "migrate",
     "notifications", "now_utc", "player_records", "player_sessions", "player_settings", "players", "queues",

@@ -6,6 +6,7 @@ import { formatSeconds } from "../../time.js";
 import { resultCode, rt, t, tn } from "../../i18n.js";
 import { GameCount } from "../GameCount.jsx";
 import { ScoreTable } from "../ScoreTable.jsx";
+import { ReviewTogether } from "../DemoBoards.jsx";
 import { colorName } from "./names.js";
 
 const sameSet = (a, b) => a.length === b.length && a.every((p) => b.includes(p));
@@ -144,6 +145,7 @@ export function RecordLinks({ game }) {
           <a class="button" href={`${ROOT}review?game=${encodeURIComponent(game.id)}`} data-testid="review-game">
             {rt("reviewLink")}
           </a>
+          <ReviewTogether gameId={game.id} event={game.event} />
         </>
       )}
     </p>
