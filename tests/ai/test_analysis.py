@@ -349,3 +349,33 @@ def test_the_refine_pass_settles_the_fifth_place(monkeypatch: pytest.MonkeyPatch
     run = review()
     assert run.done == 13 + refine_budget(12) == 13 + 16
     assert [e.searches for e in run.evals] == [2, 2, 2, 2, 5, 5, 5] + [1] * 6
+
+
+def test_the_first_round_takes_the_largest_losses_first_within_its_share() -> None:
+    """The refine pass's first round asks for the positions around the largest losses first, then for those of
+    fewest playouts, and stops at its share of the budget (``FIRST_SHARE``): the settling rounds get the rest."""
+    game = Game(9)
+    for p in [0, 2, 4, 6, 8, 18, 20, 22, 24, 26, 36, 38]:
+        game.play(p)
+    line = positions(game)
+    # Moves 6 to 12 lose 30, 28, ... 18 points (positions 5 to 12); positions 0 to 5 got few playouts, 4 the fewest.
+    losses = [0.0] * 5 + [30.0 - 2 * k for k in range(7)]
+    scores = [0.0]
+    for n, loss in enumerate(losses, 1):
+        scores.append(scores[-1] - (loss if n % 2 else -loss))
+    playouts = [10, 10, 10, 10, 5, 10] + [100] * 7
+
+    class Fixed:
+        top = 5
+
+        def evaluate(self, position: Game, stop: object = None, salt: int = 0) -> Evaluation:
+            i = position.move_number
+            return Evaluation(0.5, scores[i], [Candidate(80, 0.5, 100, [80], scores[i])], playouts[i],
+                              samples=(scores[i],))
+
+    run = ReviewRun(line)
+    while len(run.evals) < len(line):
+        run.step(Fixed())  # type: ignore[arg-type]
+    assert analysis.FIRST_SHARE * refine_budget(12) == 12
+    # Positions 5 to 12 (the seven losses), then the fewest playouts: 4, 0, 1, 2; not 3.
+    assert [e.wanted for e in run.evals] == [2, 2, 2, 1, 2] + [2] * 8

@@ -53,6 +53,8 @@ NICE = 10
 #: the most (at least ``REFINE_MOVES``, or one move in ``REFINE_SHARE``).
 REFINE_MOVES = 8
 REFINE_SHARE = 8
+#: The share of the refine pass's budget (``refine_budget``) its first round may take.
+FIRST_SHARE = 0.75
 #: The later rounds of the refine pass settle which moves are the review's ``TOP_MISTAKES`` largest: a move within
 #: ``SETTLE_Z`` standard errors of the line between the last of them and the next gets its positions searched
 #: once more, up to ``MAX_SEARCHES`` searches a position.
@@ -436,16 +438,19 @@ class ReviewRun:
         if len(self.evals) < len(self.line) or len(self.line) < 2:
             return False
         reviews = assemble(self.line, self.evals)
+        budget = refine_budget(len(self.line) - 1)
+        left = len(self.line) + budget - sum(max(e.wanted, e.searches) for e in self.evals)
         if all(e.wanted == 1 for e in self.evals):
-            ranked = sorted((r for r in reviews if r.loss), key=lambda r: -(r.loss or 0.0))
-            want = {i for r in ranked[: refine_count(len(self.line) - 1)] for i in (r.n - 1, r.n)}
+            # The largest losses first, then the positions of fewest playouts, within a share of the budget: the
+            # settling rounds need the rest.
+            ranked = sorted((r for r in reviews if r.loss), key=lambda r: (-(r.loss or 0.0), r.n))
+            order = [i for r in ranked[: refine_count(len(self.line) - 1)] for i in (r.n - 1, r.n)]
             median = sorted(e.playouts for e in self.evals)[len(self.evals) // 2]
-            want |= {i for i, e in enumerate(self.evals) if e.playouts < FEW_PLAYOUTS * median}
-            order = sorted(want)
+            order += sorted((i for i, e in enumerate(self.evals) if e.playouts < FEW_PLAYOUTS * median),
+                            key=lambda i: self.evals[i].playouts)
+            left = min(left, int(FIRST_SHARE * budget))
         else:
             order = [i for n in unsettled(reviews, self.evals, self.line[0][0].size) for i in (n - 1, n)]
-        left = len(self.line) + refine_budget(len(self.line) - 1) - sum(max(e.wanted, e.searches)
-                                                                      for e in self.evals)
         asked: set[int] = set()
         for i in order:
             e = self.evals[i]
