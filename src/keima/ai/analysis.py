@@ -14,10 +14,12 @@ last move, with the bot's search (``keima.ai.searcher``) and returns one ``MoveR
 Entry 0 (``n == 0``, no move) holds the starting position's evaluation, so that a graph starts at the start.
 
 A review runs in two passes (``ReviewRun``, the one path of ``keima review`` and of the server's reviews): every
-position searched once, then a *refine* pass that searches again the positions around the moves that lost the most
-and those that got the fewest playouts, each evaluation merged with the first (``Evaluation.merged``): a search's
-lead wanders by a point or two from one run to the next, and the moves a review names first are the ones that
-must not depend on the run. Each move is then classed by what it lost (``CLASSES``, ``thresholds``) and each
+position searched once, then a *refine* pass within a budget of searches (``refine_budget``) that searches again
+the positions around the moves that lost the most and those that got the fewest playouts, then, round after
+round, those around the moves whose place among the five largest losses is still in doubt (``unsettled``: a
+loss's standard error comes from the spread of its positions' searches, ``Evaluation.error``), each evaluation
+merged with the ones before (``Evaluation.merged``): a search's lead wanders by a point or two from one run to the
+next, and the moves a review names first are the ones that must not depend on the run. Each move is then classed by what it lost (``CLASSES``, ``thresholds``) and each
 player gets an accuracy figure (``summary``).
 
 A review is slow (a search per position): ``review_game`` reports its progress, stops between playouts when its
