@@ -10,12 +10,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from keima.ai import analysis
 from keima.ai.analysis import (
+    MAX_SEARCHES,
     NICE,
+    SPREAD,
     Budget,
     Cancelled,
     Candidate,
     Evaluation,
+    MoveReview,
     ReviewRun,
     accuracy,
     assemble,
@@ -24,8 +28,11 @@ from keima.ai.analysis import (
     move_class,
     position_json,
     positions,
+    refine_budget,
     review_game,
+    spread,
     summary,
+    unsettled,
 )
 from keima.rules import Game, from_gtp
 
@@ -262,3 +269,113 @@ def test_the_refine_pass_searches_again_around_the_largest_losses() -> None:
     assert all(salt == 1 for _i, salt in analyst.calls if salt)
     assert run.done == run.total == 13 + 5
     assert [e.searches for e in run.evals] == [1, 2, 2, 1, 1, 1, 2, 2, 1, 1, 1, 2, 1]
+
+
+def test_an_evaluation_keeps_each_search_lead_and_its_error() -> None:
+    """Merged evaluations keep each search's lead (stored and read back); the error of the lead is their spread
+    drawn towards the usual one, divided by the square root of the searches: two searches that agree are surer
+    than one, two that disagree less so."""
+    one = Evaluation(0.5, 4.0, [], 100, samples=(4.0,))
+    assert one.error(9) == pytest.approx(SPREAD)
+    assert spread(19) == pytest.approx(SPREAD * 19 / 9) and spread(7) == SPREAD
+    apart = one.merged(Evaluation(0.5, -4.0, [], 100, samples=(-4.0,)))
+    assert apart.leads == (4.0, -4.0) and apart.score == pytest.approx(0.0)
+    # Squares about the mean: 32; the usual spread counts for two searches.
+    assert apart.error(9) == pytest.approx(((2 * SPREAD**2 + 32.0) / 3 / 2) ** 0.5)
+    agree = one.merged(Evaluation(0.5, 4.0, [], 100, samples=(4.0,)))
+    assert agree.error(9) < one.error(9) < apart.error(9)
+    assert Evaluation.from_dict(apart.as_dict()) == apart
+    # Evaluations stored before the leads were kept: the merged lead stands for them.
+    old = Evaluation.from_dict({"winrate": 0.5, "score": 1.0, "playouts": 10, "searches": 2, "best": []})
+    assert old.leads == (1.0,) and old.error(9) == pytest.approx(SPREAD)
+
+
+def _reviews(losses: list[float]) -> tuple[list[MoveReview], list[Evaluation]]:
+    """Reviews of moves that lost ``losses`` (move 1 first), each position searched once, and their evaluations."""
+    evals = [Evaluation(0.5, 0.0, [], 100, samples=(0.0,)) for _ in range(len(losses) + 1)]
+    reviews = [MoveReview(0, None, None, 0.5, 0.0, None, None, [])]
+    reviews += [MoveReview(n, 1, 0, 0.5, 0.0, loss, 0.0, []) for n, loss in enumerate(losses, 1)]
+    return reviews, evals
+
+
+def test_the_moves_in_doubt_are_those_near_the_fifth_place() -> None:
+    """``unsettled``: the moves whose loss is within a standard error of the line between the fifth largest and
+    the sixth, nearest first; none when five moves or fewer lost anything."""
+    reviews, evals = _reviews([20.0, 0.0, 15.0, 12.0, 10.0, 5.5, 6.0, 3.0, 1.0])
+    # The line is at 5.75; one search a position: the loss's error is SPREAD * sqrt(2), about 2.1 points.
+    assert unsettled(reviews, evals, 9) == [6, 7]
+    assert unsettled(reviews, evals, 9, top=3) == [4, 5]
+    assert unsettled(*_reviews([20.0, 0.0, 15.0, 12.0, 10.0, 5.5]), 9) == []
+
+
+def test_the_refine_pass_settles_the_fifth_place(monkeypatch: pytest.MonkeyPatch) -> None:
+    """After the first refine round, the positions around the moves in doubt for the fifth place are searched
+    again, round after round, up to ``MAX_SEARCHES`` a position or the refine pass's budget; the total the run
+    announces stays the same until the end, then it is the searches done."""
+    game = Game(9)
+    for p in [0, 2, 4, 6, 8, 18, 20, 22, 24, 26, 36, 38]:
+        game.play(p)
+    line = positions(game)
+    # Moves 1 to 6 lose 20, 15, 12, 10, 6 and 5.8 points (Black plays the odd moves); the others nothing.
+    losses = [20.0, 15.0, 12.0, 10.0, 6.0, 5.8] + [0.0] * 6
+    scores = [0.0]
+    for n, loss in enumerate(losses, 1):
+        scores.append(scores[-1] - (loss if n % 2 else -loss))
+
+    class Fixed:
+        top = 5
+
+        def evaluate(self, position: Game, stop: object = None, salt: int = 0) -> Evaluation:
+            i = position.move_number
+            return Evaluation(0.5, scores[i], [Candidate(80, 0.5, 100, [80], scores[i])], 100,
+                              samples=(scores[i],))
+
+    def review() -> ReviewRun:
+        run = ReviewRun(line)
+        totals = set()
+        while run.step(Fixed()):  # type: ignore[arg-type]
+            if not run.complete:
+                totals.add(run.total)
+        assert totals == {13 + refine_budget(12)}
+        assert run.complete and run.total == run.done
+        return run
+
+    run = review()
+    # First round: positions 0 to 6 (moves 1 to 6); then moves 5 and 6 in doubt: positions 4, 5 and 6.
+    assert [e.searches for e in run.evals] == [2, 2, 2, 2] + [MAX_SEARCHES] * 3 + [1] * 6
+    assert run.done == 13 + 7 + 3 * (MAX_SEARCHES - 2)
+    # Without the cap a position, the budget stops the rounds: 16 searches added in all.
+    monkeypatch.setattr(analysis, "MAX_SEARCHES", 10)
+    run = review()
+    assert run.done == 13 + refine_budget(12) == 13 + 16
+    assert [e.searches for e in run.evals] == [2, 2, 2, 2, 5, 5, 5] + [1] * 6
+
+
+def test_the_first_round_takes_the_largest_losses_first_within_its_share() -> None:
+    """The refine pass's first round asks for the positions around the largest losses first, then for those of
+    fewest playouts, and stops at its share of the budget (``FIRST_SHARE``): the settling rounds get the rest."""
+    game = Game(9)
+    for p in [0, 2, 4, 6, 8, 18, 20, 22, 24, 26, 36, 38]:
+        game.play(p)
+    line = positions(game)
+    # Moves 6 to 12 lose 30, 28, ... 18 points (positions 5 to 12); positions 0 to 5 got few playouts, 4 the fewest.
+    losses = [0.0] * 5 + [30.0 - 2 * k for k in range(7)]
+    scores = [0.0]
+    for n, loss in enumerate(losses, 1):
+        scores.append(scores[-1] - (loss if n % 2 else -loss))
+    playouts = [10, 10, 10, 10, 5, 10] + [100] * 7
+
+    class Fixed:
+        top = 5
+
+        def evaluate(self, position: Game, stop: object = None, salt: int = 0) -> Evaluation:
+            i = position.move_number
+            return Evaluation(0.5, scores[i], [Candidate(80, 0.5, 100, [80], scores[i])], playouts[i],
+                              samples=(scores[i],))
+
+    run = ReviewRun(line)
+    while len(run.evals) < len(line):
+        run.step(Fixed())  # type: ignore[arg-type]
+    assert analysis.FIRST_SHARE * refine_budget(12) == 12
+    # Positions 5 to 12 (the seven losses), then the fewest playouts: 4, 0, 1, 2; not 3.
+    assert [e.wanted for e in run.evals] == [2, 2, 2, 1, 2] + [2] * 8

@@ -14,10 +14,12 @@ last move, with the bot's search (``keima.ai.searcher``) and returns one ``MoveR
 Entry 0 (``n == 0``, no move) holds the starting position's evaluation, so that a graph starts at the start.
 
 A review runs in two passes (``ReviewRun``, the one path of ``keima review`` and of the server's reviews): every
-position searched once, then a *refine* pass that searches again the positions around the moves that lost the most
-and those that got the fewest playouts, each evaluation merged with the first (``Evaluation.merged``): a search's
-lead wanders by a point or two from one run to the next, and the moves a review names first are the ones that
-must not depend on the run. Each move is then classed by what it lost (``CLASSES``, ``thresholds``) and each
+position searched once, then a *refine* pass within a budget of searches (``refine_budget``) that searches again
+the positions around the moves that lost the most and those that got the fewest playouts, then, round after
+round, those around the moves whose place among the five largest losses is still in doubt (``unsettled``: a
+loss's standard error comes from the spread of its positions' searches, ``Evaluation.error``), each evaluation
+merged with the ones before (``Evaluation.merged``): a search's lead wanders by a point or two from one run to the
+next, and the moves a review names first are the ones that must not depend on the run. Each move is then classed by what it lost (``CLASSES``, ``thresholds``) and each
 player gets an accuracy figure (``summary``).
 
 A review is slow (a search per position): ``review_game`` reports its progress, stops between playouts when its
@@ -49,12 +51,22 @@ DEFAULT_TOP = 5
 MIN_CANDIDATE_VISITS = 2
 #: How much lower than normal a review's thread runs (``os.setpriority``; 19 is the lowest priority).
 NICE = 10
-#: The refine pass searches again the positions before and after this many moves, those that lost the most
-#: (at least ``REFINE_MOVES``, or one move in ``REFINE_SHARE``), then those of any move among the first
-#: ``REFINE_TOP`` that the first round left out.
+#: The refine pass's first round searches again the positions before and after this many moves, those that lost
+#: the most (at least ``REFINE_MOVES``, or one move in ``REFINE_SHARE``).
 REFINE_MOVES = 8
 REFINE_SHARE = 8
-REFINE_TOP = 6
+#: The share of the refine pass's budget (``refine_budget``) its first round may take.
+FIRST_SHARE = 0.75
+#: The later rounds of the refine pass settle which moves are the review's ``TOP_MISTAKES`` largest: a move within
+#: ``SETTLE_Z`` standard errors of the line between the last of them and the next gets its positions searched
+#: once more, up to ``MAX_SEARCHES`` searches a position.
+TOP_MISTAKES = 5
+SETTLE_Z = 1.0
+MAX_SEARCHES = 4
+#: A search's usual spread of a position's lead on 9x9 (standard deviation in points, ``spread``; measured:
+#: docs/bot.md) and how many searches' worth it counts for against the spread observed (``Evaluation.error``).
+SPREAD = 1.5
+SPREAD_WEIGHT = 2
 #: A position whose search got fewer playouts than this share of the median is searched again too.
 FEW_PLAYOUTS = 0.5
 #: Classes of a move by the points it lost, each from its threshold up (``thresholds``): the same points on every
@@ -124,12 +136,31 @@ class Evaluation:
     playouts: int
     searches: int = 1
     wanted: int = 1
+    samples: tuple[float, ...] = ()
 
     def as_dict(self) -> dict[str, Any]:
         """This evaluation as JSON data (points as integers, a pass as None), for ``from_dict``."""
         return {"winrate": self.winrate, "score": self.score, "playouts": self.playouts,
-                "searches": self.searches, "wanted": self.wanted,
+                "searches": self.searches, "wanted": self.wanted, "samples": list(self.leads),
                 "best": [[c.move, c.winrate, c.visits, c.pv, c.score] for c in self.best]}
+
+    @property
+    def leads(self) -> tuple[float, ...]:
+        """Black's lead as each search merged here saw it (``samples``; the merged ``score`` alone for an
+        evaluation stored before they were kept)."""
+        return self.samples or (self.score,)
+
+    def error(self, size: int) -> float:
+        """The standard error of ``score`` on a ``size`` board: the spread of the searches' leads, drawn towards
+        ``SPREAD`` (a search's usual spread there, worth ``SPREAD_WEIGHT`` searches: two searches that happen to
+        agree do not make a position certain), divided by the square root of the searches."""
+        leads = self.leads
+        k = len(leads)
+        mean = sum(leads) / k
+        squares = sum((x - mean) ** 2 for x in leads)
+        prior = spread(size)
+        variance = (SPREAD_WEIGHT * prior * prior + squares) / (SPREAD_WEIGHT + k - 1)
+        return math.sqrt(variance / k)
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Evaluation:
@@ -140,8 +171,9 @@ class Evaluation:
             score = None if not rest or rest[0] is None else float(rest[0])
             best.append(Candidate(None if m is None else int(m), float(w), int(v),
                                   [None if p is None else int(p) for p in pv], score))
+        samples = tuple(float(x) for x in data.get("samples", ()))
         return cls(float(data["winrate"]), float(data["score"]), best, int(data["playouts"]),
-                   int(data.get("searches", 1)), int(data.get("wanted", 1)))
+                   int(data.get("searches", 1)), int(data.get("wanted", 1)), samples)
 
     def merged(self, other: Evaluation, top: int = DEFAULT_TOP) -> Evaluation:
         """This evaluation and ``other`` (another search of the same position) as one: win rates and leads
@@ -163,7 +195,8 @@ class Evaluation:
         best = sorted(moves.values(), key=lambda c: -c.visits)[:top]
         a, b = self.playouts, other.playouts
         return Evaluation(_weighted(self.winrate, a, other.winrate, b), _weighted(self.score, a, other.score, b),
-                          best, a + b, self.searches + other.searches, max(self.wanted, other.wanted))
+                          best, a + b, self.searches + other.searches, max(self.wanted, other.wanted),
+                          self.leads + other.leads)
 
     def wanting(self, wanted: int) -> Evaluation:
         """This evaluation with the plan asking for at least ``wanted`` searches."""
@@ -303,12 +336,51 @@ class Analyst:
             best.append(Candidate(move, wr if black else 1.0 - wr, int(visits),
                                   searcher.principal_variation(move, game.size), result.scores.get(move)))
         mover_wr = result.winrate if result.playouts else 0.5
-        return Evaluation(mover_wr if black else 1.0 - mover_wr, result.score, best, result.playouts)
+        return Evaluation(mover_wr if black else 1.0 - mover_wr, result.score, best, result.playouts,
+                          samples=(result.score,))
 
 
 def refine_count(moves: int) -> int:
     """How many moves' positions the refine pass searches again at first, in a game of ``moves`` moves."""
     return min(moves, max(REFINE_MOVES, -(-moves // REFINE_SHARE)))
+
+
+def refine_budget(moves: int) -> int:
+    """The searches the refine pass may add to the first pass's in a game of ``moves`` moves: two for each of
+    the ``refine_count`` moves of its first round (which, their positions shared between neighbouring moves,
+    takes fewer; the settling rounds take the rest)."""
+    return 2 * refine_count(moves)
+
+
+def spread(size: int) -> float:
+    """A search's usual spread of a position's lead (standard deviation, points) on a ``size`` board:
+    ``SPREAD`` on 9x9, in proportion to the board's side above (the leads are larger)."""
+    return SPREAD * max(1.0, size / 9)
+
+
+def loss_error(before: Evaluation, after: Evaluation, size: int) -> float:
+    """The standard error of the loss of the move between positions ``before`` and ``after`` (the two
+    evaluations' errors, ``Evaluation.error``, being independent searches)."""
+    return math.hypot(before.error(size), after.error(size))
+
+
+def unsettled(reviews: list[MoveReview], evals: list[Evaluation], size: int, top: int | None = None) -> list[int]:
+    """The moves (``n``) whose place among the ``top`` (default ``TOP_MISTAKES``) largest losses of
+    ``reviews`` (``assemble`` of ``evals``) is in doubt, the most doubtful first: those among the ``top`` + 3
+    largest whose loss is within ``SETTLE_Z`` standard errors (``loss_error``) of the line between the
+    ``top``-th and the next. None when fewer moves lost anything."""
+    top = TOP_MISTAKES if top is None else top
+    ranked = sorted((r for r in reviews if r.loss), key=lambda r: (-(r.loss or 0.0), r.n))
+    if len(ranked) <= top:
+        return []
+    line = ((ranked[top - 1].loss or 0.0) + (ranked[top].loss or 0.0)) / 2
+    doubt = []
+    for r in ranked[: top + 3]:
+        error = loss_error(evals[r.n - 1], evals[r.n], size)
+        distance = abs((r.loss or 0.0) - line) / error
+        if distance < SETTLE_Z:
+            doubt.append((distance, r.n))
+    return [n for _d, n in sorted(doubt)]
 
 
 class ReviewRun:
@@ -336,11 +408,15 @@ class ReviewRun:
 
     @property
     def total(self) -> int:
-        """Searches the review will take: exact once the refine plan is made, an estimate before."""
+        """Searches the review will take at most: the first pass and the refine pass's budget
+        (``refine_budget``), the searches done once the review is complete (the settling rounds stop as soon as
+        the largest mistakes are told apart, often before the budget is spent)."""
         first = len(self.line)
-        if len(self.evals) < first:
-            return first + (2 * refine_count(first - 1) if self.refine else 0)
-        return sum(max(e.wanted, e.searches) for e in self.evals)
+        if not self.refine:
+            return first
+        if self.complete:
+            return self.done
+        return max(first + refine_budget(first - 1), sum(max(e.wanted, e.searches) for e in self.evals))
 
     def _next(self) -> int | None:
         if len(self.evals) < len(self.line):
@@ -356,24 +432,35 @@ class ReviewRun:
             self._plan()
 
     def _plan(self) -> bool:
-        """Ask for a second search of the positions around the moves that lost the most (the first round: the
-        ``refine_count`` largest, and the positions of few playouts; later rounds: any of the ``REFINE_TOP``
-        largest left out). Returns whether it asked for any."""
+        """Plan the next round of the refine pass; returns whether it asked for any search. The first round
+        asks for a second search of the positions around the moves that lost the most (the ``refine_count``
+        largest) and of the positions of few playouts; each later round (``unsettled``) for one more search of
+        the positions around the moves whose place among the ``TOP_MISTAKES`` largest the searches so far leave
+        in doubt, while the refine pass's budget (``refine_budget``) lasts."""
         if len(self.evals) < len(self.line) or len(self.line) < 2:
             return False
         reviews = assemble(self.line, self.evals)
-        ranked = sorted((r for r in reviews if r.loss), key=lambda r: -(r.loss or 0.0))
-        first_round = all(e.wanted == 1 for e in self.evals)
-        picked = ranked[: refine_count(len(self.line) - 1)] if first_round else ranked[:REFINE_TOP]
-        want = {i for r in picked for i in (r.n - 1, r.n)}
-        if first_round:
+        budget = refine_budget(len(self.line) - 1)
+        left = len(self.line) + budget - sum(max(e.wanted, e.searches) for e in self.evals)
+        if all(e.wanted == 1 for e in self.evals):
+            # The largest losses first, then the positions of fewest playouts, within a share of the budget: the
+            # settling rounds need the rest.
+            ranked = sorted((r for r in reviews if r.loss), key=lambda r: (-(r.loss or 0.0), r.n))
+            order = [i for r in ranked[: refine_count(len(self.line) - 1)] for i in (r.n - 1, r.n)]
             median = sorted(e.playouts for e in self.evals)[len(self.evals) // 2]
-            want |= {i for i, e in enumerate(self.evals) if e.playouts < FEW_PLAYOUTS * median}
-        want = {i for i in want if self.evals[i].wanted < 2 and self.evals[i].searches < 2}
-        if want:
-            for i in want:
-                self.evals[i] = self.evals[i].wanting(2)
-        return bool(want)
+            order += sorted((i for i, e in enumerate(self.evals) if e.playouts < FEW_PLAYOUTS * median),
+                            key=lambda i: self.evals[i].playouts)
+            left = min(left, int(FIRST_SHARE * budget))
+        else:
+            order = [i for n in unsettled(reviews, self.evals, self.line[0][0].size) for i in (n - 1, n)]
+        asked: set[int] = set()
+        for i in order:
+            e = self.evals[i]
+            if i in asked or e.searches >= MAX_SEARCHES or len(asked) >= left:
+                continue
+            asked.add(i)
+            self.evals[i] = e.wanting(e.searches + 1)
+        return bool(asked)
 
     def step(self, analyst: Analyst, stop: Callable[[], bool] | None = None) -> bool:
         """Search the next position the plan asks for; returns False (searching nothing) once the review is

@@ -46,7 +46,7 @@ from keima.ai.analysis import (
     ReviewRun,
     lower_priority,
     positions,
-    refine_count,
+    refine_budget,
     summary,
 )
 from keima.record import SgfError, load_record
@@ -246,12 +246,12 @@ class ReviewService:
 
     @staticmethod
     def _total(game: Game) -> int:
-        """The searches a review of ``game`` takes (the refine pass's estimated: ``ReviewRun.total``)."""
+        """The searches a review of ``game`` takes (at most: ``ReviewRun.total``)."""
         total = sum(1 for e in game.events if e.kind == "move") + 1
         if total > MAX_POSITIONS:
             raise Refused("invalid-request", f"the game has {total - 1} moves: a review takes at most "
                           f"{MAX_POSITIONS - 1}")
-        return total + 2 * refine_count(total - 1)
+        return total + refine_budget(total - 1)
 
     async def _start(self, aid: str, game_id: str | None, sgf: str | None, size: int, total: int,
                      requester: str, group: str | None = None) -> tuple[dict[str, Any], bool]:
