@@ -156,9 +156,23 @@ def test_a_club_walk(new_page: Any, shot: Any) -> None:
     tom.wait_for_url("**/g/*")
     assert ann.url == tom.url
 
+    # A demo board for the members: the admin opens it from the club's page; a member finds it there (the admin's
+    # page watches it); the outsider, the link in hand, is told it is the members'.
+    admin.goto(f"/c/{slug}")
+    admin.get_by_test_id("club-board-new").click()
+    admin.wait_for_url("**/d/*")
+    board_url = admin.url
+    tom.goto(f"/c/{slug}")
+    expect(tom.get_by_test_id("club-boards").locator("li")).to_have_count(1, timeout=20_000)
+    keep(tom, "club-boards")
+
     # The outsider: the public page, no tools, every action refused.
     outsider = new_page()
     register(outsider, f"out{tag}")
+    outsider.goto(board_url)
+    expect(outsider.get_by_test_id("db-gone")).to_have_text("This board is for the members of its club.")
+    outsider.goto(f"/c/{slug}")
+    expect(outsider.get_by_test_id("club-boards")).to_have_count(0)
     outsider.goto(f"/c/{slug}")
     expect(outsider.get_by_test_id("club-members")).to_contain_text(f"tom{tag}")
     expect(outsider.get_by_test_id("club-admin")).to_have_count(0)

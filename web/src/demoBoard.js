@@ -7,7 +7,8 @@ import { gtpToVertex, vertexToGtp } from "./coords.js";
 const enc = encodeURIComponent;
 
 export const boardsApi = {
-  list: () => request("GET", "api/boards"),
+  /** The live public boards, or (`club`: its slug) the live boards of a club, for its members. */
+  list: (club = null) => request("GET", club ? `api/boards?club=${enc(club)}` : "api/boards"),
   create: (body) => request("POST", "api/boards", body),
   get: (id) => request("GET", `api/boards/${enc(id)}`),
   op: (id, version, op) => request("POST", `api/boards/${enc(id)}/ops`, { version, op }),

@@ -13,12 +13,14 @@ export function socketUrl(path, where = location) {
 export const FIRST_DELAY = 500;
 export const LAST_DELAY = 8000;
 const PING_EVERY = 25000;
-// A close code the server uses for a game that does not exist: no reconnection.
+// Close codes the server uses for what another try would not change: a game or board that does not exist, and a
+// board the caller may not see (a club's, for its members): no reconnection.
 const GONE = 4404;
+const FORBIDDEN = 4403;
 
 /**
  * A live socket to `path`. `onMessage(msg)` gets every decoded message other than the acks and
- * errors of requests; `onStatus(s)` gets "open", "closed" (reopening) or "gone" (4404: given up).
+ * errors of requests; `onStatus(s)` gets "open", "closed" (reopening), "gone" (4404: given up) or "forbidden" (4403: given up).
  * `env` replaces the browser's WebSocket, timers and address (the unit tests' fakes).
  */
 export class LiveSocket {
@@ -65,8 +67,8 @@ export class LiveSocket {
       // says which, so they are settled as "in-flight".
       for (const [, p] of this.pending) p.reject(new ApiError(0, { error: { code: "network", reason: "in-flight" } }));
       this.pending.clear();
-      if (evt?.code === GONE) {
-        this.onStatus("gone");
+      if (evt?.code === GONE || evt?.code === FORBIDDEN) {
+        this.onStatus(evt.code === GONE ? "gone" : "forbidden");
         return;
       }
       if (this.closed) return;

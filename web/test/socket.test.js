@@ -89,6 +89,15 @@ test("a game that does not exist (4404) is given up; close() stops reopening", (
   assert.equal(e.timers.length, 0);
 });
 
+test("a board the caller may not see (4403) is given up too, said apart from one that does not exist", () => {
+  const e = env();
+  const statuses = [];
+  new LiveSocket("p", { onStatus: (x) => statuses.push(x) }, e);
+  FakeWs.made[FakeWs.made.length - 1].close(4403);
+  assert.deepEqual(statuses, ["forbidden"]);
+  assert.equal(e.timers.length, 0);
+});
+
 test("a request goes over the socket and settles on its ack or its error", async () => {
   const e = env();
   const got = [];

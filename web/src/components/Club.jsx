@@ -9,6 +9,7 @@ import { errorWords, lang, resultWords, t, tn } from "../i18n.js";
 import { me } from "../players.js";
 import { ClubAdmin } from "./ClubAdmin.jsx";
 import { ClubLadder } from "./ClubLadder.jsx";
+import { ClubBoards } from "./DemoBoards.jsx";
 import "../club.css";
 
 /** A club refusal in the page's words (the club's own codes), else the app's. */
@@ -310,6 +311,7 @@ export function ClubPage({ slug, invite }) {
         </section>
       )}
       <ClubLadder club={club} version={version} onChange={reload} />
+      {club.you.role && <ClubBoards club={club} />}
       {club.tournaments.length > 0 && (
         <section class="club-box">
           <h3>{t("clubTournaments")}</h3>

@@ -68,7 +68,7 @@ export function DemoBoard({ id }) {
         }
         else if (msg.type === "gone") setGone(true);
       },
-      onStatus: (st) => st === "gone" && setGone(true),
+      onStatus: (st) => (st === "gone" || st === "forbidden") && setGone(st),
     });
     sock.current = s;
     return () => s.close();
@@ -94,7 +94,13 @@ export function DemoBoard({ id }) {
   }, [shown, follow]);
   useEffect(() => setNote(null), [shown, control]);
 
-  if (gone) return <p class="error" role="alert" data-testid="db-gone">{t("dbGone")}</p>;
+  if (gone) {
+    return (
+      <p class="error" role="alert" data-testid="db-gone">
+        {t(gone === "forbidden" ? "dbClubOnly" : "dbGone")}
+      </p>
+    );
+  }
   if (!board) return <p>{t("dbLoading")}</p>;
   const node = tree.nodes[shown];
   const size = tree.size;

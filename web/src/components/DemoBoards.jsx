@@ -1,5 +1,6 @@
 // Demo boards outside their page (docs/teaching.md): the lobby's list of live public boards with the form that
-// opens a new one (empty or from an SGF record), and the "review together" button of a finished game.
+// opens a new one (empty or from an SGF record), a club's boards on its page, and the "review together" button of a
+// finished game.
 import { useEffect, useState } from "preact/hooks";
 import { ROOT, request } from "../api.js";
 import { boardsApi } from "../demoBoard.js";
@@ -9,6 +10,35 @@ import { ErrorNote } from "./ErrorNote.jsx";
 
 const REFRESH_MS = 15000;
 
+/** The live boards of `club` (null: the public ones), read again every REFRESH_MS while shown. */
+function useLiveBoards(club = null) {
+  const [boards, setBoards] = useState([]);
+  useEffect(() => {
+    let live = true;
+    const read = () => boardsApi.list(club).then((r) => live && setBoards(r.boards)).catch(() => {});
+    read();
+    const timer = setInterval(read, REFRESH_MS);
+    return () => {
+      live = false;
+      clearInterval(timer);
+    };
+  }, [club]);
+  return boards;
+}
+
+function BoardLines({ boards }) {
+  return (
+    <ul>
+      {boards.map((b) => (
+        <li key={b.id} data-board={b.id}>
+          <a href={`${ROOT}d/${encodeURIComponent(b.id)}`}>{b.title}</a>{" "}
+          <span class="what">{b.size}×{b.size} · {b.owner.name} · {t("dbWatchers", b.watchers)}</span>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
 function open(id) {
   location.assign(`${ROOT}d/${encodeURIComponent(id)}`);
 }
@@ -16,21 +46,10 @@ function open(id) {
 /** The lobby's section: live public boards, and a new board. */
 export function DemoBoards() {
   useSignal(lang);
-  const [boards, setBoards] = useState([]);
+  const boards = useLiveBoards();
   const [form, setForm] = useState({ title: "", size: "19", visibility: "public", sgf: "" });
   const [error, setError] = useState(null);
   const [busy, setBusy] = useState(false);
-
-  useEffect(() => {
-    let live = true;
-    const read = () => boardsApi.list().then((r) => live && setBoards(r.boards)).catch(() => {});
-    read();
-    const timer = setInterval(read, REFRESH_MS);
-    return () => {
-      live = false;
-      clearInterval(timer);
-    };
-  }, []);
 
   async function create(evt) {
     evt.preventDefault();
@@ -50,18 +69,7 @@ export function DemoBoards() {
   return (
     <section class="lobby-list demo-list" aria-labelledby="demo-boards-title" data-testid="demo-boards">
       <h2 id="demo-boards-title">{t("dbLobbyTitle")}</h2>
-      {boards.length ? (
-        <ul>
-          {boards.map((b) => (
-            <li key={b.id} data-board={b.id}>
-              <a href={`${ROOT}d/${encodeURIComponent(b.id)}`}>{b.title}</a>{" "}
-              <span class="what">{b.size}×{b.size} · {b.owner.name} · {t("dbWatchers", b.watchers)}</span>
-            </li>
-          ))}
-        </ul>
-      ) : (
-        <p class="empty">{t("dbLobbyEmpty")}</p>
-      )}
+      {boards.length ? <BoardLines boards={boards} /> : <p class="empty">{t("dbLobbyEmpty")}</p>}
       <details>
         <summary data-testid="db-new">{t("dbNew")}</summary>
         <form class="demo-new" onSubmit={create}>
@@ -82,6 +90,38 @@ export function DemoBoards() {
           <ErrorNote error={error} />
         </form>
       </details>
+    </section>
+  );
+}
+
+/** A club's page, for its members: the club's live boards and a button that opens one only they see. */
+export function ClubBoards({ club }) {
+  useSignal(lang);
+  const boards = useLiveBoards(club.slug);
+  const [error, setError] = useState(null);
+  const [busy, setBusy] = useState(false);
+  async function create() {
+    setBusy(true);
+    setError(null);
+    try {
+      const size = club.ladder_settings?.size || 19;
+      open((await boardsApi.create({ title: "", size, visibility: "club", club: club.slug })).id);
+    } catch (exc) {
+      setError(exc);
+      setBusy(false);
+    }
+  }
+  return (
+    <section class="club-box demo-list" aria-labelledby="club-boards-title" data-testid="club-boards">
+      <h3 id="club-boards-title">{t("dbClubTitle")}</h3>
+      {boards.length ? <BoardLines boards={boards} /> : <p class="empty">{t("dbClubEmpty")}</p>}
+      <p>
+        <button type="button" class="button" onClick={create} disabled={busy} data-testid="club-board-new">
+          {t("dbClubNew")}
+        </button>{" "}
+        <small class="muted">{t("dbClubHint")}</small>
+      </p>
+      <ErrorNote error={error} />
     </section>
   );
 }

@@ -1276,6 +1276,12 @@ export const en = {
   dbAddLine: "Add to the board",
   dbDelete: "Delete this move and what follows",
   dbStale: "The board changed at the same moment: look at it and try again.",
+  // -- a club's demo boards (its page)
+  dbClubTitle: "The club's demo boards",
+  dbClubEmpty: "No board of the club is open now.",
+  dbClubNew: "Open a board for the members",
+  dbClubHint: "Only the club's members see it, and only they find it here.",
+  dbClubOnly: "This board is for the members of its club.",
 };
 // The refusal codes of moderation and clubs are words of every page too (errorWords), kept beside their areas' words.
 Object.assign(en.errors, en.modErrors, en.clubErrors);

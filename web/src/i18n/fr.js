@@ -1284,6 +1284,12 @@ export const fr = {
   dbAddLine: "L’ajouter au tableau",
   dbDelete: "Supprimer ce coup et la suite",
   dbStale: "Le tableau a changé au même moment\u00a0: regardez-le et réessayez.",
+  // -- les tableaux de démonstration d’un club (sa page)
+  dbClubTitle: "Les tableaux de démonstration du club",
+  dbClubEmpty: "Aucun tableau du club n’est ouvert pour l’instant.",
+  dbClubNew: "Ouvrir un tableau pour les membres",
+  dbClubHint: "Seuls les membres du club le voient, et eux seuls le trouvent ici.",
+  dbClubOnly: "Ce tableau est réservé aux membres de son club.",
 };
 // The refusal codes of moderation and clubs are words of every page too (errorWords), kept beside their areas' words.
 Object.assign(fr.errors, fr.modErrors, fr.clubErrors);

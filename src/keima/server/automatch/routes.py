@@ -16,7 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from keima.server.accounts import caller_player, is_https, players_of, set_session_cookie
 from keima.server.automatch.matchmaker import Matchmaker, waits_alone
 from keima.server.automatch.pairs import Entry
-from keima.server.clubs import role_at
+from keima.server.clubs import MEMBER_ROLES, role_at
 from keima.server.edge import same_origin
 from keima.server.errors import ErrorBody, Refused
 
@@ -80,7 +80,7 @@ async def enter(body: AutomatchIn, request: Request) -> Response:
                                                                   body.club, player.id)
         if found is None:
             raise Refused("not-found", "no such club", field="club")
-        if found[1] not in ("admin", "member"):
+        if found[1] not in MEMBER_ROLES:
             raise Refused("not-member", "only the club's members wait for a game with its members", field="club")
     game = await matchmaker_of(request).enter(player, body.sizes, body.speed, body.rules, body.handicap, body.club)
     out = AutomatchOut(waiting=False, game=game)

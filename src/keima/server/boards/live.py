@@ -53,6 +53,7 @@ class LiveBoard:
     question: int | None = None
     answers: dict[str, str] = field(default_factory=dict)  # player id -> vertex, for the open question
     relay: dict[str, Any] | None = None  # the tournament table it relays: {"tournament", "round", "table"}
+    club: str | None = None  # the club (its slug) whose members alone see a board of visibility "club"
     proposals: dict[int, dict[str, Any]] = field(default_factory=dict)  # id -> a watcher's proposed line
     next_proposal: int = 1
 
@@ -70,6 +71,7 @@ class LiveBoard:
         return {
             "id": self.id, "title": self.title, "owner": self.person(self.owner),
             "controllers": [self.person(c) for c in self.controllers], "visibility": self.visibility,
+            "club": self.club,
             "version": self.version, "tree": self.tree.as_json(), "cursor": self.cursor, "info": dict(self.info),
             "chat": list(self.chat), "question": None if self.question is None else {"node": self.question},
             "relay": self.relay,
@@ -250,7 +252,7 @@ class LiveBoard:
         """What the database keeps of the board (``boards.data``)."""
         return {"tree": self.tree.as_json(), "cursor": self.cursor, "names": dict(self.names),
                 "controllers": list(self.controllers), "info": dict(self.info), "chat": list(self.chat),
-                "relay": self.relay}
+                "relay": self.relay, "club": self.club}
 
     @classmethod
     def restore(cls, row: dict[str, Any]) -> LiveBoard:
@@ -273,4 +275,4 @@ class LiveBoard:
         return cls(id=row["id"], title=row["title"], owner=row["owner"], visibility=row["visibility"], tree=tree,
                    names=dict(data.get("names", {})), controllers=list(data.get("controllers", [])),
                    cursor=int(data.get("cursor", 0)), version=int(row["version"]), info=dict(data.get("info", {})),
-                   chat=list(data.get("chat", [])), relay=data.get("relay"))
+                   chat=list(data.get("chat", [])), relay=data.get("relay"), club=data.get("club"))

@@ -57,6 +57,9 @@ async def create(body: BoardIn, request: Request) -> Any:
     player = await required_player(request)
     if body.sgf is not None and body.game is not None:
         raise Refused("invalid-request", "sgf: give a record or a game, not both", field="sgf")
+    if (body.visibility == "club") != (body.club is not None):
+        raise Refused("invalid-request", "club: a club's board names its club, and only a club's board does",
+                      field="club")
     invited: list[dict[str, str]] = []
     info: dict[str, str] = {}
     if body.game is not None:
@@ -67,7 +70,7 @@ async def create(body: BoardIn, request: Request) -> Any:
         tree = BoardTree(body.size, body.rules, body.komi)
     title = " ".join(body.title.split()) or _title(info) or f"{player.name}'s board"
     board = await boards_of(request).create({"id": player.id, "name": player.name}, title[:80], body.visibility,
-                                            tree, info, invited, at_end=body.game is not None)
+                                            tree, info, invited, at_end=body.game is not None, club=body.club)
     return json_response(dumps(board.state(player.id)), 201)
 
 
@@ -78,17 +81,21 @@ def _title(info: dict[str, str]) -> str:
 
 
 @router.get("/api/boards", response_model=BoardsOut)
-async def listed(request: Request) -> dict[str, Any]:
-    """The live public boards (someone watching), most watched first."""
-    return {"boards": boards_of(request).listed()}
+async def listed(request: Request, club: str | None = None) -> dict[str, Any]:
+    """The live public boards (someone watching), most watched first; ``club``: the live boards of that club, for
+    its members (403 ``not-member`` otherwise)."""
+    if club is not None:
+        player = await request.app.state.players.current(request.cookies)
+        await boards_of(request).check_member(club[:60], None if player is None else player.id)
+    return {"boards": boards_of(request).listed(club)}
 
 
 @router.get("/api/boards/{board_id}")
 async def read(board_id: str, request: Request) -> Any:
     """The board: ``id``, ``title``, ``owner``, ``controllers``, ``version``, ``tree``, ``cursor`` and the rest
     (docs/web-api.md); 404 for an unknown one."""
-    board = await boards_of(request).get(board_id)
     player = await request.app.state.players.current(request.cookies)
+    board = await boards_of(request).seen_by(board_id, None if player is None else player.id)
     return json_response(dumps(board.state(None if player is None else player.id)))
 
 
@@ -99,7 +106,7 @@ async def op(board_id: str, body: OpIn, request: Request) -> Any:
     same_origin(request)  # a page of another site never writes on a board
     player = await required_player(request)
     boards = boards_of(request)
-    board = await boards.get(board_id)
+    board = await boards.seen_by(board_id, player.id)
     try:
         version, out = await boards.op(board, player.id, body.version, body.op)
     except Stale as exc:
@@ -113,7 +120,7 @@ async def answer(board_id: str, body: AnswerIn, request: Request) -> dict[str, A
     same_origin(request)  # a page of another site never writes on a board
     player = await required_player(request)
     boards = boards_of(request)
-    board = await boards.get(board_id)
+    board = await boards.seen_by(board_id, player.id)
     board.names.setdefault(player.id, player.name)
     return {"point": boards.answer(board, player.id, body.point)}
 
@@ -125,7 +132,7 @@ async def propose(board_id: str, body: ProposalIn, request: Request) -> dict[str
     same_origin(request)
     player = await required_player(request)
     boards = boards_of(request)
-    board = await boards.get(board_id)
+    board = await boards.seen_by(board_id, player.id)
     board.names.setdefault(player.id, player.name)
     return {"proposal": boards.propose(board, player.id, body.parent, body.moves)["id"]}
 
@@ -136,7 +143,7 @@ async def chat(board_id: str, body: ChatIn, request: Request) -> dict[str, Any]:
     same_origin(request)  # a page of another site never writes on a board
     player = await required_player(request)
     boards = boards_of(request)
-    board = await boards.get(board_id)
+    board = await boards.seen_by(board_id, player.id)
     await check_chat_flood(request, f"board:{board_id}")
     board.names.setdefault(player.id, player.name)
     return {"version": boards.chat(board, player.id, clean_text(body.text))}
@@ -145,7 +152,8 @@ async def chat(board_id: str, body: ChatIn, request: Request) -> dict[str, Any]:
 @router.get("/api/boards/{board_id}/sgf")
 async def sgf(board_id: str, request: Request) -> Response:
     """The board as an SGF record: the whole tree, marks and comments."""
-    board = await boards_of(request).get(board_id)
+    player = await request.app.state.players.current(request.cookies)
+    board = await boards_of(request).seen_by(board_id, None if player is None else player.id)
     text = await asyncio.to_thread(board.sgf)
     return Response(text, media_type="application/x-go-sgf",
                     headers={"Content-Disposition": f'attachment; filename="board-{board.id}.sgf"'})
@@ -157,7 +165,7 @@ async def delete(board_id: str, request: Request) -> Response:
     same_origin(request)  # a page of another site never writes on a board
     player = await required_player(request)
     boards = boards_of(request)
-    await boards.delete(await boards.get(board_id), player.id)
+    await boards.delete(await boards.seen_by(board_id, player.id), player.id)
     return Response(status_code=204)
 
 

@@ -25,7 +25,9 @@ class BoardIn(_Strict):
     komi: float | None = Field(None, ge=-200, le=200)
     sgf: str | None = None
     game: str | None = Field(None, max_length=40)
-    visibility: Literal["public", "link"] = "public"
+    visibility: Literal["public", "link", "club"] = "public"
+    #: With ``visibility`` ``club``: the club (its slug) whose members alone see the board; the owner must be one.
+    club: str | None = Field(None, max_length=60)
 
 
 class OpIn(_Strict):
@@ -63,6 +65,6 @@ class ChatIn(_Strict):
 
 
 class BoardsOut(_Strict):
-    """``GET /api/boards``: the live public boards."""
+    """``GET /api/boards``: the live public boards, or with ``?club=<slug>`` the live boards of that club."""
 
     boards: list[dict[str, Any]]

@@ -26,6 +26,7 @@ from keima.server import timesource
 from keima.server.boards import store
 from keima.server.boards.live import LiveBoard
 from keima.server.boards.model import MAX_NODES, BoardTree, Node
+from keima.server.clubs import MEMBER_ROLES, role_at
 from keima.server.errors import Refused, quote
 
 #: The most boards one player keeps (delete one to open another).
@@ -90,12 +91,27 @@ class Boards:
         self._loading.pop(board_id, None)
         return board
 
-    def listed(self) -> list[dict[str, Any]]:
-        """The live public boards (someone watching), most watched first."""
+    async def seen_by(self, board_id: str, pid: str | None) -> LiveBoard:
+        """The board ``board_id`` as player ``pid`` (None: nobody logged in) may see it: a club's board only by
+        that club's members (403 ``not-member`` naming ``club`` otherwise); 404 ``not-found`` as ``get``."""
+        board = await self.get(board_id)
+        if board.club is not None:
+            await self.check_member(board.club, pid)
+        return board
+
+    async def check_member(self, club: str, pid: str | None) -> None:
+        """Refuse (403 ``not-member``, naming ``club``) a player who is not a member of ``club``."""
+        role = None if pid is None else await asyncio.to_thread(role_at, self.engine, club, pid)
+        if role is None or role[1] not in MEMBER_ROLES:
+            raise Refused("not-member", f"this board is for the members of the club {quote(club)}", field="club")
+
+    def listed(self, club: str | None = None) -> list[dict[str, Any]]:
+        """The live boards (someone watching), most watched first: the public ones, or those of ``club``."""
         out: list[dict[str, Any]] = []
         for bid, board in self.live.items():
             n = len(self.watchers.get(bid, ()))
-            if board.visibility == "public" and n:
+            shown = board.visibility == "public" if club is None else board.club == club
+            if shown and n:
                 out.append({"id": bid, "title": board.title, "owner": board.person(board.owner),
                             "size": board.tree.size, "watchers": n, "nodes": len(board.tree.nodes)})
         out.sort(key=lambda b: (-b["watchers"], b["title"]))
@@ -104,17 +120,22 @@ class Boards:
     # -- creating ----------------------------------------------------------------------------------------------
     async def create(self, owner: dict[str, str], title: str, visibility: str, tree: BoardTree,
                      info: dict[str, str] | None = None, invited: list[dict[str, str]] | None = None,
-                     relay: dict[str, Any] | None = None, at_end: bool = False) -> LiveBoard:
+                     relay: dict[str, Any] | None = None, at_end: bool = False,
+                     club: str | None = None) -> LiveBoard:
         """Store and hold a new board of ``owner`` (``{"id", "name"}``); ``invited``: players put in control
         with the owner (the players of a game reviewed together); ``relay``: the tournament table it relays;
         ``at_end``: the presenter's node is the main line's last (a game reviewed opens on its last move, as its
-        players last saw it). 409 ``too-many-boards`` past ``BOARDS_PER_PLAYER``."""
+        players last saw it); ``club``: the club whose members alone see it (the owner must be one: 403
+        ``not-member``). 409 ``too-many-boards`` past ``BOARDS_PER_PLAYER``."""
+        if club is not None:
+            await self.check_member(club, owner["id"])
         kept = await asyncio.to_thread(store.owned, self.engine, owner["id"])
         if kept >= BOARDS_PER_PLAYER:
             raise Refused("too-many-boards", f"you keep {kept} boards, the most: delete one to open another",
                           reason="too-many-boards")
         board = LiveBoard(id=secrets.token_urlsafe(8)[:10], title=title, owner=owner["id"], visibility=visibility,
-                          tree=tree, names={owner["id"]: owner["name"]}, info=dict(info or {}), relay=relay)
+                          tree=tree, names={owner["id"]: owner["name"]}, info=dict(info or {}), relay=relay,
+                          club=club)
         while at_end and tree.nodes[board.cursor].children:
             board.cursor = tree.nodes[board.cursor].children[0]
         for p in invited or []:

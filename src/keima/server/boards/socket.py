@@ -82,14 +82,14 @@ class BoardSocket:
 
 async def serve(boards: Boards, websocket: WebSocket, board_id: str) -> None:
     """Serve one board socket until it closes (see the module docstring)."""
-    try:
-        board = await boards.get(board_id)
-    except Refused:
-        await websocket.close(code=4404)
-        return
-    await websocket.accept()
     # A page of another site may watch, never write: its socket has no player whatever cookie came with it.
     player = None if cross_origin(websocket.headers) else await players_of(websocket).current(websocket.cookies)
+    await websocket.accept()  # then the close code reaches the page (a refused handshake reads as a network fault)
+    try:
+        board = await boards.seen_by(board_id, None if player is None else player.id)
+    except Refused as exc:
+        await websocket.close(code=4403 if exc.code == "not-member" else 4404)
+        return
     sock = BoardSocket(websocket, None if player is None else player.id)
     first = sock.state_text(board)
     boards.watch(board, sock, None if player is None else player.name)

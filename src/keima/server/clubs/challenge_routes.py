@@ -16,6 +16,7 @@ from keima.server.accounts import players_of, required_player
 from keima.server.clubs import page_store as pst
 from keima.server.clubs.ladder_games import CORRESPONDENCE_CLOCK, LIVE_CLOCK
 from keima.server.clubs.routes import ERRORS, acting, club_at, engine_of, json, run
+from keima.server.clubs.store import MEMBER_ROLES
 from keima.server.errors import Refused
 from keima.server.games import away_of, build, new_game_id
 
@@ -57,7 +58,7 @@ async def offer(slug: str, body: ClubGameIn, request: Request) -> Response:
     invitation game whose creator holds their seat by their session."""
     club = await club_at(request, slug)
     player, role = await acting(request, club)
-    if role not in ("admin", "member"):
+    if role not in MEMBER_ROLES:
         raise Refused("not-member", "only a member offers a challenge to the club")
     hub = request.app.state.hub
     players = players_of(request)

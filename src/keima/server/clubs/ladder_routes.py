@@ -32,6 +32,7 @@ from keima.server.clubs.schemas import (
     ProposeIn,
     RungOut,
 )
+from keima.server.clubs.store import MEMBER_ROLES
 from keima.server.errors import Refused, quote
 from keima.server.games import away_of
 from keima.tournament import rating_lists
@@ -72,7 +73,7 @@ async def challenge(slug: str, body: ChallengeIn, request: Request) -> Response:
     ``not-member``, 404 for a player not on the ladder, 409 ``out-of-reach`` or ``busy``."""
     club = await club_at(request, slug)
     player, role = await acting(request, club)
-    if role not in ("admin", "member"):
+    if role not in MEMBER_ROLES:
         raise Refused("not-member", "only a member of the club challenges on its ladder")
     pid, _ = await account(request, body.defender, "defender")
     await run(st.challenge, engine_of(request), club["id"], player.id, pid, timesource.now_utc())
@@ -170,7 +171,7 @@ async def answer(slug: str, licence: str, body: AnswerIn, request: Request) -> R
     if not await run(pst.answered, engine, club["id"], licence, player.id, body.accept):
         raise Refused("not-found", f"no line {quote(licence)} proposed to you in this club")
     if body.accept:
-        if role not in ("admin", "member"):
+        if role not in MEMBER_ROLES:
             await run(st.join, engine, club["id"], player.id, "member", timesource.now_utc(), licence)
         else:
             await run(pst.set_licence, engine, club["id"], player.id, licence)

@@ -14,6 +14,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 
+from keima.server.clubs.store import MEMBER_ROLES
 from keima.server.notifications import notify
 from keima.server.storage import (
     club_announcements,
@@ -28,7 +29,6 @@ from keima.server.storage import (
 )
 
 M, A, IM = club_members.c, club_announcements.c, club_imports.c
-MEMBER_ROLES = ("admin", "member")
 ANNOUNCEMENTS_SHOWN = 10
 
 

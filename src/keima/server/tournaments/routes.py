@@ -21,7 +21,7 @@ from fastapi.responses import Response
 from keima.ratings import ranks
 from keima.server import timesource
 from keima.server.accounts import Player, name_key, players_of
-from keima.server.clubs import role_at
+from keima.server.clubs import MEMBER_ROLES, role_at
 from keima.server.edge import same_origin
 from keima.server.errors import ErrorBody, Refused, quote
 from keima.server.games import Hub
@@ -388,7 +388,7 @@ async def sign_up(tid: str, request: Request, body: SignUpIn | None = None) -> R
     rank, which starts its rating), else 20k, as a director would guess for a player nobody knows."""
     me = await _caller(request, registered=True)
     club = (await _stored(request, tid)).settings.get("club")
-    if club and await _club_of(request, club, me.id, admin=False) not in ("admin", "member"):
+    if club and await _club_of(request, club, me.id, admin=False) not in MEMBER_ROLES:
         raise Refused("not-member", "registration is for the members of the tournament's club: join it first")
     form = body or SignUpIn()
     rated = await _run(ratings_subscriber.rating_of, _hub(request).store.engine, me.id)
