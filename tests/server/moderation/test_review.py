@@ -26,3 +26,9 @@ def test_a_muted_player_cannot_chat_through_the_seat_alone(people: Any) -> None:
     refused = seat.req("POST", f"/api/games/{gid}/actions", 403, json={"type": "chat", "text": "still here"})
     assert refused.json()["error"]["code"] == "muted"
     assert a.req("GET", f"/api/games/{gid}", 200).json()["chat"] == []
+
+
+def test_a_report_number_too_large_is_a_422(people: Any) -> None:
+    mod, _a, _b = people
+    refused = act(mod, 422, action="warn", name="bobby", reason="x", report=10**30)
+    assert refused["error"]["field"] == "report"
