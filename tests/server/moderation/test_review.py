@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from keima.server.moderation import MAX_REPORTS_PER_HOUR
+
 from ..accounts.test_players import Browser, open_challenge
+from ..moved_time import MovedTime
 from .test_moderation import act
 
 
@@ -32,3 +35,25 @@ def test_a_report_number_too_large_is_a_422(people: Any) -> None:
     mod, _a, _b = people
     refused = act(mod, 422, action="warn", name="bobby", reason="x", report=10**30)
     assert refused["error"]["field"] == "report"
+
+
+def test_a_guest_neither_reports_nor_blocks(people: Any) -> None:
+    # Guests cost nothing to make: each new one would be a new report of the same player (docs: registered players).
+    _mod, _a, _b = people
+    guest = Browser(_a.c)
+    guest.me()
+    refused = guest.req("POST", "/api/reports", 409, json={"kind": "player", "name": "bobby", "reason": "spam"})
+    assert refused.json()["error"]["code"] == "not-registered"
+    assert guest.req("PUT", "/api/me/blocks/bobby", 409).json()["error"]["code"] == "not-registered"
+
+
+def test_reports_are_limited_per_hour(people: Any, fixed_day: MovedTime) -> None:
+    _mod, a, b = people
+    games = [open_challenge(b)["game"]["id"] for _ in range(MAX_REPORTS_PER_HOUR + 1)]
+    for gid in games[:-1]:
+        a.req("POST", "/api/reports", 201, json={"kind": "game", "game": gid, "reason": "spam"})
+    last = {"kind": "game", "game": games[-1], "reason": "spam"}
+    refused = a.req("POST", "/api/reports", 429, json=last).json()["error"]
+    assert refused["code"] == "too-many-requests" and "reports" in refused["message"]
+    fixed_day.move(3600)
+    a.req("POST", "/api/reports", 201, json=last)

@@ -16,7 +16,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from keima.server import timesource
-from keima.server.accounts import Player, Players, Standing, name_key, required_player
+from keima.server.accounts import Player, Players, Standing, name_key, required_player, too_many
 from keima.server.errors import Refused, quote
 from keima.server.moderation import store
 from keima.server.moderation.abandon import Presence
@@ -24,6 +24,9 @@ from keima.server.moderation.schemas import ActionIn, LogOut, ReportIn
 from keima.server.notifications import notify
 from keima.server.ratings import subscriber as ratings_subscriber
 from keima.server.storage import Store
+
+#: Reports one player may make in an hour: enough for a bad evening, not a flood of the moderators' queue.
+MAX_REPORTS_PER_HOUR = 10
 
 
 def _iso(at: datetime | None) -> str | None:
@@ -66,13 +69,22 @@ class Moderation:
 
     # -- reports -------------------------------------------------------------------------------------------
     async def report(self, reporter: Player, body: ReportIn) -> int:
-        """Store ``reporter``'s report; returns its id. Raises 422 (naming the field) for what is missing or
-        wrong, 404 for a player or game nobody has, 409 ``already-reported`` for a second report of one
-        target."""
+        """Store ``reporter``'s report; returns its id. Raises 409 ``not-registered`` for a guest, 429 past
+        ``MAX_REPORTS_PER_HOUR`` reports in the last hour, 422 (naming the field) for what is missing or wrong,
+        404 for a player or game nobody has, 409 ``already-reported`` for a second report of one target."""
+        if reporter.guest:  # a guest is made for free: each would be one more report of the same target
+            raise Refused("not-registered", "only a registered player may report: register or log in first")
+        now = timesource.now_utc()
+        since = now - timedelta(hours=1)
+        made: int = await self._run(store.reports_since, self.store.engine, reporter.id, since)
+        if made >= MAX_REPORTS_PER_HOUR:
+            first: datetime = await self._run(store.first_report_since, self.store.engine, reporter.id, since)
+            raise too_many((first - since).total_seconds(), "reports (at most "
+                           f"{MAX_REPORTS_PER_HOUR} an hour)")
         if body.reason == "other" and not body.text.strip():
             raise Refused("invalid-request", "text: say what happened (the reason is \"other\")", field="text")
         values: dict[str, Any] = {"reporter_id": reporter.id, "reason": body.reason, "text": body.text.strip(),
-                                  "at": timesource.now_utc(), "player_id": None, "game_id": None, "quote": None}
+                                  "at": now, "player_id": None, "game_id": None, "quote": None}
         if body.kind == "player":
             if body.name is None:
                 raise Refused("invalid-request", "name: the player reported is missing", field="name")
