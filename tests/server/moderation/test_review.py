@@ -4,11 +4,15 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from keima.server.moderation import MAX_REPORTS_PER_HOUR
 
 from ..accounts.test_players import Browser, open_challenge
+from ..helpers import wait_for
 from ..moved_time import MovedTime
-from .test_moderation import act
+from ..ratings.test_ratings import rated_game
+from .test_moderation import _rating, act
 
 
 def _seat_only(b: Browser, gid: str) -> Browser:
@@ -57,3 +61,21 @@ def test_reports_are_limited_per_hour(people: Any, fixed_day: MovedTime) -> None
     assert refused["code"] == "too-many-requests" and "reports" in refused["message"]
     fixed_day.move(3600)
     a.req("POST", "/api/reports", 201, json=last)
+
+
+def test_an_annulled_game_shows_no_rating_and_the_later_games_are_rated_again(people: Any) -> None:
+    mod, a, b = people
+    first = rated_game(a, b)  # alice wins both, from the same start: one game alone moves her as much
+    wait_for(lambda: a.req("GET", f"/api/games/{first}", 200).json()["rating_change"] is not None)
+    one_game = a.req("GET", f"/api/games/{first}", 200).json()["rating_change"]
+    after_one = _rating(a, "alice")
+    second = rated_game(a, b)
+    wait_for(lambda: a.req("GET", f"/api/games/{second}", 200).json()["rating_change"] is not None)
+    assert a.req("GET", f"/api/games/{second}", 200).json()["rating_change"] != one_game
+    act(mod, action="annul", game=first, reason="bobby lost on purpose")
+    assert _rating(a, "alice") == pytest.approx(after_one)  # as if the first game had never counted
+    wait_for(lambda: a.req("GET", f"/api/games/{second}", 200).json()["rating_change"] == one_game)
+    annulled = a.req("GET", f"/api/games/{first}", 200).json()
+    assert (annulled["rated"], annulled["rating_change"]) == (False, None)
+    mine = {g["id"]: g for g in a.req("GET", "/api/me/games?status=finished", 200).json()["games"]}
+    assert (mine[first]["rated"], mine[first]["rating_change"]) == (False, None)

@@ -155,6 +155,10 @@ class Moderation:
         row_id = await self.store.write(lambda conn: self._apply(conn, moderator, body, target, until, told, extra))
         if body.action == "annul":
             await self._run(ratings_subscriber.recompute, self.store.engine)
+            # The game itself says it is no longer rated: its page and lists showed the change it made, and a
+            # recomputation records changes only for the games that still count.
+            await self.hub.service.change(body.game, lambda s: None if s.rating_change == {} else s.rate({}),
+                                          fresh=True)
         if target is not None:
             self.standing.forget_cached(target[0])
         rows = await self._run(store.log_rows, self.store.engine)
