@@ -79,3 +79,14 @@ def test_an_annulled_game_shows_no_rating_and_the_later_games_are_rated_again(pe
     assert (annulled["rated"], annulled["rating_change"]) == (False, None)
     mine = {g["id"]: g for g in a.req("GET", "/api/me/games?status=finished", 200).json()["games"]}
     assert (mine[first]["rated"], mine[first]["rating_change"]) == (False, None)
+
+
+def test_a_player_suspended_while_waiting_is_not_paired_by_automatch(people: Any) -> None:
+    mod, a, b = people
+    body = {"sizes": [9], "speed": "correspondence"}  # a wait of days, with no page needed
+    assert b.req("POST", "/api/automatch", 200, json=body).json()["waiting"] is True
+    act(mod, action="suspend", name="bobby", reason="abuse", hours=24)
+    assert a.req("POST", "/api/automatch", 200, json=body).json()["waiting"] is True
+    assert a.c.portal.call(a.c.app.state.matchmaker.sweep) == []  # type: ignore[attr-defined]
+    act(mod, action="lift", name="bobby", reason="served")
+    assert len(a.c.portal.call(a.c.app.state.matchmaker.sweep)) == 1  # type: ignore[attr-defined]

@@ -80,6 +80,18 @@ def blocked_among(engine: Engine, player_ids: Iterable[str]) -> set[frozenset[st
     return {frozenset((r.player_id, r.blocked_id)) for r in rows}
 
 
+def barred_among(engine: Engine, player_ids: Iterable[str]) -> set[str]:
+    """Those of ``player_ids`` a moderator suspended (until after now) or banned: no new game for them. Blocking."""
+    ids = sorted(set(player_ids))
+    if not ids:
+        return set()
+    with engine.connect() as conn:
+        rows = conn.execute(sa.select(player_standing).where(player_standing.c.player_id.in_(ids))).all()
+    now = timesource.now_utc()
+    return {r.player_id for r in rows
+            if Held(_aware(r.muted_until), _aware(r.suspended_until), bool(r.banned)).suspended(now)}
+
+
 def read_held(conn: Connection, player_id: str) -> Held:
     """The player's standing as stored (nothing held: ``Held()``)."""
     row = conn.execute(sa.select(player_standing).where(player_standing.c.player_id == player_id)).first()
