@@ -90,3 +90,15 @@ def test_a_player_suspended_while_waiting_is_not_paired_by_automatch(people: Any
     assert a.c.portal.call(a.c.app.state.matchmaker.sweep) == []  # type: ignore[attr-defined]
     act(mod, action="lift", name="bobby", reason="served")
     assert len(a.c.portal.call(a.c.app.state.matchmaker.sweep)) == 1  # type: ignore[attr-defined]
+
+
+def test_a_suspended_player_signs_up_to_no_online_tournament(people: Any) -> None:
+    mod, a, b = people
+    body = {"name": "Coupe de Lyon", "rounds": 4, "size": 9}
+    board = a.req("POST", "/api/tournaments", 201, json=body).json()["id"]  # played over the board: not keima's
+    tid = a.req("POST", "/api/tournaments", 201, json=body | {"online": True}).json()["id"]
+    act(mod, action="suspend", name="bobby", reason="abuse", hours=24)
+    assert b.req("POST", f"/api/tournaments/{tid}/signup", 403).json()["error"]["code"] == "suspended"
+    b.req("POST", f"/api/tournaments/{board}/signup", 201)
+    act(mod, action="lift", name="bobby", reason="served")
+    b.req("POST", f"/api/tournaments/{tid}/signup", 201)
