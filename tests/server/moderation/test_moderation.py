@@ -109,7 +109,7 @@ def test_warn_ban_rename_and_dismiss(people: Any) -> None:
     assert bell(b) == ["A moderator warned you: mind your words"]
     act(mod, action="rename", name="bobby", new_name="player-7", reason="an abusive name")
     assert b.req("GET", "/api/me", 200).json()["name"] == "player-7"
-    assert act(mod, 409, action="rename", name="player-7", new_name="alice", reason="x")["error"]["field"] == "name"
+    assert act(mod, 409, action="rename", name="player-7", new_name="alice", reason="x")["error"]["field"] == "new_name"
     act(mod, action="ban", name="player-7", reason="cheating with an engine")
     refused = Browser(b.c).req("POST", "/api/session", 403, json={"name": "player-7", "password": "correct horse"})
     assert refused.json()["error"]["code"] == "banned"

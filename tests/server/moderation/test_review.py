@@ -102,3 +102,11 @@ def test_a_suspended_player_signs_up_to_no_online_tournament(people: Any) -> Non
     b.req("POST", f"/api/tournaments/{board}/signup", 201)
     act(mod, action="lift", name="bobby", reason="served")
     b.req("POST", f"/api/tournaments/{tid}/signup", 201)
+
+
+def test_a_refused_new_name_names_the_field_new_name(people: Any) -> None:
+    mod, _a, _b = people
+    bad = act(mod, 422, action="rename", name="bobby", new_name="<b>", reason="x")["error"]
+    assert bad["field"] == "new_name"
+    taken = act(mod, 409, action="rename", name="bobby", new_name="Alice", reason="x")["error"]
+    assert (taken["code"], taken["field"]) == ("name-taken", "new_name")

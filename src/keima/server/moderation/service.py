@@ -146,7 +146,11 @@ class Moderation:
             player = await self.players.get(target[0])
             if player is None:
                 raise Refused("not-found", "name: this account is gone", field="name")
-            renamed = await self.players.update(player, body.new_name, None, False)
+            try:
+                renamed = await self.players.update(player, body.new_name, None, False)
+            except Refused as exc:  # the name refused is the moderator's new_name, not the player acted on
+                raise Refused(exc.code, f"new_name: {exc.message}", reason=exc.reason,
+                              field="new_name" if exc.field == "name" else exc.field) from None
             extra["name"] = renamed.name
         if body.action == "annul":
             assert body.game is not None
