@@ -110,3 +110,14 @@ def test_a_refused_new_name_names_the_field_new_name(people: Any) -> None:
     assert bad["field"] == "new_name"
     taken = act(mod, 409, action="rename", name="bobby", new_name="Alice", reason="x")["error"]
     assert (taken["code"], taken["field"]) == ("name-taken", "new_name")
+
+
+def test_a_ban_ends_the_sessions_already_open(people: Any) -> None:
+    mod, a, b = people
+    gid = open_challenge(a)["game"]["id"]
+    b.req("POST", f"/api/games/{gid}/join", 200, json={})
+    act(mod, action="ban", name="bobby", reason="cheating with an engine")
+    assert b.req("GET", "/api/me", 200).json()["id"] is None  # logged out: no report, block or name change
+    assert b.req("POST", "/api/reports", 401, json={"kind": "player", "name": "alice", "reason": "spam"})
+    a.req("POST", f"/api/games/{gid}/actions", 200, json={"type": "play", "move": "E5"})
+    b.req("POST", f"/api/games/{gid}/actions", 200, json={"type": "play", "move": "C3"})  # the game goes on

@@ -165,6 +165,11 @@ class Moderation:
                                           fresh=True)
         if target is not None:
             self.standing.forget_cached(target[0])
+        if body.action == "ban":
+            assert target is not None
+            # "No login" holds for the sessions already open too: a banned account kept them, and with them its
+            # reports, blocks and name changes; its seats still play the games under way.
+            await self.players.end_sessions(target[0])
         rows = await self._run(store.log_rows, self.store.engine)
         return next(log_out(r) for r in rows if r.id == row_id)
 
