@@ -8,7 +8,7 @@ import pytest
 
 from keima.server.moderation import MAX_REPORTS_PER_HOUR
 
-from ..accounts.test_players import Browser, open_challenge
+from ..accounts.test_players import Browser, open_challenge, registered
 from ..helpers import wait_for
 from ..moved_time import MovedTime
 from ..ratings.test_ratings import rated_game
@@ -121,3 +121,14 @@ def test_a_ban_ends_the_sessions_already_open(people: Any) -> None:
     assert b.req("POST", "/api/reports", 401, json={"kind": "player", "name": "alice", "reason": "spam"})
     a.req("POST", f"/api/games/{gid}/actions", 200, json={"type": "play", "move": "E5"})
     b.req("POST", f"/api/games/{gid}/actions", 200, json={"type": "play", "move": "C3"})  # the game goes on
+
+
+def test_a_deleted_account_leaves_no_block_behind(people: Any) -> None:
+    _mod, a, b = people
+    a.req("PUT", "/api/me/blocks/bobby", 204)
+    b.req("DELETE", "/api/me", 204)
+    newcomer = Browser(a.c)
+    registered(newcomer, "bobby")  # the name is free again: the block was not about this player
+    assert a.req("GET", "/api/me/blocks", 200).json() == {"blocks": []}
+    gid = open_challenge(newcomer)["game"]["id"]
+    a.req("POST", f"/api/games/{gid}/join", 200, json={})

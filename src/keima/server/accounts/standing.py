@@ -184,6 +184,18 @@ class Standing:
         await self.store.write(op)
         self.forget_cached(player_id, other)
 
+    async def forget_player(self, player_id: str) -> None:
+        """Drop a deleted account's blocks, either way: its name goes to whoever takes it next, whom nobody
+        blocked, and a list would show a line its owner cannot lift."""
+        others = await self.apart(player_id)
+
+        def op(conn: Connection) -> None:
+            k = blocks.c
+            conn.execute(blocks.delete().where(sa.or_(k.player_id == player_id, k.blocked_id == player_id)))
+
+        await self.store.write(op)
+        self.forget_cached(player_id, *others)
+
     def forget_cached(self, *player_ids: str) -> None:
         """Drop this process's cached readings of ``player_ids`` (after a change)."""
         for pid in player_ids:

@@ -16,7 +16,6 @@ from keima.server import timesource
 from keima.server.storage import (
     abandonments,
     annulled_games,
-    blocks,
     moderation_log,
     moderators,
     player_records,
@@ -176,11 +175,6 @@ def annul(conn: Connection, game_id: str) -> bool:
         return False
     conn.execute(annulled_games.insert().values(game_id=game_id, at=timesource.now_utc()))
     return True
-
-
-def forget_player(conn: Connection, player_id: str) -> None:
-    """Drop a deleted account's blocks, either way."""
-    conn.execute(blocks.delete().where(sa.or_(blocks.c.player_id == player_id, blocks.c.blocked_id == player_id)))
 
 
 def last_log_id() -> Any:
