@@ -132,3 +132,13 @@ def test_a_deleted_account_leaves_no_block_behind(people: Any) -> None:
     assert a.req("GET", "/api/me/blocks", 200).json() == {"blocks": []}
     gid = open_challenge(newcomer)["game"]["id"]
     a.req("POST", f"/api/games/{gid}/join", 200, json={})
+
+
+def test_reporting_ones_own_chat_message_names_the_field_sender(people: Any) -> None:
+    _mod, a, b = people
+    gid = open_challenge(a)["game"]["id"]
+    b.req("POST", f"/api/games/{gid}/join", 200, json={})
+    a.req("POST", f"/api/games/{gid}/actions", 200, json={"type": "chat", "text": "hello"})
+    message = a.req("GET", f"/api/games/{gid}", 200).json()["chat"][0]
+    chat = {"kind": "chat", "game": gid, "sender": message["sender"], "at": message["at"], "reason": "spam"}
+    assert a.req("POST", "/api/reports", 422, json=chat).json()["error"]["field"] == "sender"

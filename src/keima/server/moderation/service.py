@@ -109,8 +109,9 @@ class Moderation:
                                   "at, as the game's state shows them)", field="sender")
                 values.update(target=f"chat:{s.id}:{body.sender}:{body.at}"[:120], player_id=message.get("player"),
                               quote=f"{message.get('from', '')}: {message.get('text', '')}"[:600])
-        if values["player_id"] == reporter.id:
-            raise Refused("invalid-request", "name: you cannot report yourself", field="name")
+        if values["player_id"] == reporter.id:  # the field that named the reporter: a message's sender, or name
+            field = "sender" if body.kind == "chat" else "name"
+            raise Refused("invalid-request", f"{field}: you cannot report yourself", field=field)
         got: int | None = await self.store.write(store.add_report(values))
         if got is None:
             raise Refused("already-reported", "you reported this already: a moderator will read it")
