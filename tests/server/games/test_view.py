@@ -65,7 +65,10 @@ def test_the_migrated_database_matches_the_live_tables(db_url: str) -> None:
             "tournaments", "tournament_directors", "tournament_accounts", "tournament_games", "tournament_log",
             "player_settings", "notifications", "emails", "chat_mutes", "conditional_moves",
             # -- clubs (issue 46)
-            "clubs", "club_members", "club_challenges", "club_announcements", "club_imports", "club_games"}
+            "clubs", "club_members", "club_challenges", "club_announcements", "club_imports", "club_games",
+            # -- moderation (issue 47)
+            "blocks", "player_standing", "moderators", "reports", "moderation_log", "abandonments",
+            "annulled_games"}
     engine.dispose()
 
 
