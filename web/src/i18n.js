@@ -151,7 +151,9 @@ export function errorWords(exc, what = null) {
   const message = String(exc?.message || "").replace(field ? new RegExp(`^${field}: `) : /^$/, "");
   const kept = /Guest|kept|reserved|bot|engine|computer/i;
   const known =
-    (exc?.code === "invalid-request" && field === "name" && tn("fieldErrors", kept.test(message) ? "nameKept" : "nameRules")) ||
+    // new_name: the name a moderator gives an account (POST /api/moderation/actions), checked as any name.
+    (exc?.code === "invalid-request" && (field === "name" || field === "new_name") &&
+      tn("fieldErrors", kept.test(message) ? "nameKept" : "nameRules")) ||
     (exc?.code === "invalid-request" && field && ["password", "new", "rank"].includes(field) && tn("fieldErrors", field)) ||
     (exc?.code !== "invalid-request" && tn("fieldErrors", exc?.code, message));
   if (known) return known;

@@ -34,3 +34,12 @@ test("a code the page does not know shows the server's sentence alone", () => {
     assert.equal(text, "the server's own words");
   }
 });
+
+test("a moderator's refused new name reads as a refused name, in either language", () => {
+  const exc = refusal("invalid-request", "new_name: a name has only letters, digits, '_' and '-' (not '<')",
+    { field: "new_name" });
+  const fr = inLanguage("fr", () => errorWords(exc));
+  const en = inLanguage("en", () => errorWords(exc));
+  assert.equal(fr, inLanguage("fr", () => errorWords({ ...exc, field: "name", message: "a name has only letters" })));
+  assert.equal(en, inLanguage("en", () => errorWords({ ...exc, field: "name", message: "a name has only letters" })));
+});

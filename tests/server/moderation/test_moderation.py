@@ -8,27 +8,12 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from fastapi.testclient import TestClient
 
 from keima.cli import main
 
-from ..accounts.test_players import Browser, open_challenge, registered
+from ..accounts.test_players import Browser, open_challenge
 from ..helpers import wait_for
 from ..ratings.test_ratings import rated_game
-
-
-@pytest.fixture
-def people(sqlite_url: str, capsys: pytest.CaptureFixture[str]) -> Any:
-    from keima.server import create_app
-
-    with TestClient(create_app(sqlite_url)) as c:
-        mod, a, b = Browser(c), Browser(c), Browser(c)
-        registered(mod, "marie")
-        registered(a, "alice")
-        registered(b, "bobby")
-        assert main(["admin", "moderator", "add", "Marie", "--db", sqlite_url]) == 0
-        assert capsys.readouterr().out == "marie is a moderator\n"
-        yield mod, a, b
 
 
 def act(mod: Browser, status: int = 200, **body: Any) -> dict[str, Any]:
@@ -124,7 +109,7 @@ def test_warn_ban_rename_and_dismiss(people: Any) -> None:
     assert bell(b) == ["A moderator warned you: mind your words"]
     act(mod, action="rename", name="bobby", new_name="player-7", reason="an abusive name")
     assert b.req("GET", "/api/me", 200).json()["name"] == "player-7"
-    assert act(mod, 409, action="rename", name="player-7", new_name="alice", reason="x")["error"]["field"] == "name"
+    assert act(mod, 409, action="rename", name="player-7", new_name="alice", reason="x")["error"]["field"] == "new_name"
     act(mod, action="ban", name="player-7", reason="cheating with an engine")
     refused = Browser(b.c).req("POST", "/api/session", 403, json={"name": "player-7", "password": "correct horse"})
     assert refused.json()["error"]["code"] == "banned"

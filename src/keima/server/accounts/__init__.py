@@ -24,7 +24,14 @@ from keima.server.accounts.service import SESSION_COOKIE, Player, Players, load_
 from keima.server.accounts.settings import Away, as_datetime, read, upsert
 
 # -- moderation (issue 47) --
-from keima.server.accounts.standing import Held, Standing, blocked_among, blocked_pair, read_held
+from keima.server.accounts.standing import (
+    Held,
+    Standing,
+    barred_among,
+    blocked_among,
+    blocked_pair,
+    read_held,
+)
 from keima.server.accounts.text import CHAT_MAX, clean_text, name_folds, rank_words, reserved_reason, visible
 
 __all__ = [
@@ -34,7 +41,7 @@ __all__ = [
     "players_of", "rank_words", "read", "required_player", "set_session_cookie", "too_many", "upsert",
     "without_muted_delta", "without_muted_state",
     # -- moderation (issue 47) --
-    "Held", "Standing", "blocked_among", "blocked_pair", "read_held",
+    "Held", "Standing", "barred_among", "blocked_among", "blocked_pair", "read_held",
     # -- clubs (issue 46): club names are checked as player names are
     "name_folds", "reserved_reason", "visible",
 ]

@@ -266,17 +266,19 @@ class Players:
 
         await self.store.write(op)
 
+    async def end_sessions(self, player_id: str) -> None:
+        """End every session of ``player_id`` (a ban: keima.server.moderation; other processes of a cluster may
+        still accept an ended session for ``SESSION_CACHE_S``)."""
+        await self.store.write(lambda conn: conn.execute(player_sessions.delete()
+                                                         .where(player_sessions.c.player_id == player_id)))
+        self._sessions = {k: v for k, v in self._sessions.items() if v[0] != player_id}
+
     async def rotate_session(self, player_id: str) -> str:
         """End every session of ``player_id`` and open a new one; returns its cookie value. Done whenever the
         player behind a session gains a right (registration, password change): a session id someone else knew
         before (set in the victim's browser, or stolen) is then worth nothing. Other processes of a cluster may
         still accept an ended session for ``SESSION_CACHE_S``."""
-
-        def op(conn: Connection) -> None:
-            conn.execute(player_sessions.delete().where(player_sessions.c.player_id == player_id))
-
-        await self.store.write(op)
-        self._sessions = {k: v for k, v in self._sessions.items() if v[0] != player_id}
+        await self.end_sessions(player_id)
         return await self.new_session(player_id)
 
     # -- names ---------------------------------------------------------------------------------------------

@@ -80,6 +80,18 @@ def blocked_among(engine: Engine, player_ids: Iterable[str]) -> set[frozenset[st
     return {frozenset((r.player_id, r.blocked_id)) for r in rows}
 
 
+def barred_among(engine: Engine, player_ids: Iterable[str]) -> set[str]:
+    """Those of ``player_ids`` a moderator suspended (until after now) or banned: no new game for them. Blocking."""
+    ids = sorted(set(player_ids))
+    if not ids:
+        return set()
+    with engine.connect() as conn:
+        rows = conn.execute(sa.select(player_standing).where(player_standing.c.player_id.in_(ids))).all()
+    now = timesource.now_utc()
+    return {r.player_id for r in rows
+            if Held(_aware(r.muted_until), _aware(r.suspended_until), bool(r.banned)).suspended(now)}
+
+
 def read_held(conn: Connection, player_id: str) -> Held:
     """The player's standing as stored (nothing held: ``Held()``)."""
     row = conn.execute(sa.select(player_standing).where(player_standing.c.player_id == player_id)).first()
@@ -171,6 +183,18 @@ class Standing:
 
         await self.store.write(op)
         self.forget_cached(player_id, other)
+
+    async def forget_player(self, player_id: str) -> None:
+        """Drop a deleted account's blocks, either way: its name goes to whoever takes it next, whom nobody
+        blocked, and a list would show a line its owner cannot lift."""
+        others = await self.apart(player_id)
+
+        def op(conn: Connection) -> None:
+            k = blocks.c
+            conn.execute(blocks.delete().where(sa.or_(k.player_id == player_id, k.blocked_id == player_id)))
+
+        await self.store.write(op)
+        self.forget_cached(player_id, *others)
 
     def forget_cached(self, *player_ids: str) -> None:
         """Drop this process's cached readings of ``player_ids`` (after a change)."""

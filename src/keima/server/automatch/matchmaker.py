@@ -33,7 +33,7 @@ from sqlalchemy.exc import IntegrityError
 from keima.ratings import game as rating_game
 from keima.rules.ruleset import RulesError, get_ruleset
 from keima.server import timesource
-from keima.server.accounts import blocked_among
+from keima.server.accounts import barred_among, blocked_among
 from keima.server.automatch import pairs as automatch
 from keima.server.automatch import store as store_automatch
 from keima.server.errors import Refused
@@ -178,6 +178,10 @@ class Matchmaker:
             engine = self.hub.store.engine
             made: list[str] = []
             queue = await self._in_thread(store_automatch.waiting, engine)
+            # A player suspended or banned while waiting (a correspondence wait lasts days) is paired with nobody
+            # until the sanction ends; read from the database, as the blocks, so that every process agrees.
+            barred = await self._in_thread(barred_among, engine, [e.player_id for e in queue])
+            queue = [e for e in queue if e.player_id not in barred]
             # The blocks among the waiting, from the database: every process reads the same (docs/moderation.md).
             apart = await self._in_thread(blocked_among, engine, [e.player_id for e in queue])
             for a, b in automatch.pairs(queue, now, apart):

@@ -54,12 +54,14 @@ class ClubGamesOut(BaseModel):
 
 @router.post("/api/clubs/{slug}/games", status_code=201, responses={201: {"model": ClubGameLine}, **ERRORS})
 async def offer(slug: str, body: ClubGameIn, request: Request) -> Response:
-    """A member offers a challenge to the club's members only (403 ``not-member`` for anyone else): an
-    invitation game whose creator holds their seat by their session."""
+    """A member offers a challenge to the club's members only (403 ``not-member`` for anyone else,
+    ``suspended``/``banned`` for a sanctioned member): an invitation game whose creator holds their seat by their
+    session."""
     club = await club_at(request, slug)
     player, role = await acting(request, club)
     if role not in MEMBER_ROLES:
         raise Refused("not-member", "only a member offers a challenge to the club")
+    await request.app.state.standing.check_play(player.id)  # a suspended player offers no game (docs/moderation.md)
     hub = request.app.state.hub
     players = players_of(request)
     gid = new_game_id()

@@ -70,12 +70,17 @@ async def get_ladder(slug: str, request: Request) -> Response:
 @router.post("/api/clubs/{slug}/ladder/challenges", status_code=201, responses={201: {"model": LadderOut}, **ERRORS})
 async def challenge(slug: str, body: ChallengeIn, request: Request) -> Response:
     """A member challenges ``defender``, one of the places within the club's reach above their own: 403
-    ``not-member``, 404 for a player not on the ladder, 409 ``out-of-reach`` or ``busy``."""
+    ``not-member``, ``suspended``/``banned`` or ``blocked``, 404 for a player not on the ladder, 409
+    ``out-of-reach`` or ``busy``."""
     club = await club_at(request, slug)
     player, role = await acting(request, club)
     if role not in MEMBER_ROLES:
         raise Refused("not-member", "only a member of the club challenges on its ladder")
     pid, _ = await account(request, body.defender, "defender")
+    # A ladder challenge is a game the defender must take or lose: none from a suspended player, none across a
+    # block (docs/moderation.md).
+    await request.app.state.standing.check_play(player.id)
+    await request.app.state.standing.check_apart(player.id, pid)
     await run(st.challenge, engine_of(request), club["id"], player.id, pid, timesource.now_utc())
     return json(await _ladder(request, club), 201)
 

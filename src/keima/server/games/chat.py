@@ -54,11 +54,14 @@ class Chat:
         empty or too long text, ``too-many-requests`` for more than ``CHAT_LIMIT`` messages a second from one
         sender, ``storage-error`` when it could not be stored."""
         text = clean_text(action["text"])
-        if self.check is not None and player is not None:
-            await self.check(player.id)
         to = action.get("to") or "players"
         s = await self.hub.cache.get(game_id)
         seats = s.seats.held_by(thash)
+        # A seat of a registered account writes as that account even without its session (logged out, or an API
+        # client holding the seat token): its mute, suspension or ban, and the blocks, hold all the same.
+        account = player.id if player is not None else _seat_account(s, seats)
+        if self.check is not None and account is not None:
+            await self.check(account)
         sender = self._sender(s, seats, to, thash, player)[1]
         wait = await self.rate.check(sender)
         if wait:
@@ -68,7 +71,7 @@ class Chat:
             name, key = self._sender(cur, cur.seats.held_by(thash), to, thash, player)
             message = {"n": len(cur.game.moves), "from": name, "text": text,
                        "at": timesource.now_utc().isoformat(timespec="seconds"), "to": to,
-                       "player": None if player is None else player.id,
+                       "player": player.id if player is not None else _seat_account(cur, cur.seats.held_by(thash)),
                        "sender": None if self.handle is None else self.handle(key)}
             return cur.post_chat(message)
 
@@ -88,8 +91,16 @@ class Chat:
             return player.name, "p:" + player.id
         if seats:
             c = min(seats)
-            return s.people.get(c, {}).get("name") or color_word(c), "t:" + str(thash)
+            account = _seat_account(s, seats)
+            return (s.people.get(c, {}).get("name") or color_word(c),
+                    "t:" + str(thash) if account is None else "p:" + account)
         raise Refused("no-player", "spectators need a player name to chat: open the home page first")
+
+
+def _seat_account(s: GameSession, seats: frozenset[int]) -> str | None:
+    """The registered or guest account holding the seats ``seats`` of game ``s`` (None: a seat token alone)."""
+    ids = {s.people.get(c, {}).get("id") for c in seats} - {None}
+    return next(iter(ids)) if len(ids) == 1 else None
 
 
 def sgf_info(s: GameSession, place: str | None = None) -> dict[str, str]:

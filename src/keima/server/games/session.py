@@ -66,7 +66,8 @@ class GameSession:
     # messages in order (log entries ``{"chat": {...}}``, keima.server.games.chat).
     people: dict[int, dict[str, Any]] = field(default_factory=dict)
     chat: list[dict[str, Any]] = field(default_factory=list)
-    #: How the ratings moved after this rated game (``{"B": 12.3, "W": -12.1}``; log entry ``{"rated": {...}}``).
+    #: How the ratings moved after this rated game (``{"B": 12.3, "W": -12.1}``; log entry ``{"rated": {...}}``);
+    #: ``{}`` once a moderator annulled its rating effect (keima.server.moderation): the game is shown unrated.
     rating_change: dict[str, float] | None = None
     lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False)
     view: StateView = field(default_factory=StateView, repr=False)

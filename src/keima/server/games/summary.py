@@ -50,7 +50,7 @@ def summary_line(s: ViewedGame, now: float) -> dict[str, Any]:
         "result": g.result, "phase": g.phase, "created_at": s.created_at.isoformat(), "time_left": left,
         "time_at": wall_time(now) if left is not None else None,
         "running": None if s.clock.running is None else color_out(s.clock.running),
-        "rated": counts_as_rated(s), "rating_change": s.rating_change,
+        "rated": counts_as_rated(s), "rating_change": s.rating_change or None,
         "paused": {color_out(c): s.clock.paused(c, now) if s.clock.running == c else None for c in (BLACK, WHITE)}
         if s.clock.enabled and s.clock.spec.correspondence else None,
         # What pauses the running clock, for ``line_at`` (not sent).

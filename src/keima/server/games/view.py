@@ -234,7 +234,7 @@ def _head(s: ViewedGame, now: float, moves: list[MoveOut], you: list[Color]) -> 
         undo_request=None if s.undo_request is None else UndoRequestOut(by=color_out(s.undo_request)),
         bot_note=s.bot_note,
         rated=counts_as_rated(s),
-        rating_change=s.rating_change,
+        rating_change=s.rating_change or None,  # {}: annulled, no change to show
         event=_event(s.params.get("event")),
         scoring_deadline=None if s.scoring is None else round(s.scoring[1], 3),
         chat=[ChatOut.model_construct(**{k: m.get(k) for k in _CHAT_KEYS}, account=m.get("player") is not None)
@@ -434,8 +434,8 @@ def created_json(state: str, seat: SeatOut, invite: InviteOut | None) -> str:
 def counts_as_rated(s: ViewedGame) -> bool:
     """Whether the game is shown as rated: offered rated, and not a finished abandoned start (a side played fewer
     than ``MIN_MOVES`` stones: the ratings leave it out, docs/ratings.md), which the pages called "rated" while
-    no rating moved."""
-    if not s.params.get("rated"):
+    no rating moved; nor a game whose rating effect a moderator annulled."""
+    if not s.params.get("rated") or s.rating_change == {}:  # {}: a moderator annulled its rating effect
         return False
     if s.game.phase != "finished":
         return True

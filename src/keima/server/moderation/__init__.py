@@ -7,6 +7,6 @@ block or a sanction puts on games, chat and notifications are enforced where tho
 from __future__ import annotations
 
 from keima.server.moderation import routes, store
-from keima.server.moderation.service import Moderation
+from keima.server.moderation.service import MAX_REPORTS_PER_HOUR, Moderation
 
-__all__ = ["Moderation", "routes", "store"]
+__all__ = ["MAX_REPORTS_PER_HOUR", "Moderation", "routes", "store"]

@@ -12,7 +12,7 @@ from pydantic import BaseModel
 from keima.server import timesource
 from keima.server.accounts import Standing, caller_token, required_player
 from keima.server.edge import same_origin
-from keima.server.errors import ErrorBody
+from keima.server.errors import ErrorBody, Refused
 from keima.server.games import token_hash
 from keima.server.moderation import abandon, signals_store, store
 from keima.server.moderation.schemas import (
@@ -71,9 +71,11 @@ async def list_blocks(request: Request) -> Response:
 @router.put("/api/me/blocks/{name}", status_code=204, responses=_errors)
 async def block(name: Name, request: Request) -> Response:
     """Block the player ``name``: no game, chat or notification between the two any more (204; 404 for a name
-    nobody has, 422 for oneself)."""
+    nobody has, 422 for oneself, 409 ``not-registered`` for a guest)."""
     same_origin(request)
     player = await required_player(request)
+    if player.guest:  # a guest is made for free, and a block belongs to an account (docs/moderation.md)
+        raise Refused("not-registered", "only a registered player may block: register or log in first")
     other, _name = await _mod(request).named(name)
     await _standing(request).block(player.id, other)
     return Response(status_code=204)

@@ -121,7 +121,7 @@ class ActionIn(_Strict):
     hours: Annotated[int, Field(ge=1, le=MAX_HOURS)] | None = None
     new_name: Annotated[str, Field(min_length=1, max_length=40)] | None = None
     game: Annotated[str, Field(min_length=1, max_length=32)] | None = None
-    report: int | None = None
+    report: Annotated[int, Field(ge=1, le=2**31 - 1)] | None = None  # a report's id: larger is no id (422, not 5xx)
 
 
 class ActedOut(_Strict):

@@ -16,7 +16,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from keima.server import timesource
-from keima.server.accounts import Player, Players, Standing, name_key, required_player
+from keima.server.accounts import Player, Players, Standing, name_key, required_player, too_many
 from keima.server.errors import Refused, quote
 from keima.server.moderation import store
 from keima.server.moderation.abandon import Presence
@@ -24,6 +24,9 @@ from keima.server.moderation.schemas import ActionIn, LogOut, ReportIn
 from keima.server.notifications import notify
 from keima.server.ratings import subscriber as ratings_subscriber
 from keima.server.storage import Store
+
+#: Reports one player may make in an hour: enough for a bad evening, not a flood of the moderators' queue.
+MAX_REPORTS_PER_HOUR = 10
 
 
 def _iso(at: datetime | None) -> str | None:
@@ -66,13 +69,22 @@ class Moderation:
 
     # -- reports -------------------------------------------------------------------------------------------
     async def report(self, reporter: Player, body: ReportIn) -> int:
-        """Store ``reporter``'s report; returns its id. Raises 422 (naming the field) for what is missing or
-        wrong, 404 for a player or game nobody has, 409 ``already-reported`` for a second report of one
-        target."""
+        """Store ``reporter``'s report; returns its id. Raises 409 ``not-registered`` for a guest, 429 past
+        ``MAX_REPORTS_PER_HOUR`` reports in the last hour, 422 (naming the field) for what is missing or wrong,
+        404 for a player or game nobody has, 409 ``already-reported`` for a second report of one target."""
+        if reporter.guest:  # a guest is made for free: each would be one more report of the same target
+            raise Refused("not-registered", "only a registered player may report: register or log in first")
+        now = timesource.now_utc()
+        since = now - timedelta(hours=1)
+        made: int = await self._run(store.reports_since, self.store.engine, reporter.id, since)
+        if made >= MAX_REPORTS_PER_HOUR:
+            first: datetime = await self._run(store.first_report_since, self.store.engine, reporter.id, since)
+            raise too_many((first - since).total_seconds(), "reports (at most "
+                           f"{MAX_REPORTS_PER_HOUR} an hour)")
         if body.reason == "other" and not body.text.strip():
             raise Refused("invalid-request", "text: say what happened (the reason is \"other\")", field="text")
         values: dict[str, Any] = {"reporter_id": reporter.id, "reason": body.reason, "text": body.text.strip(),
-                                  "at": timesource.now_utc(), "player_id": None, "game_id": None, "quote": None}
+                                  "at": now, "player_id": None, "game_id": None, "quote": None}
         if body.kind == "player":
             if body.name is None:
                 raise Refused("invalid-request", "name: the player reported is missing", field="name")
@@ -97,8 +109,9 @@ class Moderation:
                                   "at, as the game's state shows them)", field="sender")
                 values.update(target=f"chat:{s.id}:{body.sender}:{body.at}"[:120], player_id=message.get("player"),
                               quote=f"{message.get('from', '')}: {message.get('text', '')}"[:600])
-        if values["player_id"] == reporter.id:
-            raise Refused("invalid-request", "name: you cannot report yourself", field="name")
+        if values["player_id"] == reporter.id:  # the field that named the reporter: a message's sender, or name
+            field = "sender" if body.kind == "chat" else "name"
+            raise Refused("invalid-request", f"{field}: you cannot report yourself", field=field)
         got: int | None = await self.store.write(store.add_report(values))
         if got is None:
             raise Refused("already-reported", "you reported this already: a moderator will read it")
@@ -134,7 +147,11 @@ class Moderation:
             player = await self.players.get(target[0])
             if player is None:
                 raise Refused("not-found", "name: this account is gone", field="name")
-            renamed = await self.players.update(player, body.new_name, None, False)
+            try:
+                renamed = await self.players.update(player, body.new_name, None, False)
+            except Refused as exc:  # the name refused is the moderator's new_name, not the player acted on
+                raise Refused(exc.code, f"new_name: {exc.message}", reason=exc.reason,
+                              field="new_name" if exc.field == "name" else exc.field) from None
             extra["name"] = renamed.name
         if body.action == "annul":
             assert body.game is not None
@@ -143,8 +160,17 @@ class Moderation:
         row_id = await self.store.write(lambda conn: self._apply(conn, moderator, body, target, until, told, extra))
         if body.action == "annul":
             await self._run(ratings_subscriber.recompute, self.store.engine)
+            # The game itself says it is no longer rated: its page and lists showed the change it made, and a
+            # recomputation records changes only for the games that still count.
+            await self.hub.service.change(body.game, lambda s: None if s.rating_change == {} else s.rate({}),
+                                          fresh=True)
         if target is not None:
             self.standing.forget_cached(target[0])
+        if body.action == "ban":
+            assert target is not None
+            # "No login" holds for the sessions already open too: a banned account kept them, and with them its
+            # reports, blocks and name changes; its seats still play the games under way.
+            await self.players.end_sessions(target[0])
         rows = await self._run(store.log_rows, self.store.engine)
         return next(log_out(r) for r in rows if r.id == row_id)
 

@@ -16,7 +16,6 @@ from keima.server import timesource
 from keima.server.storage import (
     abandonments,
     annulled_games,
-    blocks,
     moderation_log,
     moderators,
     player_records,
@@ -99,6 +98,22 @@ def add_report(values: dict[str, Any]) -> Op:
     return op
 
 
+def reports_since(engine: Engine, reporter_id: str, since: datetime) -> int:
+    """How many reports ``reporter_id`` made from ``since`` on."""
+    r = reports.c
+    with engine.connect() as conn:
+        return int(conn.execute(sa.select(sa.func.count()).select_from(reports)
+                                .where(r.reporter_id == reporter_id, r.at >= since)).scalar() or 0)
+
+
+def first_report_since(engine: Engine, reporter_id: str, since: datetime) -> datetime:
+    """When ``reporter_id``'s first report from ``since`` on was made (``since`` when none)."""
+    r = reports.c
+    with engine.connect() as conn:
+        at = conn.execute(sa.select(sa.func.min(r.at)).where(r.reporter_id == reporter_id, r.at >= since)).scalar()
+    return _aware(at) or since
+
+
 def report_rows(engine: Engine, *, open_only: bool, limit: int = 200) -> list[Any]:
     """The reports, oldest first when ``open_only`` (the queue), else newest first."""
     r = reports.c
@@ -160,11 +175,6 @@ def annul(conn: Connection, game_id: str) -> bool:
         return False
     conn.execute(annulled_games.insert().values(game_id=game_id, at=timesource.now_utc()))
     return True
-
-
-def forget_player(conn: Connection, player_id: str) -> None:
-    """Drop a deleted account's blocks, either way."""
-    conn.execute(blocks.delete().where(sa.or_(blocks.c.player_id == player_id, blocks.c.blocked_id == player_id)))
 
 
 def last_log_id() -> Any:

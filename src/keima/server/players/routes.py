@@ -226,6 +226,7 @@ async def delete_me(request: Request) -> Response:
     await request.app.state.matchmaker.cancel(player.id)
     former = await players_of(request).delete(player)
     await request.app.state.mutes.forget(player.id)
+    await request.app.state.standing.forget_player(player.id)  # its blocks, either way (docs/moderation.md)
     await _anonymize(request, player.id, former)
     resp = Response(status_code=204)
     resp.delete_cookie(SESSION_COOKIE, path="/")

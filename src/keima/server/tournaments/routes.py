@@ -130,6 +130,13 @@ async def _change(request: Request, tid: str, do: st.Change, *, director: bool =
     return after
 
 
+async def _check_play(request: Request, tid: str, player: Player) -> None:
+    # An online tournament's rounds are keima games: a suspended or banned account joins none (docs/moderation.md);
+    # a tournament played over the board is not keima's to refuse.
+    if (await _stored(request, tid)).settings.get("online"):
+        await request.app.state.standing.check_play(player.id)
+
+
 async def _answer(request: Request, s: st.Stored, status: int = 200) -> Response:
     player = await players_of(request).current(request.cookies)
     return _json(await _out(request, s, player), status)
@@ -377,6 +384,7 @@ async def confirm_account(tid: str, key: str, request: Request) -> Response:
     """The caller's account confirms that it plays for the player ``key``, as a director proposed when registering
     them (404 when no such proposal names the caller's account)."""
     player = await _caller(request, registered=True)
+    await _check_play(request, tid, player)
     return await _answer(request, await _change(request, tid, ops.confirm_account(key, player.id), director=False))
 
 
@@ -390,6 +398,7 @@ async def sign_up(tid: str, request: Request, body: SignUpIn | None = None) -> R
     club = (await _stored(request, tid)).settings.get("club")
     if club and await _club_of(request, club, me.id, admin=False) not in MEMBER_ROLES:
         raise Refused("not-member", "registration is for the members of the tournament's club: join it first")
+    await _check_play(request, tid, me)
     form = body or SignUpIn()
     rated = await _run(ratings_subscriber.rating_of, _hub(request).store.engine, me.id)
     shown = ranks.rank_label(rated[0].rating) if rated is not None else me.rank
