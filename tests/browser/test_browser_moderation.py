@@ -61,6 +61,15 @@ def test_block_report_moderate_and_the_suspended_player_sees_why(new_page: Any, 
     shot(hana, "block-list-en")
     hana.goto(f"/g/{gid}")
     expect(hana.get_by_test_id("chat-players")).not_to_contain_text("fool")
+    # His open challenges are not offered to her any more (a stranger's are).
+    his = post(rudy, "/api/games", {"opponent": "open", "size": 9}, 201)["game"]["id"]
+    stranger = new_page()
+    register(stranger, f"sam{tag}")
+    theirs = post(stranger, "/api/games", {"opponent": "open", "size": 9}, 201)["game"]["id"]
+    hana.goto("/")
+    offered = hana.get_by_test_id("lobby-open")
+    expect(offered.locator(f'[data-game="{theirs}"]')).to_be_visible()
+    expect(offered.locator(f'[data-game="{his}"]')).to_have_count(0)
 
     # A moderator named from the command line handles the report on a phone, in French: a mute first.
     mona = new_page(locale="fr-FR", width=390, height=844, touch=True)

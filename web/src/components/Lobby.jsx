@@ -16,6 +16,7 @@ import { colorName } from "./game/names.js";
 import { PlayerLink } from "./PlayerLink.jsx";
 import { RankFilter, passes, useRankFilter } from "./RankFilter.jsx";
 import { DemoBoards } from "./DemoBoards.jsx";
+import { modApi } from "../moderationApi.js";
 
 const gameUrl = (id) => `${ROOT}g/${encodeURIComponent(id)}`;
 const reviewUrl = (id) => `${ROOT}review?game=${encodeURIComponent(id)}`;
@@ -177,10 +178,17 @@ export function Lobby({ onCreated }) {
     );
   }, [finishedKey]);
   const isMine = (g) => mine.some((m) => m.id === g.id);
+  // The players this one blocked: their challenges are not offered (joining one is refused anyway).
+  const [blocked, setBlocked] = useState(() => new Set());
+  useEffect(() => {
+    if (!myId || player?.guest) return setBlocked(new Set());
+    modApi.blocks().then((r) => setBlocked(new Set(r.blocks.map((b) => b.name))), () => setBlocked(new Set()));
+  }, [myId]);
   // Open challenges by their challenger's rank (the player's own always shown).
   const [rankFilter, setRankFilter] = useRankFilter();
   const challenger = (g) => g.players[g.players.B ? "B" : "W"];
-  const shownOpen = open.filter((g) => isMine(g) || passes(rankFilter, challenger(g)));
+  const offered = open.filter((g) => isMine(g) || !blocked.has(challenger(g)?.name));
+  const shownOpen = offered.filter((g) => isMine(g) || passes(rankFilter, challenger(g)));
 
   return (
     <div class="lobby">
@@ -221,8 +229,8 @@ export function Lobby({ onCreated }) {
             );
           }}
         >
-          {open.length > 0 && (
-            <RankFilter filter={rankFilter} setFilter={setRankFilter} hidden={open.length - shownOpen.length} />
+          {offered.length > 0 && (
+            <RankFilter filter={rankFilter} setFilter={setRankFilter} hidden={offered.length - shownOpen.length} />
           )}
         </Section>
         {player && (
