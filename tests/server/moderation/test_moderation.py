@@ -144,6 +144,11 @@ def test_annulling_a_game_recomputes_the_ratings_without_it(people: Any) -> None
     assert _rating(a, "alice") == pytest.approx(after_one)
     assert bell(a) == bell(b) == ["A moderator annulled the rating effect of a game of yours: bobby lost on purpose"]
     assert act(mod, 404, action="annul", game="nogame", reason="x")["error"]["code"] == "no-such-game"
+    # Annulled once: a second annulment is refused, and neither logged nor told again.
+    again = act(mod, 409, action="annul", game=second, reason="twice")["error"]
+    assert (again["code"], again["field"], again["reason"]) == ("wrong-phase", "game", "annulled")
+    assert [x["action"] for x in mod.req("GET", "/api/moderation/log", 200).json()["log"]].count("annul") == 1
+    assert len(bell(a)) == 1
 
 
 def test_signals_are_for_moderators(people: Any) -> None:

@@ -192,7 +192,9 @@ class Moderation:
             store.set_standing(conn, pid, muted_until=None, suspended_until=None, banned=False, reason=body.reason)
         elif body.action == "annul":
             assert body.game is not None
-            store.annul(conn, body.game)
+            if not store.annul(conn, body.game):  # the transaction is dropped: no second log line, no second bell
+                raise Refused("wrong-phase", "game: this game's rating effect is annulled already", field="game",
+                              reason="annulled")
         report = None if body.report is None else store.handle_report(conn, body.report, moderator.id)
         store.log_action(conn, moderator_id=moderator.id, moderator_name=moderator.name, player_id=pid,
                          player_name=None if target is None else extra.get("name", target[1]), action=body.action,
