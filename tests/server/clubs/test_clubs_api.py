@@ -193,3 +193,19 @@ def test_an_announcement_is_mailed_by_the_members_choice(fast_client: TestClient
     engine.dispose()
     assert len(mailed) == 1 and "member0@example.org" in mailed[0].message
     assert "Tournoi jeudi" in mailed[0].message
+
+
+def test_a_deleted_account_leaves_its_clubs_and_its_admin_seat_passes_on(fast_client: TestClient) -> None:
+    admin, (m0, m1), _ = club_with(fast_client, 2)
+    m1.req("POST", f"{BASE}/ladder/challenges", 201, json={"defender": "member0"})
+    admin.req("DELETE", "/api/me", 204)
+    page = m0.req("GET", BASE, 200).json()
+    # Off the list and the ladder (those below move up); the member first on the ladder is the admin now.
+    assert sorted((m["place"], m["name"], m["role"]) for m in page["members"]) == [
+        (1, "member0", "admin"), (2, "member1", "member")]
+    assert m0.req("GET", f"{BASE}/ladder", 200).json()["challenges"][0]["defender"] == "member0"
+    # A member's account deleted: its open challenges are withdrawn.
+    m1.req("DELETE", "/api/me", 204)
+    ladder = m0.req("GET", f"{BASE}/ladder", 200).json()
+    assert [c["status"] for c in ladder["challenges"]] == ["withdrawn"]
+    assert [m["name"] for m in m0.req("GET", BASE, 200).json()["members"]] == ["member0"]

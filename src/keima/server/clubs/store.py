@@ -204,12 +204,39 @@ def remove(engine: Engine, club_id: str, player_id: str, now: datetime) -> None:
             raise Refused("not-found", "this player is not in the club")
         if old == "admin":
             _keep_an_admin(conn, club_id, player_id)
-        order = _order(conn, club_id)
-        conn.execute(club_members.delete().where(M.club_id == club_id, M.player_id == player_id))
-        _write_order(conn, club_id, order, ladder.left(order, player_id))
-        conn.execute(club_challenges.update().where(
-            CH.club_id == club_id, CH.status == "open",
-            sa.or_(CH.challenger == player_id, CH.defender == player_id)).values(status="withdrawn"))
+        _take_out(conn, club_id, player_id)
+
+
+def leave_all(engine: Engine, player_id: str, now: datetime) -> int:
+    """A deleted account leaves every club it was in (as ``remove`` does; its requests go too); a club whose last
+    admin it was gets the member first on its ladder as admin (a club with no other member is left without
+    members). Returns how many clubs it left."""
+    with engine.connect() as conn:
+        ids = list(conn.execute(sa.select(M.club_id).where(M.player_id == player_id)).scalars())
+    for club_id in ids:
+        with engine.begin() as conn:
+            _lock(conn, club_id)
+            settle(conn, club_id, now)
+            role = conn.execute(sa.select(M.role).where(M.club_id == club_id, M.player_id == player_id)).scalar()
+            admins = conn.execute(sa.select(sa.func.count()).where(
+                M.club_id == club_id, M.role == "admin", M.player_id != player_id)).scalar_one()
+            if role == "admin" and not admins:
+                heir = next((p for p in _order(conn, club_id) if p != player_id), None)
+                if heir is not None:
+                    conn.execute(club_members.update().where(M.club_id == club_id, M.player_id == heir)
+                                 .values(role="admin"))
+            _take_out(conn, club_id, player_id)
+    return len(ids)
+
+
+def _take_out(conn: Connection, club_id: str, player_id: str) -> None:
+    # Off the member list and the ladder (those below move up); their open challenges withdrawn.
+    order = _order(conn, club_id)
+    conn.execute(club_members.delete().where(M.club_id == club_id, M.player_id == player_id))
+    _write_order(conn, club_id, order, ladder.left(order, player_id))
+    conn.execute(club_challenges.update().where(
+        CH.club_id == club_id, CH.status == "open",
+        sa.or_(CH.challenger == player_id, CH.defender == player_id)).values(status="withdrawn"))
 
 
 # -- the ladder ----------------------------------------------------------------------------------------------------

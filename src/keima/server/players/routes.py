@@ -28,6 +28,7 @@ from keima.server.accounts import (
     required_player,
     set_session_cookie,
 )
+from keima.server.clubs import leave_all as club_leave_all
 from keima.server.edge import same_origin as _same_origin
 from keima.server.errors import ErrorBody, Refused
 from keima.server.games import Hub, away_of, token_hash
@@ -227,6 +228,8 @@ async def delete_me(request: Request) -> Response:
     former = await players_of(request).delete(player)
     await request.app.state.mutes.forget(player.id)
     await request.app.state.standing.forget_player(player.id)  # its blocks, either way (docs/moderation.md)
+    await asyncio.get_running_loop().run_in_executor(None, club_leave_all, request.app.state.hub.store.engine,
+                                                     player.id, timesource.now_utc())  # its clubs (docs/clubs.md)
     await _anonymize(request, player.id, former)
     resp = Response(status_code=204)
     resp.delete_cookie(SESSION_COOKIE, path="/")
