@@ -39,3 +39,14 @@ def test_a_block_stands_between_two_members_on_the_ladder(fast_client: TestClien
     m0.req("PUT", "/api/me/blocks/member1", 204)
     assert code_of(m1.req("POST", f"{BASE}/ladder/challenges", 403, json={"defender": "member0"})) == "blocked"
     m0.req("POST", f"{BASE}/ladder/challenges", 201, json={"defender": "boss"})
+
+
+def test_a_block_withdraws_the_open_ladder_challenge_between_the_two(fast_client: TestClient) -> None:
+    _admin, (m0, m1), _ = club_with(fast_client, 2, ladder=LADDER)
+    m1.req("POST", f"{BASE}/ladder/challenges", 201, json={"defender": "member0"})
+    # member0 blocks the challenger: the challenge goes (she could neither accept it nor let it lapse without losing).
+    m0.req("PUT", "/api/me/blocks/member1", 204)
+    ladder = m0.req("GET", f"{BASE}/ladder", 200).json()
+    assert [c["status"] for c in ladder["challenges"]] == ["withdrawn"]
+    assert [m["name"] for m in sorted(m0.req("GET", BASE, 200).json()["members"], key=lambda m: m["place"])] == \
+        ["boss", "member0", "member1"]  # nobody's place changed

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from keima.server.clubs import challenge_routes, ladder_routes, routes
 from keima.server.clubs.ladder_games import SUBSCRIBER
-from keima.server.clubs.store import MEMBER_ROLES, leave_all, role_at
+from keima.server.clubs.store import MEMBER_ROLES, leave_all, role_at, withdraw_between
 
-__all__ = ["MEMBER_ROLES", "SUBSCRIBER", "challenge_routes", "ladder_routes", "leave_all", "role_at", "routes"]
+__all__ = ["MEMBER_ROLES", "SUBSCRIBER", "challenge_routes", "ladder_routes", "leave_all", "role_at", "routes",
+           "withdraw_between"]

@@ -229,6 +229,16 @@ def leave_all(engine: Engine, player_id: str, now: datetime) -> int:
     return len(ids)
 
 
+def withdraw_between(engine: Engine, a: str, b: str) -> int:
+    """Withdraw the open ladder challenges between players ``a`` and ``b``, in every club (one blocked the other:
+    the defender would lose on time a challenge they may no longer accept); returns how many. One accepted already
+    is a game under way, which goes on."""
+    pair = sa.or_(sa.and_(CH.challenger == a, CH.defender == b), sa.and_(CH.challenger == b, CH.defender == a))
+    with engine.begin() as conn:
+        return int(conn.execute(club_challenges.update().where(CH.status == "open", pair)
+                                .values(status="withdrawn")).rowcount or 0)
+
+
 def _take_out(conn: Connection, club_id: str, player_id: str) -> None:
     # Off the member list and the ladder (those below move up); their open challenges withdrawn.
     order = _order(conn, club_id)

@@ -11,6 +11,7 @@ from pydantic import BaseModel
 
 from keima.server import timesource
 from keima.server.accounts import Standing, caller_token, required_player
+from keima.server.clubs import withdraw_between
 from keima.server.edge import same_origin
 from keima.server.errors import ErrorBody, Refused
 from keima.server.games import token_hash
@@ -78,6 +79,7 @@ async def block(name: Name, request: Request) -> Response:
         raise Refused("not-registered", "only a registered player may block: register or log in first")
     other, _name = await _mod(request).named(name)
     await _standing(request).block(player.id, other)
+    await asyncio.to_thread(withdraw_between, request.app.state.hub.store.engine, player.id, other)
     return Response(status_code=204)
 
 
