@@ -51,7 +51,7 @@ from keima.rules.game import Game
 #: review's default is work, not time, so that two reviews of one record agree whatever the machine's load
 #: (at 1 s a position, a loaded machine gave a 19x19 position 200 to 1,300 playouts and the top five mistakes of
 #: two reviews agreed on 14 of 25; measured: docs/bot.md, *Game review*).
-DEFAULT_PLAYOUTS = {9: 4000, 13: 4000, 19: 4000}
+DEFAULT_PLAYOUTS = {9: 4000, 13: 3000, 19: 3000}
 #: The time cap per position of the default budget (``default_budget``): the playouts end a search on an idle
 #: machine well before it; it only bounds a review on a machine so loaded that it would never end.
 CAP_SECONDS = 30.0
