@@ -50,15 +50,17 @@ from keima.rules.game import Game
 #: Playouts of search per position when the caller gives no budget, by board size (``default_playouts``): a
 #: review's default is work, not time, so that two reviews of one record agree whatever the machine's load
 #: (at 1 s a position, a loaded machine gave a 19x19 position 200 to 1,300 playouts and the top five mistakes of
-#: two reviews agreed on 14 of 25; measured: docs/bot.md, *Game review*).
-DEFAULT_PLAYOUTS = {9: 4000, 13: 3000, 19: 3000}
+#: two reviews agreed on 14 of 25; measured: docs/bot.md, *Game review*). 9x9: two reviews agreed on 13 of 15 at
+#: 4,000; 19x19: 3,000 agreed no better than 1,000 (the disagreement is elsewhere) at nearly twice the time, so
+#: 1,000, about what 1 s gave there; 13x13 in between, not measured.
+DEFAULT_PLAYOUTS = {9: 4000, 13: 2000, 19: 1000}
 #: The time cap per position of the default budget (``default_budget``): the playouts end a search on an idle
 #: machine well before it; it only bounds a review on a machine so loaded that it would never end.
 CAP_SECONDS = 30.0
 #: Playouts a second of one review search, by board size, as measured on a shared 2-core machine under load
 #: (``bench/review_stability.py``; docs/bot.md): the time a search is expected to take (``expected_seconds``)
 #: before a review has shown its own pace.
-EXPECTED_RATE = {9: 5000, 13: 1500, 19: 700}
+EXPECTED_RATE = {9: 5000, 13: 1000, 19: 500}
 #: Candidate moves kept per position.
 DEFAULT_TOP = 5
 #: A candidate with fewer playouts than this is not shown (a move the search barely looked at has no win rate).
