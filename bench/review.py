@@ -5,7 +5,7 @@ Usage::
     python bench/review.py [FILE.sgf] [--seconds S | --playouts N]
 
 Reviews the main line of FILE (default: ``tests/data/sgf/gnugo_9x9_counted.sgf``, a 52-move 9x9 game) at the
-budget given (default: the review's own, ``DEFAULT_SECONDS`` a position) in this process and prints: the moves,
+budget given (default: the review's own, ``default_budget``: playouts by board size under a time cap) in this process and prints: the moves,
 the wall-clock time of the whole review (the search compiled or loaded from numba's cache first, not counted),
 the time and playouts per position (median, least, most), and the largest mistakes found. One search thread: the
 figure is what one core does, the server's reviews run the same way.
@@ -18,7 +18,7 @@ import statistics
 import time
 from pathlib import Path
 
-from keima.ai.analysis import DEFAULT_SECONDS, Analyst, Budget, assemble, mistakes, positions, vertex
+from keima.ai.analysis import Analyst, Budget, assemble, default_budget, mistakes, positions, vertex
 from keima.ai.warmup import DEFAULT as WARMUP
 from keima.record import load_record
 
@@ -31,8 +31,8 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=None)
     parser.add_argument("--playouts", type=int, default=None)
     args = parser.parse_args()
-    seconds = args.seconds if args.seconds is not None or args.playouts is not None else DEFAULT_SECONDS
-    budget = Budget(seconds=seconds, playouts=args.playouts)
+    given = args.seconds is not None or args.playouts is not None
+    budget = Budget(seconds=args.seconds, playouts=args.playouts) if given else None  # None: the review's default
     game = load_record(Path(args.file)).game
     WARMUP.run()
     line = positions(game)
@@ -48,7 +48,8 @@ def main() -> None:
     reviews = assemble(line, evals)
     playouts = [e.playouts for e in evals]
     print(f"record: {args.file} ({game.size}x{game.size}, {len(line) - 1} moves)")
-    print(f"budget: {budget.seconds} s, {budget.playouts} playouts a position")
+    shown = budget or default_budget(game.size)
+    print(f"budget: {shown.seconds} s, {shown.playouts} playouts a position")
     print(f"review: {total:.1f} s for {len(line)} positions")
     print(f"per position: {statistics.median(times):.2f} s median ({min(times):.2f}..{max(times):.2f}), "
           f"{statistics.median(playouts):.0f} playouts median ({min(playouts)}..{max(playouts)})")

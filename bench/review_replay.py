@@ -2,12 +2,12 @@
 
 Usage::
 
-    python bench/review_replay.py [FILE.sgf ...] [--searches 4] [--seconds 1] [--pairs 100] [--store OUT.json]
+    python bench/review_replay.py [FILE.sgf ...] [--searches 4] [--seconds S] [--pairs 100] [--store OUT.json]
                                   [--first-round-only]
 
 A pair of real reviews (``bench/review_stability.py``) says little: one pair a record, and the load of a shared
 machine moves between them. Here every position of each record is searched ``--searches`` times with the
-review's own search (``keima.ai.analysis.Analyst``, ``--seconds`` a position, a seed each) and the evaluations are
+review's own search (``keima.ai.analysis.Analyst``, ``--seconds`` a position or, by default, the review's default budget, a seed each) and the evaluations are
 stored (``--store``; an existing store is read instead of searching again). Then ``ReviewRun``, the review's own
 plan, is replayed ``2 * --pairs`` times a record: each search it asks for is one of the stored ones drawn at
 random, its lead moved to the position's mean plus that search's difference from the mean, widened to the spread
@@ -37,10 +37,11 @@ RECORDS = ["tests/data/sgf/keima_9x9_counted.sgf", "bench/results/strength-9x9/g
            "tests/data/sgf/ogs_19x19_resign.sgf"]
 
 
-def collect(files: list[str], searches: int, seconds: float) -> dict[str, list[list[dict[str, Any]]]]:
-    """``searches`` evaluations (``Evaluation.as_dict``) of every position of each record, by file name."""
+def collect(files: list[str], searches: int, seconds: float | None) -> dict[str, list[list[dict[str, Any]]]]:
+    """``searches`` evaluations (``Evaluation.as_dict``) of every position of each record, by file name, each
+    search ``seconds`` long (None: the review's default budget, playouts by board size)."""
     WARMUP.run()
-    analyst = Analyst(Budget(seconds=seconds), seed=5)
+    analyst = Analyst(Budget(seconds=seconds) if seconds is not None else None, seed=5)
     out: dict[str, list[list[dict[str, Any]]]] = {}
     for name in files:
         line = positions(load_record(Path(name)).game)
@@ -94,7 +95,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("files", nargs="*", default=[str(ROOT / f) for f in RECORDS])
     parser.add_argument("--searches", type=int, default=4)
-    parser.add_argument("--seconds", type=float, default=analysis.DEFAULT_SECONDS)
+    parser.add_argument("--seconds", type=float, default=None)
     parser.add_argument("--pairs", type=int, default=100)
     parser.add_argument("--store", type=Path, default=None)
     parser.add_argument("--first-round-only", action="store_true")

@@ -2,16 +2,16 @@
 
 Usage::
 
-    python bench/review_stability.py [FILE.sgf ...] [--seconds S | --playouts N] [--no-refine] [--runs 2]
+    python bench/review_stability.py [FILE.sgf ...] [--seconds S | --playouts N] [--no-refine] [--runs 2] [--first K]
 
 Reviews each record (default: two 9x9 and one 19x19 record of ``tests/data``) ``--runs`` times with
 ``keima.ai.analysis.review_game`` (the path of ``keima review`` and of the server), each run with its own random
-seed, at the budget given (default: the review's own, ``DEFAULT_SECONDS`` a position), and prints per record the
+seed, at the budget given (default: the review's own, ``default_budget``: playouts by board size under a time cap), and prints per record the
 five moves that lost the most in each run and how many of the first run's five every other run names too (the
 issue's target: 4 of 5), how far the per-move figures a player sees move between the runs (the mean over the
 moves of the difference of each move's loss and of Black's lead after it), the searches and seconds each run
-took, then the figures of all records and the machine's load (``os.getloadavg``: the review's budget is time, so
-a loaded machine gives each position fewer playouts). ``--no-refine`` reviews without the refine pass, to compare.
+took, then the figures of all records and the machine's load (``os.getloadavg``: a budget in seconds gives a
+loaded machine's positions fewer playouts; one in playouts makes its reviews slower). ``--no-refine`` reviews without the refine pass, to compare.
 One search thread, as the server's reviews.
 """
 
@@ -20,10 +20,11 @@ from __future__ import annotations
 import argparse
 import os
 import statistics
+import sys
 import time
 from pathlib import Path
 
-from keima.ai.analysis import DEFAULT_SECONDS, Budget, MoveReview, mistakes, review_game, vertex
+from keima.ai.analysis import Budget, MoveReview, default_budget, mistakes, review_game, vertex
 from keima.ai.warmup import DEFAULT as WARMUP
 from keima.record import load_record
 
@@ -35,15 +36,18 @@ RECORDS = ["tests/data/sgf/gnugo_9x9_counted.sgf", "bench/results/strength-9x9/g
 Run = tuple[list[tuple[int, str, float]], float, int, list[MoveReview]]
 
 
-def top_five(path: Path, budget: Budget, refine: bool, seed: int) -> Run:
-    """One review of ``path``: its five largest mistakes (move, vertex, points lost), its seconds, its searches
-    and its moves."""
+def top_five(path: Path, budget: Budget | None, refine: bool, seed: int) -> Run:
+    """One review of ``path`` (``budget`` None: the review's default for its board size): its five largest
+    mistakes (move, vertex, points lost), its seconds, its searches and its moves."""
     game = load_record(path).game
     start = time.perf_counter()
     searches = [0]
 
-    def progress(done: int, _total: int) -> None:
+    def progress(done: int, total: int) -> None:
         searches[0] = done
+        if done % 25 == 0:  # a long 19x19 review shows its pace on stderr as it goes
+            print(f"  {path.name} seed {seed}: {done}/{total} searches, {time.perf_counter() - start:.0f} s",
+                  file=sys.stderr)
 
     reviews = review_game(game, budget, seed=seed, refine=refine, progress=progress)
     took = time.perf_counter() - start
@@ -65,17 +69,23 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=None)
     parser.add_argument("--playouts", type=int, default=None)
     parser.add_argument("--runs", type=int, default=2)
+    # Run k's seed is 1000 * (k + first) + 17: two processes of one run each, --first 0 and --first 1, are the
+    # two runs of one process, side by side (a long 19x19 review on two cores).
+    parser.add_argument("--first", type=int, default=0)
     parser.add_argument("--no-refine", dest="refine", action="store_false")
     args = parser.parse_args()
-    seconds = args.seconds if args.seconds is not None or args.playouts is not None else DEFAULT_SECONDS
-    budget = Budget(seconds=seconds, playouts=args.playouts)
+    given = args.seconds is not None or args.playouts is not None
+    budget = Budget(seconds=args.seconds, playouts=args.playouts) if given else None
     WARMUP.run()
-    print(f"budget: {budget.seconds} s, {budget.playouts} playouts a position; refine: {args.refine}")
+    shown = budget or default_budget(19)
+    print(f"budget: {shown.seconds} s, {'by board size' if budget is None else shown.playouts} playouts a "
+          f"position; refine: {args.refine}")
     agreed = []
     loads = [os.getloadavg()[0]]
     for name in args.files:
         path = Path(name)
-        runs = [top_five(path, budget, args.refine, seed=1000 * k + 17) for k in range(args.runs)]
+        runs = [top_five(path, budget, args.refine, seed=1000 * (k + args.first) + 17)
+                for k in range(args.runs)]
         loads.append(os.getloadavg()[0])
         first = {n for n, _v, _l in runs[0][0]}
         for k, (top, took, searches, _moves) in enumerate(runs):

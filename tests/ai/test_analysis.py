@@ -379,3 +379,19 @@ def test_the_first_round_takes_the_largest_losses_first_within_its_share() -> No
     assert analysis.FIRST_SHARE * refine_budget(12) == 12
     # Positions 5 to 12 (the seven losses), then the fewest playouts: 4, 0, 1, 2; not 3.
     assert [e.wanted for e in run.evals] == [2, 2, 2, 1, 2] + [2] * 8
+
+
+def test_the_default_budget_is_playouts_by_board_size_under_a_cap(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Playouts, not time: two reviews of one record must do the same work whatever the machine's load.
+    assert analysis.default_budget(9) == Budget(seconds=analysis.CAP_SECONDS, playouts=analysis.DEFAULT_PLAYOUTS[9])
+    assert analysis.default_playouts(7) == analysis.DEFAULT_PLAYOUTS[9]
+    assert analysis.default_playouts(15) == analysis.DEFAULT_PLAYOUTS[19]
+    assert analysis.default_playouts(25) == analysis.DEFAULT_PLAYOUTS[19]
+    # An idle machine never reaches the cap: the playouts end the search (rate: the loaded machine's).
+    assert all(analysis.expected_seconds(size) < analysis.CAP_SECONDS / 2 for size in analysis.DEFAULT_PLAYOUTS)
+    assert analysis.expected_seconds(9, Budget(seconds=0.05, playouts=10**6)) == 0.05
+    monkeypatch.setitem(analysis.DEFAULT_PLAYOUTS, 9, 120)
+    ev = analysis.Analyst(seed=3).evaluate(_setup(CAPTURE))
+    assert ev.playouts == 120
+    # A budget given to one search is that search's.
+    assert analysis.Analyst(seed=3).evaluate(_setup(CAPTURE), budget=Budget(seconds=None, playouts=60)).playouts == 60

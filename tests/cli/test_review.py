@@ -139,3 +139,16 @@ def test_better_lines_are_variations_and_a_second_review_replaces_the_first(
         labels = node.get("LB") if node.has_property("LB") else []
         assert len(labels) <= 5
     assert all(len(node) <= 2 for node in second)
+
+
+def test_the_default_budget_is_the_reviews_playouts_by_board_size(record: Path, capsys: pytest.CaptureFixture[str],
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    from keima.ai import analysis
+
+    # Neither --seconds nor --playouts: the server's default, playouts by board size (made small here).
+    monkeypatch.setitem(analysis.DEFAULT_PLAYOUTS, 9, 30)
+    assert main(["review", str(record), "--seed", "1", "--json"]) == 0
+    moves = json.loads(capsys.readouterr().out)["moves"]
+    # Each position's candidates share its 30 playouts (a refined position's, two or more searches merged).
+    assert all(sum(c["visits"] for c in m["best"]) <= 30 * m_searches
+               for m, m_searches in zip(moves[1:], [p["searches"] for p in moves[:-1]], strict=True))

@@ -70,14 +70,15 @@ export function candidatesOf(color, list, played = null, loss = null) {
 
 /**
  * Seconds left of a running review, from the searches done since the page first saw it running (`seen`:
- * {done, at} with `at` in ms, `now` in ms); before any is done here, the review's seconds a search.
+ * {done, at} with `at` in ms, `now` in ms); before any is done here, the seconds a search usually takes
+ * (`search_seconds`: the review's budget is playouts, its `seconds` only a cap).
  */
 export function secondsLeft(review, seen, now) {
   if (!review || !["queued", "running"].includes(review.status)) return null;
   const { done, total } = review.progress;
   const left = Math.max(0, total - done);
   if (seen && done > seen.done && now > seen.at) return Math.round(((now - seen.at) / 1000 / (done - seen.done)) * left);
-  return Math.round(left * (review.seconds || 1));
+  return Math.round(left * (review.search_seconds ?? review.seconds ?? 1));
 }
 
 /**

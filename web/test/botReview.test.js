@@ -54,9 +54,10 @@ test("off the main line there are no review candidates: never the start position
   assert.deepEqual(own.best.map((c) => [c.letter, c.mine, c.played]), [["A", 70, false]]);
 });
 
-test("time left: from the searches seen done, else the review's seconds a search", () => {
-  const running = { status: "running", seconds: 1, progress: { done: 10, total: 70 } };
-  assert.equal(secondsLeft(running, null, 0), 60);
+test("time left: from the searches seen done, else the seconds a search usually takes", () => {
+  const running = { status: "running", seconds: 30, search_seconds: 1, progress: { done: 10, total: 70 } };
+  assert.equal(secondsLeft(running, null, 0), 60); // search_seconds, not the cap
+  assert.equal(secondsLeft({ ...running, search_seconds: undefined }, null, 0), 1800); // a server before it
   assert.equal(secondsLeft(running, { done: 4, at: 1000 }, 13000), 120); // 2 s a search here
   assert.equal(secondsLeft({ ...running, status: "done" }, null, 0), null);
   assert.equal(secondsLeft(null, null, 0), null);

@@ -22,6 +22,10 @@ merged with the ones before (``Evaluation.merged``): a search's lead wanders by 
 next, and the moves a review names first are the ones that must not depend on the run. Each move is then classed by what it lost (``CLASSES``, ``thresholds``) and each
 player gets an accuracy figure (``summary``).
 
+Each search has the caller's ``Budget`` or, by default, ``default_budget``: a number of playouts by board size
+(``DEFAULT_PLAYOUTS``) under a time cap (``CAP_SECONDS``) that an idle machine never reaches. Playouts, not time:
+two reviews of one record must agree, and a time budget gives a loaded machine's search fewer playouts.
+
 A review is slow (a search per position): ``review_game`` reports its progress, stops between playouts when its
 ``stop`` callable says so (raising ``Cancelled``) and, with ``nice``, lowers the priority of the thread it runs
 in, so that live games' bot moves keep the processor (Linux schedules threads one by one: ``os.setpriority`` on the
@@ -43,8 +47,20 @@ from keima.rules.board import BLACK, EMPTY, WHITE
 from keima.rules.coords import to_gtp
 from keima.rules.game import Game
 
-#: Seconds of search per position when the caller gives no budget (a 60-move 9x9 game: about a minute).
-DEFAULT_SECONDS = 1.0
+#: Playouts of search per position when the caller gives no budget, by board size (``default_playouts``): a
+#: review's default is work, not time, so that two reviews of one record agree whatever the machine's load
+#: (at 1 s a position, a loaded machine gave a 19x19 position 200 to 1,300 playouts and the top five mistakes of
+#: two reviews agreed on 14 of 25; measured: docs/bot.md, *Game review*). 9x9: two reviews agreed on 13 of 15 at
+#: 4,000; 19x19: 3,000 agreed no better than 1,000 (the disagreement is elsewhere) at nearly twice the time, so
+#: 1,000, about what 1 s gave there; 13x13 in between, not measured.
+DEFAULT_PLAYOUTS = {9: 4000, 13: 2000, 19: 1000}
+#: The time cap per position of the default budget (``default_budget``): the playouts end a search on an idle
+#: machine well before it; it only bounds a review on a machine so loaded that it would never end.
+CAP_SECONDS = 30.0
+#: Playouts a second of one review search, by board size, as measured on a shared 2-core machine under load
+#: (``bench/review_stability.py``; docs/bot.md): the time a search is expected to take (``expected_seconds``)
+#: before a review has shown its own pace.
+EXPECTED_RATE = {9: 5000, 13: 1000, 19: 500}
 #: Candidate moves kept per position.
 DEFAULT_TOP = 5
 #: A candidate with fewer playouts than this is not shown (a move the search barely looked at has no win rate).
@@ -76,6 +92,15 @@ CLASSES = ("inaccuracy", "mistake", "blunder")
 THRESHOLDS = (2.0, 4.0, 8.0)
 
 
+def default_playouts(size: int) -> int:
+    """The default playouts a position on a ``size`` board (``DEFAULT_PLAYOUTS``; another size takes the figure
+    of the nearest listed size at or above it, 19x19's above 19)."""
+    for listed in sorted(DEFAULT_PLAYOUTS):
+        if size <= listed:
+            return DEFAULT_PLAYOUTS[listed]
+    return DEFAULT_PLAYOUTS[max(DEFAULT_PLAYOUTS)]
+
+
 class Cancelled(Exception):
     """The review was stopped by its ``stop`` callable."""
 
@@ -85,7 +110,7 @@ class Budget:
     """The search per position: at most ``seconds`` and at most ``playouts`` (None: no limit of that kind; at
     least one must be set)."""
 
-    seconds: float | None = DEFAULT_SECONDS
+    seconds: float | None = None
     playouts: int | None = None
 
     def __post_init__(self) -> None:
@@ -95,6 +120,21 @@ class Budget:
             raise ValueError(f"seconds per position must be in (0, 600], not {self.seconds}")
         if self.playouts is not None and not (1 <= self.playouts <= 1_000_000):
             raise ValueError(f"playouts per position must be in 1..1000000, not {self.playouts}")
+
+
+def expected_seconds(size: int, budget: Budget | None = None) -> float:
+    """About how long one search of ``budget`` (default ``default_budget(size)``) takes on a ``size`` board: its
+    playouts at ``EXPECTED_RATE`` (the nearest listed size at or above), within its seconds."""
+    budget = budget or default_budget(size)
+    rate = next((EXPECTED_RATE[n] for n in sorted(EXPECTED_RATE) if size <= n), EXPECTED_RATE[max(EXPECTED_RATE)])
+    guess = budget.playouts / rate if budget.playouts is not None else math.inf
+    return min(guess, budget.seconds if budget.seconds is not None else math.inf)
+
+
+def default_budget(size: int) -> Budget:
+    """The review's budget a position when the caller gives none, on a ``size`` board: ``default_playouts(size)``
+    playouts, at most ``CAP_SECONDS``."""
+    return Budget(seconds=CAP_SECONDS, playouts=default_playouts(size))
 
 
 @dataclass(frozen=True)
@@ -294,10 +334,11 @@ def lower_priority() -> None:
 
 
 class Analyst:
-    """Searches positions one after another with one search tree (made on first use, compiled search)."""
+    """Searches positions one after another with one search tree (made on first use, compiled search), each
+    within ``budget`` (None: ``default_budget`` of the position's board size)."""
 
     def __init__(self, budget: Budget | None = None, top: int = DEFAULT_TOP, seed: int | None = None) -> None:
-        self.budget = budget if budget is not None else Budget()
+        self.budget = budget
         self.top = top
         self.seed = seed
         self._searcher: Any = None
@@ -311,10 +352,12 @@ class Analyst:
             self._searcher = Searcher(1 << 19, heavy=True, seed=self.seed, threads=1)
         return self._searcher
 
-    def evaluate(self, game: Game, stop: Callable[[], bool] | None = None, salt: int = 0) -> Evaluation:
+    def evaluate(self, game: Game, stop: Callable[[], bool] | None = None, salt: int = 0,
+                 budget: Budget | None = None) -> Evaluation:
         """Search ``game``'s position for the side to move (also after the game's end, as if play went on).
         ``salt``: with a seed, another search of a position searched before gets another one (a refine search
-        that repeated the first would add nothing). Raises ``Cancelled`` when ``stop`` answers True."""
+        that repeated the first would add nothing); ``budget``: this search's, instead of the analyst's. Raises
+        ``Cancelled`` when ``stop`` answers True."""
         searcher = self._search()
         searcher.reset()  # positions of a review follow each other, but each is judged afresh
         if self.seed is not None:
@@ -325,7 +368,8 @@ class Analyst:
         else:
             # After two passes or a resignation: every empty point, for the search to see how play would go on.
             allowed = [p for p, c in enumerate(game.board.colors) if c == EMPTY]
-        result = searcher.search(game, color, self.budget.seconds, self.budget.playouts, allowed, True, stop)
+        budget = budget or self.budget or default_budget(game.size)
+        result = searcher.search(game, color, budget.seconds, budget.playouts, allowed, True, stop)
         if stop is not None and stop():
             raise Cancelled
         black = color == BLACK
@@ -485,7 +529,7 @@ def review_game(game: Game, budget: Budget | None = None, *, top: int = DEFAULT_
                 progress: Callable[[int, int], None] | None = None, stop: Callable[[], bool] | None = None,
                 nice: bool = False, refine: bool = True) -> list[MoveReview]:
     """Review ``game``'s main line (see the module docstring); returns entry 0 (the start) and one entry per
-    move. ``budget``: the search per position (default ``Budget()``); ``top``: candidates kept per position;
+    move. ``budget``: the search per position (default ``default_budget(game.size)``); ``top``: candidates kept per position;
     ``progress(done, total)``: called after each search (``ReviewRun.done`` / ``total``: the positions, then
     the refine pass's); ``stop``: asked between playouts, ``Cancelled`` raised once it answers True; ``nice``:
     lower this thread's priority first (``lower_priority``); ``refine``: run the refine pass. ``game`` is not

@@ -20,7 +20,15 @@ import time
 from pathlib import Path
 from typing import TextIO
 
-from keima.ai.analysis import DEFAULT_SECONDS, MoveReview, candidate_losses, move_class, summary, vertex
+from keima.ai.analysis import (
+    CAP_SECONDS,
+    DEFAULT_PLAYOUTS,
+    MoveReview,
+    candidate_losses,
+    move_class,
+    summary,
+    vertex,
+)
 from keima.cli import Subparsers, UsageError, add_command, error_line
 from keima.record import SgfError, load_record
 from keima.record.annotate import NodeNote, Variation, annotated_sgf
@@ -43,8 +51,12 @@ def register(subparsers: Subparsers) -> None:
     )
     p.add_argument("file", metavar="FILE.sgf", help="the SGF record")
     p.add_argument("--seconds", type=float, default=None, metavar="S",
-                   help="search time per position (default 1 s; with --playouts alone, no time limit)")
-    p.add_argument("--playouts", type=int, default=None, metavar="N", help="playouts per position")
+                   help=f"search time per position at most (default: {CAP_SECONDS:g} s with the default playouts; "
+                   "with --playouts alone, no time limit)")
+    p.add_argument("--playouts", type=int, default=None, metavar="N",
+                   help="playouts per position (default by board size: "
+                   + ", ".join(f"{n}x{n} {count:,}" for n, count in sorted(DEFAULT_PLAYOUTS.items()))
+                   + "; with --seconds alone, no playout limit)")
     p.add_argument("--top", type=int, default=5, metavar="K", help="best moves kept per position (1..10, default 5)")
     p.add_argument("--json", action="store_true", help="print the per-move list as JSON")
     p.add_argument("-o", "--output", default=None, metavar="OUT.sgf", help="write the annotated record here")
@@ -154,12 +166,11 @@ def run(args: argparse.Namespace) -> int:
     from keima.ai.analysis import Budget, review_game
 
     seconds, playouts = args.seconds, args.playouts
-    if seconds is None and playouts is None:
-        seconds = DEFAULT_SECONDS
     if not 1 <= args.top <= len(LETTERS):
         raise UsageError(f"--top must be from 1 to {len(LETTERS)}")
     try:
-        budget = Budget(seconds=seconds, playouts=playouts)
+        # Neither given: the review's default (``default_budget``, by the record's board size).
+        budget = None if seconds is None and playouts is None else Budget(seconds=seconds, playouts=playouts)
     except ValueError as exc:
         raise UsageError(str(exc)) from None
     try:

@@ -22,7 +22,9 @@ def record(*moves: str, name: str = "Alice") -> str:
 
 
 def app_client(url: str, monkeypatch: pytest.MonkeyPatch, seconds: float, queue: int = 8) -> TestClient:
+    """A server whose reviews search ``seconds`` a position: the playouts set too high to end a search first."""
     monkeypatch.setenv("KEIMA_REVIEW_SECONDS", str(seconds))
+    monkeypatch.setenv("KEIMA_REVIEW_PLAYOUTS", "1000000")
     monkeypatch.setenv("KEIMA_REVIEW_QUEUE", str(queue))
     return TestClient(create_app(url))
 
@@ -62,6 +64,8 @@ def test_a_live_game_is_refused_a_finished_one_reviewed_once(quick: TestClient) 
     assert r.headers["location"] == first["url"] == f"/api/analysis/{first['id']}"
     # Four positions, and the refine pass's estimate: the positions around the three moves, searched again.
     assert first["status"] in ("queued", "running") and first["progress"]["total"] == 4 + 2 * 3
+    # The time left before the page has seen the review's pace: a search's usual time, here the cap.
+    assert first["seconds"] == first["search_seconds"] == 0.02
     # Anyone else who opens the game gets the same review, not a new one.
     r = quick.post(f"/api/games/{gid}/analysis", headers=ORIGIN)
     assert r.status_code == 200 and r.json()["id"] == first["id"]

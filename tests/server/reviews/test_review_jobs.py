@@ -13,7 +13,8 @@ from typing import Any
 import pytest
 from arq.worker import Retry
 
-from keima.ai.analysis import NICE
+from keima.ai import analysis
+from keima.ai.analysis import NICE, Budget
 from keima.server import worker
 from keima.server.reviews.bot_reviews import ReviewService
 from keima.server.storage.store import make_engine, migrate
@@ -39,7 +40,8 @@ def test_a_review_runs_in_chunks_on_the_queue(tmp_path: Path, monkeypatch: pytes
     engine = make_engine(f"sqlite:///{tmp_path / 'k.db'}")
     migrate(engine)
     queue = FakeQueue()
-    service = ReviewService(engine, lambda _gid: None, jobs=queue, seconds=0.2)
+    # 0.2 s a position, the playouts too many to end a search first: chunks of two or three positions.
+    service = ReviewService(engine, lambda _gid: None, jobs=queue, seconds=0.2, playouts=10**6)
     ctx: dict[str, Any] = {"reviews": service, "review_lock": asyncio.Lock(), "queue": queue}
 
     async def scenario() -> list[str]:
@@ -108,3 +110,20 @@ def test_a_bot_job_goes_back_to_the_queue_while_the_bot_threads_are_busy() -> No
     ctx["bot_busy"] = 0
     assert run_async(worker.keima_job(ctx, "bot", "g1", 3), 10) == "done"
     assert Bots.ran == ["g1"] and ctx["bot_busy"] == 0
+
+
+def test_the_servers_budget_is_the_reviews_default(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The same playouts by board size as ``keima review``, so that both give the same review of a record.
+    monkeypatch.delenv("KEIMA_REVIEW_SECONDS", raising=False)
+    monkeypatch.delenv("KEIMA_REVIEW_PLAYOUTS", raising=False)
+    engine = make_engine(f"sqlite:///{tmp_path / 'k.db'}")
+    service = ReviewService(engine, lambda _gid: None)
+    try:
+        for size in (9, 13, 19):
+            assert service.budget(size) == analysis.default_budget(size)
+        assert service.budget(19, 0.5) == Budget(seconds=0.5, playouts=analysis.DEFAULT_PLAYOUTS[19])
+        monkeypatch.setenv("KEIMA_REVIEW_PLAYOUTS", "300")
+        assert ReviewService(engine, lambda _gid: None).budget(19).playouts == 300
+    finally:
+        service.close()
+        engine.dispose()

@@ -132,7 +132,7 @@ async def analyse_position(body: PositionSetup, request: Request) -> dict[str, A
     the points it loses against the first (``keima.ai.analysis.position_json``), searched as a review searches a
     position. 422 for an illegal move (the field named); 409 ``game-in-progress`` when the moves are those of a
     game being played here; 429 ``review-queue-full`` when too many wait."""
-    from keima.ai.analysis import Analyst, Budget, position_json
+    from keima.ai.analysis import Analyst, position_json
 
     game = _setup_game(body)
     service = reviews_of(request)
@@ -147,8 +147,9 @@ async def analyse_position(body: PositionSetup, request: Request) -> dict[str, A
     slots.waiting += 1
     try:
         if slots.analyst is None:
-            slots.analyst = Analyst(Budget(seconds=service.seconds, playouts=service.playouts))
-        ev = await asyncio.get_running_loop().run_in_executor(slots.pool, slots.analyst.evaluate, game)
+            slots.analyst = Analyst()
+        analyst, budget = slots.analyst, service.budget(game.size)
+        ev = await asyncio.get_running_loop().run_in_executor(slots.pool, lambda: analyst.evaluate(game, budget=budget))
     finally:
         slots.waiting -= 1
     return position_json(ev, int(game.to_move), game.size)

@@ -37,13 +37,15 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 
-from keima.ai.analysis import DEFAULT_SECONDS as ANALYSIS_SECONDS
 from keima.ai.analysis import (
+    CAP_SECONDS,
     Analyst,
     Budget,
     Cancelled,
     Evaluation,
     ReviewRun,
+    default_playouts,
+    expected_seconds,
     lower_priority,
     positions,
     refine_budget,
@@ -67,9 +69,9 @@ LIVE_LOOKED_AT = 500
 #: (the default of ``KEIMA_REVIEW_ADDRESS_LIMIT``).
 GROUP_ACTIVE = 2
 ACTIVE = ("queued", "running")
-#: Seconds of search per position (``KEIMA_REVIEW_SECONDS`` overrides): ``keima review``'s, so that both give the
-#: same review of the same record.
-DEFAULT_SECONDS = ANALYSIS_SECONDS
+#: The time cap of a position's search (``KEIMA_REVIEW_SECONDS`` overrides), its playouts by board size
+#: (``KEIMA_REVIEW_PLAYOUTS`` overrides): ``keima review``'s, so that both give the same review of the same record.
+DEFAULT_SECONDS = CAP_SECONDS
 #: Reviews queued or running on the whole server at most (``KEIMA_REVIEW_QUEUE`` overrides).
 DEFAULT_MAX_QUEUE = 8
 #: A review has at most this many positions (a 19x19 game has about 250 moves).
@@ -121,6 +123,9 @@ def review_json(row: dict[str, Any]) -> dict[str, Any]:
         "size": row["size"],
         "game_id": row["game_id"],
         "seconds": row["seconds"],
+        # Before the page has seen the review's own pace: what a search of the default playouts usually takes.
+        "search_seconds": round(expected_seconds(row["size"], Budget(seconds=row["seconds"],
+                                                                     playouts=default_playouts(row["size"]))), 2),
         "error": row["error"],
         "moves": row["moves"],
         "summary": summary(row["moves"] or []),
@@ -168,8 +173,8 @@ class ReviewService:
         self.load_game = load_game
         self.jobs = jobs
         self.seconds = seconds if seconds is not None else _env_float("KEIMA_REVIEW_SECONDS", DEFAULT_SECONDS)
-        #: At most this many playouts a position besides the time (``KEIMA_REVIEW_PLAYOUTS``; None: time alone).
-        #: The same work whatever the load of the machine: for tests that check what a review finds.
+        #: The playouts a position (``KEIMA_REVIEW_PLAYOUTS``; None: the review's default by board size,
+        #: ``keima.ai.analysis.default_playouts``), within ``seconds`` a position.
         if playouts is None and os.environ.get("KEIMA_REVIEW_PLAYOUTS"):
             playouts = int(_env_float("KEIMA_REVIEW_PLAYOUTS", 1000))
         self.playouts = playouts
@@ -366,6 +371,12 @@ class ReviewService:
             return load_record(row["sgf"]).game
         return self.load_game(row["game_id"])
 
+    def budget(self, size: int, seconds: float | None = None) -> Budget:
+        """A position's search on a ``size`` board: this service's playouts (by default the review's, by board
+        size) within ``seconds`` (default: this service's cap)."""
+        playouts = self.playouts if self.playouts is not None else default_playouts(size)
+        return Budget(seconds=self.seconds if seconds is None else seconds, playouts=playouts)
+
     def run_chunk(self, aid: str, limit: float | None) -> str:
         """Search the next positions of review ``aid`` for about ``limit`` seconds (None: to the end), storing
         each one's evaluation as it comes (blocking: call it from a thread of lowered priority). Returns "done",
@@ -384,7 +395,7 @@ class ReviewService:
             # ``keima review``'s path (``ReviewRun``): the same passes, the same review of the same record.
             run = ReviewRun(positions(game), [Evaluation.from_dict(d) for d in row["evals"]])
             stop = _CancelWatch(self.engine, aid, self.closing)
-            analyst = Analyst(Budget(seconds=float(row["seconds"]), playouts=self.playouts))
+            analyst = Analyst(self.budget(game.size, float(row["seconds"])))
             start = time.monotonic()
             self._save(aid, run, game.size, "running")
             while not run.complete:
