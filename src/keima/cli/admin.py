@@ -11,10 +11,14 @@
 from __future__ import annotations
 
 import argparse
-import os
 import sys
+from typing import TYPE_CHECKING
 
-from keima.cli import Subparsers, UsageError, add_command, error_line
+from keima.cli import Subparsers, UsageError, add_command
+from keima.cli.database import add_db_option, on_database
+
+if TYPE_CHECKING:
+    from sqlalchemy.engine import Engine
 
 
 def register(subparsers: Subparsers) -> None:
@@ -31,8 +35,7 @@ def register(subparsers: Subparsers) -> None:
         a = actions.add_parser(action, help=summary, description=summary[0].upper() + summary[1:] + ".")
         if action != "list":
             a.add_argument("name", metavar="NAME", help="the player's name")
-        a.add_argument("--db", default=os.environ.get("KEIMA_DB"), metavar="URL",
-                       help="the server's database URL (sqlite:///PATH or postgresql://...; env KEIMA_DB)")
+        add_db_option(a)
         a.set_defaults(func=_moderator)
 
 
@@ -45,35 +48,26 @@ def _missing_action(_args: argparse.Namespace) -> int:
 
 
 def _moderator(args: argparse.Namespace) -> int:
-    if not args.db:
-        raise UsageError("--db URL is required (the server's database)")
-    from keima.cli.serve import normalise_url
+    return on_database("admin", args.db, lambda engine: _moderator_on(engine, args))
+
+
+def _moderator_on(engine: Engine, args: argparse.Namespace) -> int:
     from keima.server.accounts import name_key
     from keima.server.moderation import store
-    from keima.server.storage import make_engine, migrate
 
-    try:
-        engine = make_engine(normalise_url(args.db))
-        try:
-            migrate(engine)
-            if args.action == "list":
-                for _pid, name, since in store.moderator_list(engine):
-                    print(f"{name}\t{since:%Y-%m-%d %H:%M}")
-                return 0
-            found = store.player_named(engine, name_key(args.name))
-            if found is None:
-                print(f"keima admin: no player named {args.name!r}", file=sys.stderr)
-                return 1
-            pid, name = found
-            if args.action == "add":
-                done = store.add_moderator(engine, pid)
-                print(f"{name} is a moderator" + ("" if done else " already"))
-            else:
-                done = store.remove_moderator(engine, pid)
-                print(f"{name} is no longer a moderator" if done else f"{name} was not a moderator")
-        finally:
-            engine.dispose()
-    except Exception as exc:
-        print(f"keima admin: {error_line(exc)}", file=sys.stderr)
+    if args.action == "list":
+        for _pid, name, since in store.moderator_list(engine):
+            print(f"{name}\t{since:%Y-%m-%d %H:%M}")
+        return 0
+    found = store.player_named(engine, name_key(args.name))
+    if found is None:
+        print(f"keima admin: no player named {args.name!r}", file=sys.stderr)
         return 1
+    pid, name = found
+    if args.action == "add":
+        done = store.add_moderator(engine, pid)
+        print(f"{name} is a moderator" + ("" if done else " already"))
+    else:
+        done = store.remove_moderator(engine, pid)
+        print(f"{name} is no longer a moderator" if done else f"{name} was not a moderator")
     return 0

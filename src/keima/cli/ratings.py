@@ -10,10 +10,13 @@
 from __future__ import annotations
 
 import argparse
-import os
-import sys
+from typing import TYPE_CHECKING
 
-from keima.cli import Subparsers, UsageError, add_command, error_line
+from keima.cli import Subparsers, UsageError, add_command
+from keima.cli.database import add_db_option, on_database
+
+if TYPE_CHECKING:
+    from sqlalchemy.engine import Engine
 
 
 def register(subparsers: Subparsers) -> None:
@@ -23,8 +26,7 @@ def register(subparsers: Subparsers) -> None:
     sub = p.add_subparsers(dest="action", metavar="ACTION")
     r = sub.add_parser("recompute", help="rate every stored game again, in order",
                        description="Rate every stored finished game again, in the order they finished.")
-    r.add_argument("--db", default=os.environ.get("KEIMA_DB"), metavar="URL",
-                   help="the server's database URL (sqlite:///PATH or postgresql://...; env KEIMA_DB)")
+    add_db_option(r)
     r.set_defaults(func=_recompute)
 
 
@@ -33,21 +35,10 @@ def _missing_action(_args: argparse.Namespace) -> int:
 
 
 def _recompute(args: argparse.Namespace) -> int:
-    if not args.db:
-        raise UsageError("--db URL is required (the server's database)")
-    from keima.cli.serve import normalise_url
     from keima.server.ratings.subscriber import recompute
-    from keima.server.storage.database import make_engine, migrate
 
-    try:
-        engine = make_engine(normalise_url(args.db))
-        try:
-            migrate(engine)
-            n = recompute(engine)
-        finally:
-            engine.dispose()
-    except Exception as exc:
-        print(f"keima ratings: {error_line(exc)}", file=sys.stderr)
-        return 1
-    print(f"rated {n} games")
-    return 0
+    def work(engine: Engine) -> int:
+        print(f"rated {recompute(engine)} games")
+        return 0
+
+    return on_database("ratings", args.db, work)
