@@ -12,7 +12,6 @@ as answers come. Every message is checked against the caller at the time it come
 from __future__ import annotations
 
 import asyncio
-import json
 from collections import deque
 from typing import Any
 
@@ -21,7 +20,7 @@ from fastapi import WebSocket, WebSocketDisconnect
 from keima.server.accounts import check_chat_flood, clean_text, players_of
 from keima.server.boards.live import LiveBoard, Stale
 from keima.server.boards.service import Boards, dumps
-from keima.server.edge import MAX_BODY, cross_origin, printable
+from keima.server.edge import cross_origin, read_frame
 from keima.server.errors import Refused
 
 PROTOCOL = 1
@@ -120,18 +119,9 @@ def _error(msg_id: Any, exc: Refused, version: int | None = None) -> str:
 async def _receive(boards: Boards, board: LiveBoard, sock: BoardSocket, raw: str | None) -> None:
     msg_id: Any = None
     try:
-        if raw is None:
-            raise Refused("bad-request", "send JSON text frames, not binary ones")
-        if len(raw) > MAX_BODY:
-            raise Refused("too-large", f"the message is over {MAX_BODY} bytes")
-        try:
-            data = json.loads(raw)
-        except (ValueError, RecursionError):
-            raise Refused("bad-request", "the message is not valid JSON") from None
+        data, msg_id = read_frame(raw)
         if not isinstance(data, dict):
             raise Refused("invalid-request", "type: a message is an object with a type", field="type")
-        if isinstance(data.get("id"), str):
-            msg_id = printable(data["id"][:64])
         kind = data.get("type")
         if kind == "ping":
             sock.notice(PONG)

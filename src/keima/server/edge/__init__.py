@@ -13,6 +13,7 @@ from keima.server.edge.http import (
     content_security_policy,
     json_response,
     printable,
+    read_frame,
     validation_error,
 )
 from keima.server.edge.origin import cross_origin, same_origin
@@ -21,6 +22,6 @@ from keima.server.edge.unreachable import WS_TRY_AGAIN_LATER, storage_unreachabl
 
 __all__ = [
     "BodyLimit", "DIST", "MAX_BODY", "SecurityHeaders", "WS_TRY_AGAIN_LATER", "content_security_policy",
-    "cross_origin", "http", "json_response", "printable", "same_origin", "storage_unreachable", "ui",
-    "unreachable", "validation_error"
+    "cross_origin", "http", "json_response", "printable", "read_frame", "same_origin", "storage_unreachable",
+    "ui", "unreachable", "validation_error"
 ]

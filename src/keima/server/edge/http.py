@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import json
 import logging
 import re
 from collections.abc import Awaitable, Callable, MutableMapping
@@ -136,6 +137,22 @@ _OURS = (b"x-content-type-options", b"content-security-policy")
 def printable(text: str) -> str:
     """``text`` as valid UTF-8 text (a lone surrogate from a JSON escape such as ``\\ud800`` becomes ``?``)."""
     return text.encode("utf-8", "replace").decode("utf-8")
+
+
+def read_frame(raw: str | None) -> tuple[Any, str | None]:
+    """A socket's text frame as JSON, and its request ``id`` (printable, 64 characters at most; None without one).
+    Raises ``Refused`` ``bad-request`` for a binary frame or text that is not JSON, ``too-large`` past
+    ``MAX_BODY`` bytes (the game and board sockets read their messages this way)."""
+    if raw is None:
+        raise Refused("bad-request", "send JSON text frames, not binary ones")
+    if len(raw) > MAX_BODY:
+        raise Refused("too-large", f"the message is over {MAX_BODY} bytes")
+    try:
+        data = json.loads(raw)
+    except (ValueError, RecursionError):  # RecursionError: nesting deeper than the parser goes
+        raise Refused("bad-request", "the message is not valid JSON") from None
+    msg_id = data.get("id") if isinstance(data, dict) else None
+    return data, printable(msg_id[:64]) if isinstance(msg_id, str) else None
 
 
 def validation_error(exc: ValidationError | RequestValidationError) -> Refused:

@@ -10,7 +10,6 @@ by an ``ack`` (after the delta of the change) or an ``error``.
 from __future__ import annotations
 
 import asyncio
-import json
 import os
 from typing import Any
 
@@ -25,7 +24,7 @@ from keima.server.accounts import (
     without_muted_delta,
     without_muted_state,
 )
-from keima.server.edge import MAX_BODY, cross_origin, printable, validation_error
+from keima.server.edge import cross_origin, read_frame, validation_error
 from keima.server.errors import Refused
 from keima.server.games.answers import WsAck, WsError, WsErrorDetail, WsNotice, WsPong
 from keima.server.games.hub import Hub
@@ -191,16 +190,7 @@ def _viewer(hub: Hub, game_id: str, sock: GameSocket, player: Any) -> str | None
 async def _receive(hub: Hub, sock: GameSocket, raw: str | None, player: Any) -> None:
     msg_id: Any = None
     try:
-        if raw is None:
-            raise Refused("bad-request", "send JSON text frames, not binary ones")
-        if len(raw) > MAX_BODY:
-            raise Refused("too-large", f"the message is over {MAX_BODY} bytes")
-        try:
-            data = json.loads(raw)
-        except (ValueError, RecursionError):  # RecursionError: nesting deeper than the parser goes
-            raise Refused("bad-request", "the message is not valid JSON") from None
-        if isinstance(data, dict) and isinstance(data.get("id"), str):
-            msg_id = printable(data["id"][:64])
+        data, msg_id = read_frame(raw)
         try:
             msg = WS_ADAPTER.validate_python(data)
         except ValidationError as exc:
