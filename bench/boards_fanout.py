@@ -24,8 +24,6 @@ import asyncio
 import json
 import os
 import random
-import re
-import subprocess
 import sys
 import tempfile
 import time
@@ -33,6 +31,10 @@ from typing import Any
 
 import httpx
 from websockets.asyncio.client import ClientConnection, connect
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+from server_load import start_server  # noqa: E402  (the server benches start keima serve one way)
 
 LETTERS = "ABCDEFGHJKLMNOPQRST"
 
@@ -43,30 +45,6 @@ def percentile(values: list[float], q: float) -> float:
         return float("nan")
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
-
-
-def start_server(db: str) -> tuple[subprocess.Popen[str], str]:
-    """``keima serve`` on a free loopback port; returns the process and its address."""
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "keima", "serve", "--no-open", "--host", "127.0.0.1", "--port", "0", "--db", db],
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=dict(os.environ, PYTHONUNBUFFERED="1"),
-    )
-    assert proc.stdout is not None
-    line = proc.stdout.readline()
-    m = re.search(r"http://[^/:]+:(\d+)/", line)
-    if not m:
-        proc.kill()
-        raise SystemExit(f"keima serve did not start: {line!r}")
-    url = f"http://127.0.0.1:{m.group(1)}"
-    for _ in range(600):
-        try:
-            if httpx.get(url + "/api/info", timeout=2).status_code == 200:
-                return proc, url
-        except httpx.TransportError:
-            pass
-        time.sleep(0.05)
-    proc.kill()
-    raise SystemExit("keima serve did not answer within 30 s")
 
 
 def ops_of_a_lesson(n: int, size: int, seed: int) -> list[dict[str, Any]]:

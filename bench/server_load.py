@@ -289,10 +289,13 @@ async def run_load(url: str, games: int, size: int, moves: int, think: float, du
     return stats, elapsed, len(created), cpu
 
 
-def start_server(db: str, allocator: str) -> tuple[subprocess.Popen[str], str]:
+def start_server(db: str, allocator: str | None = None) -> tuple[subprocess.Popen[str], str]:
+    """``keima serve`` on a free loopback port (``allocator``: its ``--allocator``; None: the default); returns the
+    process and its address once it answers (the other server benches start theirs with it)."""
+    extra = [] if allocator is None else ["--allocator", allocator]
     proc = subprocess.Popen(
         [sys.executable, "-m", "keima", "serve", "--no-open", "--host", "127.0.0.1", "--port", "0", "--db", db,
-         "--allocator", allocator],
+         *extra],
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=dict(os.environ, PYTHONUNBUFFERED="1"),
     )
     assert proc.stdout is not None
