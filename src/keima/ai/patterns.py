@@ -74,7 +74,7 @@ def _codes(grid: dict[tuple[int, int], str], swap: bool) -> list[int]:
 
 def build_table(patterns: tuple[str, ...] = PATTERNS) -> np.ndarray:
     """Return the 65,536-entry match table (``uint8``) for ``patterns`` (see the module docstring)."""
-    table = np.zeros(1 << 16, dtype=np.int64)
+    table = np.zeros(1 << 16, dtype=np.uint8)
     for pat in patterns:
         if len(pat) != 9 or pat[4] != "." or any(ch not in _VALUES for ch in pat):
             raise ValueError(f"bad 3x3 pattern {pat!r}: 9 characters of .XO#?xo with '.' in the centre")

@@ -120,23 +120,13 @@ def make_params(komi: float, heavy: bool = True, expand: int = 2, prior: float =
 # ------------------------------------------------------------------------------------------------ playouts
 @njit(cache=True)
 def pattern_code(b: np.ndarray, p: int, c: int) -> int:
-    """The 16-bit 3x3 code of point ``p`` seen by colour ``c`` (see ``keima.ai.patterns``)."""
+    """The 16-bit 3x3 code of point ``p`` (see ``keima.ai.patterns``), read as Black sees it. The table holds each
+    pattern with the colours swapped too, so the code matches for ``c`` exactly when it matches for Black: the
+    board's colour values (1 black, 2 white, 3 border) are the code's own, read without a branch."""
     w = b[META, M_W]
     col = b[COL]
-    code = 0
-    shift = 0
-    for q in (p - w - 1, p - w, p - w + 1, p - 1, p + 1, p + w - 1, p + w, p + w + 1):
-        k = col[q]
-        v = 0
-        if k == c:
-            v = 1
-        elif k == BORDER:
-            v = 3
-        elif k != EMPTY:
-            v = 2
-        code |= v << shift
-        shift += 2
-    return code
+    return int(col[p - w - 1] | (col[p - w] << 2) | (col[p - w + 1] << 4) | (col[p - 1] << 6)
+               | (col[p + 1] << 8) | (col[p + w - 1] << 10) | (col[p + w] << 12) | (col[p + w + 1] << 14))
 
 
 @njit(cache=True)
@@ -193,10 +183,17 @@ def _tactical_moves(b: np.ndarray, c: int, cand: np.ndarray, self_atari: int) ->
     w = b[META, M_W]
     col = b[COL]
     opp = 3 - c
-    # Capture: the chain just played, or opposing chains next to it, if in atari.
-    for q in (last, last - 1, last + 1, last - w, last + w):
-        if col[q] == opp:
-            n = _add_capture(b, b[HEAD, q], c, cand, n)
+    # Capture: the chain just played, if in atari. Its capture goes in once for the stone played and once for each
+    # of its stones next to it, a weight against the escapes below (read once: they are all that chain).
+    if col[last] == opp:
+        h = b[HEAD, last]
+        if in_atari(b, h):
+            lib = atari_lib(b, h)
+            if is_legal(b, lib, c):
+                for q in (last, last - 1, last + 1, last - w, last + w):
+                    if col[q] == opp and n < cand.shape[0]:
+                        cand[n] = lib
+                        n += 1
     # Escape: own chains next to the last move now in atari: capture a neighbour in atari, or extend.
     for q in (last - 1, last + 1, last - w, last + w):
         if col[q] == c:
