@@ -5,6 +5,7 @@ Usage::
 
     python bench/handicap_resign.py --games 20                                # the full series: 240 games
     python bench/handicap_resign.py --games 4 --levels beginner,intermediate --gnugo-levels 1 --out DIR
+    python bench/handicap_resign.py --levels strong --games 10 --first 11 --out DIR2   # a second part
 
 For each keima level of ``--levels``, each handicap of ``--handicaps`` (stones on the fixed points, the
 ruleset's handicap komi) and each GNU Go level of ``--gnugo-levels``, plays ``--games`` games through
@@ -94,6 +95,8 @@ def main() -> int:
     ap.add_argument("--gnugo-levels", default="1,5")
     ap.add_argument("--size", type=int, default=9)
     ap.add_argument("--seconds", type=float, default=None, help="keima's time per move (default: the level's)")
+    ap.add_argument("--first", type=int, default=1,
+                    help="number of the first game of each cell (a later part of a series: its seeds follow on)")
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--out", default="bench/out/handicap-resign")
     args = ap.parse_args()
@@ -103,11 +106,12 @@ def main() -> int:
         return 2
     cells = [Cell(level, int(h), int(g)) for level in args.levels.split(",") for h in args.handicaps.split(",")
              for g in args.gnugo_levels.split(",")]
-    jobs = [(cell, k) for cell in cells for k in range(1, args.games + 1)]
+    # Game-major order: a series stopped early (run in parts: ``--first``) has every cell's first games.
+    jobs = [(cell, k) for k in range(args.first, args.first + args.games) for cell in cells]
     Path(args.out).mkdir(parents=True, exist_ok=True)
     table = Path(args.out.rstrip("/") + ".txt")
     header = (f"keima White giving stones to GNU Go 3.8 (Black), {args.size}x{args.size}, French rules, handicap komi, "
-              f"{args.games} games per cell, keima's time per move: "
+              f"games {args.first}-{args.first + args.games - 1} of each cell, keima's time per move: "
               f"{'the level default' if args.seconds is None else f'{args.seconds} s'}")
     print(header, flush=True)
     lines: list[tuple[Cell, int, str]] = []
