@@ -38,6 +38,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
+from keima.ai.player import LEVEL_CONFIGS
 from keima.ai.standin import policy_move
 from keima.gtp.controller import EngineDied, EngineError, EngineFailure, EngineTimeout, SubprocessEngine
 from keima.record.rulenames import KGS_NAMES
@@ -57,9 +58,10 @@ Move = int | None | Literal["resign"]
 SURE_SHARE = 0.75
 #: Win rate under which a verdict counts as hopeless (for a player that reports one).
 RESIGN_WINRATE = 0.05
-#: The levels that teach: after the opponent's pass they play on while a border is open, and they never resign
-#: before move ``TEACHING_RESIGN_MOVE`` on 19x19 (in proportion to the board's area on smaller boards).
-TEACHING_LEVELS = ("beginner", "intermediate")
+#: The levels that teach (``keima.ai.player.LevelConfig.teaching``): after the opponent's pass they play on while a
+#: border is open, and they never resign before move ``TEACHING_RESIGN_MOVE`` on 19x19 (in proportion to the
+#: board's area on smaller boards).
+TEACHING_LEVELS = tuple(name for name, config in LEVEL_CONFIGS.items() if config.teaching)
 TEACHING_RESIGN_MOVE = 150
 #: What one handicap stone gives, in points: about twice the komi, as a move is worth (twice
 #: ``keima.ai.searcher.HANDICAP_KOMI_PER_STONE``). A seat giving stones does not resign while its deficit is

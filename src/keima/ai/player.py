@@ -12,13 +12,20 @@ import random
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from keima.ai.ranked import Sampling, policy_scores, sampled_move
 from keima.ai.warmup import DEFAULT as DEFAULT_WARMUP
 from keima.ai.warmup import Warmup
 from keima.rules import EMPTY, is_true_eye
 
 Move = int | None | Literal["resign"]
 
-LEVELS: tuple[str, ...] = ("beginner", "intermediate", "strong")
+#: The levels of the first ladder, also accepted as 1..3 (``level_name``).
+NUMBERED: tuple[str, ...] = ("beginner", "intermediate", "strong")
+#: The levels named by the rank they play at (``keima.ai.ranked``), weakest first; each one's measured rank is in
+#: ``LEVEL_RANKS``.
+RANKED: tuple[str, ...] = ("25k", "20k", "15k", "10k")
+#: Every level, as the server and the command line offer them.
+LEVELS: tuple[str, ...] = (*NUMBERED, *RANKED)
 
 
 def level_name(level: str | int) -> str:
@@ -26,18 +33,19 @@ def level_name(level: str | int) -> str:
 
     Raises ``ValueError`` naming the accepted values when ``level`` is none of them.
     """
+    wrong = f"unknown bot level {level!r}: use one of {', '.join(LEVELS)} or 1..{len(NUMBERED)}"
     if isinstance(level, bool):
-        raise ValueError(f"unknown bot level {level!r}: use one of {', '.join(LEVELS)} or 1..{len(LEVELS)}")
+        raise ValueError(wrong)
     if isinstance(level, int):
-        if 1 <= level <= len(LEVELS):
-            return LEVELS[level - 1]
+        if 1 <= level <= len(NUMBERED):
+            return NUMBERED[level - 1]
     elif isinstance(level, str):
         text = level.strip().lower()
         if text in LEVELS:
             return text
-        if text.isdigit() and 1 <= int(text) <= len(LEVELS):
-            return LEVELS[int(text) - 1]
-    raise ValueError(f"unknown bot level {level!r}: use one of {', '.join(LEVELS)} or 1..{len(LEVELS)}")
+        if text.isdigit() and 1 <= int(text) <= len(NUMBERED):
+            return NUMBERED[int(text) - 1]
+    raise ValueError(wrong)
 
 
 @dataclass(frozen=True)
@@ -49,13 +57,28 @@ class LevelConfig:
     heavy: bool  # heavy (tactics + patterns) or light (uniform) playouts
     max_nodes: int  # per search tree
     threads: int = 1  # search threads, one tree each (root parallelism); at most the machine's CPU count
+    #: A level that teaches (``keima.seat``: it plays on while a border is open and does not resign early).
+    teaching: bool = False
+    #: A ranked level's draw (``keima.ai.ranked``): it plays the policy network's choice among sampled moves
+    #: instead of searching (None: it searches).
+    sampling: Sampling | None = None
 
 
 LEVEL_CONFIGS: dict[str, LevelConfig] = {
-    "beginner": LevelConfig(playouts=120, seconds=1.0, heavy=False, max_nodes=1 << 17),
-    "intermediate": LevelConfig(playouts=2000, seconds=2.0, heavy=True, max_nodes=1 << 19),
+    "beginner": LevelConfig(playouts=120, seconds=1.0, heavy=False, max_nodes=1 << 17, teaching=True),
+    "intermediate": LevelConfig(playouts=2000, seconds=2.0, heavy=True, max_nodes=1 << 19, teaching=True),
     "strong": LevelConfig(playouts=None, seconds=3.0, heavy=True, max_nodes=1 << 20,
                           threads=2),
+    # The ranked levels' draws: the share of the candidate moves drawn sets the strength; calibrated against GNU
+    # Go (bench/rank_levels.py; docs/bot.md, « Levels by rank »).
+    "25k": LevelConfig(playouts=0, seconds=0.5, heavy=False, max_nodes=0, teaching=True,
+                       sampling=Sampling(share=0.02, local=4.0)),
+    "20k": LevelConfig(playouts=0, seconds=0.5, heavy=False, max_nodes=0, teaching=True,
+                       sampling=Sampling(share=0.06, local=4.0)),
+    "15k": LevelConfig(playouts=0, seconds=0.5, heavy=False, max_nodes=0, teaching=True,
+                       sampling=Sampling(share=0.2, local=3.0)),
+    "10k": LevelConfig(playouts=0, seconds=0.5, heavy=False, max_nodes=0, teaching=True,
+                       sampling=Sampling(share=1.0)),
 }
 
 MAX_SECONDS = 3600.0  # one move never thinks longer than this, whatever the caller asks
@@ -149,6 +172,9 @@ class Player:
                 candidates = near
         if not candidates:
             return None
+        if self.config.sampling is not None:
+            scores = policy_scores(game, color, compiled=self.compiled())
+            return sampled_move(game, color, candidates, self.config.sampling, self._rng, scores)
         budget = self.config.seconds if seconds is None else float(seconds)
         if not math.isfinite(budget):
             budget = self.config.seconds  # no usable budget given (inf, nan): the level's default
