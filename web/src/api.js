@@ -48,6 +48,7 @@ export async function request(method, path, body) {
 
 export const api = {
   info: () => request("GET", "api/info"),
+  bots: () => request("GET", "api/bots"),
   create: (settings) => request("POST", "api/games", settings),
   get: (id) => request("GET", `api/games/${encodeURIComponent(id)}`),
   join: (id, code) => request("POST", `api/games/${encodeURIComponent(id)}/join`, { code }),

@@ -41,7 +41,7 @@ from keima.server.notifications import routes as notification_routes
 from keima.server.players import games_routes as player_games_routes
 from keima.server.players import mutes_routes
 from keima.server.players import routes as player_routes
-from keima.server.ratings import records, with_shown_rank
+from keima.server.ratings import bot_routes, records, with_shown_rank
 from keima.server.ratings import routes as rating_routes
 from keima.server.ratings import subscriber as ratings_subscriber
 from keima.server.reviews import (
@@ -168,6 +168,7 @@ def create_app(db_url: str | None = None, *, pubsub: PubSub | None = None, dist:
     app.include_router(player_routes.router)
     app.include_router(lobby_routes.router)
     app.include_router(rating_routes.router)
+    app.include_router(bot_routes.router)
     app.include_router(automatch_routes.router)
     app.include_router(player_games_routes.router)
     app.include_router(tournament_routes.router)

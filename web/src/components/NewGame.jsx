@@ -80,20 +80,27 @@ export function NewGame({ onCreated }) {
   // it: the second stone of the "local" game was Black's again, after the bot's answer).
   const touched = useRef(new Set());
 
+  // "A bot of my rank" (GET api/bots: the ranked level nearest to the caller's strength), preselected when the
+  // caller has a rank and has not chosen a level yet.
+  const [forMe, setForMe] = useState(null);
+
   useEffect(() => {
-    api
-      .info()
-      .then((data) => {
+    Promise.all([api.info(), api.bots().catch(() => null)])
+      .then(([data, bots]) => {
         setInfo(data);
-        const bots = !!data.bot_levels?.length;
+        const nearest = bots?.for_me && data.bot_levels?.includes(bots.for_me) ? bots.for_me : null;
+        setForMe(nearest);
+        const hasBots = !!data.bot_levels?.length;
         setForm((f) => {
           const mine = touched.current;
+          const first = hasBots ? nearest ?? levelValue(data.bot_levels[0]) : null;
           return {
             ...f,
             rules: mine.has("rules") ? f.rules : data.default_ruleset || f.rules,
-            botLevel: mine.has("botLevel") ? f.botLevel : bots ? levelValue(data.bot_levels[0]) : null,
+            botLevel: mine.has("botLevel") ? f.botLevel : first,
             // The bot stays chosen only where the server has one.
-            opponent: mine.has("opponent") && (bots || f.opponent !== "bot") ? f.opponent : bots ? "bot" : "invite",
+            opponent:
+              mine.has("opponent") && (hasBots || f.opponent !== "bot") ? f.opponent : hasBots ? "bot" : "invite",
           };
         });
       })
@@ -341,6 +348,7 @@ export function NewGame({ onCreated }) {
           ))}
         </div>
         {form.opponent === "bot" && botAvailable && (
+          <>
           <label class="field">
             <span>{t("botLevel")}</span>
             <select name="bot_level" value={form.botLevel} onChange={set("botLevel")}>
@@ -359,6 +367,28 @@ export function NewGame({ onCreated }) {
               ))}
             </select>
           </label>
+            {forMe && (
+              <p class="hint bot-for-me" data-testid="bot-for-me">
+                {form.botLevel === forMe ? (
+                  t("botForMeChosen", forMe)
+                ) : (
+                  <>
+                    {t("botForMe", forMe)}{" "}
+                    <button
+                      type="button"
+                      class="linkish"
+                      onClick={() => {
+                        touched.current.add("botLevel");
+                        setForm((f) => ({ ...f, botLevel: forMe }));
+                      }}
+                    >
+                      {t("botForMeChoose")}
+                    </button>
+                  </>
+                )}
+              </p>
+            )}
+          </>
         )}
         {form.opponent !== "local" && (
           <label class="field">
@@ -395,7 +425,12 @@ export function NewGame({ onCreated }) {
   );
 }
 
+// A ranked level is named by the rank it plays at ("15k"): said in words ("15k, plays like a 15 kyu").
+const RANKED = /^(\d+)k$/;
+
 function tLevel(level) {
-  const value = levelValue(level);
-  return tn("levels", String(value)) ?? (level?.label || String(value));
+  const value = String(levelValue(level));
+  const ranked = RANKED.exec(value);
+  if (ranked) return t("rankedLevel", value, Number(ranked[1]));
+  return tn("levels", value) ?? (level?.label || value);
 }

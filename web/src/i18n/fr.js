@@ -1290,6 +1290,11 @@ export const fr = {
   dbClubNew: "Ouvrir un tableau pour les membres",
   dbClubHint: "Seuls les membres du club le voient, et eux seuls le trouvent ici.",
   dbClubOnly: "Ce tableau est réservé aux membres de son club.",
+  // -- bots by rank (issue 48)
+  rankedLevel: (level, kyu) => `${level} : joue comme un ${kyu} kyu`,
+  botForMe: (level) => `Un ordinateur de votre niveau : ${level}.`,
+  botForMeChoose: "Le choisir",
+  botForMeChosen: (level) => `Un ordinateur de votre niveau (${level}), d’après votre classement.`,
 };
 // The refusal codes of moderation and clubs are words of every page too (errorWords), kept beside their areas' words.
 Object.assign(fr.errors, fr.modErrors, fr.clubErrors);

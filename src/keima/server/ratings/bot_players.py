@@ -26,8 +26,11 @@ from keima.server.games import bot_name
 from keima.server.storage import games
 
 #: Where each level of keima starts, as a declared rank (its middle, deviation 250: ``rating_game.initial``).
-#: Why these ranks: docs/ratings.md, *Bots as players*. A GTP engine, of unknown strength, starts as a newcomer.
-STARTING_RANKS: dict[str, str] = {"beginner": "25k", "intermediate": "15k", "strong": "8k"}
+#: Why these ranks: docs/ratings.md, *Bots as players*. A ranked level (``keima.ai.RANKED``) is named by the rank
+#: it was calibrated at against GNU Go (docs/bot.md, « Levels by rank ») and starts there. A GTP engine, of
+#: unknown strength, starts as a newcomer.
+STARTING_RANKS: dict[str, str] = {"beginner": "25k", "intermediate": "15k", "strong": "8k",
+                                  **{level: level for level in ai.RANKED}}
 
 PREFIX = "bot:"
 #: ``ratings.player_id`` holds 32 characters: a longer level is keyed by a digest of it.
@@ -89,3 +92,11 @@ def record(engine: Engine, level: str) -> dict[str, int]:
     with engine.connect() as conn:
         row = conn.execute(q).one()
     return {"won": int(row.won), "lost": int(row.lost), "drawn": int(row.drawn)}
+
+
+def nearest(ratings: dict[str, float], rating: float) -> str | None:
+    """The level of ``ratings`` (level -> its rating now) whose rating is nearest to ``rating``; on a tie the
+    weaker one (a game a little too easy teaches more than one a little too hard). None when ``ratings`` is empty."""
+    if not ratings:
+        return None
+    return min(ratings, key=lambda level: (abs(ratings[level] - rating), ratings[level]))
