@@ -1283,10 +1283,10 @@ export const en = {
   dbClubHint: "Only the club's members see it, and only they find it here.",
   dbClubOnly: "This board is for the members of its club.",
   // -- bots by rank (issue 48)
-  rankedLevel: (level, kyu) => `${level}: plays like a ${kyu} kyu`,
-  botForMe: (level) => `A bot of your rank: ${level}.`,
+  rankedLevel: (level) => `like a ${level}`,
+  botForMe: (level) => `The level nearest to your rank: like a ${level}.`,
   botForMeChoose: "Choose it",
-  botForMeChosen: (level) => `A bot of your rank (${level}), from your rating.`,
+  botForMeChosen: (level) => `A bot of your rank: the level nearest to yours (${level}).`,
 };
 // The refusal codes of moderation and clubs are words of every page too (errorWords), kept beside their areas' words.
 Object.assign(en.errors, en.modErrors, en.clubErrors);

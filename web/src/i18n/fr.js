@@ -1291,10 +1291,10 @@ export const fr = {
   dbClubHint: "Seuls les membres du club le voient, et eux seuls le trouvent ici.",
   dbClubOnly: "Ce tableau est réservé aux membres de son club.",
   // -- bots by rank (issue 48)
-  rankedLevel: (level, kyu) => `${level} : joue comme un ${kyu} kyu`,
-  botForMe: (level) => `Un ordinateur de votre niveau : ${level}.`,
+  rankedLevel: (level) => `comme un ${level}`,
+  botForMe: (level) => `Le niveau le plus proche du vôtre\u00a0: comme un ${level}.`,
   botForMeChoose: "Le choisir",
-  botForMeChosen: (level) => `Un ordinateur de votre niveau (${level}), d’après votre classement.`,
+  botForMeChosen: (level) => `Un ordinateur de votre niveau\u00a0: le plus proche du vôtre (${level}).`,
 };
 // The refusal codes of moderation and clubs are words of every page too (errorWords), kept beside their areas' words.
 Object.assign(fr.errors, fr.modErrors, fr.clubErrors);
