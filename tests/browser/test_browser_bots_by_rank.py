@@ -78,3 +78,28 @@ def test_no_rank_no_offer(new_page: Any) -> None:
     page.goto("/")
     expect(page.locator('select[name="bot_level"]')).to_have_value("beginner")
     expect(page.get_by_test_id("bot-for-me")).to_have_count(0)
+
+
+@pytest.mark.parametrize(("locale", "width"), [("en-US", 1280), ("fr-FR", 390)])
+def test_automatch_offers_a_bot_of_my_rank_without_waiting(new_page: Any, server: Any, shot: Any, locale: str,
+                                                           width: int) -> None:
+    page = new_page(locale=locale, width=width, height=844)
+    player_with_rank(page, "11k")
+    page.goto("/")
+    panel = page.get_by_test_id("automatch")
+    page.get_by_test_id("automatch-size-19").uncheck()  # 9x9 only: the game's size is the first one chosen
+    page.get_by_test_id("automatch-speed-blitz").check()
+    button = panel.get_by_test_id("automatch-bot")
+    words = {"en-US": "No wait: play a bot of my rank (like a 10k)",
+             "fr-FR": "Sans attendre\u00a0: un ordinateur de mon niveau (comme un 10k)"}[locale]
+    expect(button).to_have_text(words)
+    shot(page, f"automatch-{locale}")
+    button.click()
+    page.wait_for_url(re.compile(r"/g/[^/?]+$"))
+    gid = page.url.rsplit("/g/", 1)[1]
+    state = server.game(gid)
+    assert state["size"] == 9 and state["rated"] is True
+    spec = state["clock"]["spec"]
+    assert (spec["type"], spec["main"], spec["period"]) == ("byoyomi", 300, 10)  # the blitz speed's clock
+    names = {state["players"][c]["name"] for c in ("B", "W")}
+    assert "keima (10k)" in names

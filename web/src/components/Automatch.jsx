@@ -5,7 +5,7 @@
 // (`automatchWait`, the server's answer while waiting).
 import { useEffect, useState } from "preact/hooks";
 import { AutomatchClub } from "./ClubGames.jsx";
-import { ROOT, request } from "../api.js";
+import { ROOT, api, request } from "../api.js";
 import { useSignal } from "../hooks.js";
 import { errorWords, t } from "../i18n.js";
 import { afterAction, matched, me } from "../players.js";
@@ -25,6 +25,7 @@ export const automatchApi = {
   enter: (body) => request("POST", "api/automatch", body),
   status: () => request("GET", "api/automatch"),
   cancel: () => request("DELETE", "api/automatch"),
+  speeds: () => request("GET", "api/automatch/speeds"),
 };
 
 function goTo(id) {
@@ -46,6 +47,11 @@ export function Automatch() {
   const [error, setError] = useState(null);
   const wait = useSignal(automatchWait);
   const waiting = since !== null;
+  // "No wait: a bot of my rank" (GET api/bots: the ranked level nearest to the player), at the chosen speed.
+  const [forMe, setForMe] = useState(null);
+  useEffect(() => {
+    api.bots().then((r) => setForMe(r.for_me), () => {});
+  }, [player?.id, player?.rank]);
 
   // A wait cancelled elsewhere on the page ("my games").
   useEffect(() => {
@@ -104,6 +110,26 @@ export function Automatch() {
         setNow(Date.now());
         automatchWait.set(r);
       }
+    } catch (exc) {
+      setError(errorWords(exc));
+    }
+  }
+
+  async function playBot() {
+    setError(null);
+    try {
+      const clocks = await automatchApi.speeds();
+      const registered = player && !player.guest;
+      const r = await api.create({
+        size: sizes[0],
+        rules: "french",
+        opponent: "bot",
+        bot_level: forMe,
+        color: "random",
+        clock: clocks[speed],
+        rated: !!registered,
+      });
+      goTo(r.game.id);
     } catch (exc) {
       setError(errorWords(exc));
     }
@@ -180,6 +206,13 @@ export function Automatch() {
           <button type="submit" disabled={!sizes.length} data-testid="automatch-start">
             {t("automatchStart")}
           </button>
+          {forMe && (
+            <p class="automatch-bot">
+              <button type="button" disabled={!sizes.length} onClick={playBot} data-testid="automatch-bot">
+                {t("automatchBot", forMe)}
+              </button>
+            </p>
+          )}
         </form>
       )}
       {error && (

@@ -1287,6 +1287,7 @@ export const en = {
   botForMe: (level) => `The level nearest to your rank: like a ${level}.`,
   botForMeChoose: "Choose it",
   botForMeChosen: (level) => `A bot of your rank: the level nearest to yours (${level}).`,
+  automatchBot: (level) => `No wait: play a bot of my rank (like a ${level})`,
 };
 // The refusal codes of moderation and clubs are words of every page too (errorWords), kept beside their areas' words.
 Object.assign(en.errors, en.modErrors, en.clubErrors);

@@ -1295,6 +1295,7 @@ export const fr = {
   botForMe: (level) => `Le niveau le plus proche du vôtre\u00a0: comme un ${level}.`,
   botForMeChoose: "Le choisir",
   botForMeChosen: (level) => `Un ordinateur de votre niveau\u00a0: le plus proche du vôtre (${level}).`,
+  automatchBot: (level) => `Sans attendre\u00a0: un ordinateur de mon niveau (comme un ${level})`,
 };
 // The refusal codes of moderation and clubs are words of every page too (errorWords), kept beside their areas' words.
 Object.assign(fr.errors, fr.modErrors, fr.clubErrors);

@@ -1,4 +1,5 @@
-"""Automatch endpoints (docs/web-api.md, *Automatch*): ``POST``, ``GET`` and ``DELETE /api/automatch``.
+"""Automatch endpoints (docs/web-api.md, *Automatch*): ``POST``, ``GET`` and ``DELETE /api/automatch``, and
+``GET /api/automatch/speeds``, each speed's clock (the panel's "play a bot of my rank now" makes its game with it).
 
 The queue and the pairing are ``keima.server.automatch.matchmaker``'s; these routes check the caller and the request.
 Guests may automatch: a caller without a player gets a guest (as for an open challenge), and a game with a guest
@@ -15,7 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from keima.server.accounts import caller_player, is_https, players_of, set_session_cookie
 from keima.server.automatch.matchmaker import Matchmaker, waits_alone
-from keima.server.automatch.pairs import Entry
+from keima.server.automatch.pairs import SPEEDS, Entry
 from keima.server.clubs import MEMBER_ROLES, role_at
 from keima.server.edge import same_origin
 from keima.server.errors import ErrorBody, Refused
@@ -122,3 +123,10 @@ async def cancel(request: Request) -> Response:
     if pid is None or not await matchmaker_of(request).cancel(pid):
         raise Refused("not-waiting", "you are not waiting for an automatch game (a game found already stands)")
     return Response(status_code=204)
+
+
+@router.get("/api/automatch/speeds", responses={200: {}})
+async def speeds() -> dict[str, dict[str, Any]]:
+    """Each speed automatch offers and its clock (a ``ClockSpec`` as ``POST /api/games`` takes it): the one
+    list, read by the panel that offers a game against a bot of the player's rank at the chosen speed."""
+    return {name: dict(clock) for name, clock in SPEEDS.items()}
