@@ -92,7 +92,10 @@ def play_one(cell: Cell, number: int, size: int, out: str, gnugo: str) -> tuple[
     def make_other() -> ComputerPlayer:
         if isinstance(cell.opponent, str):
             return KeimaPlayer(cell.opponent, 3000 + number)
-        return EnginePlayer("gnugo", [gnugo, "--mode", "gtp", "--level", str(cell.opponent)])
+        # GNU Go seeds its random choices from the clock: two games started in the same second (--jobs) would be
+        # the same game. Each game gets its own seed.
+        return EnginePlayer("gnugo", [gnugo, "--mode", "gtp", "--level", str(cell.opponent), "--seed",
+                                      str(number)])
 
     stones = abs(cell.handicap) if abs(cell.handicap) >= 2 else 0
     referee = Referee(size=size, rules="french", move_timeout=300.0, handicap=stones)

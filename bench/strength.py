@@ -327,7 +327,9 @@ def play_game(args: argparse.Namespace, gnugo_argv: list[str], sgf_dir: str,
         return player
 
     def make_gnugo() -> ComputerPlayer:
-        return EnginePlayer("gnugo", gnugo_argv)
+        # Its own seed a game: GNU Go seeds from the clock, and two games started in the same second (--jobs)
+        # would draw alike.
+        return EnginePlayer("gnugo", [*gnugo_argv, "--seed", str(number)])
 
     referee = Referee(size=args.size, rules=args.rules, komi=args.komi, move_timeout=120.0, seconds=args.seconds,
                       handicap=args.handicap, log=lambda message: print(message, file=sys.stderr, flush=True))
