@@ -90,8 +90,8 @@ def test_automatch_offers_a_bot_of_my_rank_without_waiting(new_page: Any, server
     page.get_by_test_id("automatch-size-19").uncheck()  # 9x9 only: the game's size is the first one chosen
     page.get_by_test_id("automatch-speed-blitz").check()
     button = panel.get_by_test_id("automatch-bot")
-    words = {"en-US": "No wait: play a bot of my rank (like a 10k)",
-             "fr-FR": "Sans attendre\u00a0: un ordinateur de mon niveau (comme un 10k)"}[locale]
+    words = {"en-US": "No wait: play a bot of my rank (like a 12k)",
+             "fr-FR": "Sans attendre\u00a0: un ordinateur de mon niveau (comme un 12k)"}[locale]
     expect(button).to_have_text(words)
     shot(page, f"automatch-{locale}")
     button.click()
@@ -102,4 +102,4 @@ def test_automatch_offers_a_bot_of_my_rank_without_waiting(new_page: Any, server
     spec = state["clock"]["spec"]
     assert (spec["type"], spec["main"], spec["period"]) == ("byoyomi", 300, 10)  # the blitz speed's clock
     names = {state["players"][c]["name"] for c in ("B", "W")}
-    assert "keima (10k)" in names
+    assert "keima (12k)" in names

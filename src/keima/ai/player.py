@@ -23,7 +23,7 @@ Move = int | None | Literal["resign"]
 NUMBERED: tuple[str, ...] = ("beginner", "intermediate", "strong")
 #: The levels named by the rank they play at (``keima.ai.ranked``), weakest first; each one's measured rank is in
 #: ``LEVEL_RANKS``.
-RANKED: tuple[str, ...] = ("25k", "20k", "15k", "10k")
+RANKED: tuple[str, ...] = ("25k", "20k", "15k", "12k")
 #: Every level, as the server and the command line offer them.
 LEVELS: tuple[str, ...] = (*NUMBERED, *RANKED)
 
@@ -77,7 +77,7 @@ LEVEL_CONFIGS: dict[str, LevelConfig] = {
                        sampling=Sampling(share=0.06, local=4.0)),
     "15k": LevelConfig(playouts=0, seconds=0.5, heavy=False, max_nodes=0, teaching=True,
                        sampling=Sampling(share=0.2, local=3.0)),
-    "10k": LevelConfig(playouts=0, seconds=0.5, heavy=False, max_nodes=0, teaching=True,
+    "12k": LevelConfig(playouts=0, seconds=0.5, heavy=False, max_nodes=0, teaching=True,
                        sampling=Sampling(share=1.0)),
 }
 

@@ -23,7 +23,7 @@ def register(subparsers: Subparsers) -> None:
     )
     add_game_options(p, initial=True)
     p.add_argument("--level", default=None,
-                   help="bot level (beginner, intermediate, strong or 1..3; 25k, 20k, 15k, 10k: the ranked levels)")
+                   help="bot level (beginner, intermediate, strong or 1..3; 25k, 20k, 15k, 12k: the ranked levels)")
     p.add_argument("--policy", action="store_true", help="play the simple stand-in policy instead of the bot")
     p.add_argument("--seconds", type=float, default=1.0,
                    help="thinking time per move when the controller sends no time settings (default 1)")

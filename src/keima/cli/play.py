@@ -63,7 +63,7 @@ def register(subparsers: Subparsers) -> None:
     p.add_argument("--vs", choices=("human", "bot"), default="human", help="opponent (default human)")
     p.add_argument("--human", default="black", help="with --vs bot, the colour you play (default black)")
     p.add_argument("--level", default="intermediate",
-                   help="bot level: beginner, intermediate, strong, or a ranked level: 25k, 20k, 15k, 10k")
+                   help="bot level: beginner, intermediate, strong, or a ranked level: 25k, 20k, 15k, 12k")
     p.add_argument("--seconds", type=float, default=2.0, help="bot thinking time per move (default 2)")
     p.add_argument(
         "--sgf", default=None, metavar="PATH", help="where to save the record (default keima-DATE.sgf)"

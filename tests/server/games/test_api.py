@@ -15,7 +15,7 @@ def test_info_lists_presets_levels_and_clock_types(fast_client: TestClient) -> N
     assert info["default_ruleset"] == "french"
     assert info["rulesets"]["french"]["ko"] == "natural-situational"
     assert "tromp-taylor" in info["rulesets"]
-    assert info["bot_levels"] == ["beginner", "intermediate", "strong", "25k", "20k", "15k", "10k"]
+    assert info["bot_levels"] == ["beginner", "intermediate", "strong", "25k", "20k", "15k", "12k"]
     assert info["clock_types"] == ["none", "absolute", "byoyomi", "canadian", "fischer", "simple"]
     assert info["clock_presets"]["simple-2d"] == {"type": "simple", "per_move": 172800, "weekend_pause": True}
 
