@@ -69,14 +69,15 @@ LEVEL_CONFIGS: dict[str, LevelConfig] = {
     "intermediate": LevelConfig(playouts=2000, seconds=2.0, heavy=True, max_nodes=1 << 19, teaching=True),
     "strong": LevelConfig(playouts=None, seconds=3.0, heavy=True, max_nodes=1 << 20,
                           threads=2),
-    # The ranked levels' draws: the share of the candidate moves drawn sets the strength; calibrated against GNU
-    # Go (bench/rank_levels.py; docs/bot.md, « Levels by rank »).
+    # The ranked levels' draws: the share of the candidate moves drawn sets the strength, measured against GNU Go
+    # (bench/rank_levels.py; docs/bot.md, « Levels by rank »: the network alone is about 12.5k, a fifth of the
+    # moves about 21k; the shares between follow the rank's line in the share's logarithm through those two).
     "25k": LevelConfig(playouts=0, seconds=0.5, heavy=False, max_nodes=0, teaching=True,
-                       sampling=Sampling(share=0.02, local=4.0)),
+                       sampling=Sampling(share=0.09, local=4.0)),
     "20k": LevelConfig(playouts=0, seconds=0.5, heavy=False, max_nodes=0, teaching=True,
-                       sampling=Sampling(share=0.06, local=4.0)),
+                       sampling=Sampling(share=0.25, local=4.0)),
     "15k": LevelConfig(playouts=0, seconds=0.5, heavy=False, max_nodes=0, teaching=True,
-                       sampling=Sampling(share=0.2, local=3.0)),
+                       sampling=Sampling(share=0.6, local=3.0)),
     "12k": LevelConfig(playouts=0, seconds=0.5, heavy=False, max_nodes=0, teaching=True,
                        sampling=Sampling(share=1.0)),
 }
