@@ -69,15 +69,16 @@ LEVEL_CONFIGS: dict[str, LevelConfig] = {
     "intermediate": LevelConfig(playouts=2000, seconds=2.0, heavy=True, max_nodes=1 << 19, teaching=True),
     "strong": LevelConfig(playouts=None, seconds=3.0, heavy=True, max_nodes=1 << 20,
                           threads=2),
-    # The ranked levels' draws: the share of the candidate moves drawn sets the strength, measured against GNU Go
-    # (bench/rank_levels.py; docs/bot.md, « Levels by rank »: the network alone is about 12.5k, a fifth of the
-    # moves about 21k; the shares between follow the rank's line in the share's logarithm through those two).
+    # The ranked levels' draws: the share of the candidate moves drawn and the weight of the points near the last
+    # move set the strength, measured against GNU Go 3.8 level 10 (bench/rank_levels.py; docs/bot.md, « Levels by
+    # rank »): the network alone about 12.5k; a quarter of the moves, near ones four times as likely, 15k; a fifth,
+    # near ones three times, 20k; 25k (8%) is set below 20k by the same steps, and measured against 20k.
     "25k": LevelConfig(playouts=0, seconds=0.5, heavy=False, max_nodes=0, teaching=True,
-                       sampling=Sampling(share=0.09, local=4.0)),
+                       sampling=Sampling(share=0.08, local=3.0)),
     "20k": LevelConfig(playouts=0, seconds=0.5, heavy=False, max_nodes=0, teaching=True,
-                       sampling=Sampling(share=0.25, local=4.0)),
+                       sampling=Sampling(share=0.2, local=3.0)),
     "15k": LevelConfig(playouts=0, seconds=0.5, heavy=False, max_nodes=0, teaching=True,
-                       sampling=Sampling(share=0.6, local=3.0)),
+                       sampling=Sampling(share=0.25, local=4.0)),
     "12k": LevelConfig(playouts=0, seconds=0.5, heavy=False, max_nodes=0, teaching=True,
                        sampling=Sampling(share=1.0)),
 }
