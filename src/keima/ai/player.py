@@ -71,10 +71,10 @@ LEVEL_CONFIGS: dict[str, LevelConfig] = {
                           threads=2),
     # The ranked levels' draws: the share of the candidate moves drawn and the weight of the points near the last
     # move set the strength, measured against GNU Go 3.8 level 10 (bench/rank_levels.py; docs/bot.md, « Levels by
-    # rank »): the network alone about 12.5k; a quarter of the moves, near ones four times as likely, 15k; a fifth,
-    # near ones three times, 20k; 25k (8%) is set below 20k by the same steps, and measured against 20k.
+    # rank »): the network alone about 12k; a quarter of the moves, near ones four times as likely, 15k; a fifth,
+    # near ones three times, 20k; 11%, near ones three times, 25k (measured against the 20k level).
     "25k": LevelConfig(playouts=0, seconds=0.5, heavy=False, max_nodes=0, teaching=True,
-                       sampling=Sampling(share=0.08, local=3.0)),
+                       sampling=Sampling(share=0.11, local=3.0)),
     "20k": LevelConfig(playouts=0, seconds=0.5, heavy=False, max_nodes=0, teaching=True,
                        sampling=Sampling(share=0.2, local=3.0)),
     "15k": LevelConfig(playouts=0, seconds=0.5, heavy=False, max_nodes=0, teaching=True,
