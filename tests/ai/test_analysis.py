@@ -454,7 +454,7 @@ def test_a_position_is_suspect_when_one_line_stands_far_above_the_others() -> No
     # White to move: a lead far *below* the others is White's line read too well.
     assert not suspect(ev((920, 28.8), (70, 14.0)), 2, 19)
     assert suspect(ev((920, -28.8), (70, -14.0)), 2, 19)
-    assert not suspect(ev((400, 28.8), (300, 14.0), (300, 10.0)), 1, 19)
+    assert not suspect(ev((380, 28.8), (320, 14.0), (300, 10.0)), 1, 19)
     assert suspect(ev((990, 3.0)), 1, 9)
     assert not suspect(Evaluation(0.5, 0.0, [], 1000), 1, 9)
     assert not suspect(Evaluation(0.5, 0.0, [Candidate(1, 0.5, 990, [1], None)], 1000), 1, 9)

@@ -16,10 +16,11 @@ Entry 0 (``n == 0``, no move) holds the starting position's evaluation, so that 
 A review runs in two passes (``ReviewRun``, the one path of ``keima review`` and of the server's reviews): every
 position searched once, then a *refine* pass within a budget of searches (``refine_budget``) that searches again
 the positions around the moves that lost the most and those that got the fewest playouts; then *checks* the
-positions around the largest losses (``Check``: the position after the first candidate searched, the opponent to
-move, with a search of its own; a lead read on a line whose refutation that search finds is lowered,
-``Evaluation.verified``), round after round as other moves come among the largest; then, round after round,
-searches again those around the moves whose place among the five largest losses is still in doubt
+positions around the largest losses whose evaluation looks like a line read too well (``suspect``: one candidate
+took a large share of the playouts, its lead far above every other's; ``Check``: the position after that candidate
+searched, the opponent to move, with a search of its own; a lead read on a line whose refutation that search
+finds is lowered, ``Evaluation.verified``), round after round as other moves come among the largest; then,
+round after round, searches again those around the moves whose place among the five largest losses is still in doubt
 (``unsettled``: a loss's standard error comes from the spread of its positions' searches, ``Evaluation.error``),
 each evaluation merged with the ones before (``Evaluation.merged``): a search's lead wanders by a point or two
 from one run to the next, and whether a search reads a tactical line whose refutation it misses is luck; the
@@ -90,11 +91,14 @@ MAX_SEARCHES = 4
 CHECKED_MOVES = TOP_MISTAKES + 3
 CHECK_SALT = 64
 #: Only a position whose evaluation looks like a line read too well is checked (``suspect``): its first candidate
-#: took at least ``CHECK_SHARE`` of the playouts and its lead stands ``CHECK_MARGIN`` usual spreads (``spread``)
-#: above every other candidate's (or no other has one). Elsewhere a check's lead after one answer stands below
+#: took at least ``CHECK_SHARE`` of the playouts (a search locked onto a line gives it 90 % of them; merged with a
+#: search that did not, about half) and its lead stands ``CHECK_MARGIN`` usual spreads (``spread``) above every
+#: other candidate's (or no other has one). Elsewhere a check's lead after one answer stands below
 #: the tree's mean over every answer it tried by 5 to 10 points on 19x19 at 1,000 playouts (measured:
 #: docs/bot.md), a bias, not a refutation, and the searches it takes are the settling rounds' budget.
-CHECK_SHARE = 0.5
+CHECK_SHARE = 0.4
+#: The moves of a line a review shows (``Searcher.principal_variation``'s default).
+PV_LENGTH = 8
 CHECK_MARGIN = 2.0
 #: A search's usual spread of a position's lead on 9x9 (standard deviation in points, ``spread``; measured:
 #: docs/bot.md) and how many searches' worth it counts for against the spread observed (``Evaluation.error``).
@@ -675,7 +679,8 @@ class ReviewRun:
         ev = analyst.evaluate(after, stop, salt=CHECK_SALT + e.searches)
         reply = next((c for c in ev.best if c.score is not None), None)
         score, winrate = (ev.score, ev.winrate) if reply is None else (reply.score or 0.0, reply.winrate)
-        line = [move, *(reply.pv if reply is not None else [])]
+        # As long as a search's own line (``Searcher.principal_variation``: 8 moves), the move included.
+        line = [move, *(reply.pv if reply is not None else [])][:PV_LENGTH]
         return replace(e, check=Check(move, int(position.to_move), score, winrate, ev.playouts, line))
 
     def reviews(self) -> list[MoveReview]:
