@@ -3,8 +3,10 @@ first, a blunder loses many points, the entries line up with the moves, and a re
 
 from __future__ import annotations
 
+import math
 import os
 import threading
+from dataclasses import replace
 
 import pytest
 from hypothesis import given, settings
@@ -12,12 +14,14 @@ from hypothesis import strategies as st
 
 from keima.ai import analysis
 from keima.ai.analysis import (
+    CHECK_SALT,
     MAX_SEARCHES,
     NICE,
     SPREAD,
     Budget,
     Cancelled,
     Candidate,
+    Check,
     Evaluation,
     MoveReview,
     ReviewRun,
@@ -32,6 +36,7 @@ from keima.ai.analysis import (
     review_game,
     spread,
     summary,
+    suspect,
     unsettled,
 )
 from keima.rules import Game, from_gtp
@@ -235,8 +240,9 @@ def test_merged_evaluations_weigh_by_playouts() -> None:
 
 def test_the_refine_pass_searches_again_around_the_largest_losses() -> None:
     """After the first pass, the positions before and after the moves that lost the most, and those of few
-    playouts, are searched a second time and merged; the run's total says so, and a run made again from its
-    stored evaluations (the server's chunks) goes on where it was."""
+    playouts, are searched a second time and merged, then the positions around the largest losses checked; the
+    run's total says so, and a run made again from its stored evaluations (the server's chunks) goes on where it
+    was."""
     game = Game(9)
     spots = [0, 2, 4, 6, 8, 18, 20, 22, 24, 26, 36, 38]
     for p in spots:
@@ -253,22 +259,28 @@ def test_the_refine_pass_searches_again_around_the_largest_losses() -> None:
         def evaluate(self, position: Game, stop: object = None, salt: int = 0) -> Evaluation:
             i = position.move_number
             self.calls.append((i, salt))
+            if salt >= CHECK_SALT:
+                i -= 1  # a check (the position after the first candidate) confirms the position's lead
             return Evaluation(0.5, scores[i], [Candidate(80, 0.5, 100, [80], scores[i])], 100 if i != 11 else 10)
 
     analyst = Fixed()
     run = ReviewRun(line)
     assert run.total == 13 + 2 * 8
     while run.step(analyst):  # type: ignore[arg-type]
-        if len(analyst.calls) == 5:
+        if len(analyst.calls) in (5, 20):
             # The server stores the evaluations after each search and makes the run again from them.
             run = ReviewRun(line, [Evaluation.from_dict(e.as_dict()) for e in run.evals])
     assert run.complete and not run.step(analyst)  # type: ignore[arg-type]
-    again = sorted(i for i, salt in analyst.calls if salt)
+    again = sorted(i for i, salt in analyst.calls if 0 < salt < CHECK_SALT)
     # Move 2 (White) lost 10 points, move 7 (Black) 15: positions 1, 2, 6, 7; position 11 had few playouts.
     assert again == [1, 2, 6, 7, 11]
-    assert all(salt == 1 for _i, salt in analyst.calls if salt)
-    assert run.done == run.total == 13 + 5
+    assert all(salt == 1 for _i, salt in analyst.calls if 0 < salt < CHECK_SALT)
+    # Then the checks of positions 6, 7, 1 and 2 (the largest loss first), each one's position after the move.
+    checks = [(i, salt) for i, salt in analyst.calls if salt >= CHECK_SALT]
+    assert checks == [(2, CHECK_SALT + 2), (3, CHECK_SALT + 2), (7, CHECK_SALT + 2), (8, CHECK_SALT + 2)]
+    assert run.done == run.total == 13 + 5 + 4
     assert [e.searches for e in run.evals] == [1, 2, 2, 1, 1, 1, 2, 2, 1, 1, 1, 2, 1]
+    assert [i for i, e in enumerate(run.evals) if e.check is not None] == [1, 2, 6, 7]
 
 
 def test_an_evaluation_keeps_each_search_lead_and_its_error() -> None:
@@ -311,7 +323,8 @@ def test_the_moves_in_doubt_are_those_near_the_fifth_place() -> None:
 def test_the_refine_pass_settles_the_fifth_place(monkeypatch: pytest.MonkeyPatch) -> None:
     """After the first refine round, the positions around the moves in doubt for the fifth place are searched
     again, round after round, up to ``MAX_SEARCHES`` a position or the refine pass's budget; the total the run
-    announces stays the same until the end, then it is the searches done."""
+    announces stays the same until the end, then it is the searches done. (No checks here: their own test.)"""
+    monkeypatch.setattr(analysis, "CHECKED_MOVES", 0)
     game = Game(9)
     for p in [0, 2, 4, 6, 8, 18, 20, 22, 24, 26, 36, 38]:
         game.play(p)
@@ -395,3 +408,136 @@ def test_the_default_budget_is_playouts_by_board_size_under_a_cap(monkeypatch: p
     assert ev.playouts == 120
     # A budget given to one search is that search's.
     assert analysis.Analyst(seed=3).evaluate(_setup(CAPTURE), budget=Budget(seconds=None, playouts=60)).playouts == 60
+
+
+def test_a_check_that_refutes_the_first_candidate_lowers_the_position() -> None:
+    """``Evaluation.verified``: a check that finds the first candidate worth less to its player than the
+    search's playouts through it revalues those playouts (the candidate's share of the position's), the candidate
+    taking the check's figures and line; a check that confirms it (or finds it better) changes only the line; a
+    check of a move no longer among the candidates changes nothing. The check is stored, read back and kept by
+    a merge."""
+    best = [Candidate(10, 0.95, 900, [10, 11], 30.0), Candidate(20, 0.7, 100, [20], 14.0)]
+    ev = Evaluation(0.93, 28.4, best, 1000, samples=(28.4,))
+    assert ev.verified() is ev
+    refuted = replace(ev, check=Check(10, 1, 15.0, 0.6, 1000, [10, 12, 13]))
+    v = refuted.verified()
+    assert v.score == pytest.approx(28.4 + 0.9 * (15.0 - 30.0)) and v.winrate == pytest.approx(0.93 - 0.9 * 0.35)
+    assert v.best[0] == Candidate(10, 0.6, 900, [10, 12, 13], 15.0) and v.best[1] == best[1]
+    assert v.check is None and v.samples == ev.samples
+    # The same figures for White to move mean the move is better for White than its tree said: confirmed.
+    confirmed = replace(refuted, check=replace(refuted.check, color=2)).verified()  # type: ignore[arg-type]
+    assert (confirmed.score, confirmed.winrate) == (ev.score, ev.winrate)
+    assert confirmed.best[0].pv == [10, 12, 13] and confirmed.best[0].score == 30.0
+    gone = replace(ev, check=Check(30, 1, 0.0, 0.1, 1000, [30]))
+    assert gone.verified() == ev
+    assert Evaluation.from_dict(refuted.as_dict()) == refuted
+    asked = replace(ev, checking=True)
+    assert Evaluation.from_dict(asked.as_dict()) == asked and (asked.planned, asked.searched) == (2, 1)
+    assert (refuted.planned, refuted.searched) == (2, 2)
+    merged = refuted.merged(Evaluation(0.9, 26.0, [Candidate(10, 0.9, 1000, [10], 26.0)], 1000, samples=(26.0,)))
+    assert merged.check == refuted.check
+    # Merged, the candidate's playouts are 1,900 of 2,000 at 27.9 points: the check moves 95 % of the lead.
+    assert merged.verified().score == pytest.approx(merged.score + 0.95 * (15.0 - merged.best[0].score))  # type: ignore[operator]
+
+
+def test_a_position_is_suspect_when_one_line_stands_far_above_the_others() -> None:
+    """``suspect``: a first candidate with most of the playouts whose lead stands far above every other
+    candidate's (from the player's side), or alone with a lead; not a search spread over several moves, nor one
+    whose other candidates come near it."""
+    def ev(first: tuple[int, float], *others: tuple[int, float]) -> Evaluation:
+        best = [Candidate(k, 0.5, v, [k], lead) for k, (v, lead) in enumerate((first, *others), 1)]
+        return Evaluation(0.5, first[1], best, 1000)
+
+    margin = analysis.CHECK_MARGIN * spread(19)
+    assert suspect(ev((920, 28.8), (70, 14.0)), 1, 19)
+    assert not suspect(ev((920, 28.8), (70, 28.8 - margin + 0.1)), 1, 19)
+    # White to move: a lead far *below* the others is White's line read too well.
+    assert not suspect(ev((920, 28.8), (70, 14.0)), 2, 19)
+    assert suspect(ev((920, -28.8), (70, -14.0)), 2, 19)
+    assert not suspect(ev((380, 28.8), (320, 14.0), (300, 10.0)), 1, 19)
+    assert suspect(ev((990, 3.0)), 1, 9)
+    assert not suspect(Evaluation(0.5, 0.0, [], 1000), 1, 9)
+    assert not suspect(Evaluation(0.5, 0.0, [Candidate(1, 0.5, 990, [1], None)], 1000), 1, 9)
+
+
+def test_the_refine_pass_checks_the_positions_around_the_largest_losses() -> None:
+    """After the first refine round, the positions around the largest losses are checked where ``suspect``: the
+    position after their first candidate searched (``CHECK_SALT``); a position whose lead came from a line the check refutes
+    is lowered, and the two moves it made losses of (the one into it, the one from it) lose little; the total the
+    run announces stays the budget until the end."""
+    game = Game(9)
+    for p in [0, 2, 4, 6, 8, 18, 20, 22, 24, 26, 36, 38]:
+        game.play(p)
+    line = positions(game)
+    # Position 6 (Black to move) is read 15 points too good for Black: moves 6 and 7 seem to lose 15 each. Moves
+    # 9 and 10 lose 4 each, truly.
+    scores = [0.0] * 13
+    scores[6], scores[9] = 15.0, -4.0
+
+    class Fixed:
+        top = 5
+
+        def __init__(self) -> None:
+            self.checked: list[int] = []
+
+        def evaluate(self, position: Game, stop: object = None, salt: int = 0) -> Evaluation:
+            i = position.move_number
+            if salt < CHECK_SALT and i in (8, 10):
+                # Two moves as good as each other: nothing to suspect.
+                return Evaluation(0.5, scores[i], [Candidate(80, 0.5, 50, [80], scores[i]),
+                                                   Candidate(81, 0.5, 40, [81], scores[i])], 100,
+                                  samples=(scores[i],))
+            if salt < CHECK_SALT:
+                return Evaluation(0.5, scores[i], [Candidate(80, 0.5, 90, [80], scores[i])], 100,
+                                  samples=(scores[i],))
+            self.checked.append(i - 1)
+            # White's best answer after Black's candidate: 0 after position 6; elsewhere, the position's lead.
+            lead = 0.0 if i - 1 == 6 else scores[i - 1]
+            return Evaluation(0.5, lead + 9.0, [Candidate(81, 0.4, 60, [81, 82], lead)], 100)
+
+    analyst = Fixed()
+    run = ReviewRun(line)
+    totals = set()
+    while run.step(analyst):  # type: ignore[arg-type]
+        if not run.complete:
+            totals.add(run.total)
+    assert totals == {13 + refine_budget(12)} and run.done <= 13 + refine_budget(12)
+    assert sorted(analyst.checked) == [5, 6, 7, 9]
+    reviews = run.reviews()
+    assert reviews[6].score == pytest.approx(15.0 * 0.1)
+    assert [r.n for r in mistakes(reviews, 2, min_loss=0.0)] == [9, 10]
+    assert reviews[7].loss == pytest.approx(1.5) and reviews[7].best[0].pv == [80, 81, 82]
+
+
+def test_a_real_review_checks_its_largest_losses(monkeypatch: pytest.MonkeyPatch) -> None:
+    """On a real 9x9 game (``keima_9x9_counted``, small budget), every position suspect (``suspect``'s figures set
+    aside: which positions are is the search's luck at 300 playouts): the positions around the largest losses are
+    checked within the refine pass's budget, each check's line starts with the position's first candidate and
+    goes on with an answer to it, and a checked position's verified lead is never better for its player than
+    the search's own."""
+    from pathlib import Path
+
+    monkeypatch.setattr(analysis, "CHECK_SHARE", 0.0)
+    monkeypatch.setattr(analysis, "CHECK_MARGIN", -math.inf)
+
+    from keima.record import load_record
+
+    game = load_record(Path(__file__).resolve().parents[1] / "data" / "sgf" / "keima_9x9_counted.sgf").game
+    line = positions(game)
+    run = ReviewRun(line)
+    analyst = analysis.Analyst(Budget(seconds=None, playouts=300), seed=5)
+    while run.step(analyst):
+        pass
+    assert run.done == run.total <= len(line) + refine_budget(len(line) - 1)
+    checked = [i for i, e in enumerate(run.evals) if e.check is not None]
+    assert checked
+    reviews = run.reviews()
+    top = {i for r in mistakes(reviews, analysis.CHECKED_MOVES, min_loss=0.0) for i in (r.n - 1, r.n)}
+    assert set(checked) & top
+    for i in checked:
+        e = run.evals[i]
+        check = e.check
+        assert check is not None and check.color == int(line[i][0].to_move)
+        assert check.pv[0] == check.move and len(check.pv) >= 2
+        sign = 1.0 if check.color == analysis.BLACK else -1.0
+        assert sign * e.verified().score <= sign * e.score + 1e-9

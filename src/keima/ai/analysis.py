@@ -15,12 +15,17 @@ Entry 0 (``n == 0``, no move) holds the starting position's evaluation, so that 
 
 A review runs in two passes (``ReviewRun``, the one path of ``keima review`` and of the server's reviews): every
 position searched once, then a *refine* pass within a budget of searches (``refine_budget``) that searches again
-the positions around the moves that lost the most and those that got the fewest playouts, then, round after
-round, those around the moves whose place among the five largest losses is still in doubt (``unsettled``: a
-loss's standard error comes from the spread of its positions' searches, ``Evaluation.error``), each evaluation
-merged with the ones before (``Evaluation.merged``): a search's lead wanders by a point or two from one run to the
-next, and the moves a review names first are the ones that must not depend on the run. Each move is then classed by what it lost (``CLASSES``, ``thresholds``) and each
-player gets an accuracy figure (``summary``).
+the positions around the moves that lost the most and those that got the fewest playouts; then *checks* the
+positions around the largest losses whose evaluation looks like a line read too well (``suspect``: one candidate
+took a large share of the playouts, its lead far above every other's; ``Check``: the position after that candidate
+searched, the opponent to move, with a search of its own; a lead read on a line whose refutation that search
+finds is lowered, ``Evaluation.verified``), round after round as other moves come among the largest; then,
+round after round, searches again those around the moves whose place among the five largest losses is still in doubt
+(``unsettled``: a loss's standard error comes from the spread of its positions' searches, ``Evaluation.error``),
+each evaluation merged with the ones before (``Evaluation.merged``): a search's lead wanders by a point or two
+from one run to the next, and whether a search reads a tactical line whose refutation it misses is luck; the
+moves a review names first are the ones that must not depend on the run. Each move is then classed by what it
+lost (``CLASSES``, ``thresholds``) and each player gets an accuracy figure (``summary``).
 
 Each search has the caller's ``Budget`` or, by default, ``default_budget``: a number of playouts by board size
 (``DEFAULT_PLAYOUTS``) under a time cap (``CAP_SECONDS``) that an idle machine never reaches. Playouts, not time:
@@ -79,6 +84,22 @@ FIRST_SHARE = 0.75
 TOP_MISTAKES = 5
 SETTLE_Z = 1.0
 MAX_SEARCHES = 4
+#: Before the settling rounds, the positions around the ``CHECKED_MOVES`` largest losses are checked
+#: (``Check``): the position after the first candidate searched, the opponent to move, for a refutation of the
+#: line that made the position's lead. ``CHECK_SALT``: the check's seed offset (``Analyst.evaluate``'s ``salt``),
+#: apart from those of the searches again of a position.
+CHECKED_MOVES = TOP_MISTAKES + 3
+CHECK_SALT = 64
+#: Only a position whose evaluation looks like a line read too well is checked (``suspect``): its first candidate
+#: took at least ``CHECK_SHARE`` of the playouts (a search locked onto a line gives it 90 % of them; merged with a
+#: search that did not, about half) and its lead stands ``CHECK_MARGIN`` usual spreads (``spread``) above every
+#: other candidate's (or no other has one). Elsewhere a check's lead after one answer stands below
+#: the tree's mean over every answer it tried by 5 to 10 points on 19x19 at 1,000 playouts (measured:
+#: docs/bot.md), a bias, not a refutation, and the searches it takes are the settling rounds' budget.
+CHECK_SHARE = 0.4
+#: The moves of a line a review shows (``Searcher.principal_variation``'s default).
+PV_LENGTH = 8
+CHECK_MARGIN = 2.0
 #: A search's usual spread of a position's lead on 9x9 (standard deviation in points, ``spread``; measured:
 #: docs/bot.md) and how many searches' worth it counts for against the spread observed (``Evaluation.error``).
 SPREAD = 1.5
@@ -164,11 +185,45 @@ def _weighted(a: float, wa: float, b: float, wb: float) -> float:
     return (a * wa + b * wb) / (wa + wb) if wa + wb > 0 else (a + b) / 2
 
 
+def _either(a: float | None, wa: float, b: float | None, wb: float) -> float | None:
+    """``_weighted`` of two figures either of which may be unknown (None): the known one alone, if one."""
+    if a is None or b is None:
+        return a if b is None else b
+    return _weighted(a, wa, b, wb)
+
+
+@dataclass(frozen=True)
+class Check:
+    """A search of the position after an evaluation's first candidate ``move``, played by ``color``: Black's
+    ``score`` and ``winrate`` after the reply that search chose (its most visited move, the opponent's best
+    answer as a search at the root sees it), its ``playouts``, and ``pv`` the line checked (the move, then the
+    reply's line)."""
+
+    move: int | None
+    color: int
+    score: float
+    winrate: float
+    playouts: int
+    pv: list[int | None] = field(default_factory=list)
+
+    def as_list(self) -> list[Any]:
+        """This check as JSON data (``from_list``)."""
+        return [self.move, self.color, self.score, self.winrate, self.playouts, self.pv]
+
+    @classmethod
+    def from_list(cls, data: list[Any]) -> Check:
+        """The check ``as_list`` gave; raises ``TypeError``/``ValueError`` for other data."""
+        move, color, score, winrate, playouts, pv = data
+        return cls(None if move is None else int(move), int(color), float(score), float(winrate), int(playouts),
+                   [None if p is None else int(p) for p in pv])
+
+
 @dataclass(frozen=True)
 class Evaluation:
     """One position searched: Black's ``winrate`` and expected ``score`` lead, the top moves of the side to move
     (``best``), the playouts it took; ``searches`` how many searches were merged into it, ``wanted`` how many the
-    review's plan asks for (the refine pass raises it)."""
+    review's plan asks for (the refine pass raises it); ``check`` the search of the position after the first
+    candidate (``Check``, ``verified``), ``checking`` whether the plan asks for one."""
 
     winrate: float
     score: float
@@ -177,12 +232,57 @@ class Evaluation:
     searches: int = 1
     wanted: int = 1
     samples: tuple[float, ...] = ()
+    check: Check | None = None
+    checking: bool = False
 
     def as_dict(self) -> dict[str, Any]:
         """This evaluation as JSON data (points as integers, a pass as None), for ``from_dict``."""
-        return {"winrate": self.winrate, "score": self.score, "playouts": self.playouts,
-                "searches": self.searches, "wanted": self.wanted, "samples": list(self.leads),
-                "best": [[c.move, c.winrate, c.visits, c.pv, c.score] for c in self.best]}
+        out = {"winrate": self.winrate, "score": self.score, "playouts": self.playouts,
+               "searches": self.searches, "wanted": self.wanted, "samples": list(self.leads),
+               "best": [[c.move, c.winrate, c.visits, c.pv, c.score] for c in self.best]}
+        if self.check is not None:
+            out["check"] = self.check.as_list()
+        if self.checking:
+            out["checking"] = True
+        return out
+
+    @property
+    def searched(self) -> int:
+        """Searches done for this position: its own and its check's."""
+        return self.searches + (self.check is not None)
+
+    @property
+    def planned(self) -> int:
+        """Searches the plan asks for this position, its check's included (those done if more)."""
+        return max(self.wanted, self.searches) + (self.checking or self.check is not None)
+
+    def verified(self) -> Evaluation:
+        """This evaluation as its check (``check``) leaves it: when the check finds the first candidate worth less
+        to its player than the search's own playouts through it said (a line the search read in its tree, whose
+        refutation a search at the root of the position after the move finds), those playouts count at the
+        check's lead and win rate: the candidate's share of the position's playouts moves the position's figures
+        by the difference, the candidate's figures are the check's. The candidate's line is the checked one
+        whatever the check finds. Unchanged without a check, or when the checked move is no longer a candidate;
+        the check itself is not kept."""
+        check = self.check
+        if check is None:
+            return self
+        k = next((i for i, c in enumerate(self.best) if c.move == check.move), None)
+        if k is None:
+            return replace(self, check=None)
+        cand = self.best[k]
+        sign = 1.0 if check.color == BLACK else -1.0
+        best = list(self.best)
+        if cand.score is None or sign * (check.score - cand.score) >= 0:
+            # The check confirms the move, or finds it better: an answer the tree had read and the check's search
+            # missed, whose reading stands (only a refutation found is evidence that the tree's lead was wrong).
+            best[k] = replace(cand, pv=check.pv)
+            return replace(self, best=best, check=None)
+        share = min(1.0, cand.visits / self.playouts) if self.playouts else 1.0
+        winrate = min(1.0, max(0.0, self.winrate + share * (check.winrate - cand.winrate)))
+        best[k] = replace(cand, winrate=check.winrate, score=check.score, pv=check.pv)
+        return replace(self, winrate=winrate, score=self.score + share * (check.score - cand.score), best=best,
+                       check=None)
 
     @property
     def leads(self) -> tuple[float, ...]:
@@ -212,31 +312,29 @@ class Evaluation:
             best.append(Candidate(None if m is None else int(m), float(w), int(v),
                                   [None if p is None else int(p) for p in pv], score))
         samples = tuple(float(x) for x in data.get("samples", ()))
+        check = None if data.get("check") is None else Check.from_list(data["check"])
         return cls(float(data["winrate"]), float(data["score"]), best, int(data["playouts"]),
-                   int(data.get("searches", 1)), int(data.get("wanted", 1)), samples)
+                   int(data.get("searches", 1)), int(data.get("wanted", 1)), samples, check,
+                   bool(data.get("checking", False)))
 
     def merged(self, other: Evaluation, top: int = DEFAULT_TOP) -> Evaluation:
         """This evaluation and ``other`` (another search of the same position) as one: win rates and leads
         weighted by playouts, candidates by move (visits added, the line of the search that visited the move
-        most), the ``top`` most visited kept."""
+        most), the ``top`` most visited kept; the check (``check``) of either, this one's first."""
         moves: dict[int | None, Candidate] = {}
         for cand in [*self.best, *other.best]:
             old = moves.get(cand.move)
             if old is None:
                 moves[cand.move] = cand
                 continue
-            if old.score is None or cand.score is None:
-                score = old.score if cand.score is None else cand.score
-            else:
-                score = _weighted(old.score, old.visits, cand.score, cand.visits)
             moves[cand.move] = Candidate(cand.move, _weighted(old.winrate, old.visits, cand.winrate, cand.visits),
                                          old.visits + cand.visits, old.pv if old.visits >= cand.visits else cand.pv,
-                                         score)
+                                         _either(old.score, old.visits, cand.score, cand.visits))
         best = sorted(moves.values(), key=lambda c: -c.visits)[:top]
         a, b = self.playouts, other.playouts
         return Evaluation(_weighted(self.winrate, a, other.winrate, b), _weighted(self.score, a, other.score, b),
                           best, a + b, self.searches + other.searches, max(self.wanted, other.wanted),
-                          self.leads + other.leads)
+                          self.leads + other.leads, self.check or other.check, self.checking or other.checking)
 
     def wanting(self, wanted: int) -> Evaluation:
         """This evaluation with the plan asking for at least ``wanted`` searches."""
@@ -384,6 +482,22 @@ class Analyst:
                           samples=(result.score,))
 
 
+def suspect(evaluation: Evaluation, color: int, size: int) -> bool:
+    """Whether ``evaluation`` (of a position where ``color`` is to move, on a ``size`` board) looks like a line
+    read too well, to be checked (``Check``): its first candidate took ``CHECK_SHARE`` of the playouts or more
+    and its lead (from ``color``'s side) stands ``CHECK_MARGIN`` times ``spread(size)`` or more above every
+    other candidate's, or no other candidate has a lead (a search that locked onto one line and found nothing
+    near it: whether another run finds that line at all is luck)."""
+    if not evaluation.best or evaluation.playouts <= 0:
+        return False
+    first = evaluation.best[0]
+    if first.score is None or first.visits < CHECK_SHARE * evaluation.playouts:
+        return False
+    sign = 1.0 if color == BLACK else -1.0
+    others = [sign * c.score for c in evaluation.best[1:] if c.score is not None]
+    return not others or sign * first.score - max(others) >= CHECK_MARGIN * spread(size)
+
+
 def refine_count(moves: int) -> int:
     """How many moves' positions the refine pass searches again at first, in a game of ``moves`` moves."""
     return min(moves, max(REFINE_MOVES, -(-moves // REFINE_SHARE)))
@@ -392,7 +506,7 @@ def refine_count(moves: int) -> int:
 def refine_budget(moves: int) -> int:
     """The searches the refine pass may add to the first pass's in a game of ``moves`` moves: two for each of
     the ``refine_count`` moves of its first round (which, their positions shared between neighbouring moves,
-    takes fewer; the settling rounds take the rest)."""
+    takes fewer; the checks and the settling rounds take the rest)."""
     return 2 * refine_count(moves)
 
 
@@ -447,28 +561,41 @@ class ReviewRun:
 
     @property
     def done(self) -> int:
-        """Searches done."""
-        return sum(e.searches for e in self.evals)
+        """Searches done (checks included)."""
+        return sum(e.searched for e in self.evals)
 
     @property
     def total(self) -> int:
         """Searches the review will take at most: the first pass and the refine pass's budget
-        (``refine_budget``), the searches done once the review is complete (the settling rounds stop as soon as
+        (``refine_budget``, checks included), the searches done once the review is complete (the settling rounds stop as soon as
         the largest mistakes are told apart, often before the budget is spent)."""
         first = len(self.line)
         if not self.refine:
             return first
         if self.complete:
             return self.done
-        return max(first + refine_budget(first - 1), sum(max(e.wanted, e.searches) for e in self.evals))
+        return max(first + refine_budget(first - 1), sum(e.planned for e in self.evals))
 
     def _next(self) -> int | None:
+        """The position whose search comes next: the first pass in order, then the searches again a round asks
+        for, then its checks (after the searches again, so that a check takes the first candidate they leave)."""
         if len(self.evals) < len(self.line):
             return len(self.evals)
         for i, e in enumerate(self.evals):
             if e.searches < e.wanted:
                 return i
+        for i, e in enumerate(self.evals):
+            if e.checking and e.check is None:
+                return i
         return None
+
+    def checkable(self, i: int) -> bool:
+        """Whether position ``i`` is to be checked (``Check``): in play, its evaluation ``suspect``, not checked
+        nor asked for yet."""
+        e = self.evals[i]
+        position = self.line[i][0]
+        return (position.phase == "play" and e.check is None and not e.checking
+                and suspect(e, int(position.to_move), position.size))
 
     def _replan(self) -> None:
         """Once every search asked for is done, plan the next round of the refine pass (if any)."""
@@ -478,14 +605,16 @@ class ReviewRun:
     def _plan(self) -> bool:
         """Plan the next round of the refine pass; returns whether it asked for any search. The first round
         asks for a second search of the positions around the moves that lost the most (the ``refine_count``
-        largest) and of the positions of few playouts; each later round (``unsettled``) for one more search of
-        the positions around the moves whose place among the ``TOP_MISTAKES`` largest the searches so far leave
-        in doubt, while the refine pass's budget (``refine_budget``) lasts."""
+        largest) and of the positions of few playouts; each later round for the checks (``Check``) of the
+        positions around the ``CHECKED_MOVES`` largest losses not checked yet, the largest first, while there
+        are any, then (``unsettled``) for one more search of the positions around the moves whose place among
+        the ``TOP_MISTAKES`` largest the searches so far leave in doubt, while the refine pass's budget
+        (``refine_budget``, checks included) lasts."""
         if len(self.evals) < len(self.line) or len(self.line) < 2:
             return False
         reviews = assemble(self.line, self.evals)
         budget = refine_budget(len(self.line) - 1)
-        left = len(self.line) + budget - sum(max(e.wanted, e.searches) for e in self.evals)
+        left = len(self.line) + budget - sum(e.planned for e in self.evals)
         if all(e.wanted == 1 for e in self.evals):
             # The largest losses first, then the positions of fewest playouts, within a share of the budget: the
             # settling rounds need the rest.
@@ -496,6 +625,17 @@ class ReviewRun:
                             key=lambda i: self.evals[i].playouts)
             left = min(left, int(FIRST_SHARE * budget))
         else:
+            ranked = sorted((r for r in reviews if r.loss), key=lambda r: (-(r.loss or 0.0), r.n))
+            checks = [i for r in ranked[:CHECKED_MOVES] for i in (r.n - 1, r.n) if self.checkable(i)]
+            if checks and left > 0:
+                # Check the positions around the largest losses first, largest first: a lead read on a line whose
+                # refutation the search missed is worth more to correct than a search's noise to average.
+                for i in dict.fromkeys(checks):
+                    if left <= 0:
+                        break
+                    self.evals[i] = replace(self.evals[i], checking=True)
+                    left -= 1
+                return True
             order = [i for n in unsettled(reviews, self.evals, self.line[0][0].size) for i in (n - 1, n)]
         asked: set[int] = set()
         for i in order:
@@ -512,13 +652,36 @@ class ReviewRun:
         i = self._next()
         if i is None:
             return False
-        if i == len(self.evals):
+        e = self.evals[i] if i < len(self.evals) else None
+        if e is None:
             self.evals.append(analyst.evaluate(self.line[i][0], stop))
+        elif e.searches < e.wanted:
+            again = analyst.evaluate(self.line[i][0], stop, salt=e.searches)
+            self.evals[i] = e.merged(again, analyst.top)
         else:
-            again = analyst.evaluate(self.line[i][0], stop, salt=self.evals[i].searches)
-            self.evals[i] = self.evals[i].merged(again, analyst.top)
+            self.evals[i] = self._check(i, analyst, stop)
         self._replan()
         return True
+
+    def _check(self, i: int, analyst: Analyst, stop: Callable[[], bool] | None) -> Evaluation:
+        """Position ``i``'s evaluation with its check (``Check``): the position after its first candidate
+        searched with the analyst's budget, the reply that search chose giving the check's figures (Black's lead
+        and win rate after it, the mean of its playouts: the reply the opponent would choose, not the mean over
+        every reply the search tried). Without a candidate (none can be: the plan checks those that have one),
+        the plan's request is dropped."""
+        e = self.evals[i]
+        position = self.line[i][0]
+        if not e.best:
+            return replace(e, checking=False)
+        move = e.best[0].move
+        after = position.copy()
+        after.play(move)
+        ev = analyst.evaluate(after, stop, salt=CHECK_SALT + e.searches)
+        reply = next((c for c in ev.best if c.score is not None), None)
+        score, winrate = (ev.score, ev.winrate) if reply is None else (reply.score or 0.0, reply.winrate)
+        # As long as a search's own line (``Searcher.principal_variation``: 8 moves), the move included.
+        line = [move, *(reply.pv if reply is not None else [])][:PV_LENGTH]
+        return replace(e, check=Check(move, int(position.to_move), score, winrate, ev.playouts, line))
 
     def reviews(self) -> list[MoveReview]:
         """The per-move review of the positions searched so far (``assemble``)."""
@@ -550,10 +713,11 @@ def review_game(game: Game, budget: Budget | None = None, *, top: int = DEFAULT_
 
 def assemble(line: list[tuple[Game, int | None, int | None]], evals: list[Evaluation]) -> list[MoveReview]:
     """The review of a game from its ``positions`` and an evaluation of each (the same length): entry 0 and one
-    entry per move, each move's loss judged from the evaluations before and after it. Raises ``ValueError``
-    when the lengths differ."""
+    entry per move, each move's loss judged from the evaluations before and after it, as their checks leave them
+    (``Evaluation.verified``). Raises ``ValueError`` when the lengths differ."""
     if len(line) != len(evals) or not evals:
         raise ValueError(f"{len(evals)} evaluations for {len(line)} positions")
+    evals = [e.verified() for e in evals]
     out = [MoveReview(0, None, None, evals[0].winrate, evals[0].score, None, None, [], evals[0].searches)]
     for n in range(1, len(line)):
         _position, color, point = line[n - 1]
