@@ -175,7 +175,7 @@ class KeimaPlayer:
 
     @property
     def default_seconds(self) -> float:
-        """The level's own time per move (1 to 3 s)."""
+        """The level's own time per move (1 to 3 s; half a second for a ranked level, which does not search)."""
         return float(self.player.config.seconds)
 
     def genmove(self, game: Game, color: int, seconds: float) -> Move:

@@ -57,6 +57,7 @@ def board_network(size: int) -> network.Network:
     """The policy network for ``size`` x ``size`` boards: the one shipped for that size, else the shipped one of
     the nearest size, resized (``keima.ai.network.resized``). Raises ``LookupError`` when none is shipped."""
     from keima.ai import network
+
     net = network.shipped(size)
     if not network.is_empty(net):
         return net
