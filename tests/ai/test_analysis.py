@@ -440,6 +440,21 @@ def test_a_check_that_refutes_the_first_candidate_lowers_the_position() -> None:
     assert merged.verified().score == pytest.approx(merged.score + 0.95 * (15.0 - merged.best[0].score))  # type: ignore[operator]
 
 
+def test_a_moves_searches_count_its_positions_check_as_the_progress_does() -> None:
+    """``assemble``: each entry's ``searches`` are those of the position after the move, its check's included,
+    so that the entries add up to ``ReviewRun.done`` (a check made the server's figures disagree by one)."""
+    game = Game(9)
+    for move in ("E5", "D6"):
+        game.play(from_gtp(move, 9))
+    line = analysis.positions(game)
+    best = [Candidate(10, 0.95, 900, [10, 11], 30.0), Candidate(20, 0.7, 100, [20], 14.0)]
+    plain = Evaluation(0.5, 0.0, best, 1000, samples=(0.0,))
+    checked = replace(plain, check=Check(10, 1, 15.0, 0.6, 1000, [10, 12]))
+    reviews = analysis.assemble(line, [plain, checked, plain])
+    assert [r.searches for r in reviews] == [1, 2, 1]
+    assert sum(r.searches for r in reviews) == sum(e.searched for e in (plain, checked, plain))
+
+
 def test_a_position_is_suspect_when_one_line_stands_far_above_the_others() -> None:
     """``suspect``: a first candidate with most of the playouts whose lead stands far above every other
     candidate's (from the player's side), or alone with a lead; not a search spread over several moves, nor one

@@ -363,7 +363,7 @@ class MoveReview:
     def as_dict(self, size: int) -> dict[str, Any]:
         """The review of this move as JSON data, points as GTP vertices (``"pass"`` for a pass): ``n``,
         ``color`` ("B", "W" or None), ``played``, ``winrate``, ``score``, ``loss``, ``winrate_loss``, ``class``
-        (``move_class``), ``searches`` (of the position after the move), ``best`` [{``move``, ``winrate``,
+        (``move_class``), ``searches`` (of the position after the move, its check's included), ``best`` [{``move``, ``winrate``,
         ``score``, ``loss`` (points against the first), ``visits``, ``pv``}]."""
         losses = candidate_losses(self.best, self.color)
         return {
@@ -717,8 +717,10 @@ def assemble(line: list[tuple[Game, int | None, int | None]], evals: list[Evalua
     (``Evaluation.verified``). Raises ``ValueError`` when the lengths differ."""
     if len(line) != len(evals) or not evals:
         raise ValueError(f"{len(evals)} evaluations for {len(line)} positions")
+    # A position's searches as the review's progress counts them: its own and its check's (``verified`` drops it).
+    searched = [e.searched for e in evals]
     evals = [e.verified() for e in evals]
-    out = [MoveReview(0, None, None, evals[0].winrate, evals[0].score, None, None, [], evals[0].searches)]
+    out = [MoveReview(0, None, None, evals[0].winrate, evals[0].score, None, None, [], searched[0])]
     for n in range(1, len(line)):
         _position, color, point = line[n - 1]
         before, after = evals[n - 1], evals[n]
@@ -728,7 +730,7 @@ def assemble(line: list[tuple[Game, int | None, int | None]], evals: list[Evalua
         if before.best and before.best[0].move == point:
             loss = wr_loss = 0.0  # the search's own choice: what it lost is the search's noise, not the player's
         out.append(MoveReview(n, color if color in (BLACK, WHITE) else None, point, after.winrate, after.score,
-                              loss, wr_loss, before.best, after.searches))
+                              loss, wr_loss, before.best, searched[n]))
     return out
 
 
