@@ -349,24 +349,24 @@ export function NewGame({ onCreated }) {
         </div>
         {form.opponent === "bot" && botAvailable && (
           <>
-          <label class="field">
-            <span>{t("botLevel")}</span>
-            <select name="bot_level" value={form.botLevel} onChange={set("botLevel")}>
-              {info.bot_levels.map((level) => {
-                const value = levelValue(level);
-                return (
-                  <option key={value} value={value}>
-                    {tLevel(level)}
+            <label class="field">
+              <span>{t("botLevel")}</span>
+              <select name="bot_level" value={form.botLevel} onChange={set("botLevel")}>
+                {info.bot_levels.map((level) => {
+                  const value = levelValue(level);
+                  return (
+                    <option key={value} value={value}>
+                      {tLevel(level)}
+                    </option>
+                  );
+                })}
+                {(info.engines || []).map((name) => (
+                  <option key={`engine-${name}`} value={ENGINE + name}>
+                    {t("engineOption", name)}
                   </option>
-                );
-              })}
-              {(info.engines || []).map((name) => (
-                <option key={`engine-${name}`} value={ENGINE + name}>
-                  {t("engineOption", name)}
-                </option>
-              ))}
-            </select>
-          </label>
+                ))}
+              </select>
+            </label>
             {forMe && (
               <p class="hint bot-for-me" data-testid="bot-for-me">
                 {form.botLevel === forMe ? (
